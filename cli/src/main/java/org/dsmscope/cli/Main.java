@@ -1,0 +1,87 @@
+package org.dsmscope.cli;
+
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
+import org.dsmscope.trace.BadInputException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code dsmscope} command: one entry point with a subcommand per tool (SPEC §10). A user's mistake (bad
+ * input, bad option) prints one line {@code dsmscope: ...} and exits 2; an internal failure prints its stack trace
+ * and exits 1.
+ */
+@Command(name = "dsmscope", mixinStandardHelpOptions = true, versionProvider = Version.class,
+        description = "Characterize shared-memory and DSM applications: trace, replay, analyse, monitor.",
+        subcommands = {
+            CommandLine.HelpCommand.class,
+            // subcommands (keep one per line, sorted by tool)
+        })
+public final class Main implements Runnable {
+
+    /** Exit status for a user's mistake. */
+    public static final int USAGE = 2;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Builds the command line with error handling wired in; tests call {@link #run(String...)}. */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new Main());
+        cl.setExecutionExceptionHandler(Main::handle);
+        cl.setParameterExceptionHandler((ex, args) -> {
+            PrintWriter err = ex.getCommandLine().getErr();
+            err.println("dsmscope: " + ex.getMessage());
+            err.println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help' for usage.");
+            return USAGE;
+        });
+        return cl;
+    }
+
+    private static int handle(Exception ex, CommandLine cl, CommandLine.ParseResult pr) {
+        String msg = userMessage(ex);
+        if (msg != null) {
+            cl.getErr().println("dsmscope: " + msg);
+            cl.getErr().flush();
+            return USAGE;
+        }
+        ex.printStackTrace(cl.getErr());
+        return 1;
+    }
+
+    /** The one-line message for a user's mistake, or null for an internal failure. */
+    static String userMessage(Throwable ex) {
+        for (Throwable t = ex; t != null; t = t.getCause()) {
+            if (t instanceof BadInputException || t instanceof UserError) {
+                return t.getMessage();
+            }
+            if (t instanceof NoSuchFileException) {
+                return t.getMessage() + ": no such file";
+            }
+            if (t instanceof AccessDeniedException) {
+                return t.getMessage() + ": permission denied";
+            }
+            if (t instanceof UncheckedIOException && t.getMessage() != null) {
+                return t.getMessage();
+            }
+        }
+        return null;
+    }
+
+    /** Runs the command and returns its exit status. */
+    public static int run(String... args) {
+        return commandLine().execute(args);
+    }
+
+    /** Entry point. */
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+}

@@ -1,0 +1,139 @@
+package org.dsmscope.trace;
+
+/**
+ * Call types of seed 000 Table 4 (the two hex digits {@code xx} of {@code 00001xxN}) and dsmscope's
+ * documented extensions for calls the seed lacks (SPEC §2, §3). The numbers are hex digit pairs, as in the seed.
+ *
+ * <p>Argument use (argument fields the seed leaves unused are 0 unless listed):
+ * <ul>
+ * <li>{@link #SPAWN}: arg1 parallel-region number, arg2 number of spawned threads, arg3 child thread index.
+ * <li>{@link #JOIN}: arg3 joined thread index.
+ * <li>{@link #BARRIER}: arg1 address of the synchronization variable, arg2 number of threads (parties).
+ * <li>{@link #BEGIN_CRITICAL}/{@link #END_CRITICAL}: arg1 lock address.
+ * <li>{@link #MARKER}: arg1 command 0&ndash;4, arg2 user number.
+ * <li>{@link #FILE_READ}/{@link #FILE_WRITE}: arg1 buffer address, arg2 bytes moved, arg3 file handle.
+ * <li>{@link #LDCW}: arg1 address. {@link #SEMOP}: semaphore id, number, operation, flags.
+ * {@link #SEMCTL}: semaphore id, number, command, value. {@link #SYSCALL}: arg1 system call id.
+ * <li>{@link #THREAD_END} (extension): arg3 the ending thread's index.
+ * <li>{@link #COND_WAIT} (extension): arg1 condition/monitor address, arg2 the per-object sequence number of the
+ * wake-up that ended the wait (0 if it timed out or none), arg3 1 if timed out.
+ * <li>{@link #COND_WAKE} (extension): arg1 condition/monitor address, arg2 per-object sequence number of this
+ * wake-up, arg3 1 for notify-all.
+ * <li>{@link #SYNC_RELEASE} (extension, latch countDown / semaphore release): arg1 object address, arg2 per-object
+ * sequence number, arg3 permits or count released.
+ * <li>{@link #SYNC_ACQUIRE} (extension, latch await / semaphore acquire): arg1 object address, arg2 the sequence
+ * number of the release that let it pass (0 if none was needed), arg3 permits.
+ * </ul>
+ */
+public final class CallType {
+    /** Thread spawn, cps_spawn. */
+    public static final int SPAWN = 0x01;
+    /** Thread join, cps_join. */
+    public static final int JOIN = 0x02;
+    /** Barrier synchronization. */
+    public static final int BARRIER = 0x03;
+    /** Begin ordered section, cps_begin_order. */
+    public static final int BEGIN_ORDER = 0x04;
+    /** End ordered section, cps_end_order. */
+    public static final int END_ORDER = 0x05;
+    /** Begin critical section, cps_begin_critical. */
+    public static final int BEGIN_CRITICAL = 0x06;
+    /** End critical section, cps_end_critical. */
+    public static final int END_CRITICAL = 0x07;
+    /** Marker, used in the high-level source code. */
+    public static final int MARKER = 0x10;
+    /** File read. */
+    public static final int FILE_READ = 0x11;
+    /** File write. */
+    public static final int FILE_WRITE = 0x12;
+    /** Load and clear word, ldcw (atomic read-modify-write). */
+    public static final int LDCW = 0x13;
+    /** Semaphore operation, semop. */
+    public static final int SEMOP = 0x14;
+    /** Semaphore control operation, semctl. */
+    public static final int SEMCTL = 0x15;
+    /** Generic system call. */
+    public static final int SYSCALL = 0x16;
+    /** Start trace record. */
+    public static final int START_TRACE = 0x17;
+    /** End trace record. */
+    public static final int END_TRACE = 0x18;
+    /** Extension: thread end. */
+    public static final int THREAD_END = 0x20;
+    /** Extension: condition wait (Object.wait, Condition.await). */
+    public static final int COND_WAIT = 0x21;
+    /** Extension: condition wake-up (notify, notifyAll, signal, signalAll). */
+    public static final int COND_WAKE = 0x22;
+    /** Extension: release-type operation (CountDownLatch.countDown, Semaphore.release). */
+    public static final int SYNC_RELEASE = 0x23;
+    /** Extension: acquire-type operation (CountDownLatch.await, Semaphore.acquire). */
+    public static final int SYNC_ACQUIRE = 0x24;
+
+    private static final String[] NAMES = new String[256];
+
+    static {
+        NAMES[SPAWN] = "spawn";
+        NAMES[JOIN] = "join";
+        NAMES[BARRIER] = "barrier";
+        NAMES[BEGIN_ORDER] = "begin_order";
+        NAMES[END_ORDER] = "end_order";
+        NAMES[BEGIN_CRITICAL] = "begin_critical";
+        NAMES[END_CRITICAL] = "end_critical";
+        NAMES[MARKER] = "marker";
+        NAMES[FILE_READ] = "file_read";
+        NAMES[FILE_WRITE] = "file_write";
+        NAMES[LDCW] = "ldcw";
+        NAMES[SEMOP] = "semop";
+        NAMES[SEMCTL] = "semctl";
+        NAMES[SYSCALL] = "syscall";
+        NAMES[START_TRACE] = "start_trace";
+        NAMES[END_TRACE] = "end_trace";
+        NAMES[THREAD_END] = "thread_end";
+        NAMES[COND_WAIT] = "cond_wait";
+        NAMES[COND_WAKE] = "cond_wake";
+        NAMES[SYNC_RELEASE] = "sync_release";
+        NAMES[SYNC_ACQUIRE] = "sync_acquire";
+    }
+
+    private CallType() {
+    }
+
+    /** True for the types of Table 4 and the extensions above. */
+    public static boolean isKnown(int type) {
+        return type >= 0 && type < NAMES.length && NAMES[type] != null;
+    }
+
+    /** True for the extension types (not in seed 000 Table 4). */
+    public static boolean isExtension(int type) {
+        return type >= THREAD_END && isKnown(type);
+    }
+
+    /** The name {@code dump} prints, or {@code type_XX} for an unknown type. */
+    public static String name(int type) {
+        if (isKnown(type)) {
+            return NAMES[type];
+        }
+        return String.format("type_%02x", type & 0xff);
+    }
+
+    /** Parses a name printed by {@link #name(int)}; -1 if unknown. */
+    public static int byName(String name) {
+        for (int i = 0; i < NAMES.length; i++) {
+            if (name.equals(NAMES[i])) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Synchronization calls whose argument 1 is a synchronization variable (left out of communication). */
+    public static boolean hasSyncVariable(int type) {
+        switch (type) {
+            case BARRIER: case BEGIN_CRITICAL: case END_CRITICAL: case LDCW:
+            case COND_WAIT: case COND_WAKE: case SYNC_RELEASE: case SYNC_ACQUIRE:
+                return true;
+            default:
+                return false;
+        }
+    }
+}

@@ -1,0 +1,550 @@
+package org.dsmscope.trace;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Streaming cursor over one SMAIT trace file (seed 000 Appendix A, extensions in {@link SmaitFormat}).
+ *
+ * <p>{@link #next()} decodes the next record and returns its {@link RecordKind}; accessors then describe it until
+ * the following call. Call records are reassembled from their six simple records and checked (all six present, in
+ * order, of one type). Compression (zstd or LZ4 frames) and the byte order are detected when the file opens. The
+ * file is read through a fixed direct buffer, so files larger than memory stream through and the hot path
+ * allocates nothing.
+ *
+ * <p>On bad input {@link #next()} throws {@link TraceFormatException} naming the file and the byte offset of the
+ * record (offsets count the uncompressed record stream, header included). With
+ * {@link Options#skipBadRecords(boolean)} it instead skips the bad simple records and counts them in
+ * {@link #skipped()}.
+ */
+public final class TraceReader implements AutoCloseable {
+
+    /** How a file is read. */
+    public static final class Options {
+        ByteOrder order;
+        boolean skipBad;
+        int bufferBytes = 1 << 20;
+
+        /** Force a byte order instead of detecting it (null: detect). */
+        public Options order(ByteOrder o) {
+            this.order = o;
+            return this;
+        }
+
+        /** Skip bad records instead of failing; see {@link TraceReader#skipped()}. */
+        public Options skipBadRecords(boolean s) {
+            this.skipBad = s;
+            return this;
+        }
+
+        /** Size of the read buffer in bytes. */
+        public Options bufferBytes(int n) {
+            this.bufferBytes = Math.max(4 * SmaitFormat.CALL_BYTES, n & ~7);
+            return this;
+        }
+
+        /** Defaults: detect order, fail on bad records. */
+        public static Options defaults() {
+            return new Options();
+        }
+    }
+
+    private final String name;
+    private final ReadableByteChannel in;
+    private final ByteBuffer buf;
+    private final boolean skipBad;
+    private final Codec codec;
+    private ByteOrder order;
+    private boolean extended;
+    private boolean addr64;
+    private int headerFlags;
+    private boolean eofSeen;
+    /** Stream offset of buf index 0. */
+    private long base;
+    private int pos;
+    private int lim;
+    private long addrHi;
+    private long skipped;
+    private long records;
+
+    // The current record.
+    private int kind = RecordKind.EOF;
+    private long offset;
+    private int type;
+    private int memType;
+    private int bytes;
+    private long address;
+    private long source;
+    private int callType;
+    private final int[] callWords = new int[SmaitFormat.CALL_PARTS];
+
+    /** Reads from {@code in}; {@code name} names the file in messages. */
+    public TraceReader(ReadableByteChannel raw, String name, Options o) throws IOException {
+        this.name = name;
+        this.skipBad = o.skipBad;
+        ByteBuffer head = ByteBuffer.allocate(8);
+        while (head.hasRemaining() && raw.read(head) >= 0) {
+            // fill up to 8 bytes
+        }
+        int n = head.position();
+        this.codec = Codec.detect(head.array(), n);
+        this.buf = ByteBuffer.allocateDirect(o.bufferBytes);
+        if (codec == Codec.NONE) {
+            this.in = raw;
+            buf.put(head.array(), 0, n);
+        } else {
+            this.in = codec.decode(new PrefixChannel(head.array(), n, raw));
+        }
+        buf.flip();
+        lim = buf.limit();
+        fill();
+        if (lim == 0) {
+            throw new TraceFormatException(name, 0, "empty trace file (no records)");
+        }
+        detectOrder(o.order);
+    }
+
+    /** Opens a file. Missing or unreadable files give a {@link BadInputException}. */
+    public static TraceReader open(Path file, Options o) throws IOException {
+        FileChannel ch;
+        try {
+            ch = FileChannel.open(file, StandardOpenOption.READ);
+        } catch (NoSuchFileException e) {
+            throw new BadInputException(file + ": no such trace file");
+        } catch (AccessDeniedException e) {
+            throw new BadInputException(file + ": trace file is not readable (permission denied)");
+        }
+        if (Files.isDirectory(file)) {
+            ch.close();
+            throw new BadInputException(file + ": is a directory, not a trace file");
+        }
+        try {
+            return new TraceReader(ch, file.toString(), o);
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+    }
+
+    /** Opens a file with default options. */
+    public static TraceReader open(Path file) throws IOException {
+        return open(file, Options.defaults());
+    }
+
+    private void detectOrder(ByteOrder forced) {
+        int beWord = buf.order(ByteOrder.BIG_ENDIAN).getInt(0);
+        int leWord = lim >= 4 ? Integer.reverseBytes(beWord) : 0;
+        if (lim >= 8 && beWord == SmaitFormat.HEADER_MAGIC) {
+            order = ByteOrder.BIG_ENDIAN;
+        } else if (lim >= 8 && leWord == SmaitFormat.HEADER_MAGIC) {
+            order = ByteOrder.LITTLE_ENDIAN;
+        } else {
+            order = forced != null ? forced : (looksLittleEndian() ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN);
+        }
+        if (forced != null && forced != order) {
+            throw new TraceFormatException(name, 0, "header declares " + order + " but " + forced + " was requested");
+        }
+        buf.order(order);
+        if (lim >= 8 && buf.getInt(0) == SmaitFormat.HEADER_MAGIC) {
+            int word = buf.getInt(4);
+            int major = word >>> 24;
+            if (major != SmaitFormat.VERSION_MAJOR) {
+                throw new TraceFormatException(name, 0, "unsupported extended format version " + major
+                        + " (this reader knows " + SmaitFormat.VERSION_MAJOR + ")");
+            }
+            headerFlags = word & 0xFFFF;
+            extended = true;
+            addr64 = (headerFlags & SmaitFormat.FLAG_ADDR64) != 0;
+            pos = SmaitFormat.SIMPLE;
+        }
+    }
+
+    /** Headerless: little-endian only if certain (see {@link SmaitFormat}). */
+    private boolean looksLittleEndian() {
+        if (lim < SmaitFormat.CALL_BYTES) {
+            return false;
+        }
+        ByteBuffer b = buf.duplicate().order(ByteOrder.BIG_ENDIAN);
+        int be = b.getInt(0);
+        if (validFirstWord(be)) {
+            return false;
+        }
+        int type = (Integer.reverseBytes(be) >>> 4) & 0xFF;
+        for (int i = 0; i < SmaitFormat.CALL_PARTS; i++) {
+            if (Integer.reverseBytes(b.getInt(i * SmaitFormat.SIMPLE)) != SmaitFormat.callTag(type, i)) {
+                return false;
+            }
+        }
+        return CallType.isKnown(type);
+    }
+
+    private static boolean validFirstWord(int f1) {
+        int top = f1 >>> 28;
+        if (top == 0) {
+            return f1 < 0x1000 ? MemType.valid(f1) : f1 < 0x2000 && CallType.isKnown((f1 >>> 4) & 0xFF);
+        }
+        return top == 4 || top == 8 || top == 0xC;
+    }
+
+    /** Refills the buffer so that at least one call record is available if the stream has it. */
+    private void fill() throws IOException {
+        if (eofSeen) {
+            return;
+        }
+        buf.limit(lim).position(pos);
+        base += pos;
+        buf.compact();
+        pos = 0;
+        while (buf.hasRemaining()) {
+            int r = in.read(buf);
+            if (r < 0) {
+                eofSeen = true;
+                break;
+            }
+            if (r == 0 && buf.position() >= SmaitFormat.CALL_BYTES) {
+                break;
+            }
+        }
+        lim = buf.position();
+        buf.limit(buf.capacity());
+    }
+
+    /**
+     * Decodes the next record.
+     *
+     * @return a {@link RecordKind} constant, {@link RecordKind#EOF} at the end
+     * @throws TraceFormatException on bad input (unless skipping)
+     * @throws UncheckedIOException if the file cannot be read
+     */
+    public int next() {
+        for (;;) {
+            if (lim - pos < SmaitFormat.CALL_BYTES && !eofSeen) {
+                try {
+                    fill();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(name + ": cannot read: " + e.getMessage(), e);
+                }
+            }
+            int avail = lim - pos;
+            if (avail < SmaitFormat.SIMPLE) {
+                if (avail == 0) {
+                    kind = RecordKind.EOF;
+                    return kind;
+                }
+                bad(avail, "truncated record: " + avail + " trailing byte" + (avail == 1 ? "" : "s")
+                        + " (a simple record has 8)");
+                continue;
+            }
+            int f1 = buf.getInt(pos);
+            int f2 = buf.getInt(pos + 4);
+            offset = base + pos;
+            int top = f1 >>> 28;
+            if (top == 0 && f1 < 0x1000) {
+                if (!MemType.valid(f1)) {
+                    bad(SmaitFormat.SIMPLE, String.format("bad memory-access type field %08x", f1));
+                    continue;
+                }
+                pos += SmaitFormat.SIMPLE;
+                memType = f1;
+                bytes = MemType.bytes(f1);
+                address = (addrHi << 32) | (f2 & 0xFFFFFFFFL);
+                records++;
+                return kind = RecordKind.MEMORY;
+            }
+            switch (top) {
+                case 0:
+                    if (f1 < 0x2000) {
+                        if (readCall(f1)) {
+                            records++;
+                            return kind = RecordKind.CALL;
+                        }
+                        continue;
+                    }
+                    break;
+                case 1:
+                    if (extended) {
+                        int r = extension(f1, f2);
+                        if (r > 0) {
+                            records++;
+                            return kind = r;
+                        }
+                        if (r == 0) {
+                            continue;
+                        }
+                        bad(SmaitFormat.SIMPLE, String.format("unknown extension record tag %08x", f1));
+                        continue;
+                    }
+                    break;
+                case 4:
+                    pos += SmaitFormat.SIMPLE;
+                    address = (addrHi << 32) | (f2 & 0xFFFFFFFFL);
+                    source = address;
+                    records++;
+                    return kind = RecordKind.PROC_START;
+                case 8:
+                case 0xC:
+                    pos += SmaitFormat.SIMPLE;
+                    source = (addrHi << 32) | (f1 & SmaitFormat.BRANCH_FIELD_MASK);
+                    address = (addrHi << 32) | (f2 & 0xFFFFFFFFL);
+                    records++;
+                    return kind = top == 8 ? RecordKind.BRANCH : RecordKind.PROC_CALL;
+                default:
+                    break;
+            }
+            bad(SmaitFormat.SIMPLE, unknownTagMessage(f1));
+        }
+    }
+
+    private String unknownTagMessage(int f1) {
+        if (f1 == SmaitFormat.HEADER_MAGIC) {
+            return "extended-format header in the middle of a file";
+        }
+        if ((f1 >>> 28) == 1 && !extended) {
+            return String.format("unknown record tag %08x (an extension record in a headerless classic file)", f1);
+        }
+        return String.format("unknown record tag %08x", f1);
+    }
+
+    /** Returns 0 if the record was consumed without producing one, -1 if bad, else the kind. */
+    private int extension(int f1, int f2) {
+        int sub = f1 & 0xFF000000;
+        if (sub == SmaitFormat.TAG_ADDR_HI && (f1 & 0x00FFFFFF) == 0) {
+            if (!addr64) {
+                return -1;
+            }
+            addrHi = f2 & 0xFFFFFFFFL;
+            pos += SmaitFormat.SIMPLE;
+            return 0;
+        }
+        if (sub == SmaitFormat.TAG_FETCH) {
+            int len = f1 & 0x00FFFFFF;
+            if (len < 1 || len > 0xFFFF) {
+                return -1;
+            }
+            bytes = len;
+            address = (addrHi << 32) | (f2 & 0xFFFFFFFFL);
+            pos += SmaitFormat.SIMPLE;
+            return RecordKind.FETCH;
+        }
+        if (sub == SmaitFormat.TAG_WIDE_MEM) {
+            int k = (f1 >>> 20) & 0xF;
+            int reg = (f1 >>> 16) & 0xF;
+            int size = f1 & 0xFFFF;
+            if (k > 1 || size == 0) {
+                return -1;
+            }
+            memType = (reg << 8) | k; // size code 0; use bytes()
+            bytes = size;
+            address = (addrHi << 32) | (f2 & 0xFFFFFFFFL);
+            pos += SmaitFormat.SIMPLE;
+            return RecordKind.MEMORY;
+        }
+        return -1;
+    }
+
+    private boolean readCall(int f1) {
+        int t = (f1 >>> 4) & 0xFF;
+        int part0 = f1 & 0xF;
+        if (part0 != 0) {
+            bad(SmaitFormat.SIMPLE, String.format("call record part %d of type %02x (%s) without part 0", part0,
+                    t, CallType.name(t)));
+            return false;
+        }
+        if (!CallType.isKnown(t)) {
+            bad(SmaitFormat.SIMPLE, String.format("unknown call type %02x in record tag %08x", t, f1));
+            return false;
+        }
+        int have = (lim - pos) / SmaitFormat.SIMPLE;
+        for (int i = 0; i < SmaitFormat.CALL_PARTS; i++) {
+            if (i >= have) {
+                String what = String.format("truncated call record of type %02x (%s): part %d missing at end of"
+                        + " file", t, CallType.name(t), i);
+                // skip the parts that are there
+                bad(i * SmaitFormat.SIMPLE + (lim - pos) % SmaitFormat.SIMPLE, what);
+                return false;
+            }
+            int g = buf.getInt(pos + i * SmaitFormat.SIMPLE);
+            if (g != SmaitFormat.callTag(t, i)) {
+                String found;
+                if ((g >>> 12) == 1 && ((g >>> 4) & 0xFF) == t) {
+                    found = "part " + (g & 0xF);
+                } else {
+                    found = String.format("record tag %08x", g);
+                }
+                bad(i * SmaitFormat.SIMPLE, String.format("call record of type %02x (%s): part %d expected at byte"
+                        + " offset %d, found %s", t, CallType.name(t), i, offset + (long) i * SmaitFormat.SIMPLE,
+                        found));
+                return false;
+            }
+            callWords[i] = buf.getInt(pos + i * SmaitFormat.SIMPLE + 4);
+        }
+        callType = t;
+        pos += SmaitFormat.CALL_BYTES;
+        return true;
+    }
+
+    /** Reports a bad record spanning {@code len} bytes at the current position: throw, or skip and count. */
+    private void bad(int len, String what) {
+        if (!skipBad) {
+            throw new TraceFormatException(name, base + pos, what);
+        }
+        skipped++;
+        pos += Math.max(len, 1);
+        if (pos > lim) {
+            pos = lim;
+        }
+    }
+
+    // ---- accessors of the current record ----
+
+    /** Kind of the current record. */
+    public int kind() {
+        return kind;
+    }
+
+    /** Byte offset of the current record in the uncompressed stream. */
+    public long offset() {
+        return offset;
+    }
+
+    /** Memory record: the type field (size code 0 for wide records; use {@link #size()}). */
+    public int memType() {
+        return memType;
+    }
+
+    /** Memory record: true for a store. */
+    public boolean isStore() {
+        return (memType & 0xF) == MemType.STORE;
+    }
+
+    /** Memory record: register type ({@link MemType}). */
+    public int regType() {
+        return (memType >>> 8) & 0xF;
+    }
+
+    /** Memory record: bytes accessed; fetch record: instruction length. */
+    public int size() {
+        return bytes;
+    }
+
+    /** Memory or fetch record: the address; branch records: the target; procedure start: the procedure. */
+    public long address() {
+        return address;
+    }
+
+    /** Branch and procedure call records: the address after the branch (the first field's 28 bits). */
+    public long source() {
+        return source;
+    }
+
+    /** Branch and procedure call records: the target address (same as {@link #address()}). */
+    public long target() {
+        return address;
+    }
+
+    /** Call record: call type ({@link CallType}). */
+    public int callType() {
+        return callType;
+    }
+
+    /** Call record: start time field (µs, unsigned 32 bits). */
+    public long startTime() {
+        return callWords[0] & 0xFFFFFFFFL;
+    }
+
+    /** Call record: end time field (µs, unsigned 32 bits). */
+    public long endTime() {
+        return callWords[1] & 0xFFFFFFFFL;
+    }
+
+    /** Call record: argument {@code i} (1&ndash;4), unsigned 32 bits. */
+    public long arg(int i) {
+        return callWords[1 + i] & 0xFFFFFFFFL;
+    }
+
+    // ---- about the file ----
+
+    /** The file's name as given. */
+    public String name() {
+        return name;
+    }
+
+    /** Byte order in use. */
+    public ByteOrder order() {
+        return order;
+    }
+
+    /** True if the file has the extended header. */
+    public boolean extended() {
+        return extended;
+    }
+
+    /** True if the header allows 64-bit addresses. */
+    public boolean addr64() {
+        return addr64;
+    }
+
+    /** Codec the file was compressed with. */
+    public Codec codec() {
+        return codec;
+    }
+
+    /** Bad records skipped so far (only with skipping on). */
+    public long skipped() {
+        return skipped;
+    }
+
+    /** Records returned so far (a call record counts once). */
+    public long records() {
+        return records;
+    }
+
+    @Override
+    public void close() throws IOException {
+        in.close();
+    }
+
+    /** A channel that first returns a few already-read bytes, then the rest of another channel. */
+    private static final class PrefixChannel implements ReadableByteChannel {
+        private final byte[] head;
+        private int headPos;
+        private final int headLen;
+        private final ReadableByteChannel rest;
+
+        PrefixChannel(byte[] head, int n, ReadableByteChannel rest) {
+            this.head = head;
+            this.headLen = n;
+            this.rest = rest;
+        }
+
+        @Override
+        public int read(ByteBuffer dst) throws IOException {
+            if (headPos < headLen) {
+                int n = Math.min(dst.remaining(), headLen - headPos);
+                dst.put(head, headPos, n);
+                headPos += n;
+                return n;
+            }
+            return rest.read(dst);
+        }
+
+        @Override
+        public boolean isOpen() {
+            return rest.isOpen();
+        }
+
+        @Override
+        public void close() throws IOException {
+            rest.close();
+        }
+    }
+}

@@ -1,0 +1,243 @@
+package org.dsmscope.trace;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Streaming writer of one SMAIT trace file (seed 000 Appendix A; extensions in {@link SmaitFormat}).
+ *
+ * <p>Records go into a direct buffer that is written out when full; nothing is allocated per record. A classic
+ * writer (no header) refuses what classic SMAIT cannot hold: extension records and addresses beyond 32 bits. An
+ * extended writer writes a header and, with {@link Options#addr64}, address-high records when an address's
+ * upper 32 bits change. Not thread-safe: one writer per thread file.
+ */
+public final class TraceWriter implements AutoCloseable {
+
+    /** How a file is written. */
+    public static final class Options {
+        ByteOrder order = ByteOrder.BIG_ENDIAN;
+        boolean extended;
+        boolean addr64;
+        Codec codec = Codec.NONE;
+        int bufferBytes = 1 << 20;
+
+        /** Byte order (big-endian by default, as PA-RISC wrote). */
+        public Options order(ByteOrder o) {
+            this.order = o;
+            return this;
+        }
+
+        /** Write the extended header, allowing extension records. */
+        public Options extended(boolean e) {
+            this.extended = e;
+            return this;
+        }
+
+        /** Allow 64-bit addresses (implies extended). */
+        public Options addr64(boolean a) {
+            this.addr64 = a;
+            if (a) {
+                this.extended = true;
+            }
+            return this;
+        }
+
+        /** Compression codec. */
+        public Options codec(Codec c) {
+            this.codec = c;
+            return this;
+        }
+
+        /** Size of the write buffer in bytes (a multiple of 48 is rounded to). */
+        public Options bufferBytes(int n) {
+            this.bufferBytes = Math.max(SmaitFormat.CALL_BYTES, n - n % SmaitFormat.CALL_BYTES);
+            return this;
+        }
+
+        /** Classic SMAIT: big-endian, headerless, uncompressed. */
+        public static Options classic() {
+            return new Options();
+        }
+    }
+
+    private final String name;
+    private final WritableByteChannel out;
+    private final ByteBuffer buf;
+    private final boolean extended;
+    private final boolean addr64;
+    private long addrHi;
+    private long written;
+    private boolean closed;
+
+    /** Writes to {@code out}; {@code name} names the destination in error messages. */
+    public TraceWriter(WritableByteChannel out, String name, Options o) throws IOException {
+        this.name = name;
+        this.out = o.codec.encode(out);
+        this.buf = ByteBuffer.allocateDirect(o.bufferBytes).order(o.order);
+        this.extended = o.extended || o.addr64;
+        this.addr64 = o.addr64;
+        if (extended) {
+            put(SmaitFormat.HEADER_MAGIC, SmaitFormat.headerWord(addr64 ? SmaitFormat.FLAG_ADDR64 : 0));
+        }
+    }
+
+    /** Creates (or truncates) {@code file} and writes to it. */
+    public static TraceWriter create(Path file, Options o) throws IOException {
+        FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING);
+        try {
+            return new TraceWriter(ch, file.toString(), o);
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+    }
+
+    /** True if this writer writes the extended format. */
+    public boolean extended() {
+        return extended;
+    }
+
+    /** Bytes of records written so far (uncompressed, header included). */
+    public long bytesWritten() {
+        return written + buf.position();
+    }
+
+    private void put(int f1, int f2) {
+        if (buf.remaining() < SmaitFormat.SIMPLE) {
+            flushBuffer();
+        }
+        buf.putInt(f1).putInt(f2);
+    }
+
+    /** Writes one raw simple record as it is (for converters); the caller keeps the format valid. */
+    public void raw(int field1, int field2) {
+        put(field1, field2);
+    }
+
+    private int low(long address) {
+        long hi = address >>> 32;
+        if (hi != addrHi) {
+            if (!addr64) {
+                throw new BadInputException(name + ": address 0x" + Long.toHexString(address)
+                        + " does not fit in 32 bits; write the 64-bit variant (extended format with addr64)");
+            }
+            put(SmaitFormat.TAG_ADDR_HI, (int) hi);
+            addrHi = hi;
+        }
+        return (int) address;
+    }
+
+    /** A memory access of {@code bytes} bytes; kind {@link MemType#LOAD} or {@link MemType#STORE}. */
+    public void memory(int kind, int bytes, int reg, long address) {
+        int lo = low(address);
+        if (MemType.encodable(kind, bytes, reg)) {
+            put(MemType.encode(kind, bytes, reg), lo);
+        } else {
+            if (!extended) {
+                throw new BadInputException(name + ": a " + bytes + "-byte access has no SMAIT size code;"
+                        + " write the extended format");
+            }
+            if (bytes < 1 || bytes > 0xFFFF || kind < 0 || kind > 1 || reg < 0 || reg > 0xF) {
+                throw new IllegalArgumentException("access kind " + kind + " size " + bytes + " reg " + reg);
+            }
+            put(SmaitFormat.TAG_WIDE_MEM | (kind << 20) | (reg << 16) | bytes, lo);
+        }
+    }
+
+    /** A memory access given by its type field (see {@link MemType}). */
+    public void memoryType(int type, long address) {
+        put(type, low(address));
+    }
+
+    /** A call record: six simple records. Times are microseconds (kept modulo 2^32, as the seed's field is). */
+    public void call(int type, long start, long end, long arg1, long arg2, long arg3, long arg4) {
+        if (buf.remaining() < SmaitFormat.CALL_BYTES) {
+            flushBuffer();
+        }
+        int base = 0x00001000 | ((type & 0xFF) << 4);
+        buf.putInt(base).putInt((int) start)
+                .putInt(base | 1).putInt((int) end)
+                .putInt(base | 2).putInt((int) arg1)
+                .putInt(base | 3).putInt((int) arg2)
+                .putInt(base | 4).putInt((int) arg3)
+                .putInt(base | 5).putInt((int) arg4);
+    }
+
+    private int branchField(int top, long source) {
+        long hiBefore = addrHi;
+        low(source);
+        if ((source & 0xFFFFFFFFL) > SmaitFormat.BRANCH_FIELD_MASK) {
+            addrHi = hiBefore;
+            throw new BadInputException(name + ": code address 0x" + Long.toHexString(source)
+                    + " does not fit the 28 bits of a branch record");
+        }
+        return (top << 28) | (int) (source & SmaitFormat.BRANCH_FIELD_MASK);
+    }
+
+    /** A procedure start record ({@code 40000000 address}). */
+    public void procStart(long address) {
+        put(0x40000000, low(address));
+    }
+
+    /** A taken branch record: {@code source} is the branch's address + 4, {@code target} the target. */
+    public void branch(long source, long target) {
+        int f1 = branchField(0x8, source);
+        put(f1, low(target));
+    }
+
+    /** A procedure call record: {@code source} is the call's address + 4, {@code target} the procedure. */
+    public void procCall(long source, long target) {
+        int f1 = branchField(0xC, source);
+        put(f1, low(target));
+    }
+
+    /** An instruction fetch of {@code bytes} bytes (extension record; extended format only). */
+    public void fetch(long address, int bytes) {
+        if (!extended) {
+            throw new BadInputException(name + ": instruction-fetch records need the extended format");
+        }
+        if (bytes < 1 || bytes > 0xFFFF) {
+            throw new IllegalArgumentException("instruction length " + bytes);
+        }
+        int lo = low(address);
+        put(SmaitFormat.TAG_FETCH | bytes, lo);
+    }
+
+    private void flushBuffer() {
+        buf.flip();
+        try {
+            while (buf.hasRemaining()) {
+                written += out.write(buf);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(name + ": cannot write trace: " + e.getMessage(), e);
+        }
+        buf.clear();
+    }
+
+    /** Writes buffered records to the channel (not a durability guarantee). */
+    public void flush() {
+        flushBuffer();
+    }
+
+    /** Flushes and closes the file (finishing the compressed frame). */
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            flushBuffer();
+        } finally {
+            out.close();
+        }
+    }
+}
