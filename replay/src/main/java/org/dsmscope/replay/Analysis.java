@@ -1,0 +1,59 @@
+package org.dsmscope.replay;
+
+/**
+ * A plug-in of the replay engine (SPEC §1, §4): CIAT, CDAT and EXPLAIN are analyses; one replay feeds any number
+ * of them. Every callback has a no-op default so an analysis overrides only what it needs.
+ *
+ * <p>Threading: the engine calls an analysis from one thread, in the order of the replay's global pseudo clock
+ * (smallest clock first, ties round-robin), so analyses need no locking. Objects passed in ({@link CallEvent},
+ * {@link PhaseTimes}) may be reused by the engine after the callback returns: never keep a reference.
+ *
+ * <p>Identities: {@code thread} is the index of the trace file (thread or process) in the trace set;
+ * {@code cpu} is the processor it runs on &mdash; the same as {@code thread} for thread traces, the scheduler's
+ * choice with {@code -i p}. Communication and sharing are between processors ({@code cpu}).
+ */
+public interface Analysis {
+
+    /** Called once before the first record. */
+    default void begin(ReplayContext ctx) {
+    }
+
+    /** A phase begins (phase ids count from 1). */
+    default void phaseBegin(Phase phase) {
+    }
+
+    /**
+     * A data access (one memory-access instruction).
+     *
+     * @param clock   the thread's pseudo clock at this instruction
+     * @param memType the record's type field ({@link org.dsmscope.trace.MemType}); size code 0 for wide records
+     * @param size    bytes accessed (0 for a zero-byte store)
+     * @param store   true for a store
+     * @param address virtual address of the first byte
+     */
+    default void access(int thread, int cpu, long clock, int memType, int size, boolean store, long address) {
+    }
+
+    /** An instruction fetched: reconstructed from branch records (4 bytes), or a fetch extension record. */
+    default void fetch(int thread, int cpu, long clock, long address, int size) {
+    }
+
+    /**
+     * A branch record as read: {@code kind} is {@link org.dsmscope.trace.RecordKind#PROC_START},
+     * {@link org.dsmscope.trace.RecordKind#BRANCH} or {@link org.dsmscope.trace.RecordKind#PROC_CALL}.
+     */
+    default void branch(int thread, int cpu, long clock, int kind, long source, long target) {
+    }
+
+    /** A call record, when the replay processes it (after any wait it implies). */
+    default void call(int thread, int cpu, long clock, CallEvent call) {
+    }
+
+    /** A phase ends; {@code times} holds busy, idle, imbalance and contention per thread for the phase. */
+    default void phaseEnd(Phase phase, PhaseTimes times) {
+    }
+
+    /** The replay is complete; {@code total} holds the times summed over all phases. */
+    default void end(ReplayContext ctx, PhaseTimes total) {
+    }
+}
