@@ -58,6 +58,18 @@ public final class TraceReader implements AutoCloseable {
         }
     }
 
+    /** Valid memory-access type fields (index: the 12-bit first field). */
+    private static final boolean[] MEM_VALID = new boolean[0x1000];
+    /** Bytes accessed for each type field. */
+    private static final int[] MEM_BYTES = new int[0x1000];
+
+    static {
+        for (int f = 0; f < 0x1000; f++) {
+            MEM_VALID[f] = MemType.valid(f);
+            MEM_BYTES[f] = MEM_VALID[f] ? MemType.bytes(f) : 0;
+        }
+    }
+
     private final String name;
     private final ReadableByteChannel in;
     private final ByteBuffer buf;
@@ -72,7 +84,9 @@ public final class TraceReader implements AutoCloseable {
     private long base;
     private int pos;
     private int lim;
+    /** Bits 63..32 of addresses (set by address-high records), already shifted into place. */
     private long addrHi;
+    private boolean big;
     private long skipped;
     private long records;
 
@@ -154,6 +168,7 @@ public final class TraceReader implements AutoCloseable {
             throw new TraceFormatException(name, 0, "header declares " + order + " but " + forced + " was requested");
         }
         buf.order(order);
+        big = order == ByteOrder.BIG_ENDIAN;
         if (lim >= 8 && buf.getInt(0) == SmaitFormat.HEADER_MAGIC) {
             int word = buf.getInt(4);
             int major = word >>> 24;
@@ -226,13 +241,29 @@ public final class TraceReader implements AutoCloseable {
      * @throws UncheckedIOException if the file cannot be read
      */
     public int next() {
+        int p = pos;
+        if (lim - p >= SmaitFormat.CALL_BYTES) {
+            // Hot path: one 8-byte load, a table lookup, no allocation. Everything else is in slowNext().
+            long v = buf.getLong(p);
+            int f1 = big ? (int) (v >>> 32) : (int) v;
+            if ((f1 >>> 12) == 0 && MEM_VALID[f1]) {
+                int f2 = big ? (int) v : (int) (v >>> 32);
+                offset = base + p;
+                pos = p + SmaitFormat.SIMPLE;
+                memType = f1;
+                bytes = MEM_BYTES[f1];
+                address = addrHi | (f2 & 0xFFFFFFFFL);
+                records++;
+                return kind = RecordKind.MEMORY;
+            }
+        }
+        return slowNext();
+    }
+
+    private int slowNext() {
         for (;;) {
             if (lim - pos < SmaitFormat.CALL_BYTES && !eofSeen) {
-                try {
-                    fill();
-                } catch (IOException e) {
-                    throw new UncheckedIOException(name + ": cannot read: " + e.getMessage(), e);
-                }
+                fillOrFail();
             }
             int avail = lim - pos;
             if (avail < SmaitFormat.SIMPLE) {
@@ -249,14 +280,14 @@ public final class TraceReader implements AutoCloseable {
             offset = base + pos;
             int top = f1 >>> 28;
             if (top == 0 && f1 < 0x1000) {
-                if (!MemType.valid(f1)) {
+                if (!MEM_VALID[f1]) {
                     bad(SmaitFormat.SIMPLE, String.format("bad memory-access type field %08x", f1));
                     continue;
                 }
                 pos += SmaitFormat.SIMPLE;
                 memType = f1;
-                bytes = MemType.bytes(f1);
-                address = (addrHi << 32) | (f2 & 0xFFFFFFFFL);
+                bytes = MEM_BYTES[f1];
+                address = addrHi | (f2 & 0xFFFFFFFFL);
                 records++;
                 return kind = RecordKind.MEMORY;
             }
@@ -280,27 +311,39 @@ public final class TraceReader implements AutoCloseable {
                         if (r == 0) {
                             continue;
                         }
-                        bad(SmaitFormat.SIMPLE, String.format("unknown extension record tag %08x", f1));
+                        bad(SmaitFormat.SIMPLE, String.format("bad extension record %08x %08x", f1, f2));
                         continue;
                     }
                     break;
                 case 4:
                     pos += SmaitFormat.SIMPLE;
-                    address = (addrHi << 32) | (f2 & 0xFFFFFFFFL);
+                    address = addrHi | (f2 & 0xFFFFFFFFL);
                     source = address;
                     records++;
                     return kind = RecordKind.PROC_START;
                 case 8:
                 case 0xC:
                     pos += SmaitFormat.SIMPLE;
-                    source = (addrHi << 32) | (f1 & SmaitFormat.BRANCH_FIELD_MASK);
-                    address = (addrHi << 32) | (f2 & 0xFFFFFFFFL);
+                    source = addrHi | (f1 & SmaitFormat.BRANCH_FIELD_MASK);
+                    address = addrHi | (f2 & 0xFFFFFFFFL);
                     records++;
                     return kind = top == 8 ? RecordKind.BRANCH : RecordKind.PROC_CALL;
                 default:
                     break;
             }
             bad(SmaitFormat.SIMPLE, unknownTagMessage(f1));
+        }
+    }
+
+    private void fillOrFail() {
+        try {
+            fill();
+        } catch (IOException e) {
+            if (codec != Codec.NONE) {
+                throw new TraceFormatException(name, base + lim, "corrupt or truncated " + codec.name().toLowerCase()
+                        + " stream: " + e.getMessage());
+            }
+            throw new UncheckedIOException(name + ": cannot read: " + e.getMessage(), e);
         }
     }
 
@@ -321,7 +364,7 @@ public final class TraceReader implements AutoCloseable {
             if (!addr64) {
                 return -1;
             }
-            addrHi = f2 & 0xFFFFFFFFL;
+            addrHi = (f2 & 0xFFFFFFFFL) << 32;
             pos += SmaitFormat.SIMPLE;
             return 0;
         }
@@ -331,7 +374,7 @@ public final class TraceReader implements AutoCloseable {
                 return -1;
             }
             bytes = len;
-            address = (addrHi << 32) | (f2 & 0xFFFFFFFFL);
+            address = addrHi | (f2 & 0xFFFFFFFFL);
             pos += SmaitFormat.SIMPLE;
             return RecordKind.FETCH;
         }
@@ -339,12 +382,12 @@ public final class TraceReader implements AutoCloseable {
             int k = (f1 >>> 20) & 0xF;
             int reg = (f1 >>> 16) & 0xF;
             int size = f1 & 0xFFFF;
-            if (k > 1 || size == 0) {
+            if (k > 1 || reg > MemType.VECTOR || size == 0) {
                 return -1;
             }
             memType = (reg << 8) | k; // size code 0; use bytes()
             bytes = size;
-            address = (addrHi << 32) | (f2 & 0xFFFFFFFFL);
+            address = addrHi | (f2 & 0xFFFFFFFFL);
             pos += SmaitFormat.SIMPLE;
             return RecordKind.MEMORY;
         }
@@ -421,6 +464,11 @@ public final class TraceReader implements AutoCloseable {
         return memType;
     }
 
+    /** Memory record: true if it was a wide memory-access extension record (its size has no size code). */
+    public boolean wide() {
+        return kind == RecordKind.MEMORY && (memType & 0xF0) == 0 && bytes != 0;
+    }
+
     /** Memory record: true for a store. */
     public boolean isStore() {
         return (memType & 0xF) == MemType.STORE;
@@ -491,6 +539,11 @@ public final class TraceReader implements AutoCloseable {
     /** True if the header allows 64-bit addresses. */
     public boolean addr64() {
         return addr64;
+    }
+
+    /** Flags of the extended header ({@link SmaitFormat#FLAG_ADDR64}); 0 for a classic file. */
+    public int headerFlags() {
+        return headerFlags;
     }
 
     /** Codec the file was compressed with. */
