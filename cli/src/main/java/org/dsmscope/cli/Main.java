@@ -18,6 +18,9 @@ import picocli.CommandLine.Command;
         subcommands = {
             CommandLine.HelpCommand.class,
             // subcommands (keep one per line, sorted by tool)
+            ConvertCommand.class,
+            DumpCommand.class,
+            ImportCommand.class,
         })
 public final class Main implements Runnable {
 

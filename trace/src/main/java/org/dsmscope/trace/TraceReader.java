@@ -120,7 +120,7 @@ public final class TraceReader implements AutoCloseable {
         }
         buf.flip();
         lim = buf.limit();
-        fill();
+        fillOrFail();
         if (lim == 0) {
             throw new TraceFormatException(name, 0, "empty trace file (no records)");
         }
