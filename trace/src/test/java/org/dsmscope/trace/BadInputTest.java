@@ -51,6 +51,7 @@ class BadInputTest {
                 n++;
             }
             assertEquals(expectRecords, n);
+            assertEquals(expectRecords, r.records());
             return r.skipped();
         }
     }

@@ -89,6 +89,17 @@ class WriterReaderPropertyTest {
         try {
             Rec.write(f, new TraceWriter.Options().order(order).codec(codec).addr64(true).bufferBytes(96), recs);
             assertEquals(recs, Rec.readAll(f, new TraceReader.Options().bufferBytes(200)));
+            try (TraceReader r = TraceReader.open(f)) {
+                long offset = 8;
+                while (r.next() != RecordKind.EOF) {
+                    if (r.offset() < offset) {
+                        throw new AssertionError("offsets go back: " + r.offset() + " after " + offset);
+                    }
+                    offset = r.offset() + (r.kind() == RecordKind.CALL ? 48 : 8);
+                }
+                assertEquals(recs.size(), r.records());
+                assertEquals(Files.size(f), codec == Codec.NONE ? offset : Files.size(f));
+            }
         } finally {
             Files.delete(f);
         }
