@@ -104,7 +104,7 @@ public final class ConjugateGradient {
             sum += s.x()[i];
         }
         double residual = Math.sqrt(rr / bb);
-        String detail = "iterations=" + s.iterations() + " residual=" + String.format(java.util.Locale.ROOT, "%.3e", residual);
+        String detail = "iterations=" + s.iterations() + " residual=" + Result.sci(residual);
         String problem = null;
         if (!s.converged()) {
             problem = "no convergence in " + s.iterations() + " iterations";
@@ -157,14 +157,16 @@ public final class ConjugateGradient {
         int n = a.rows();
         int chunks = (n + CHUNK - 1) / CHUNK;
         double[] x = new double[n];
-        double[] r = b.clone();
-        double[] p = b.clone();
+        double[] r = new double[n];
+        double[] p = new double[n];
         double[] q = new double[n];
         double[] pq = new double[chunks];
         double[] rr = new double[chunks];
         double bb = 0.0;
-        for (double v : b) {
-            bb += v * v;
+        for (int i = 0; i < n; i++) { // x = 0, so r = p = b
+            r[i] = b[i];
+            p[i] = b[i];
+            bb += b[i] * b[i];
         }
         double limit = stop * stop * bb;
         double rho0 = bb;

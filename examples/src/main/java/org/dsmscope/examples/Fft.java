@@ -74,9 +74,10 @@ public final class Fft {
             roundTripError = Math.max(roundTripError, Math.abs(back[i] - input[i]));
         }
         double worst = Math.max(binError, Math.max(parsevalError, roundTripError));
-        String detail = "maxerror=" + String.format(java.util.Locale.ROOT, "%.3e", worst);
+        String detail = "maxerror=" + Result.sci(worst);
         String problem = worst <= TOLERANCE ? null
-                : "bin error " + binError + ", Parseval error " + parsevalError + ", round-trip error " + roundTripError;
+                : "bin error " + binError + ", Parseval error " + parsevalError
+                        + ", round-trip error " + roundTripError;
         return Result.checked(Double.toString(checksum), detail, problem);
     }
 

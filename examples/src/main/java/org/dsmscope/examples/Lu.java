@@ -63,7 +63,7 @@ public final class Lu {
                 sum += v;
             }
         }
-        String detail = "maxerror=" + String.format(java.util.Locale.ROOT, "%.3e", maxError);
+        String detail = "maxerror=" + Result.sci(maxError);
         String problem = maxError <= TOLERANCE ? null : "solution error " + maxError + " exceeds " + TOLERANCE;
         return Result.checked(Double.toString(sum), detail, problem);
     }

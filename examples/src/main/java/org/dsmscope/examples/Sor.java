@@ -56,7 +56,7 @@ public final class Sor {
                 maxError = Math.max(maxError, Math.abs(u[i][j] - exact(i, j, n)));
             }
         }
-        String detail = "iterations=" + iterations + " maxerror=" + String.format(java.util.Locale.ROOT, "%.3e", maxError);
+        String detail = "iterations=" + iterations + " maxerror=" + Result.sci(maxError);
         String problem = maxError <= TOLERANCE ? null : "error " + maxError + " exceeds " + TOLERANCE;
         return Result.checked(Double.toString(sum), detail, problem);
     }
