@@ -3,8 +3,8 @@ package org.dsmscope.examples;
 import java.util.concurrent.CyclicBarrier;
 
 /**
- * Conjugate gradient on a sparse symmetric positive definite matrix in compressed sparse row form (the NAS CG
- * kernel's pattern): the 5-point operator of a g&times;g grid with a seeded diagonal 4 + u, u in [0, 1), which is
+ * Conjugate gradient on a sparse symmetric positive definite matrix in compressed sparse row form (the NPB CG
+ * kernel's pattern, an application of the CIAT study, seed 001 &sect;4): the 5-point operator of a g&times;g grid with a seeded diagonal 4 + u, u in [0, 1), which is
  * strictly diagonally dominant. The right-hand side is A&middot;x* for a seeded x*, x starts at 0, and the
  * iteration stops when the residual falls below 10^-10 of the right-hand side.
  *
@@ -75,7 +75,7 @@ public final class ConjugateGradient {
     /** Solves a seeded g&times;g-grid system on {@code threads} threads and checks the solution. */
     public static Result run(int threads, int g) {
         Cli.checkThreads(threads);
-        UsageException.require(g >= 2 && g <= 4096, "size (grid side) must be 2..4096, was " + g);
+        UsageException.require(g >= 2 && g <= 2048, "size (grid side) must be 2..2048, was " + g);
         Phases.begin(Phases.INIT);
         Prng rng = new Prng(SEED);
         Csr a = gridMatrix(g, rng);
