@@ -20,7 +20,7 @@ public final class ConjugateGradient {
     /** Default grid side g (g&sup2; unknowns). */
     public static final int DEFAULT_SIZE = 128;
     /** Rows per reduction chunk; partial sums are formed per chunk so the sum order never depends on threads. */
-    static final int CHUNK = 256;
+    static final int CHUNK = 64;
     /** Relative residual at which the iteration stops. */
     static final double STOP = 1e-10;
     /** Largest true relative residual and largest |x - x*| that pass. */

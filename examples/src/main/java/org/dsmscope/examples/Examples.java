@@ -57,7 +57,7 @@ public final class Examples {
             new Entry("fft", Fft.class, Cli.DEFAULT_THREADS, Fft.DEFAULT_SIZE, 1024, "complex points (power of 4)",
                     "six-step 1-D FFT; private row FFTs, all-to-all transposes; barrier per step",
                     Fft::run),
-            new Entry("cg", ConjugateGradient.class, Cli.DEFAULT_THREADS, ConjugateGradient.DEFAULT_SIZE, 16,
+            new Entry("cg", ConjugateGradient.class, Cli.DEFAULT_THREADS, ConjugateGradient.DEFAULT_SIZE, 32,
                     "grid side (size^2 rows)",
                     "sparse CSR conjugate gradient; halo reads of p, chunked reductions; 3 barriers per iteration",
                     ConjugateGradient::run),
