@@ -13,14 +13,19 @@ public final class Cli {
     private Cli() {
     }
 
-    /** Parses {@code args}, runs {@code workload}, prints its line and exits non-zero on failure. */
+    /** Parses {@code args} (threads default to {@link #DEFAULT_THREADS}), runs, prints, exits non-zero on failure. */
     public static void main(String name, String[] args, int defaultSize, Workload workload) {
+        main(name, args, DEFAULT_THREADS, defaultSize, workload);
+    }
+
+    /** Parses {@code args}, runs {@code workload}, prints its line and exits non-zero on failure. */
+    public static void main(String name, String[] args, int defaultThreads, int defaultSize, Workload workload) {
         int threads;
         int size;
         Result result;
         try {
             UsageException.require(args.length <= 2, "expected at most 2 arguments (THREADS SIZE), got " + args.length);
-            threads = args.length > 0 ? parse(args[0], "thread count") : DEFAULT_THREADS;
+            threads = args.length > 0 ? parse(args[0], "thread count") : defaultThreads;
             size = args.length > 1 ? parse(args[1], "size") : defaultSize;
             checkThreads(threads);
             result = workload.run(threads, size);

@@ -4,7 +4,7 @@ import java.util.concurrent.CyclicBarrier;
 
 /**
  * Blocked right-looking LU factorization without pivoting (the SPLASH-2 LU kernel's algorithm, the classic
- * workload of the SMAIT/CIAT studies, seed 001 &sect;5) of a seeded diagonally dominant n&times;n matrix, with
+ * workload of the CIAT study, seed 001 &sect;4) of a seeded diagonally dominant n&times;n matrix, with
  * 16&times;16 blocks assigned to threads in a 2-D scatter (block (I, J) belongs to thread
  * (I mod pr)&middot;pc + (J mod pc) on a pr&times;pc thread grid).
  *
@@ -36,7 +36,7 @@ public final class Lu {
     /** Factors a seeded diagonally dominant n&times;n matrix on {@code threads} threads and checks a solve. */
     public static Result run(int threads, int n) {
         Cli.checkThreads(threads);
-        UsageException.require(n >= 1 && n <= 8192, "size (matrix order) must be 1..8192, was " + n);
+        UsageException.require(n >= 1 && n <= 4096, "size (matrix order) must be 1..4096, was " + n);
         Phases.begin(Phases.INIT);
         double[][] a = diagonallyDominant(n, new Prng(SEED));
         double[] rhs = new double[n];
@@ -63,7 +63,7 @@ public final class Lu {
                 sum += v;
             }
         }
-        String detail = "maxerror=" + String.format(java.util.Locale.ROOT, "%.3e", maxError);
+        String detail = "maxerror=" + Result.sci(maxError);
         String problem = maxError <= TOLERANCE ? null : "solution error " + maxError + " exceeds " + TOLERANCE;
         return Result.checked(Double.toString(sum), detail, problem);
     }

@@ -26,7 +26,7 @@ public final class MatMul {
     /** Multiplies two seeded n&times;n matrices of small integers on {@code threads} threads and checks C. */
     public static Result run(int threads, int n) {
         Cli.checkThreads(threads);
-        UsageException.require(n >= 1 && n <= 8192, "size (matrix order) must be 1..8192, was " + n);
+        UsageException.require(n >= 1 && n <= 4096, "size (matrix order) must be 1..4096, was " + n);
         Phases.begin(Phases.INIT);
         double[][] a = randomIntegerMatrix(n, new Prng(SEED));
         double[][] b = randomIntegerMatrix(n, new Prng(SEED + 1));

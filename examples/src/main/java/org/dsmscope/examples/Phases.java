@@ -4,7 +4,8 @@ import org.dsmscope.api.Smait;
 
 /**
  * The user-defined phases every example marks with {@code Smait.marker(0, n)} (seed 000 &sect;3, Appendix A
- * marker record): 1 initialization, 2 computation, 3 verification. The main thread places each marker where no
+ * marker record): 1 initialization, 2 computation, 3 verification &mdash; the serial initialization, parallel and
+ * wrap-up phases of the applications in seed 001 &sect;4. The main thread places each marker where no
  * other thread runs, so a replay sees the same phase boundaries for every thread count.
  */
 public final class Phases {

@@ -20,6 +20,8 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class Pipeline {
     /** Default number of items. */
     public static final int DEFAULT_SIZE = 20_000;
+    /** Default number of transformers: with the producer and the consumer, 4 threads as in the other examples. */
+    public static final int DEFAULT_THREADS = 2;
     /** Capacity of each buffer: small, so that both stages really block. */
     static final int CAPACITY = 16;
     /** Hash rounds per item in the transform stage. */
@@ -29,9 +31,9 @@ public final class Pipeline {
     private Pipeline() {
     }
 
-    /** Runs {@code Pipeline [THREADS [SIZE]]}: THREADS transformers, SIZE items. */
+    /** Runs {@code Pipeline [THREADS [SIZE]]}: THREADS transformers (default 2), SIZE items. */
     public static void main(String[] args) {
-        Cli.main("Pipeline", args, DEFAULT_SIZE, Pipeline::run);
+        Cli.main("Pipeline", args, DEFAULT_THREADS, DEFAULT_SIZE, Pipeline::run);
     }
 
     /** One unit of work; {@code seq} &lt; 0 marks the end of the stream. */

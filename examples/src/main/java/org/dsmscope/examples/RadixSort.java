@@ -4,7 +4,7 @@ import java.util.concurrent.CyclicBarrier;
 
 /**
  * Parallel least-significant-digit radix sort of 32-bit signed integers, 8-bit digits, four passes (the SPLASH-2
- * RADIX kernel's structure), each thread owning a contiguous block of the source array.
+ * Radix kernel's structure, an application of the CIAT study, seed 001 &sect;4), each thread owning a contiguous block of the source array.
  *
  * <p>Sharing pattern: per pass every thread builds a histogram of its own block in its own row of a shared
  * histogram table; after a barrier every thread reads all rows to compute where its keys go (read sharing of the
@@ -34,7 +34,7 @@ public final class RadixSort {
     /** Sorts {@code size} seeded random ints on {@code threads} threads and checks the output. */
     public static Result run(int threads, int size) {
         Cli.checkThreads(threads);
-        UsageException.require(size >= 1 && size <= (1 << 28), "size (keys) must be 1.." + (1 << 28) + ", was " + size);
+        UsageException.require(size >= 1 && size <= (1 << 26), "size (keys) must be 1.." + (1 << 26) + ", was " + size);
         Phases.begin(Phases.INIT);
         int[] keys = new int[size];
         Prng rng = new Prng(SEED);

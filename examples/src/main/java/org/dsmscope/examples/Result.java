@@ -20,6 +20,11 @@ public record Result(String check, String detail, boolean ok) {
         return new Result(check, (detail.isEmpty() ? "" : detail + " ") + "error: " + problem, false);
     }
 
+    /** {@code v} in scientific notation with 4 significant digits, the same in every locale (e.g. 3.927e-10). */
+    public static String sci(double v) {
+        return String.format(java.util.Locale.ROOT, "%.3e", v);
+    }
+
     /** The one line a program prints: {@code NAME threads=P size=N check=V [detail] PASS|FAIL}. */
     public String line(String name, int threads, int size) {
         StringBuilder sb = new StringBuilder(name).append(" threads=").append(threads).append(" size=").append(size)

@@ -3,9 +3,9 @@ package org.dsmscope.examples;
 import java.util.concurrent.CyclicBarrier;
 
 /**
- * Red-black successive over-relaxation for Laplace's equation on an (n+2)&times;(n+2) grid (the SPLASH/Ocean
- * style stencil kernel studied with SMAIT-like tools, seed 001 &sect;5), rows of the interior split into
- * contiguous blocks.
+ * Red-black successive over-relaxation for Laplace's equation on an (n+2)&times;(n+2) grid (the nearest-neighbour
+ * stencil pattern of SPLASH-2 Ocean's solver, added to the applications of seed 001 &sect;4), rows of the interior
+ * split into contiguous blocks; serial initialization, parallel phase, wrap-up by thread 0 as in seed 001 &sect;4.
  *
  * <p>Sharing pattern: each thread writes only its own rows; at every half-sweep it reads the boundary rows of its
  * two neighbours (nearest-neighbour producer-consumer sharing), and the fixed boundary is read-only. Synchronization:
@@ -33,7 +33,7 @@ public final class Sor {
     /** Solves on an n&times;n interior grid with {@code threads} threads and checks against the exact solution. */
     public static Result run(int threads, int n) {
         Cli.checkThreads(threads);
-        UsageException.require(n >= 2 && n <= 8192, "size (grid side) must be 2..8192, was " + n);
+        UsageException.require(n >= 2 && n <= 4096, "size (grid side) must be 2..4096, was " + n);
         Phases.begin(Phases.INIT);
         double[][] u = new double[n + 2][n + 2];
         for (int i = 0; i < n + 2; i++) {
@@ -56,7 +56,7 @@ public final class Sor {
                 maxError = Math.max(maxError, Math.abs(u[i][j] - exact(i, j, n)));
             }
         }
-        String detail = "iterations=" + iterations + " maxerror=" + String.format(java.util.Locale.ROOT, "%.3e", maxError);
+        String detail = "iterations=" + iterations + " maxerror=" + Result.sci(maxError);
         String problem = maxError <= TOLERANCE ? null : "error " + maxError + " exceeds " + TOLERANCE;
         return Result.checked(Double.toString(sum), detail, problem);
     }

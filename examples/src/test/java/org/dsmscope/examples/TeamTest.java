@@ -19,7 +19,8 @@ class TeamTest {
     void memberZero_isTheCallingThread_andOthersAreNamedAndJoined() {
         String[] names = new String[3];
         Thread caller = Thread.currentThread();
-        Team.run("t", 3, id -> names[id] = Thread.currentThread() == caller ? "caller" : Thread.currentThread().getName());
+        Team.run("t", 3, id -> names[id] = Thread.currentThread() == caller ? "caller"
+                : Thread.currentThread().getName());
         assertArrayEquals(new String[] {"caller", "t-1", "t-2"}, names);
     }
 
