@@ -65,6 +65,10 @@ final class ThreadEngine {
     private int orderRound;
     private int orderTurn;
     private int phaseId;
+    private boolean announced;
+    private Phase.Kind pendingKind;
+    private int pendingNum;
+    private long pendingStart;
     private Phase phase;
     private PhaseTimes cur;
     final PhaseTimes total;
@@ -156,12 +160,16 @@ final class ThreadEngine {
         last = t;
         if (resume[t]) {
             resume[t] = false;
+            announce();
             emitCall(t, clock[t] - waitStart[t]);
         }
         final TraceReader r = rd[t];
         do {
             int k = r.next();
             replayed++;
+            if (!announced && k != RecordKind.EOF) {
+                announce();
+            }
             if (k == RecordKind.MEMORY) {
                 if (stopped[t]) {
                     continue;
@@ -720,9 +728,15 @@ final class ThreadEngine {
 
     // ---------------------------------------------------------------- phases
 
+    /**
+     * Starts a phase. Analyses hear of it ({@link Analysis#phaseBegin}) only when its first record is replayed,
+     * so a phase in which nothing happens (two threads ending at the same clock) is never reported.
+     */
     private void beginPhase(Phase.Kind kind, int markerNum) {
-        long start = maxClock();
-        phase = new Phase(++phaseId, kind, start, markerNum);
+        pendingKind = kind;
+        pendingNum = markerNum;
+        pendingStart = maxClock();
+        announced = false;
         cur = new PhaseTimes(n);
         for (int u = 0; u < n; u++) {
             participated[u] = isActive(u);
@@ -730,6 +744,11 @@ final class ThreadEngine {
         orderRound = 0;
         java.util.Arrays.fill(orderCount, 0);
         orderTurn = Math.max(0, firstActive());
+    }
+
+    private void announce() {
+        announced = true;
+        phase = new Phase(++phaseId, pendingKind, pendingStart, pendingNum);
         for (Analysis a : an) {
             a.phaseBegin(phase);
         }
@@ -737,6 +756,12 @@ final class ThreadEngine {
 
     private void endPhase() {
         long e = maxClock();
+        if (!announced) {
+            if (e == pendingStart) {
+                return;
+            }
+            announce();
+        }
         for (int u = 0; u < n; u++) {
             long rem = e - clock[u];
             if (state[u] == BLOCKED && (waitKind[u] == W_LOCK || waitKind[u] == W_ORDER)) {
