@@ -105,6 +105,11 @@ public final class Replay implements ReplayContext {
         return problems.count();
     }
 
+    /** The slice schedule used with {@code -i p}, after {@link #run()}; null for thread traces. */
+    public SliceScheduler.Schedule schedule() {
+        return slices == null ? null : slices.schedule();
+    }
+
     /** Records replayed (a call record counts once), after {@link #run()}. */
     public long records() {
         return replayed;

@@ -76,6 +76,10 @@ final class SliceEngine {
         java.util.Arrays.fill(laneWaits, -1);
     }
 
+    SliceScheduler.Schedule schedule() {
+        return sched;
+    }
+
     void run() {
         Phase phase = new Phase(1, nt > 1 ? Phase.Kind.PARALLEL : Phase.Kind.SERIAL, 0, -1);
         for (Analysis a : an) {

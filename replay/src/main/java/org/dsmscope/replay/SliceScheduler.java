@@ -6,11 +6,11 @@ import java.util.Arrays;
  * The slice scheduler for T process traces on p processors (seed 000 §3, Appendix B {@code -i -a
  * -rr_interleaving -k -s -handle_io} and the I/O options; SPEC §4). A trace is cut into slices at the call records
  * that imply process synchronization (semop, semctl, ldcw, critical sections); a slice starts at the end time of
- * its head call and ends at the start time of its tail call (the first slice starts at the trace's first call, the
- * last ends at its last call). A discrete-event simulation over the pseudo clock then places the slices:
+ * its head call and ends at the start time of its tail call (every trace's first slice starts at time 0: all
+ * processes are ready when the traces begin; the last slice, with no tail call, constrains no other). A discrete-event simulation over the pseudo clock then places the slices:
  *
  * <ul>
- * <li>Greedy (default): the ready slices, one per trace, in order of start time (ties: trace index), are
+ * <li>Greedy (default): the ready slices, one per trace, in order of start time (ties: first ready first), are
  * dispatched to the lowest-numbered free processor, provided every slice that ended (in real time) before the
  * slice started has completed, which preserves the order of process synchronization; a slice whose predecessors
  * are not complete stops the list. With {@code -a} a process keeps the processor it first ran on (a slice whose
@@ -18,8 +18,9 @@ import java.util.Arrays;
  * <li>{@code -rr_interleaving}: trace i runs on processor i mod p; a processor alternates its traces one slice at a
  * time, ignoring times.
  * <li>Time slicing: a slice longer than {@code -s v} instructions is scheduled off after v instructions (unless
- * {@code -k}); its rest becomes ready again with a start time interpolated in the slice's real-time span, so a
- * 250-instruction slice with {@code -s 100} runs as three segments of 100, 100 and 50.
+ * {@code -k}); its rest becomes ready again with a start time interpolated in the slice's real-time span, behind
+ * slices ready with the same start time, so a 250-instruction slice with {@code -s 100} runs as three segments of
+ * 100, 100 and 50.
  * <li>With {@code -handle_io}, a file read (and a raw write) inside a slice ends the segment and swaps the process
  * out until the I/O completes ({@link IoModel}); the processor takes other work meanwhile.
  * </ul>
@@ -32,6 +33,8 @@ public final class SliceScheduler {
     private final int nt;
     private final IoModel io;
     private boolean force;
+    /** Order in which traces' slices became ready: ties of start time go first-come first-served. */
+    private long[] readySeq;
 
     SliceScheduler(Skeleton[] sk, ReplayOptions o) {
         this.sk = sk;
@@ -151,8 +154,8 @@ public final class SliceScheduler {
                 int id = base[t] + j;
                 sliceFrom[id] = j == 0 ? 0 : s.boundAt[j - 1];
                 sliceTo[id] = j < s.bounds ? s.boundAt[j] : s.instructions;
-                sliceStart[id] = j == 0 ? Math.max(0, s.firstTime) : s.boundEnd[j - 1];
-                sliceEnd[id] = j < s.bounds ? s.boundStart[j] : (s.lastTime < 0 ? Long.MAX_VALUE : s.lastTime);
+                sliceStart[id] = j == 0 ? 0 : s.boundEnd[j - 1];
+                sliceEnd[id] = j < s.bounds ? s.boundStart[j] : Long.MAX_VALUE;
             }
         }
         Integer[] ids = new Integer[m];
@@ -187,6 +190,8 @@ public final class SliceScheduler {
         int[] slice = new int[nt];
         long[] done = new long[nt];
         long[] effStart = new long[nt];
+        readySeq = new long[nt];
+        long seq = nt;
         long[] blockedUntil = new long[nt];
         int[] nextIo = new int[nt];
         int[] aff = new int[nt];
@@ -199,6 +204,7 @@ public final class SliceScheduler {
         int left = nt;
         for (int t = 0; t < nt; t++) {
             effStart[t] = sliceStart[base[t]];
+            readySeq[t] = t;
         }
         long now = 0;
         while (left > 0) {
@@ -221,6 +227,7 @@ public final class SliceScheduler {
                     }
                 }
                 int id = base[t] + slice[t];
+                readySeq[t] = seq++;
                 if (done[t] >= sliceTo[id]) {
                     complete[id] = true;
                     slice[t]++;
@@ -290,7 +297,8 @@ public final class SliceScheduler {
             int best = -1;
             for (int t = 0; t < nt; t++) {
                 if (slice[t] >= 0 && !running[t] && !tried[t] && blockedUntil[t] <= now
-                        && (best < 0 || effStart[t] < effStart[best])) {
+                        && (best < 0 || effStart[t] < effStart[best]
+                        || (effStart[t] == effStart[best] && readySeq[t] < readySeq[best]))) {
                     best = t;
                 }
             }
