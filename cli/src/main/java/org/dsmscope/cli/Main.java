@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
             // subcommands (keep one per line, sorted by tool)
             ConvertCommand.class,
             DumpCommand.class,
+            GenCommand.class,
             ImportCommand.class,
         })
 public final class Main implements Runnable {
