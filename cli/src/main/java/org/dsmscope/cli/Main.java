@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
         subcommands = {
             CommandLine.HelpCommand.class,
             // subcommands (keep one per line, sorted by tool)
+            CiatCommand.class,
             ConvertCommand.class,
             DumpCommand.class,
             GenCommand.class,

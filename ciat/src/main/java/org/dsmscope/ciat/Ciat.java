@@ -1,0 +1,278 @@
+package org.dsmscope.ciat;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import org.dsmscope.ciat.age.AccessAge;
+import org.dsmscope.ciat.comm.CommEventSink;
+import org.dsmscope.ciat.comm.Communication;
+import org.dsmscope.ciat.memory.MemoryFigures;
+import org.dsmscope.ciat.memory.MemoryUsage;
+import org.dsmscope.ciat.mix.MixStats;
+import org.dsmscope.ciat.report.EventTrace;
+import org.dsmscope.ciat.report.JsonReport;
+import org.dsmscope.ciat.report.TextReport;
+import org.dsmscope.replay.Analysis;
+import org.dsmscope.replay.CallEvent;
+import org.dsmscope.replay.Phase;
+import org.dsmscope.replay.PhaseTimes;
+import org.dsmscope.replay.ReplayContext;
+import org.dsmscope.trace.CallType;
+import org.dsmscope.trace.RecordKind;
+
+/**
+ * CIAT, the configuration independent analysis (seed 000 §4, seed 001 §5, SPEC §5), as a replay plug-in: the
+ * instruction mix, instruction stream and calls ({@link MixStats}), communication ({@link Communication}), access
+ * age ({@link AccessAge}), concurrency (from the replay's {@link PhaseTimes}) and memory usage
+ * ({@link MemoryUsage}), per phase and aggregate. At {@link #end} it writes {@code NAME.p.ciat_report},
+ * {@code NAME.p.memory}, and on request the event trace and JSON.
+ *
+ * <p>Threading: the replay calls it from one thread (see {@link Analysis}); it is not thread-safe.
+ */
+public final class Ciat implements Analysis {
+    private final CiatOptions opt;
+    private ReplayContext ctx;
+    private int threads;
+    private int processors;
+    private Communication comm;
+    private AccessAge age;
+    private MemoryUsage memory;
+    private final List<PhaseStats> phases = new ArrayList<>();
+    private PhaseStats current;
+    private int[] runKind;
+    private long[] runLength;
+    private long[] pendingCall;
+    private EventTrace events;
+    private CiatResult result;
+    private final List<Path> written = new ArrayList<>();
+
+    /** CIAT with options {@code opt} (validated here). */
+    public Ciat(CiatOptions opt) {
+        opt.validate();
+        this.opt = opt;
+    }
+
+    @Override
+    public void begin(ReplayContext c) {
+        this.ctx = c;
+        threads = c.threads();
+        processors = Math.max(c.processors(), 1);
+        comm = new Communication(processors);
+        age = new AccessAge(threads, opt.ageScope, opt.ageGranularity, opt.sampleRate);
+        memory = new MemoryUsage();
+        runKind = new int[threads];
+        runLength = new long[threads];
+        pendingCall = new long[threads];
+        java.util.Arrays.fill(pendingCall, -1);
+        if (opt.events && opt.writeFiles) {
+            Path p = Paths.get(c.traces().base() + ".ciat_events");
+            events = EventTrace.open(p);
+            written.add(p);
+        }
+    }
+
+    @Override
+    public void phaseBegin(Phase phase) {
+        if (current != null) {
+            close(null);
+        }
+        current = PhaseStats.of(phase, threads, processors);
+    }
+
+    private PhaseStats phase() {
+        if (current == null) {
+            // Records before the first phase (the replay always opens one first; kept for robustness).
+            current = new PhaseStats(phases.size() + 1, Phase.Kind.SERIAL.label(), -1, threads, processors);
+        }
+        return current;
+    }
+
+    @Override
+    public void access(int thread, int cpu, long clock, int memType, int size, boolean store, long address) {
+        PhaseStats ph = phase();
+        MixStats mix = ph.mix;
+        int cls = MixStats.classify(memType, size);
+        if (store) {
+            mix.stores[thread * MixStats.CLASSES + cls]++;
+        } else {
+            mix.loads[thread * MixStats.CLASSES + cls]++;
+        }
+        mix.bytesAccessed += size;
+        int kind = store ? 2 : 1;
+        if (runKind[thread] != kind) {
+            endRun(thread, mix);
+            runKind[thread] = kind;
+        }
+        runLength[thread]++;
+        memory.data(thread, address, size);
+        if (size > 0 && ctx.isSyncVariable(address)) {
+            ph.comm.syncExcluded++;
+        } else {
+            comm.access(cpu, clock, store, address, size, ph.comm, events);
+        }
+        if (size > 0) {
+            age.access(thread, address, size, ph.age);
+        }
+    }
+
+    private void endRun(int thread, MixStats mix) {
+        long n = runLength[thread];
+        if (n > 0) {
+            int idx = (int) Math.min(n, MixStats.STRING_MAX);
+            if (runKind[thread] == 1) {
+                mix.loadStrings[idx]++;
+            } else {
+                mix.storeStrings[idx]++;
+            }
+        }
+        runLength[thread] = 0;
+        runKind[thread] = 0;
+    }
+
+    @Override
+    public void fetch(int thread, int cpu, long clock, long address, int size) {
+        phase().mix.fetched[thread]++;
+        memory.code(thread, address, size);
+    }
+
+    @Override
+    public void branch(int thread, int cpu, long clock, int kind, long source, long target) {
+        MixStats mix = phase().mix;
+        if (kind == RecordKind.BRANCH) {
+            mix.takenBranches++;
+        } else if (kind == RecordKind.PROC_CALL) {
+            mix.procedureCalls++;
+            pendingCall[thread] = target;
+        } else if (kind == RecordKind.PROC_START) {
+            long p = pendingCall[thread];
+            if (p >= 0 && (p == target || p == source)) {
+                mix.instrumentedCalls++;
+            }
+            pendingCall[thread] = -1;
+        }
+    }
+
+    @Override
+    public void call(int thread, int cpu, long clock, CallEvent call) {
+        MixStats mix = phase().mix;
+        int t = call.type & 0xFF;
+        mix.callCount[t]++;
+        mix.callTime[t] += Math.max(0, call.duration());
+        mix.callWait[t] += call.waitClocks;
+        if (t == CallType.FILE_READ || t == CallType.FILE_WRITE) {
+            mix.callBytes[t] += call.arg2;
+        }
+    }
+
+    @Override
+    public void phaseEnd(Phase phase, PhaseTimes times) {
+        close(times);
+        phases.get(phases.size() - 1).endClock = phase.endClock();
+    }
+
+    private void close(PhaseTimes times) {
+        PhaseStats ph = phase();
+        for (int t = 0; t < threads; t++) {
+            endRun(t, ph.mix);
+        }
+        if (times != null) {
+            ph.times.add(times);
+        }
+        phases.add(ph);
+        current = null;
+    }
+
+    @Override
+    public void end(ReplayContext c, PhaseTimes total) {
+        if (current != null) {
+            close(null);
+        }
+        if (phases.isEmpty()) {
+            phases.add(new PhaseStats(1, Phase.Kind.SERIAL.label(), -1, threads, processors));
+        }
+        // Write epochs still open at the end close in the last phase (SPEC §5: "or the analysis ends").
+        comm.finish(phases.get(phases.size() - 1).comm);
+        PhaseStats agg = new PhaseStats(0, "aggregate", -1, threads, processors);
+        for (PhaseStats p : phases) {
+            agg.addCounters(p);
+        }
+        agg.startClock = phases.get(0).startClock;
+        agg.endClock = phases.get(phases.size() - 1).endClock;
+        if (total != null) {
+            agg.times.add(total);
+        } else {
+            for (PhaseStats p : phases) {
+                agg.times.add(p.times);
+            }
+        }
+        MemoryFigures mem = memory.figures(opt.ranges);
+        result = new CiatResult(threads, processors, phases, agg, mem, opt.ageScope.label(), opt.ageGranularity,
+                opt.sampleRate, opt.busy1);
+        if (events != null) {
+            events.close();
+        }
+        if (opt.writeFiles) {
+            String base = c.traces().base();
+            Path report = Paths.get(base + ".ciat_report");
+            writeText(report, w -> TextReport.write(result, w));
+            Path mf = Paths.get(base + ".memory");
+            writeText(mf, memory::write);
+            written.add(0, report);
+            written.add(1, mf);
+            if (opt.json != null) {
+                JsonReport.write(result, opt.json);
+                written.add(opt.json);
+            }
+        }
+    }
+
+    /** Something that writes text. */
+    private interface TextBody {
+        void write(Writer w) throws IOException;
+    }
+
+    private static void writeText(Path p, TextBody body) {
+        try (Writer w = new BufferedWriter(Files.newBufferedWriter(p, StandardCharsets.UTF_8), 1 << 16)) {
+            body.write(w);
+        } catch (IOException e) {
+            throw new UncheckedIOException(p + ": cannot write: " + e.getMessage(), e);
+        }
+    }
+
+    /** The results, after {@link #end}. */
+    public CiatResult result() {
+        return result;
+    }
+
+    /** The memory usage state (for tests and the memory figures of benchmarks). */
+    public MemoryUsage memoryUsage() {
+        return memory;
+    }
+
+    /** The communication state. */
+    public Communication communication() {
+        return comm;
+    }
+
+    /** The access-age state. */
+    public AccessAge accessAge() {
+        return age;
+    }
+
+    /** Files written, report first. */
+    public List<Path> written() {
+        return List.copyOf(written);
+    }
+
+    /** The event sink in use (null without {@code -ciat_events}). */
+    CommEventSink events() {
+        return events;
+    }
+}

@@ -1,0 +1,44 @@
+package org.dsmscope.ciat;
+
+import java.nio.file.Path;
+import org.dsmscope.ciat.age.AccessAge;
+import org.dsmscope.ciat.memory.AddressRanges;
+import org.dsmscope.trace.BadInputException;
+
+/**
+ * CIAT's own options (seed 000 Appendix B {@code -ciat_events} and {@code -HPUX}, SPEC §5's additions). The
+ * replay options ({@code -p}, {@code -i}, &hellip;) live in {@link org.dsmscope.replay.ReplayOptions}.
+ */
+public final class CiatOptions {
+    /** {@code -ciat_events}: write the communication event trace. */
+    public boolean events;
+    /** Address ranges for range-shared pages ({@code -HPUX}, {@code --private-range}, {@code --shared-range}). */
+    public AddressRanges ranges = new AddressRanges();
+    /** {@code --json FILE}, or null. */
+    public Path json;
+    /** {@code --age-scope}. */
+    public AccessAge.Scope ageScope = AccessAge.Scope.THREAD;
+    /** {@code --age-granularity} in bytes, a power of two. */
+    public int ageGranularity = 1;
+    /** {@code --sample RATE}: 1 = exact access age. */
+    public double sampleRate = 1;
+    /** {@code --busy1 N}: the one-thread busy time for the speedup; -1 = unknown. */
+    public long busy1 = -1;
+    /** Write the output files (the report, memory usage file); tests and benchmarks may turn this off. */
+    public boolean writeFiles = true;
+
+    /** Checks ranges; throws {@link BadInputException} naming the option. */
+    public void validate() {
+        if (ageGranularity < 1 || ageGranularity > (1 << 20) || Integer.bitCount(ageGranularity) != 1) {
+            throw new BadInputException("option --age-granularity: value " + ageGranularity
+                    + " out of range (a power of two from 1 to 1048576 bytes)");
+        }
+        if (!(sampleRate > 0) || sampleRate > 1 || (sampleRate < 1 && sampleRate < 1.0 / (1 << 20))) {
+            throw new BadInputException("option --sample: value " + sampleRate
+                    + " out of range (more than 0, at most 1; 1 = exact; at least 2^-20)");
+        }
+        if (busy1 < -1 || busy1 == 0) {
+            throw new BadInputException("option --busy1: value " + busy1 + " out of range (at least 1 instruction)");
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package org.dsmscope.ciat.table;
+
+/**
+ * An open-addressing hash map from a page number (any non-negative {@code long}) to a dense slot number
+ * 0, 1, 2, &hellip; in order of first insertion, with a one-entry cache for the last page looked up. The per-byte
+ * state of CIAT's analyses lives in arrays indexed by slot (seed 001 §5.1: "a hash table with an entry for each
+ * accessed location"), so the hot path does one probe per access and allocates nothing. Not thread-safe.
+ */
+public final class PageMap {
+    private long[] keys;   // page + 1; 0 = empty
+    private int[] vals;
+    private int mask;
+    private int size;
+    private long lastKey = -1;
+    private int lastVal = -1;
+    private long[] pageOfSlot = new long[64];
+
+    /** An empty map. */
+    public PageMap() {
+        keys = new long[1024];
+        vals = new int[1024];
+        mask = 1023;
+    }
+
+    /** Number of pages (slots handed out). */
+    public int size() {
+        return size;
+    }
+
+    /** The page number held in {@code slot}. */
+    public long page(int slot) {
+        return pageOfSlot[slot];
+    }
+
+    /** The slot of {@code page}, or -1 if absent. */
+    public int get(long page) {
+        if (page == lastKey) {
+            return lastVal;
+        }
+        long k = page + 1;
+        int i = mix(k) & mask;
+        while (true) {
+            long kk = keys[i];
+            if (kk == k) {
+                lastKey = page;
+                lastVal = vals[i];
+                return lastVal;
+            }
+            if (kk == 0) {
+                return -1;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /** The slot of {@code page}, adding it (as slot {@link #size()}) if absent. */
+    public int getOrAdd(long page) {
+        if (page == lastKey) {
+            return lastVal;
+        }
+        long k = page + 1;
+        int i = mix(k) & mask;
+        while (true) {
+            long kk = keys[i];
+            if (kk == k) {
+                lastKey = page;
+                lastVal = vals[i];
+                return lastVal;
+            }
+            if (kk == 0) {
+                return add(i, k, page);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    private int add(int i, long k, long page) {
+        int slot = size++;
+        keys[i] = k;
+        vals[i] = slot;
+        if (slot == pageOfSlot.length) {
+            pageOfSlot = java.util.Arrays.copyOf(pageOfSlot, slot * 2);
+        }
+        pageOfSlot[slot] = page;
+        if (size * 2 > keys.length) {
+            grow();
+        }
+        lastKey = page;
+        lastVal = slot;
+        return slot;
+    }
+
+    private void grow() {
+        long[] ok = keys;
+        int[] ov = vals;
+        keys = new long[ok.length * 2];
+        vals = new int[ok.length * 2];
+        mask = keys.length - 1;
+        for (int j = 0; j < ok.length; j++) {
+            if (ok[j] != 0) {
+                int i = mix(ok[j]) & mask;
+                while (keys[i] != 0) {
+                    i = (i + 1) & mask;
+                }
+                keys[i] = ok[j];
+                vals[i] = ov[j];
+            }
+        }
+    }
+
+    /** Slots in increasing page order (for deterministic output). */
+    public int[] slotsByPage() {
+        Integer[] boxed = new Integer[size];
+        for (int s = 0; s < size; s++) {
+            boxed[s] = s;
+        }
+        java.util.Arrays.sort(boxed, (a, b) -> Long.compareUnsigned(pageOfSlot[a], pageOfSlot[b]));
+        int[] out = new int[size];
+        for (int s = 0; s < size; s++) {
+            out[s] = boxed[s];
+        }
+        return out;
+    }
+
+    /** Bytes held by the map's own arrays (for memory figures). */
+    public long footprintBytes() {
+        return keys.length * 8L + vals.length * 4L + pageOfSlot.length * 8L;
+    }
+
+    private static int mix(long k) {
+        long h = k * 0x9E3779B97F4A7C15L;
+        return (int) (h ^ (h >>> 29) ^ (h >>> 47));
+    }
+}

@@ -1,0 +1,124 @@
+package org.dsmscope.ciat.age;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+
+/**
+ * Access age against an obviously-correct reference: for each access, a linear scan back to the previous access of
+ * each byte, counting the distinct bytes in between (SPEC §5), on random multi-thread streams, per-thread and
+ * global scope, at byte and line granularity.
+ */
+class AccessAgePropertyTest {
+
+    /** One random access. */
+    record Acc(int thread, long address, int size) {
+    }
+
+    /** Reference ages (-1 infinite) of a stream of keys ranges. */
+    static List<Long> reference(List<long[]> keys) {
+        List<Long> out = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            long[] cur = keys.get(i);
+            long age = 0;
+            boolean inf = false;
+            for (long k = cur[0]; k <= cur[1]; k++) {
+                int prev = -1;
+                for (int j = i - 1; j >= 0; j--) {
+                    if (keys.get(j)[0] <= k && k <= keys.get(j)[1]) {
+                        prev = j;
+                        break;
+                    }
+                }
+                if (prev < 0) {
+                    inf = true;
+                    break;
+                }
+                Set<Long> distinct = new HashSet<>();
+                for (int j = prev; j <= i; j++) {
+                    for (long x = keys.get(j)[0]; x <= keys.get(j)[1]; x++) {
+                        distinct.add(x);
+                    }
+                }
+                age = Math.max(age, distinct.size());
+            }
+            out.add(inf ? -1L : age);
+        }
+        return out;
+    }
+
+    @Provide
+    Arbitrary<List<Acc>> streams() {
+        Arbitrary<Acc> acc = Combinators.combine(
+                Arbitraries.integers().between(0, 2),
+                Arbitraries.longs().between(0, 60),
+                Arbitraries.of(1, 2, 4, 8))
+                .as((t, a, s) -> new Acc(t, 4090 + a, s));
+        return acc.list().ofMinSize(1).ofMaxSize(200);
+    }
+
+    private static void check(List<Acc> stream, AccessAge.Scope scope, int g) {
+        int shift = Integer.numberOfTrailingZeros(g);
+        int threads = 3;
+        AccessAge age = new AccessAge(threads, scope, g, 1);
+        AgeStats got = new AgeStats();
+        AgeStats want = new AgeStats();
+        for (int t = 0; t < (scope == AccessAge.Scope.GLOBAL ? 1 : threads); t++) {
+            List<long[]> keys = new ArrayList<>();
+            for (Acc a : stream) {
+                if (scope == AccessAge.Scope.GLOBAL || a.thread == t) {
+                    keys.add(new long[] {a.address >>> shift, (a.address + a.size - 1) >>> shift});
+                }
+            }
+            for (long r : reference(keys)) {
+                want.record(r < 0 ? -1 : r << shift, 1);
+            }
+        }
+        for (Acc a : stream) {
+            age.access(a.thread, a.address, a.size, got);
+        }
+        assertEquals(want.accesses, got.accesses);
+        assertEquals(want.infinite, got.infinite);
+        org.junit.jupiter.api.Assertions.assertArrayEquals(want.buckets, got.buckets);
+    }
+
+    @Property(tries = 200)
+    void threadScopeByteGranularity_matchesLinearScan(@ForAll("streams") List<Acc> stream) {
+        check(stream, AccessAge.Scope.THREAD, 1);
+    }
+
+    @Property(tries = 100)
+    void globalScope_matchesLinearScan(@ForAll("streams") List<Acc> stream) {
+        check(stream, AccessAge.Scope.GLOBAL, 1);
+    }
+
+    @Property(tries = 100)
+    void lineGranularity_matchesLinearScanOverLines(@ForAll("streams") List<Acc> stream) {
+        check(stream, AccessAge.Scope.THREAD, 8);
+    }
+
+    @Property(tries = 20)
+    void exactAges_matchLinearScan_acrossTimestampRenumbering(@ForAll("streams") List<Acc> seed) {
+        // repeat the stream so that it outgrows the tree's first capacity (4096 timestamps)
+        AgeTracker tr = new AgeTracker();
+        List<long[]> keys = new ArrayList<>();
+        List<Long> got = new ArrayList<>();
+        while (keys.size() < 5000) {
+            for (Acc a : seed) {
+                long[] k = {a.address, a.address + a.size - 1};
+                keys.add(k);
+                got.add(tr.access(k[0], k[1]));
+            }
+        }
+        assertEquals(reference(keys), got);
+    }
+}

@@ -1,0 +1,124 @@
+package org.dsmscope.ciat.age;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.dsmscope.ciat.CiatOptions;
+import org.dsmscope.ciat.CiatResult;
+import org.dsmscope.ciat.FakeReplay;
+import org.dsmscope.replay.Phase;
+import org.junit.jupiter.api.Test;
+
+/** Access age as seed 001 §5.2 and SPEC §5 define it. */
+class AccessAgeTest {
+    private static final long A = 0x100;
+    private static final long B = 0x200;
+    private static final long C = 0x300;
+
+    @Test
+    void seedExample_wordAccessesABCAABB_haveAgesInfInfInf12_4_12_4() {
+        AgeTracker t = new AgeTracker();
+        long[] seq = {A, B, C, A, A, B, B};
+        long[] want = {-1, -1, -1, 12, 4, 12, 4};
+        for (int i = 0; i < seq.length; i++) {
+            assertEquals(want[i], t.access(seq[i], seq[i] + 3), "access " + i);
+        }
+    }
+
+    @Test
+    void seedExample_throughCiat_givesCdfOfAges() {
+        FakeReplay r = FakeReplay.of(1).start(Phase.Kind.SERIAL);
+        for (long a : new long[] {A, B, C, A, A, B, B}) {
+            r.load(0, a, 4);
+        }
+        AgeStats s = r.finish().aggregate.age;
+        assertEquals(7, s.accesses);
+        assertEquals(3, s.infinite);
+        assertEquals(2, s.buckets[2]); // age 4
+        assertEquals(2, s.buckets[4]); // age 12 in (8, 16]
+    }
+
+    @Test
+    void accessWithOneNewByte_isInfinite() {
+        AgeTracker t = new AgeTracker();
+        t.access(A, A + 3);
+        assertEquals(-1, t.access(A + 2, A + 5));
+    }
+
+    @Test
+    void accessTakesTheLargestAgeOfItsBytes() {
+        AgeTracker t = new AgeTracker();
+        t.access(A, A);       // byte A
+        t.access(B, B + 3);   // 4 bytes of B
+        t.access(A + 1, A + 1);
+        // bytes A, A+1: A's previous access is first: distinct since then = A, B..B+3, A+1 = 6
+        assertEquals(6, t.access(A, A + 1));
+    }
+
+    @Test
+    void threadScope_separatesStreams_globalScopeInterleavesThem() {
+        CiatOptions o = new CiatOptions();
+        o.writeFiles = false;
+        FakeReplay r = new FakeReplay(2, o).start(Phase.Kind.PARALLEL);
+        r.load(0, A, 4).load(1, B, 4).load(0, A, 4);
+        assertEquals(1, r.finish().aggregate.age.buckets[2]); // age 4 within thread 0's stream
+
+        CiatOptions g = new CiatOptions();
+        g.writeFiles = false;
+        g.ageScope = AccessAge.Scope.GLOBAL;
+        FakeReplay r2 = new FakeReplay(2, g).start(Phase.Kind.PARALLEL);
+        r2.load(0, A, 4).load(1, B, 4).load(0, A, 4);
+        assertEquals(1, r2.finish().aggregate.age.buckets[3]); // age 8: A and B
+    }
+
+    @Test
+    void granularity64_countsDistinctLinesTimesLineSize() {
+        CiatOptions o = new CiatOptions();
+        o.writeFiles = false;
+        o.ageGranularity = 64;
+        FakeReplay r = new FakeReplay(1, o).start(Phase.Kind.SERIAL);
+        r.load(0, 0, 4).load(0, 8, 4).load(0, 64, 4).load(0, 4, 4);
+        CiatResult res = r.finish();
+        assertEquals(2, res.aggregate.age.infinite); // lines 0 and 1 first touched
+        assertEquals(1, res.aggregate.age.buckets[6]); // 8 in line 0 again: age 64
+        assertEquals(1, res.aggregate.age.buckets[7]); // line 0 after line 1: 128
+    }
+
+    @Test
+    void timestampsRenumbered_keepAgesExact() {
+        AgeTracker t = new AgeTracker();
+        // far more accesses than the initial tree capacity, over 100 words
+        for (int i = 0; i < 50_000; i++) {
+            long w = (i * 7L) % 100;
+            long age = t.access(w * 4, w * 4 + 3);
+            if (i >= 100) {
+                assertEquals(400, age, "access " + i); // cyclic stride over 100 words: all 100 in between
+            }
+        }
+    }
+
+    @Test
+    void sampledMode_estimatesTheExactDistribution() {
+        int n = 1_000_000;
+        AgeStats exact = new AgeStats();
+        AgeStats sampled = new AgeStats();
+        AccessAge ex = new AccessAge(1, AccessAge.Scope.THREAD, 1, 1);
+        AccessAge sa = new AccessAge(1, AccessAge.Scope.THREAD, 1, 0.1);
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(7);
+        for (int i = 0; i < n; i++) {
+            // two working sets: 64 KiB hot (80%), 4 MiB cold
+            long a = rnd.nextInt(10) < 8 ? rnd.nextInt(16384) * 4L : (1 << 20) + rnd.nextInt(1 << 20) * 4L;
+            ex.access(0, a, 4, exact);
+            sa.access(0, a, 4, sampled);
+        }
+        double maxErr = 0;
+        long ce = 0;
+        long cs = 0;
+        for (int k = 0; k < AgeStats.BUCKETS; k++) {
+            ce += exact.buckets[k];
+            cs += sampled.buckets[k];
+            maxErr = Math.max(maxErr, Math.abs((double) ce / exact.accesses - (double) cs / sampled.accesses));
+        }
+        System.out.println("sampled access age, rate 0.1: max CDF error " + maxErr);
+        org.junit.jupiter.api.Assertions.assertTrue(maxErr < 0.05, "max CDF error " + maxErr);
+    }
+}

@@ -1,0 +1,222 @@
+package org.dsmscope.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.dsmscope.ciat.Ciat;
+import org.dsmscope.ciat.CiatOptions;
+import org.dsmscope.ciat.CiatResult;
+import org.dsmscope.ciat.age.AccessAge;
+import org.dsmscope.ciat.comm.CommStats;
+import org.dsmscope.ciat.memory.AddressRanges;
+import org.dsmscope.replay.Replay;
+import org.dsmscope.replay.ReplayOptions;
+import org.dsmscope.trace.TraceSet;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code dsmscope ciat}: the configuration independent analysis (seed 000 §4 and Appendix B, SPEC §5). Either
+ * {@code ciat [calls_file.p] trace_file.p} or {@code ciat [options] [-c call_list] -t trace_list}; writes
+ * {@code trace_file.p.ciat_report}, {@code trace_file.p.memory}, and on request the event trace and JSON.
+ */
+@Command(name = "ciat", sortOptions = false,
+        description = {"Configuration independent analysis of a trace set (seed 000 §4): instruction mix,",
+            "communication, access age, concurrency and memory usage, per phase and aggregate.",
+            "Usage: ciat [options] [calls_file.p] trace_file.p   or   ciat [options] [-c call_list] -t trace_list"})
+public final class CiatCommand implements Callable<Integer> {
+
+    @Parameters(arity = "0..2", paramLabel = "TRACES",
+            description = "[calls_file.p] trace_file.p: the call and detailed trace sets (files NAME.p.0 ...)")
+    List<String> sets = new ArrayList<>();
+
+    @Option(names = "-t", paramLabel = "trace_list", description = "file listing the detailed trace files")
+    Path traceList;
+
+    @Option(names = "-c", paramLabel = "call_list", description = "file listing the call trace files")
+    Path callList;
+
+    @Option(names = "-ciat_events", description = "write the communication event trace NAME.p.ciat_events")
+    boolean events;
+
+    @Option(names = "-HPUX", description = "addresses 0x40000000-0x7fffffff are private, all others shared-range")
+    boolean hpux;
+
+    @Option(names = "-p", description = "spawn and join are invisible: start in a parallel phase")
+    boolean parallelStart;
+
+    @Option(names = "-i", paramLabel = "p", description = "interleave the traces on p processors")
+    int interleave;
+
+    @Option(names = "-a", description = "affinity: a process always runs on the same processor (with -i)")
+    boolean affinity;
+
+    @Option(names = "-rr_interleaving", description = "round-robin trace interleaving on the p processors (with -i)")
+    boolean rr;
+
+    @Option(names = "-k", description = "keep long slices scheduled until they finish (with -i)")
+    boolean keep;
+
+    @Option(names = "-s", paramLabel = "v", description = "slice length in instructions (default 20000)")
+    long slice = 20_000;
+
+    @Option(names = "-handle_io", description = "simulate the waits implied by disk reads and writes")
+    boolean handleIo;
+
+    @Option(names = "-buffered_io", description = "buffered disk I/O (default raw)")
+    boolean bufferedIo;
+
+    @Option(names = "-asynch_io", description = "a process does not wait for disk I/O completion")
+    boolean asynchIo;
+
+    @Option(names = "-distributed_io", description = "each processor does disk I/O through its local I/O processor")
+    boolean distributedIo;
+
+    @Option(names = "-dma_bw", paramLabel = "v", description = "disk DMA bandwidth, MB/s (default 20)")
+    double dmaBw = 20;
+
+    @Option(names = "-disk_latency", paramLabel = "v", description = "average disk latency, ms (default 10)")
+    double diskLatency = 10;
+
+    @Option(names = "-ipc", paramLabel = "v", description = "instructions per cycle (default 2)")
+    double ipc = 2;
+
+    @Option(names = "-mhz", paramLabel = "v", description = "processor clock in MHz for time conversion (default 120)")
+    double mhz = 120;
+
+    @Option(names = "--skip-bad-records", description = "continue past bad records, counting them")
+    boolean skipBad;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "also write the results as JSON")
+    Path json;
+
+    @Option(names = "--age-scope", paramLabel = "thread|global",
+            description = "access age per thread's stream (default) or over the interleaved stream")
+    String ageScope = "thread";
+
+    @Option(names = "--age-granularity", paramLabel = "BYTES",
+            description = "access-age location size, a power of two (default 1; e.g. 64 for line-sized caches)")
+    int granularity = 1;
+
+    @Option(names = "--sample", paramLabel = "RATE",
+            description = "sampled access age (SHARDS) at this rate, 0 < RATE <= 1 (default 1: exact)")
+    double sample = 1;
+
+    @Option(names = "--busy1", paramLabel = "N", description = "busy time of a one-thread run, for the speedup")
+    long busy1 = -1;
+
+    @Option(names = "--private-range", paramLabel = "LO-HI", description = "a private address range (repeatable)")
+    List<String> privateRanges = new ArrayList<>();
+
+    @Option(names = "--shared-range", paramLabel = "LO-HI", description = "a shared address range (repeatable)")
+    List<String> sharedRanges = new ArrayList<>();
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "print the command line options")
+    boolean help;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        ReplayOptions ro = replayOptions();
+        CiatOptions co = ciatOptions();
+        ro.validate();
+        co.validate();
+        TraceSet detailed;
+        TraceSet calls = null;
+        if (traceList != null) {
+            if (!sets.isEmpty()) {
+                throw new UserError("ciat: give either -t trace_list or trace_file.p, not both");
+            }
+            detailed = TraceSet.ofList(traceList);
+            if (callList != null) {
+                calls = TraceSet.ofList(callList);
+            }
+        } else {
+            if (sets.isEmpty()) {
+                throw new UserError("ciat: no traces given; usage: ciat [calls_file.p] trace_file.p"
+                        + " or ciat [options] [-c call_list] -t trace_list");
+            }
+            if (callList != null) {
+                throw new UserError("ciat: -c call_list goes with -t trace_list");
+            }
+            detailed = TraceSet.ofPrefix(sets.get(sets.size() - 1));
+            if (sets.size() == 2) {
+                calls = TraceSet.ofPrefix(sets.get(0));
+            }
+        }
+        Replay replay = new Replay(detailed, calls, ro);
+        Ciat ciat = new Ciat(co);
+        replay.add(ciat);
+        replay.run();
+        summary(ciat.result(), ciat.written());
+        return 0;
+    }
+
+    private ReplayOptions replayOptions() {
+        ReplayOptions o = new ReplayOptions();
+        o.parallelStart = parallelStart;
+        o.interleave = interleave;
+        o.affinity = affinity;
+        o.rrInterleaving = rr;
+        o.keepLongSlices = keep;
+        o.sliceLength = slice;
+        o.handleIo = handleIo;
+        o.bufferedIo = bufferedIo;
+        o.asynchIo = asynchIo;
+        o.distributedIo = distributedIo;
+        o.dmaBandwidth = dmaBw;
+        o.diskLatency = diskLatency;
+        o.ipc = ipc;
+        o.mhz = mhz;
+        o.skipBadRecords = skipBad;
+        return o;
+    }
+
+    private CiatOptions ciatOptions() {
+        CiatOptions o = new CiatOptions();
+        o.events = events;
+        o.json = json;
+        switch (ageScope.toLowerCase(Locale.ROOT)) {
+            case "thread": o.ageScope = AccessAge.Scope.THREAD; break;
+            case "global": o.ageScope = AccessAge.Scope.GLOBAL; break;
+            default: throw new UserError("option --age-scope: '" + ageScope + "' is not thread or global");
+        }
+        o.ageGranularity = granularity;
+        o.sampleRate = sample;
+        o.busy1 = busy1;
+        AddressRanges r = new AddressRanges();
+        if (hpux) {
+            r.hpux();
+        }
+        for (String s : privateRanges) {
+            long[] lh = AddressRanges.parse("--private-range", s);
+            r.addPrivate(lh[0], lh[1]);
+        }
+        for (String s : sharedRanges) {
+            long[] lh = AddressRanges.parse("--shared-range", s);
+            r.addShared(lh[0], lh[1]);
+        }
+        o.ranges = r;
+        return o;
+    }
+
+    private void summary(CiatResult res, List<Path> written) {
+        PrintWriter out = spec.commandLine().getOut();
+        long loads = res.aggregate.mix.totalLoads(-1);
+        long stores = res.aggregate.mix.totalStores(-1);
+        CommStats c = res.aggregate.comm;
+        out.printf(Locale.ROOT, "ciat: %d threads, %d phases, %d loads, %d stores; RAW %d WAR %d WAW %d RAR %d%n",
+                res.threads, res.phases.size(), loads, stores, c.raw, c.war, c.waw, c.rar);
+        for (Path p : written) {
+            out.println("ciat: wrote " + p);
+        }
+        out.flush();
+    }
+}

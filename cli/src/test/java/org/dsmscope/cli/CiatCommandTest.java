@@ -1,0 +1,181 @@
+package org.dsmscope.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.dsmscope.trace.CallType;
+import org.dsmscope.trace.MemType;
+import org.dsmscope.trace.TraceWriter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** End-to-end runs of {@code dsmscope ciat} on traces written inline (seed 000 §4, Appendix B). */
+class CiatCommandTest {
+    private static final int N = 8;
+    private static final long A = 0x10000;
+    private static final long B = 0x20000;
+    private static final long C = 0x30000;
+
+    @TempDir
+    Path dir;
+
+    /** Output of a run: exit status, stdout, stderr. */
+    record Run(int status, String out, String err) {
+    }
+
+    static Run run(String... args) {
+        picocli.CommandLine cl = Main.commandLine();
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        cl.setOut(new java.io.PrintWriter(out));
+        cl.setErr(new java.io.PrintWriter(err));
+        int st = cl.execute(args);
+        return new Run(st, out.toString(), err.toString());
+    }
+
+    /**
+     * A 2-thread N×N integer matrix multiply C = A × B: thread 0 initializes A and B in the serial phase, spawns
+     * thread 1; each thread computes N/2 rows of C; thread 0 joins and reads C back.
+     */
+    private String writeMatMul(String name) throws Exception {
+        String base = dir.resolve(name + ".2").toString();
+        int ld = MemType.encode(MemType.LOAD, 4, MemType.FIXED);
+        int st = MemType.encode(MemType.STORE, 4, MemType.FIXED);
+        try (TraceWriter t0 = TraceWriter.create(Path.of(base + ".0"), TraceWriter.Options.classic());
+             TraceWriter t1 = TraceWriter.create(Path.of(base + ".1"), TraceWriter.Options.classic())) {
+            for (int i = 0; i < N * N; i++) {
+                t0.memoryType(st, A + 4L * i);
+                t0.memoryType(st, B + 4L * i);
+            }
+            t0.call(CallType.SPAWN, 10, 11, 1, 1, 1, 0);
+            TraceWriter[] w = {t0, t1};
+            for (int t = 0; t < 2; t++) {
+                for (int i = t * N / 2; i < (t + 1) * N / 2; i++) {
+                    for (int j = 0; j < N; j++) {
+                        for (int k = 0; k < N; k++) {
+                            w[t].memoryType(ld, A + 4L * (i * N + k));
+                            w[t].memoryType(ld, B + 4L * (k * N + j));
+                        }
+                        w[t].memoryType(st, C + 4L * (i * N + j));
+                    }
+                }
+            }
+            t0.call(CallType.JOIN, 20, 21, 0, 0, 1, 0);
+            for (int i = 0; i < N * N; i++) {
+                t0.memoryType(ld, C + 4L * i);
+            }
+        }
+        return base;
+    }
+
+    @Test
+    void matrixMultiply_countsFollowFromTheProgram_resultRowsArePrivateWhileComputed() throws Exception {
+        String base = writeMatMul("mm");
+        Path json = dir.resolve("mm.json");
+        Run r = run("ciat", "--json", json.toString(), base);
+        assertEquals(0, r.status, r.err);
+        assertTrue(r.out.contains("wrote " + base + ".ciat_report"), r.out);
+        assertTrue(r.out.contains("wrote " + base + ".memory"), r.out);
+        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        JsonNode agg = root.get("aggregate");
+        assertEquals(2L * N * N * N + N * N, agg.get("accesses").get("loads").asLong());
+        assertEquals(3L * N * N, agg.get("accesses").get("stores").asLong());
+        JsonNode phases = root.get("phases");
+        assertEquals(3, phases.size());
+        assertEquals("parallel", phases.get(1).get("kind").asText());
+        JsonNode par = phases.get(1).get("communication");
+        assertEquals(0, par.get("waw").asLong(), "each thread stores only its own rows of C");
+        assertEquals(0, par.get("war").asLong());
+        assertEquals(N * N / 2 + N * N, par.get("raw").asLong(), "thread 1 reads its half of A and all of B");
+        assertEquals(N * N / 2, phases.get(2).get("communication").get("raw").asLong(),
+                "thread 0 reads the rows thread 1 computed");
+        String report = Files.readString(Path.of(base + ".ciat_report"));
+        assertTrue(report.startsWith("# dsmscope-ciat-report 1\n"));
+        String mem = Files.readString(Path.of(base + ".memory"));
+        assertTrue(mem.startsWith("# dsmscope-memory 1\n"));
+    }
+
+    @Test
+    void ciatEvents_writesTheEventTrace() throws Exception {
+        String base = writeMatMul("ev");
+        Run r = run("ciat", "-ciat_events", base);
+        assertEquals(0, r.status, r.err);
+        String ev = Files.readString(Path.of(base + ".ciat_events"));
+        assertTrue(ev.startsWith("# dsmscope-ciat-events 1\n# fields: clock type processor degree\n"));
+        long raws = ev.lines().filter(l -> l.contains(" RAW ")).count();
+        assertEquals(N * N / 2 + N * N + N * N / 2, raws);
+    }
+
+    @Test
+    void hpux_changesRangeSharedPages() throws Exception {
+        String base = writeMatMul("hp");
+        Path j1 = dir.resolve("a.json");
+        Path j2 = dir.resolve("b.json");
+        assertEquals(0, run("ciat", "--json", j1.toString(), base).status);
+        assertEquals(0, run("ciat", "-HPUX", "--json", j2.toString(), base).status);
+        ObjectMapper m = new ObjectMapper();
+        JsonNode a = m.readTree(j1.toFile()).get("aggregate").get("memory");
+        JsonNode b = m.readTree(j2.toFile()).get("aggregate").get("memory");
+        assertEquals(a.get("sharedPages").asLong(), a.get("rangeSharedPages").asLong());
+        assertEquals(b.get("touchedPages").asLong(), b.get("rangeSharedPages").asLong(),
+                "every page lies outside HP-UX's private range");
+    }
+
+    @Test
+    void optionsOutOfRange_failWithExitStatusTwo() throws Exception {
+        String base = writeMatMul("bad");
+        for (String[] args : new String[][] {{"ciat", "-ipc", "0", base}, {"ciat", "-s", "0", base},
+            {"ciat", "--sample", "1.5", base}, {"ciat", "--age-granularity", "3", base},
+            {"ciat", "--age-scope", "cluster", base}, {"ciat", "-a", base}, {"ciat", "-dma_bw", "-1", base},
+            {"ciat", "--shared-range", "0x20-0x10", base}, {"ciat", "-i", "-2", base}}) {
+            Run r = run(args);
+            assertEquals(2, r.status, String.join(" ", args) + ": " + r.out + r.err);
+            assertTrue(r.err.startsWith("dsmscope: "), r.err);
+            assertTrue(!r.err.contains("Exception"), r.err);
+        }
+    }
+
+    @Test
+    void missingTraceSet_isAClearError() {
+        Run r = run("ciat", dir.resolve("nothing.2").toString());
+        assertEquals(2, r.status);
+        assertTrue(r.err.contains("nothing.2.0"), r.err);
+    }
+
+    @Test
+    void help_listsAppendixBOptions() {
+        Run r = run("ciat", "-h");
+        assertEquals(0, r.status);
+        for (String o : new String[] {"-ciat_events", "-HPUX", "-p", "-i", "-a", "-rr_interleaving", "-k", "-s",
+            "-handle_io", "-buffered_io", "-asynch_io", "-distributed_io", "-dma_bw", "-disk_latency", "-ipc",
+            "-h", "--json", "--age-scope", "--age-granularity", "--sample", "--busy1", "-mhz",
+            "--skip-bad-records"}) {
+            assertTrue(r.out.contains(o), o);
+        }
+    }
+
+    @Test
+    void busy1_givesASpeedup() throws Exception {
+        String base = writeMatMul("sp");
+        Path j = dir.resolve("sp.json");
+        assertEquals(0, run("ciat", "--busy1", "1000", "--json", j.toString(), base).status);
+        JsonNode c = new ObjectMapper().readTree(j.toFile()).get("aggregate").get("concurrency");
+        assertTrue(c.get("speedup").asDouble() > 0);
+    }
+
+    @Test
+    void traceList_namesOutputsFromTheListFile() throws Exception {
+        String base = writeMatMul("li");
+        Path list = dir.resolve("traces.list");
+        Files.writeString(list, "li.2.0\nli.2.1\n", StandardCharsets.UTF_8);
+        Run r = run("ciat", "-t", list.toString());
+        assertEquals(0, r.status, r.err);
+        assertTrue(Files.exists(Path.of(list + ".ciat_report")));
+        assertTrue(Files.exists(Path.of(list + ".memory")));
+    }
+}
