@@ -19,6 +19,10 @@ import picocli.CommandLine.Command;
             CommandLine.HelpCommand.class,
             // subcommands (keep one per line, sorted by tool)
             CiatCommand.class,
+            ConvertCommand.class,
+            DumpCommand.class,
+            GenCommand.class,
+            ImportCommand.class,
         })
 public final class Main implements Runnable {
 

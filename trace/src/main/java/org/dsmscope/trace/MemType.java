@@ -92,7 +92,7 @@ public final class MemType {
         switch (reg) {
             case FIXED: return "fixed";
             case FLOAT: return "float";
-            case VECTOR: return "vector";
+            case VECTOR: return "other";
             default: return "reg" + reg;
         }
     }

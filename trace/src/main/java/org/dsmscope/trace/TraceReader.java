@@ -58,6 +58,24 @@ public final class TraceReader implements AutoCloseable {
         }
     }
 
+    /** Valid memory-access type fields (index: the 12-bit first field). */
+    private static final boolean[] MEM_VALID = new boolean[0x1000];
+    /** Bytes accessed for each type field. */
+    private static final int[] MEM_BYTES = new int[0x1000];
+
+    /** Record kind by the top hex digit of a branch record's first field; 0 for other digits. */
+    private static final int[] BRANCH_KIND = new int[16];
+
+    static {
+        BRANCH_KIND[4] = RecordKind.PROC_START;
+        BRANCH_KIND[8] = RecordKind.BRANCH;
+        BRANCH_KIND[0xC] = RecordKind.PROC_CALL;
+        for (int f = 0; f < 0x1000; f++) {
+            MEM_VALID[f] = MemType.valid(f);
+            MEM_BYTES[f] = MEM_VALID[f] ? MemType.bytes(f) : 0;
+        }
+    }
+
     private final String name;
     private final ReadableByteChannel in;
     private final ByteBuffer buf;
@@ -72,18 +90,19 @@ public final class TraceReader implements AutoCloseable {
     private long base;
     private int pos;
     private int lim;
+    /** Bits 63..32 of addresses (set by address-high records), already shifted into place. */
     private long addrHi;
+    private boolean big;
     private long skipped;
-    private long records;
+
+    /** Bytes of the stream consumed that are not one simple record per record (header, call parts 2-6, skips). */
+    private long nonRecordBytes;
 
     // The current record.
     private int kind = RecordKind.EOF;
-    private long offset;
     private int type;
-    private int memType;
-    private int bytes;
-    private long address;
-    private long source;
+    /** The current memory, branch or fetch record as read: first field in bits 63..32, second in 31..0. */
+    private long cur;
     private int callType;
     private final int[] callWords = new int[SmaitFormat.CALL_PARTS];
 
@@ -106,7 +125,7 @@ public final class TraceReader implements AutoCloseable {
         }
         buf.flip();
         lim = buf.limit();
-        fill();
+        fillOrFail();
         if (lim == 0) {
             throw new TraceFormatException(name, 0, "empty trace file (no records)");
         }
@@ -154,6 +173,7 @@ public final class TraceReader implements AutoCloseable {
             throw new TraceFormatException(name, 0, "header declares " + order + " but " + forced + " was requested");
         }
         buf.order(order);
+        big = order == ByteOrder.BIG_ENDIAN;
         if (lim >= 8 && buf.getInt(0) == SmaitFormat.HEADER_MAGIC) {
             int word = buf.getInt(4);
             int major = word >>> 24;
@@ -165,6 +185,7 @@ public final class TraceReader implements AutoCloseable {
             extended = true;
             addr64 = (headerFlags & SmaitFormat.FLAG_ADDR64) != 0;
             pos = SmaitFormat.SIMPLE;
+            nonRecordBytes = SmaitFormat.SIMPLE;
         }
     }
 
@@ -226,13 +247,30 @@ public final class TraceReader implements AutoCloseable {
      * @throws UncheckedIOException if the file cannot be read
      */
     public int next() {
+        int p = pos;
+        if (lim - p >= SmaitFormat.CALL_BYTES) {
+            // Hot path: one 8-byte load, a table lookup, three field stores, no allocation. Memory and branch
+            // records only; the accessors decode the kept simple record. Calls, extensions, refills and errors
+            // are in slowNext().
+            long v = buf.getLong(p);
+            if (!big) {
+                v = Long.rotateLeft(v, 32);
+            }
+            int f1 = (int) (v >>> 32);
+            int k = (f1 >>> 12) == 0 ? (MEM_VALID[f1] ? RecordKind.MEMORY : 0) : BRANCH_KIND[f1 >>> 28];
+            if (k != 0) {
+                pos = p + SmaitFormat.SIMPLE;
+                cur = v;
+                return kind = k;
+            }
+        }
+        return slowNext();
+    }
+
+    private int slowNext() {
         for (;;) {
             if (lim - pos < SmaitFormat.CALL_BYTES && !eofSeen) {
-                try {
-                    fill();
-                } catch (IOException e) {
-                    throw new UncheckedIOException(name + ": cannot read: " + e.getMessage(), e);
-                }
+                fillOrFail();
             }
             int avail = lim - pos;
             if (avail < SmaitFormat.SIMPLE) {
@@ -246,25 +284,18 @@ public final class TraceReader implements AutoCloseable {
             }
             int f1 = buf.getInt(pos);
             int f2 = buf.getInt(pos + 4);
-            offset = base + pos;
             int top = f1 >>> 28;
             if (top == 0 && f1 < 0x1000) {
-                if (!MemType.valid(f1)) {
+                if (!MEM_VALID[f1]) {
                     bad(SmaitFormat.SIMPLE, String.format("bad memory-access type field %08x", f1));
                     continue;
                 }
-                pos += SmaitFormat.SIMPLE;
-                memType = f1;
-                bytes = MemType.bytes(f1);
-                address = (addrHi << 32) | (f2 & 0xFFFFFFFFL);
-                records++;
-                return kind = RecordKind.MEMORY;
+                return simple(f1, f2, RecordKind.MEMORY);
             }
             switch (top) {
                 case 0:
                     if (f1 < 0x2000) {
                         if (readCall(f1)) {
-                            records++;
                             return kind = RecordKind.CALL;
                         }
                         continue;
@@ -274,33 +305,42 @@ public final class TraceReader implements AutoCloseable {
                     if (extended) {
                         int r = extension(f1, f2);
                         if (r > 0) {
-                            records++;
                             return kind = r;
                         }
                         if (r == 0) {
                             continue;
                         }
-                        bad(SmaitFormat.SIMPLE, String.format("unknown extension record tag %08x", f1));
+                        bad(SmaitFormat.SIMPLE, String.format("bad extension record %08x %08x", f1, f2));
                         continue;
                     }
                     break;
                 case 4:
-                    pos += SmaitFormat.SIMPLE;
-                    address = (addrHi << 32) | (f2 & 0xFFFFFFFFL);
-                    source = address;
-                    records++;
-                    return kind = RecordKind.PROC_START;
                 case 8:
                 case 0xC:
-                    pos += SmaitFormat.SIMPLE;
-                    source = (addrHi << 32) | (f1 & SmaitFormat.BRANCH_FIELD_MASK);
-                    address = (addrHi << 32) | (f2 & 0xFFFFFFFFL);
-                    records++;
-                    return kind = top == 8 ? RecordKind.BRANCH : RecordKind.PROC_CALL;
+                    return simple(f1, f2, BRANCH_KIND[top]);
                 default:
                     break;
             }
             bad(SmaitFormat.SIMPLE, unknownTagMessage(f1));
+        }
+    }
+
+    /** Makes the simple record (f1, f2) at {@link #pos} the current record of kind {@code k}. */
+    private int simple(int f1, int f2, int k) {
+        pos += SmaitFormat.SIMPLE;
+        cur = ((long) f1 << 32) | (f2 & 0xFFFFFFFFL);
+        return kind = k;
+    }
+
+    private void fillOrFail() {
+        try {
+            fill();
+        } catch (IOException e) {
+            if (codec != Codec.NONE) {
+                throw new TraceFormatException(name, base + lim, "corrupt or truncated " + codec.name().toLowerCase()
+                        + " stream: " + e.getMessage());
+            }
+            throw new UncheckedIOException(name + ": cannot read: " + e.getMessage(), e);
         }
     }
 
@@ -321,8 +361,9 @@ public final class TraceReader implements AutoCloseable {
             if (!addr64) {
                 return -1;
             }
-            addrHi = f2 & 0xFFFFFFFFL;
+            addrHi = (f2 & 0xFFFFFFFFL) << 32;
             pos += SmaitFormat.SIMPLE;
+            nonRecordBytes += SmaitFormat.SIMPLE;
             return 0;
         }
         if (sub == SmaitFormat.TAG_FETCH) {
@@ -330,22 +371,17 @@ public final class TraceReader implements AutoCloseable {
             if (len < 1 || len > 0xFFFF) {
                 return -1;
             }
-            bytes = len;
-            address = (addrHi << 32) | (f2 & 0xFFFFFFFFL);
-            pos += SmaitFormat.SIMPLE;
+            simple(f1, f2, RecordKind.FETCH);
             return RecordKind.FETCH;
         }
         if (sub == SmaitFormat.TAG_WIDE_MEM) {
             int k = (f1 >>> 20) & 0xF;
             int reg = (f1 >>> 16) & 0xF;
             int size = f1 & 0xFFFF;
-            if (k > 1 || size == 0) {
+            if (k > 1 || reg > MemType.VECTOR || size == 0) {
                 return -1;
             }
-            memType = (reg << 8) | k; // size code 0; use bytes()
-            bytes = size;
-            address = (addrHi << 32) | (f2 & 0xFFFFFFFFL);
-            pos += SmaitFormat.SIMPLE;
+            simple(f1, f2, RecordKind.MEMORY);
             return RecordKind.MEMORY;
         }
         return -1;
@@ -381,7 +417,7 @@ public final class TraceReader implements AutoCloseable {
                     found = String.format("record tag %08x", g);
                 }
                 bad(i * SmaitFormat.SIMPLE, String.format("call record of type %02x (%s): part %d expected at byte"
-                        + " offset %d, found %s", t, CallType.name(t), i, offset + (long) i * SmaitFormat.SIMPLE,
+                        + " offset %d, found %s", t, CallType.name(t), i, base + pos + (long) i * SmaitFormat.SIMPLE,
                         found));
                 return false;
             }
@@ -389,6 +425,7 @@ public final class TraceReader implements AutoCloseable {
         }
         callType = t;
         pos += SmaitFormat.CALL_BYTES;
+        nonRecordBytes += SmaitFormat.CALL_BYTES - SmaitFormat.SIMPLE;
         return true;
     }
 
@@ -398,10 +435,9 @@ public final class TraceReader implements AutoCloseable {
             throw new TraceFormatException(name, base + pos, what);
         }
         skipped++;
-        pos += Math.max(len, 1);
-        if (pos > lim) {
-            pos = lim;
-        }
+        int n = Math.min(Math.max(len, 1), lim - pos);
+        pos += n;
+        nonRecordBytes += n;
     }
 
     // ---- accessors of the current record ----
@@ -413,42 +449,53 @@ public final class TraceReader implements AutoCloseable {
 
     /** Byte offset of the current record in the uncompressed stream. */
     public long offset() {
-        return offset;
+        long end = base + pos;
+        return kind == RecordKind.EOF ? end : end - (kind == RecordKind.CALL ? SmaitFormat.CALL_BYTES : SmaitFormat.SIMPLE);
     }
 
     /** Memory record: the type field (size code 0 for wide records; use {@link #size()}). */
     public int memType() {
-        return memType;
+        int f = (int) (cur >>> 32);
+        return f < 0x1000 ? f : ((f >>> 8) & 0xF00) | ((f >>> 20) & 0xF);
+    }
+
+    /** Memory record: true if it was a wide memory-access extension record (its size has no size code). */
+    public boolean wide() {
+        return kind == RecordKind.MEMORY && (cur >>> 32) >= 0x1000;
     }
 
     /** Memory record: true for a store. */
     public boolean isStore() {
-        return (memType & 0xF) == MemType.STORE;
+        return (memType() & 0xF) == MemType.STORE;
     }
 
     /** Memory record: register type ({@link MemType}). */
     public int regType() {
-        return (memType >>> 8) & 0xF;
+        return (memType() >>> 8) & 0xF;
     }
 
     /** Memory record: bytes accessed; fetch record: instruction length. */
     public int size() {
-        return bytes;
+        int f = (int) (cur >>> 32);
+        if (kind == RecordKind.MEMORY) {
+            return f < 0x1000 ? MEM_BYTES[f] : f & 0xFFFF;
+        }
+        return kind == RecordKind.FETCH ? f & 0xFFFFFF : 0;
     }
 
     /** Memory or fetch record: the address; branch records: the target; procedure start: the procedure. */
     public long address() {
-        return address;
+        return addrHi | (cur & 0xFFFFFFFFL);
     }
 
     /** Branch and procedure call records: the address after the branch (the first field's 28 bits). */
     public long source() {
-        return source;
+        return kind == RecordKind.PROC_START ? address() : addrHi | ((cur >>> 32) & SmaitFormat.BRANCH_FIELD_MASK);
     }
 
     /** Branch and procedure call records: the target address (same as {@link #address()}). */
     public long target() {
-        return address;
+        return address();
     }
 
     /** Call record: call type ({@link CallType}). */
@@ -493,6 +540,11 @@ public final class TraceReader implements AutoCloseable {
         return addr64;
     }
 
+    /** Flags of the extended header ({@link SmaitFormat#FLAG_ADDR64}); 0 for a classic file. */
+    public int headerFlags() {
+        return headerFlags;
+    }
+
     /** Codec the file was compressed with. */
     public Codec codec() {
         return codec;
@@ -505,7 +557,7 @@ public final class TraceReader implements AutoCloseable {
 
     /** Records returned so far (a call record counts once). */
     public long records() {
-        return records;
+        return (base + pos - nonRecordBytes) / SmaitFormat.SIMPLE;
     }
 
     @Override

@@ -82,6 +82,28 @@ public final class TraceSet {
         return new TraceSet(base, new ArrayList<>(files));
     }
 
+    /**
+     * The files named on a command line: each argument is a trace file, or a trace set {@code NAME.p} standing for
+     * {@code NAME.p.0 … NAME.p.(p-1)} when no file of that exact name exists. Outputs are named from the single
+     * argument, or from the first one.
+     */
+    public static TraceSet ofArguments(List<String> args) {
+        if (args.isEmpty()) {
+            throw new BadInputException("no trace files given");
+        }
+        List<Path> files = new ArrayList<>();
+        for (String a : args) {
+            Path f = Paths.get(a);
+            if (Files.exists(f) || !Files.exists(Paths.get(a + ".0"))) {
+                checkReadable(f, null);
+                files.add(f);
+            } else {
+                files.addAll(ofPrefix(a).files());
+            }
+        }
+        return new TraceSet(args.get(0), files);
+    }
+
     private static void checkReadable(Path f, String where) {
         String prefix = where == null ? "" : where + ": ";
         if (!Files.exists(f)) {

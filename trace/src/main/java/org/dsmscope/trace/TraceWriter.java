@@ -144,7 +144,7 @@ public final class TraceWriter implements AutoCloseable {
                 throw new BadInputException(name + ": a " + bytes + "-byte access has no SMAIT size code;"
                         + " write the extended format");
             }
-            if (bytes < 1 || bytes > 0xFFFF || kind < 0 || kind > 1 || reg < 0 || reg > 0xF) {
+            if (bytes < 1 || bytes > 0xFFFF || kind < 0 || kind > 1 || reg < 0 || reg > MemType.VECTOR) {
                 throw new IllegalArgumentException("access kind " + kind + " size " + bytes + " reg " + reg);
             }
             put(SmaitFormat.TAG_WIDE_MEM | (kind << 20) | (reg << 16) | bytes, lo);
@@ -156,8 +156,19 @@ public final class TraceWriter implements AutoCloseable {
         put(type, low(address));
     }
 
-    /** A call record: six simple records. Times are microseconds (kept modulo 2^32, as the seed's field is). */
+    /**
+     * A call record: six simple records. Times are microseconds, kept modulo 2^32 as the seed's 32-bit field is.
+     * Arguments are 32-bit fields: an argument must lie in [-2^31, 2^32) (a negative int is written as its
+     * two's complement); anything wider is refused rather than truncated.
+     */
     public void call(int type, long start, long end, long arg1, long arg2, long arg3, long arg4) {
+        if (type < 0 || type > 0xFF) {
+            throw new IllegalArgumentException("call type " + type + " does not fit two hex digits");
+        }
+        checkArg(type, 1, arg1);
+        checkArg(type, 2, arg2);
+        checkArg(type, 3, arg3);
+        checkArg(type, 4, arg4);
         if (buf.remaining() < SmaitFormat.CALL_BYTES) {
             flushBuffer();
         }
@@ -170,15 +181,54 @@ public final class TraceWriter implements AutoCloseable {
                 .putInt(base | 5).putInt((int) arg4);
     }
 
-    private int branchField(int top, long source) {
-        long hiBefore = addrHi;
-        low(source);
+    private void branchRecord(int top, long source, long target) {
+        if ((source >>> 32) != (target >>> 32)) {
+            throw new BadInputException(name + ": branch from 0x" + Long.toHexString(source) + " to 0x"
+                    + Long.toHexString(target) + " crosses a 4 GiB boundary; a branch record holds one high word");
+        }
         if ((source & 0xFFFFFFFFL) > SmaitFormat.BRANCH_FIELD_MASK) {
-            addrHi = hiBefore;
             throw new BadInputException(name + ": code address 0x" + Long.toHexString(source)
                     + " does not fit the 28 bits of a branch record");
         }
-        return (top << 28) | (int) (source & SmaitFormat.BRANCH_FIELD_MASK);
+        int lo = low(target);
+        put((top << 28) | (int) (source & SmaitFormat.BRANCH_FIELD_MASK), lo);
+    }
+
+    private void checkArg(int type, int i, long v) {
+        if (v < Integer.MIN_VALUE || v > 0xFFFFFFFFL) {
+            throw new BadInputException(name + ": argument " + i + " of a " + CallType.name(type) + " call record,"
+                    + " 0x" + Long.toHexString(v) + ", does not fit its 32-bit field");
+        }
+    }
+
+    /** Copies the current record of {@code r} exactly (memory type field, wide records, call fields). */
+    public void copy(TraceReader r) {
+        switch (r.kind()) {
+            case RecordKind.MEMORY:
+                if (r.wide()) {
+                    memory(r.isStore() ? MemType.STORE : MemType.LOAD, r.size(), r.regType(), r.address());
+                } else {
+                    memoryType(r.memType(), r.address());
+                }
+                break;
+            case RecordKind.CALL:
+                call(r.callType(), r.startTime(), r.endTime(), r.arg(1), r.arg(2), r.arg(3), r.arg(4));
+                break;
+            case RecordKind.PROC_START:
+                procStart(r.address());
+                break;
+            case RecordKind.BRANCH:
+                branch(r.source(), r.target());
+                break;
+            case RecordKind.PROC_CALL:
+                procCall(r.source(), r.target());
+                break;
+            case RecordKind.FETCH:
+                fetch(r.address(), r.size());
+                break;
+            default:
+                throw new IllegalStateException("no current record to copy (kind " + r.kind() + ")");
+        }
     }
 
     /** A procedure start record ({@code 40000000 address}). */
@@ -188,14 +238,12 @@ public final class TraceWriter implements AutoCloseable {
 
     /** A taken branch record: {@code source} is the branch's address + 4, {@code target} the target. */
     public void branch(long source, long target) {
-        int f1 = branchField(0x8, source);
-        put(f1, low(target));
+        branchRecord(0x8, source, target);
     }
 
     /** A procedure call record: {@code source} is the call's address + 4, {@code target} the procedure. */
     public void procCall(long source, long target) {
-        int f1 = branchField(0xC, source);
-        put(f1, low(target));
+        branchRecord(0xC, source, target);
     }
 
     /** An instruction fetch of {@code bytes} bytes (extension record; extended format only). */

@@ -1,0 +1,336 @@
+package org.dsmscope.dsm;
+
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.dsmscope.monitor.Monitor;
+import org.dsmscope.monitor.event.EventType;
+import org.dsmscope.monitor.event.Level;
+import org.jgroups.Address;
+import org.jgroups.BytesMessage;
+import org.jgroups.JChannel;
+import org.jgroups.Message;
+import org.jgroups.View;
+
+/**
+ * The logical message layer of a member (seed 002 §4.1.2): encodes DSM messages (data, request, reply), sends them
+ * through the JGroups channel, dispatches arriving ones, tracks outstanding requests and the current members.
+ * Every message carries the sender's rank and a per-sender message sequence number, recorded in
+ * {@code Msg_Send_Begin/End} and {@code Msg_Receive_End}, which lets the monitor pair sends with receives (clock
+ * alignment, space-time arrows).
+ *
+ * <p>Wire layout: u8 kind, i32 sender rank, i64 message seq, i32 context (segment / eventcount / sequencer id),
+ * then the kind's body.
+ */
+final class Messenger {
+    static final int UPDATE = 1;
+    static final int GETREQ = 2;
+    static final int GETREP = 3;
+    static final int JOIN = 4;
+    static final int LEAVE = 5;
+    static final int JOINACK = 6;
+    static final int ADVANCE = 7;
+    static final int SYNCREQ = 8;
+    static final int SYNCREP = 9;
+    static final int TICKETREQ = 10;
+    static final int TICKET = 11;
+    static final int REDIRECT = 12;
+    static final int ORDER = 13;
+    static final int ORDERED = 14;
+    private static final int HEADER = 17;
+
+    private final Dsm dsm;
+    private final JChannel ch;
+    private final Monitor mon;
+    private final int rank;
+    private final AtomicLong msgSeq = new AtomicLong();
+    private final AtomicLong callIds = new AtomicLong();
+    private final Map<Long, Call> calls = new ConcurrentHashMap<>();
+    private volatile Map<Integer, Address> members = new HashMap<>();
+
+    Messenger(Dsm dsm, JChannel ch, Monitor mon) {
+        this.dsm = dsm;
+        this.ch = ch;
+        this.mon = mon;
+        this.rank = dsm.config().rank;
+    }
+
+    /** Message type (data / request / reply) of a kind. */
+    static int typeOf(int kind) {
+        switch (kind) {
+            case UPDATE:
+            case ADVANCE:
+                return EventType.DATA;
+            case GETREQ:
+            case JOIN:
+            case LEAVE:
+            case SYNCREQ:
+            case TICKETREQ:
+            case ORDER:
+                return EventType.REQUEST;
+            default:
+                return EventType.REPLY;
+        }
+    }
+
+    TreeSet<Integer> ranks() {
+        return new TreeSet<>(members.keySet());
+    }
+
+    TreeSet<Integer> others() {
+        TreeSet<Integer> s = ranks();
+        s.remove(rank);
+        return s;
+    }
+
+    void view(View v) {
+        Map<Integer, Address> m = new HashMap<>();
+        for (Address a : v.getMembers()) {
+            m.put(Dsm.rankOf(a), a);
+        }
+        Set<Integer> gone = new TreeSet<>(members.keySet());
+        gone.removeAll(m.keySet());
+        members = m;
+        if (!gone.isEmpty()) {
+            for (Call c : calls.values()) {
+                c.left(gone, c.waiting.size() == 1 && c.what.startsWith("getTicket")
+                        || c.what.startsWith("putUpdates"));
+            }
+            dsm.memberLeft(gone);
+        }
+    }
+
+    Call call(String what, Set<Integer> waiting, boolean unicast) {
+        Call c = new Call(callIds.incrementAndGet(), what + " on m" + rank, waiting);
+        calls.put(c.id, c);
+        return c;
+    }
+
+    /** Waits for a call's replies; returns the nanoseconds blocked. */
+    long await(Call c, long context) {
+        long w0 = System.nanoTime();
+        if (mon != null) {
+            if (mon.on(Level.MESSAGE)) {
+                mon.emit(EventType.MSG_RECEIVE_BEGIN, -1, context, 0, EventType.REPLY, 0, 0);
+            }
+            mon.blocking();
+        }
+        long deadline = System.currentTimeMillis() + dsm.timeout();
+        try {
+            synchronized (c) {
+                while (!c.done()) {
+                    long left = deadline - System.currentTimeMillis();
+                    if (left <= 0) {
+                        throw new DsmException(c.what + " timed out after " + dsm.timeout()
+                                + " ms waiting for members " + c.waiting);
+                    }
+                    c.wait(Math.min(left, 100));
+                    if (dsm.closed()) {
+                        throw new DsmException(c.what + ": member closed");
+                    }
+                }
+                if (c.failure != null) {
+                    throw new DsmException(c.failure);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DsmException(c.what + " interrupted");
+        } finally {
+            calls.remove(c.id);
+        }
+        return System.nanoTime() - w0;
+    }
+
+    private byte[] frame(int kind, long seq, int ctx, byte[] body) {
+        return ByteBuffer.allocate(HEADER + body.length).put((byte) kind).putInt(rank).putLong(seq).putInt(ctx)
+                .put(body).array();
+    }
+
+    /** Sends a reliable message to {@code dest} (a rank) or to all (-1). */
+    void send(int dest, int kind, int ctx, byte[] body) {
+        Address a = null;
+        if (dest >= 0) {
+            a = members.get(dest);
+            if (a == null) {
+                return;
+            }
+        }
+        transmit(new BytesMessage(a), dest, kind, ctx, body);
+    }
+
+    /** Multicasts an unreliable message (eventcount updates: Message.Flag.NO_RELIABILITY). */
+    void sendUnreliable(int kind, int ctx, byte[] body) {
+        Message m = new BytesMessage((Address) null);
+        m.setFlag(Message.Flag.NO_RELIABILITY);
+        transmit(m, -1, kind, ctx, body);
+    }
+
+    private void transmit(Message m, int dest, int kind, int ctx, byte[] body) {
+        long seq = msgSeq.incrementAndGet();
+        byte[] buf = frame(kind, seq, ctx, body);
+        m.setArray(buf);
+        boolean on = mon != null && mon.on(Level.MESSAGE);
+        int type = typeOf(kind);
+        if (on) {
+            mon.emit(EventType.MSG_SEND_BEGIN, dest, ctx, seq, type, buf.length, 0);
+        }
+        try {
+            ch.send(m);
+        } catch (Exception e) {
+            if (!dsm.closed()) {
+                throw new DsmException("member m" + rank + ": send failed: " + e.getMessage());
+            }
+        }
+        if (on) {
+            mon.emit(EventType.MSG_SEND_END, dest, ctx, seq, type, buf.length, 0);
+        }
+    }
+
+    void closing() {
+        for (Call c : calls.values()) {
+            synchronized (c) {
+                c.notifyAll();
+            }
+        }
+    }
+
+    /** Handles an arriving message on a JGroups thread. */
+    void receive(Message msg) {
+        if (dsm.closed()) {
+            return;
+        }
+        byte[] arr = msg.getArray();
+        ByteBuffer in = ByteBuffer.wrap(arr, msg.getOffset(), msg.getLength());
+        int kind = in.get();
+        int src = in.getInt();
+        long seq = in.getLong();
+        int ctx = in.getInt();
+        if (src == rank) {
+            return; // our own multicast looped back
+        }
+        if (mon != null && mon.on(Level.MESSAGE)) {
+            mon.emit(EventType.MSG_RECEIVE_END, src, ctx, seq, typeOf(kind), msg.getLength(), 0);
+        }
+        byte[] body = new byte[in.remaining()];
+        in.get(body);
+        try {
+            dispatch(kind, src, ctx, body);
+        } catch (RuntimeException ex) {
+            if (!dsm.closed()) {
+                System.err.println("dsm m" + rank + ": dropping bad message kind " + kind + " from m" + src + ": "
+                        + ex);
+            }
+        }
+    }
+
+    private void dispatch(int kind, int src, int ctx, byte[] body) {
+        ByteBuffer b = ByteBuffer.wrap(body);
+        switch (kind) {
+            case UPDATE:
+            case JOIN:
+            case LEAVE:
+            case ORDER: {
+                if (kind == JOIN || kind == LEAVE) {
+                    send(src, JOINACK, ctx, ByteBuffer.allocate(8).putLong(b.getLong(0)).array());
+                }
+                Segment s = dsm.segment(ctx, kind, src, body);
+                if (s != null) {
+                    dispatchSegment(s, kind, src, body);
+                }
+                return;
+            }
+            case GETREQ: {
+                long id = b.getLong();
+                Segment s = dsm.segment(ctx);
+                long n = 0;
+                if (s != null) {
+                    synchronized (s) {
+                        n = s.sentTo.getOrDefault(src, 0L);
+                    }
+                }
+                send(src, GETREP, ctx, ByteBuffer.allocate(16).putLong(id).putLong(n).array());
+                return;
+            }
+            case ADVANCE:
+                dsm.advanceArrived(ctx, src, b.getLong());
+                return;
+            case SYNCREQ: {
+                long id = b.getLong();
+                long mine = dsm.eventcount(ctx).of(rank);
+                send(src, SYNCREP, ctx, ByteBuffer.allocate(16).putLong(id).putLong(mine).array());
+                return;
+            }
+            case TICKETREQ: {
+                long id = b.getLong();
+                long[] r = dsm.ticketRequested(ctx, src);
+                if (r[0] >= 0) {
+                    send(src, TICKET, ctx, ByteBuffer.allocate(16).putLong(id).putLong(r[0]).array());
+                } else {
+                    send(src, REDIRECT, ctx, ByteBuffer.allocate(12).putLong(id).putInt((int) r[1]).array());
+                }
+                return;
+            }
+            case GETREP:
+            case SYNCREP:
+            case TICKET: {
+                Call c = calls.get(b.getLong());
+                if (c != null) {
+                    c.reply(src, b.getLong());
+                }
+                return;
+            }
+            case JOINACK:
+            case ORDERED: {
+                Call c = calls.get(b.getLong());
+                if (c != null) {
+                    c.reply(src, 0);
+                }
+                return;
+            }
+            case REDIRECT: {
+                Call c = calls.get(b.getLong());
+                if (c != null) {
+                    c.redirect(src, b.getInt());
+                }
+                return;
+            }
+            default:
+                throw new IllegalArgumentException("unknown message kind " + kind);
+        }
+    }
+
+    /** Segment messages, possibly replayed after the segment was created here. */
+    void dispatchSegment(Segment s, int kind, int src, byte[] body) {
+        ByteBuffer b = ByteBuffer.wrap(body);
+        switch (kind) {
+            case UPDATE: {
+                int writer = b.getInt();
+                byte[] payload = new byte[b.remaining()];
+                b.get(payload);
+                dsm.updateArrived(s, writer, payload);
+                return;
+            }
+            case JOIN:
+            case LEAVE:
+                dsm.copySetArrived(s, src, kind == JOIN);
+                return;
+            case ORDER: {
+                long id = b.getLong();
+                byte[] payload = new byte[b.remaining()];
+                b.get(payload);
+                dsm.publish(s, s.order(payload));
+                if (id >= 0) {
+                    send(src, ORDERED, s.id, ByteBuffer.allocate(8).putLong(id).array());
+                }
+                return;
+            }
+            default:
+                throw new IllegalArgumentException("unexpected segment message kind " + kind);
+        }
+    }
+}

@@ -1,0 +1,266 @@
+package org.dsmscope.dsm;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import org.dsmscope.monitor.event.EventType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Runtime semantics of each consistency model and of copy sets, several members in one JVM (SHARED_LOOPBACK). */
+@Timeout(60)
+class ConsistencyTest {
+
+    @Test
+    void releaseConsistency_writeInvisibleUntilGetUpdates_visibleAfter() throws Exception {
+        try (Group g = new Group(3)) {
+            g.spmd(d -> {
+                RandomSegment s = d.createRandom(64, Consistency.release());
+                Eventcount put = d.createEvent();
+                Eventcount joined = d.createEvent();
+                d.needUpdates(s);
+                d.advance(joined);
+                d.await(joined, 3);
+                if (d.rank() == 0) {
+                    s.putDouble(8, 3.5);
+                    d.putUpdates(s);
+                    d.advance(put);
+                } else {
+                    d.await(put, 1);
+                    assertEquals(0.0, s.getDouble(8), "an update is not applied before getUpdates");
+                    d.getUpdates(s);
+                    assertEquals(3.5, s.getDouble(8));
+                }
+            });
+        }
+    }
+
+    @Test
+    void copySet_memberOutsideGetsNoUpdates_andLeavingStopsThem() throws Exception {
+        try (Group g = new Group(3)) {
+            Eventcount[] ev = new Eventcount[3];
+            g.spmd(d -> {
+                RandomSegment s = d.createRandom(16, Consistency.release());
+                Eventcount phase = d.createEvent();
+                if (d.rank() != 2) {
+                    d.needUpdates(s);
+                }
+                d.advance(phase);
+                d.await(phase, 3);
+                if (d.rank() == 0) {
+                    assertEquals(new TreeSet<>(List.of(0, 1)), s.copySet());
+                    s.putLong(0, 42);
+                    d.putUpdates(s);
+                }
+                d.advance(phase);
+                d.await(phase, 6);
+                d.getUpdates(s);
+                assertEquals(d.rank() == 2 ? 0 : 42, s.getLong(0), "member " + d.rank());
+                if (d.rank() == 1) {
+                    d.dontNeedUpdates(s);
+                }
+                d.advance(phase);
+                d.await(phase, 9);
+                if (d.rank() == 0) {
+                    s.putLong(0, 43);
+                    d.putUpdates(s);
+                }
+                d.advance(phase);
+                d.await(phase, 12);
+                d.getUpdates(s);
+                assertEquals(d.rank() == 0 ? 43 : d.rank() == 1 ? 42 : 0, s.getLong(0), "member " + d.rank());
+            });
+        }
+    }
+
+    @Test
+    void falseSharing_concurrentWritersMergedWithTwinsAndDiffs_bothMomentsReported() throws Exception {
+        try (Group g = new Group(2)) {
+            g.spmd(d -> {
+                RandomSegment s = d.createRandom(32, Consistency.release());
+                Eventcount wrote = d.createEvent();
+                Eventcount done = d.createEvent();
+                Eventcount joined = d.createEvent();
+                d.needUpdates(s);
+                d.advance(joined);
+                d.await(joined, 2);
+                // both write different halves of one segment between consistency points
+                s.putLong(d.rank() * 16, 100 + d.rank());
+                d.advance(wrote);
+                d.await(wrote, 2);
+                d.putUpdates(s);
+                d.advance(done);
+                d.await(done, 2);
+                s.putLong(d.rank() * 16 + 8, 200 + d.rank()); // still dirty while merging below
+                d.getUpdates(s);
+                assertEquals(100, s.getLong(0));
+                assertEquals(101, s.getLong(16));
+                assertEquals(200 + d.rank(), s.getLong(d.rank() * 16 + 8));
+            });
+            // the second writes overlapped with the peer's pending diff: merge reported with its begin
+            g.router.flushAll();
+            int begins = g.sink.count(EventType.FALSE_SHARING_BEGIN, -1, i -> true);
+            int merges = g.sink.count(EventType.FALSE_SHARING_MERGE, -1, i -> true);
+            assertTrue(begins >= 2, "begins " + begins);
+            assertTrue(merges >= 2, "merges " + merges);
+        }
+    }
+
+    @Test
+    void eventualConsistency_writeVisibleWithinLagWithoutAnyCall() throws Exception {
+        try (Group g = new Group(2)) {
+            g.spmd(d -> {
+                RandomSegment s = d.createRandom(16, Consistency.eventual(40));
+                Eventcount ready = d.createEvent();
+                d.needUpdates(s);
+                d.advance(ready);
+                d.await(ready, 2);
+                if (d.rank() == 0) {
+                    s.putLong(0, 7);
+                } else {
+                    long deadline = System.currentTimeMillis() + 3000;
+                    while (s.getLong(0) != 7 && System.currentTimeMillis() < deadline) {
+                        Thread.sleep(5);
+                    }
+                    assertEquals(7, s.getLong(0), "eventual update arrived");
+                }
+                d.advance(ready);
+                d.await(ready, 4);
+            });
+        }
+    }
+
+    @Test
+    void sequentialInOrder_everyReplicaHoldsTheSameOrder() throws Exception {
+        int per = 5;
+        List<List<String>> seen = new ArrayList<>();
+        try (Group g = new Group(3)) {
+            for (int i = 0; i < 3; i++) {
+                seen.add(null);
+            }
+            g.spmd(d -> {
+                SequentialSegment q = d.createSequential(Consistency.release());
+                Eventcount put = d.createEvent();
+                Eventcount joined = d.createEvent();
+                d.needUpdates(q);
+                d.advance(joined);
+                d.await(joined, 3);
+                for (int i = 0; i < per; i++) {
+                    q.append(("m" + d.rank() + "-" + i).getBytes(StandardCharsets.UTF_8));
+                    if (i % 2 == 0) {
+                        d.putUpdates(q);
+                    }
+                }
+                d.putUpdates(q);
+                d.advance(put);
+                d.await(put, 3);
+                d.getUpdates(q);
+                List<String> l = new ArrayList<>();
+                for (int i = 0; i < q.length(); i++) {
+                    l.add(new String(q.get(i), StandardCharsets.UTF_8));
+                }
+                assertEquals("m" + d.rank() + "-0", new String(findFront(q, d.rank()), StandardCharsets.UTF_8));
+                synchronized (seen) {
+                    seen.set(d.rank(), l);
+                }
+            });
+        }
+        assertEquals(3 * per, seen.get(0).size());
+        assertEquals(seen.get(0), seen.get(1));
+        assertEquals(seen.get(0), seen.get(2));
+    }
+
+    private static byte[] findFront(SequentialSegment q, int rank) {
+        for (byte[] b = q.readFront(); b != null; b = q.readFront()) {
+            if (new String(b, StandardCharsets.UTF_8).startsWith("m" + rank + "-")) {
+                return b;
+            }
+        }
+        return null;
+    }
+
+    @Test
+    void sequentialOutOfOrder_everyReplicaHoldsEveryItem() throws Exception {
+        List<TreeSet<String>> seen = new ArrayList<>(List.of(new TreeSet<>(), new TreeSet<>(), new TreeSet<>()));
+        try (Group g = new Group(3)) {
+            g.spmd(d -> {
+                SequentialSegment q = d.createSequential(Consistency.release().outOfOrder());
+                Eventcount put = d.createEvent();
+                Eventcount joined = d.createEvent();
+                d.needUpdates(q);
+                d.advance(joined);
+                d.await(joined, 3);
+                for (int i = 0; i < 4; i++) {
+                    q.append(("m" + d.rank() + "-" + i).getBytes(StandardCharsets.UTF_8));
+                }
+                d.putUpdates(q);
+                d.advance(put);
+                d.await(put, 3);
+                d.getUpdates(q);
+                TreeSet<String> s = new TreeSet<>();
+                for (int i = 0; i < q.length(); i++) {
+                    s.add(new String(q.get(i), StandardCharsets.UTF_8));
+                }
+                synchronized (seen) {
+                    seen.set(d.rank(), s);
+                }
+            });
+        }
+        assertEquals(12, seen.get(0).size());
+        assertEquals(seen.get(0), seen.get(1));
+        assertEquals(seen.get(0), seen.get(2));
+    }
+
+    @Test
+    void associativeInOrder_conflictingPutsResolveTheSameEverywhere() throws Exception {
+        byte[][] finalValue = new byte[3][];
+        try (Group g = new Group(3)) {
+            g.spmd(d -> {
+                AssociativeSegment m = d.createAssociative(Consistency.release());
+                Eventcount put = d.createEvent();
+                Eventcount joined = d.createEvent();
+                d.needUpdates(m);
+                d.advance(joined);
+                d.await(joined, 3);
+                m.put("shared", new byte[] {(byte) d.rank()});
+                m.put("own" + d.rank(), new byte[] {1});
+                d.putUpdates(m);
+                d.advance(put);
+                d.await(put, 3);
+                d.getUpdates(m);
+                assertEquals(4, m.count());
+                finalValue[d.rank()] = m.get("shared");
+            });
+        }
+        assertNotNull(finalValue[0]);
+        assertArrayEquals(finalValue[0], finalValue[1]);
+        assertArrayEquals(finalValue[0], finalValue[2]);
+    }
+
+    @Test
+    void associativeOutOfOrder_everyKeyArrivesEverywhere() throws Exception {
+        try (Group g = new Group(2)) {
+            g.spmd(d -> {
+                AssociativeSegment m = d.createAssociative(Consistency.eventual(20).outOfOrder());
+                Eventcount ready = d.createEvent();
+                d.needUpdates(m);
+                d.advance(ready);
+                d.await(ready, 2);
+                m.put("k" + d.rank(), new byte[] {(byte) d.rank()});
+                long deadline = System.currentTimeMillis() + 3000;
+                while (m.count() < 2 && System.currentTimeMillis() < deadline) {
+                    Thread.sleep(5);
+                }
+                assertEquals(2, m.count());
+                d.advance(ready);
+                d.await(ready, 4);
+            });
+        }
+    }
+}

@@ -1,0 +1,332 @@
+package org.dsmscope.monitor.analysis;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import org.dsmscope.monitor.event.EventBuffer;
+import org.dsmscope.monitor.event.EventType;
+import org.dsmscope.monitor.record.RecordingReader;
+
+/**
+ * The post-mortem summary of a recording: transport summaries per process pair (seed 002 §4.1.3), per-process
+ * time in computation, overhead and blocked (§4.5), eventcount inconsistencies (§3.3), clock offsets (§4.2).
+ * Streams the recording twice (alignment, then counting); memory grows with processes, pairs and retransmitted
+ * fragments, not with the number of events.
+ */
+public final class Summary {
+    /** Recording path. */
+    public final Path file;
+    /** Process names by id. */
+    public final TreeMap<Integer, String> processes = new TreeMap<>();
+    /** Clock offsets subtracted from each process's times. */
+    public TreeMap<Integer, Long> offsets = new TreeMap<>();
+    /** Directed pairs, keyed "from,to" in order. */
+    public final TreeMap<Long, PairStats> pairs = new TreeMap<>();
+    /** Per-process times. */
+    public final TreeMap<Integer, ProcessTimes> times = new TreeMap<>();
+    /** Events per type. */
+    public final TreeMap<String, Long> counts = new TreeMap<>();
+    /** Eventcount inconsistencies found. */
+    public List<EventcountChecker.Inconsistency> inconsistencies = new ArrayList<>();
+    /** Damage that ended reading early (lenient mode), or null. */
+    public String damage;
+    /** Notes stored in the recording. */
+    public List<String> notes = new ArrayList<>();
+    /** Total events read. */
+    public long events;
+
+    private final Map<Long, Integer> maxAttempt = new HashMap<>();
+
+    private Summary(Path file) {
+        this.file = file;
+    }
+
+    /** Summarizes a recording; strict: damage throws a RecordingException, lenient: summary up to the damage. */
+    public static Summary of(Path file, boolean lenient, long thresholdNanos) throws IOException {
+        Summary s = new Summary(file);
+        ClockAligner al = new ClockAligner();
+        try (RecordingReader r = lenient ? RecordingReader.openLenient(file) : RecordingReader.open(file)) {
+            while (r.nextChunk()) {
+                al.add(r.chunk());
+            }
+            s.processes.putAll(r.processes());
+        }
+        s.offsets = al.offsets();
+        EventcountChecker ec = new EventcountChecker();
+        try (RecordingReader r = lenient ? RecordingReader.openLenient(file) : RecordingReader.open(file)) {
+            while (r.nextChunk()) {
+                s.count(r.chunk(), ec);
+            }
+            s.damage = r.damage();
+            s.notes.addAll(r.notes());
+        }
+        for (Map.Entry<Long, Integer> e : s.maxAttempt.entrySet()) {
+            long k = e.getKey();
+            PairStats ps = s.pair((int) (k >>> 48), (int) ((k >>> 32) & 0xFFFF));
+            ps.levels.merge(e.getValue(), 1L, Long::sum);
+        }
+        s.inconsistencies = ec.check(thresholdNanos);
+        return s;
+    }
+
+    private PairStats pair(int from, int to) {
+        long k = ((long) from << 32) | (to & 0xFFFFFFFFL);
+        return pairs.computeIfAbsent(k, x -> new PairStats(from, to));
+    }
+
+    private void count(EventBuffer b, EventcountChecker ec) {
+        for (int i = 0; i < b.size(); i++) {
+            EventType t = b.typeAt(i);
+            if (t == null) {
+                continue;
+            }
+            events++;
+            int p = b.proc[i];
+            int q = b.peer[i];
+            long time = b.time[i] - offsets.getOrDefault(p, 0L);
+            counts.merge(t.seedName(), 1L, Long::sum);
+            ProcessTimes pt = times.computeIfAbsent(p, ProcessTimes::new);
+            pt.name = processes.getOrDefault(p, "p" + p);
+            pt.events++;
+            pt.start = Math.min(pt.start, time);
+            pt.end = Math.max(pt.end, time);
+            ec.seen(time);
+            if (t.level == org.dsmscope.monitor.event.Level.PROGRAM && "dur".equals(t.fields[3])) {
+                pt.inLibrary += Math.max(0, b.d[i]);
+                pt.start = Math.min(pt.start, time);
+                if ("blocked".equals(t.fields[4])) {
+                    pt.blocked += Math.max(0, b.e[i]);
+                }
+                pt.end = Math.max(pt.end, time + Math.max(0, b.d[i]));
+            }
+            switch (t) {
+                case PROC_END:
+                    pt.ended = true;
+                    ec.ended(p, time);
+                    break;
+                case CREATE_EVENT:
+                    ec.add(time, p, 3, b.a[i], 0);
+                    break;
+                case ADVANCE:
+                    ec.add(time, p, 0, b.a[i], b.b[i]);
+                    break;
+                case COUNT_UPDATE:
+                    ec.add(time, p, 1, b.a[i], b.b[i]);
+                    break;
+                case EVENT_SYNC:
+                    ec.add(time + Math.max(0, b.d[i]), p, 2, b.a[i], b.b[i]);
+                    break;
+                case AWAIT:
+                case AWAIT_WITH_TIMEOUT:
+                    ec.add(time + Math.max(0, b.d[i]), p, 1, b.a[i], b.c[i]);
+                    break;
+                case FRAG_SEND:
+                    if (q < 0) {
+                        for (int other : processes.keySet()) {
+                            if (other != p) {
+                                sentData(pair(p, other), b, i, time);
+                            }
+                        }
+                    } else {
+                        sentData(pair(p, q), b, i, time);
+                    }
+                    break;
+                case RETRANS_SEND: {
+                    PairStats ps = pair(p, q);
+                    ps.retrans++;
+                    ps.bytesSent += b.d[i];
+                    int attempt = (int) (b.e[i] >> 2);
+                    if ((b.e[i] & 3) == EventType.CAUSE_NACK) {
+                        ps.retransNack++;
+                    } else {
+                        ps.retransTimeout++;
+                    }
+                    long key = ((long) p << 48) | ((long) (q & 0xFFFF) << 32) | ((b.c[i] & 0xF) << 28)
+                            | (b.a[i] & 0xFFFFFFFL);
+                    maxAttempt.merge(key, attempt, Math::max);
+                    break;
+                }
+                case FRAG_RECV: {
+                    PairStats ps = pair(q, p);
+                    ps.dataRecv++;
+                    ps.bytesRecv += b.d[i];
+                    ps.first = Math.min(ps.first, time);
+                    ps.last = Math.max(ps.last, time);
+                    break;
+                }
+                case ACK_SEND:
+                    pair(p, q).ackSent++;
+                    break;
+                case ACK_RECV: {
+                    pair(q, p).ackRecv++;
+                    if (b.d[i] > 0) {
+                        PairStats ps = pair(p, q);
+                        ps.rttSamples++;
+                        ps.rttSum += b.d[i];
+                    }
+                    break;
+                }
+                case NACK_SEND:
+                    pair(p, q).nackSent++;
+                    break;
+                case NACK_RECV:
+                    pair(q, p).nackRecv++;
+                    break;
+                case DUPLICATE_FRAG:
+                    if (b.e[i] == 1) {
+                        pair(q, p).dupMessages++;
+                    } else {
+                        pair(q, p).dupFragments++;
+                    }
+                    break;
+                case PACKET_DISCARD:
+                    pair(q, p).discards++;
+                    break;
+                default:
+                    break;
+            }
+        }
+    }
+
+    private static void sentData(PairStats ps, EventBuffer b, int i, long time) {
+        ps.dataSent++;
+        ps.bytesSent += b.d[i];
+        ps.first = Math.min(ps.first, time);
+    }
+
+    /** Total retransmissions over all pairs. */
+    public long totalRetrans() {
+        long n = 0;
+        for (PairStats p : pairs.values()) {
+            n += p.retrans;
+        }
+        return n;
+    }
+
+    private String name(int p) {
+        return processes.getOrDefault(p, "p" + p);
+    }
+
+    /** Prints the tables as text. */
+    public void print(PrintStream out) {
+        out.println("recording " + file + ": " + events + " events, " + processes.size() + " processes");
+        if (damage != null) {
+            out.println("warning: read up to damage: " + damage);
+        }
+        out.println();
+        out.println("Transport summary per process pair (seed 002 §4.1.3)");
+        out.printf(Locale.ROOT, "%-12s %10s %9s %8s %8s %8s %8s %8s %8s %8s %7s %7s %6s %6s  %s%n", "pair", "KB/s",
+                "rtt_us", "data", "loss%", "ackloss%", "nakloss%", "retrans", "retr%", "timeout", "nack", "dupmsg",
+                "dupfrg", "disc", "levels");
+        for (PairStats s : pairs.values()) {
+            if (s.dataSent + s.retrans + s.dataRecv + s.ackSent + s.nackSent == 0) {
+                continue;
+            }
+            StringBuilder lv = new StringBuilder();
+            for (Map.Entry<Integer, Long> e : s.levels.entrySet()) {
+                lv.append(lv.length() == 0 ? "" : " ").append(e.getKey()).append("x:").append(e.getValue());
+            }
+            out.printf(Locale.ROOT, "%-12s %10.1f %9.1f %8d %8.2f %8.2f %8.2f %8d %8.2f %8d %7d %7d %6d %6d  %s%n",
+                    name(s.from) + "->" + name(s.to), s.throughput() / 1024, s.rttMicros(), s.dataSent + s.retrans,
+                    100 * s.dataLoss(), 100 * s.ackLoss(), 100 * s.nackLoss(), s.retrans, s.retransPercent(),
+                    s.retransTimeout, s.retransNack, s.dupMessages, s.dupFragments, s.discards, lv);
+        }
+        out.println();
+        out.println("Time per process (seed 002 §4.5)");
+        out.printf(Locale.ROOT, "%-8s %12s %14s %14s %14s%n", "process", "span_ms", "computation%", "overhead%",
+                "blocked%");
+        for (ProcessTimes t : times.values()) {
+            out.printf(Locale.ROOT, "%-8s %12.1f %14.1f %14.1f %14.1f%s%n", t.name, t.span() / 1e6,
+                    t.pct(t.computation()), t.pct(t.overhead()), t.pct(t.blocked), t.ended ? "" : "  (no end)");
+        }
+        out.println();
+        out.println("Clock offsets (ns subtracted): " + offsets);
+        out.println("Eventcount inconsistencies: " + inconsistencies.size());
+        for (EventcountChecker.Inconsistency x : inconsistencies) {
+            out.println("  " + x);
+        }
+        for (String n : notes) {
+            out.println("note: " + n);
+        }
+    }
+
+    /** The summary as a JSON-ready tree (deterministic key order). */
+    public Map<String, Object> toJson() {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("format", "dsmscope-monitor-summary/1");
+        root.put("recording", file.toString());
+        root.put("events", events);
+        root.put("damage", damage);
+        Map<String, Object> procs = new LinkedHashMap<>();
+        processes.forEach((k, v) -> procs.put(Integer.toString(k), v));
+        root.put("processes", procs);
+        root.put("eventCounts", counts);
+        List<Object> ps = new ArrayList<>();
+        for (PairStats s : pairs.values()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("from", s.from);
+            m.put("to", s.to);
+            m.put("throughputBytesPerSec", s.throughput());
+            m.put("rttMicros", Double.isNaN(s.rttMicros()) ? null : s.rttMicros());
+            m.put("dataSent", s.dataSent);
+            m.put("dataReceived", s.dataRecv);
+            m.put("dataLossRate", s.dataLoss());
+            m.put("ackSent", s.ackSent);
+            m.put("ackReceived", s.ackRecv);
+            m.put("ackLossRate", s.ackLoss());
+            m.put("nackSent", s.nackSent);
+            m.put("nackReceived", s.nackRecv);
+            m.put("nackLossRate", s.nackLoss());
+            m.put("retransmissions", s.retrans);
+            m.put("retransmissionPercent", s.retransPercent());
+            m.put("retransByTimeout", s.retransTimeout);
+            m.put("retransByNack", s.retransNack);
+            m.put("duplicateMessages", s.dupMessages);
+            m.put("duplicateFragments", s.dupFragments);
+            m.put("duplicatePercent", s.dupPercent());
+            m.put("discards", s.discards);
+            Map<String, Long> lv = new LinkedHashMap<>();
+            s.levels.forEach((k, v) -> lv.put(Integer.toString(k), v));
+            m.put("retransmissionLevels", lv);
+            ps.add(m);
+        }
+        root.put("pairs", ps);
+        List<Object> ts = new ArrayList<>();
+        for (ProcessTimes t : times.values()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("process", t.proc);
+            m.put("name", t.name);
+            m.put("spanNanos", t.span());
+            m.put("computationNanos", t.computation());
+            m.put("overheadNanos", t.overhead());
+            m.put("blockedNanos", t.blocked);
+            m.put("ended", t.ended);
+            ts.add(m);
+        }
+        root.put("processTimes", ts);
+        Map<String, Long> off = new LinkedHashMap<>();
+        offsets.forEach((k, v) -> off.put(Integer.toString(k), v));
+        root.put("clockOffsetsNanos", off);
+        List<Object> inc = new ArrayList<>();
+        for (EventcountChecker.Inconsistency x : inconsistencies) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("event", x.event);
+            m.put("process", x.proc);
+            m.put("behindMillis", x.millis());
+            m.put("count", x.had);
+            m.put("latest", x.latest);
+            m.put("atEnd", x.atEnd);
+            inc.add(m);
+        }
+        root.put("eventcountInconsistencies", inc);
+        root.put("notes", notes);
+        return root;
+    }
+}

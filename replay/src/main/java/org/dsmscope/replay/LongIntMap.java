@@ -1,0 +1,77 @@
+package org.dsmscope.replay;
+
+import java.util.Arrays;
+
+/**
+ * Open-addressing map from long keys to non-negative int values (linear probing, no per-entry objects). Used for
+ * the replay's synchronization objects and the sync-variable set; {@link #get} returns -1 for a missing key.
+ */
+final class LongIntMap {
+    private long[] keys;
+    private int[] vals;
+    private int size;
+    private int mask;
+
+    LongIntMap(int expected) {
+        int cap = Integer.highestOneBit(Math.max(16, expected * 2 - 1)) << 1;
+        keys = new long[cap];
+        vals = new int[cap];
+        Arrays.fill(vals, -1);
+        mask = cap - 1;
+    }
+
+    static int slot(long k, int mask) {
+        long h = k * 0x9E3779B97F4A7C15L;
+        return (int) (h ^ (h >>> 29) ^ (h >>> 47)) & mask;
+    }
+
+    /** The value of {@code key}, or -1. */
+    int get(long key) {
+        for (int i = slot(key, mask);; i = (i + 1) & mask) {
+            if (vals[i] < 0) {
+                return -1;
+            }
+            if (keys[i] == key) {
+                return vals[i];
+            }
+        }
+    }
+
+    /** Sets {@code key} to {@code value} (value must be &ge; 0). */
+    void put(long key, int value) {
+        if ((size + 1) * 2 > keys.length) {
+            grow();
+        }
+        for (int i = slot(key, mask);; i = (i + 1) & mask) {
+            if (vals[i] < 0) {
+                keys[i] = key;
+                vals[i] = value;
+                size++;
+                return;
+            }
+            if (keys[i] == key) {
+                vals[i] = value;
+                return;
+            }
+        }
+    }
+
+    int size() {
+        return size;
+    }
+
+    private void grow() {
+        long[] ok = keys;
+        int[] ov = vals;
+        keys = new long[ok.length * 2];
+        vals = new int[ok.length * 2];
+        Arrays.fill(vals, -1);
+        mask = keys.length - 1;
+        size = 0;
+        for (int i = 0; i < ok.length; i++) {
+            if (ov[i] >= 0) {
+                put(ok[i], ov[i]);
+            }
+        }
+    }
+}

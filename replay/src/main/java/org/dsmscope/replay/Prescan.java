@@ -1,0 +1,229 @@
+package org.dsmscope.replay;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.dsmscope.trace.BadInputException;
+import org.dsmscope.trace.CallType;
+import org.dsmscope.trace.RecordKind;
+import org.dsmscope.trace.TraceReader;
+import org.dsmscope.trace.TraceSet;
+
+/**
+ * The pass before the replay (SPEC §4, {@link ReplayContext#isSyncVariable}): streams every trace once and
+ * collects the synchronization variables (argument 1 of lock, barrier, condition, latch and ldcw calls), whether
+ * a trace carries instruction-fetch extension records, the time of the run's first call record, the
+ * call-trace-to-detailed-trace match (SPEC §4: the n-th call record of one is the n-th of the other), and, for
+ * {@code -i p}, each trace's synchronization {@link Skeleton}.
+ */
+final class Prescan {
+    final LongIntMap syncVars = new LongIntMap(64);
+    final boolean[] hasFetch;
+    /** Number of leading call records whose times come from the call trace (all of them unless it mismatched). */
+    final long[] usableCalls;
+    final Skeleton[] skeletons;
+    /** µs of the run's first call record (unwrapped), 0 if there are none. */
+    long t0;
+    /** Records read per trace. */
+    final long[] records;
+
+    private final ReplayOptions o;
+    private final Problems problems;
+
+    Prescan(int n, ReplayOptions o, Problems problems) {
+        this.o = o;
+        this.problems = problems;
+        hasFetch = new boolean[n];
+        usableCalls = new long[n];
+        skeletons = new Skeleton[n];
+        records = new long[n];
+    }
+
+    static TraceReader open(Path p, ReplayOptions o) {
+        try {
+            return TraceReader.open(p, TraceReader.Options.defaults().skipBadRecords(o.skipBadRecords));
+        } catch (IOException e) {
+            throw new UncheckedIOException(p + ": cannot read: " + e.getMessage(), e);
+        }
+    }
+
+    void run(TraceSet detailed, TraceSet calls, boolean skeleton) {
+        List<Path> files = detailed.files();
+        long first = Long.MAX_VALUE;
+        for (int t = 0; t < files.size(); t++) {
+            Skeleton sk = new Skeleton();
+            scan(t, files.get(t), calls == null ? null : calls.files().get(t), sk, skeleton);
+            if (skeleton) {
+                skeletons[t] = sk;
+            }
+            if (sk.firstTime >= 0) {
+                first = Math.min(first, sk.firstTime);
+            }
+        }
+        t0 = first == Long.MAX_VALUE ? 0 : first;
+        if (skeleton) {
+            for (Skeleton sk : skeletons) {
+                sk.rebase(t0);
+            }
+        }
+    }
+
+    private void scan(int t, Path file, Path callFile, Skeleton sk, boolean skeleton) {
+        TraceReader r = open(file, o);
+        TraceReader c = callFile == null ? null : open(callFile, o);
+        Times times = new Times();
+        usableCalls[t] = c == null ? 0 : Long.MAX_VALUE;
+        long instrA = 0;
+        long instrB = 0;
+        long pc = 0;
+        boolean pcValid = false;
+        boolean stopped = false;
+        long callNo = 0;
+        long[] boundB = skeleton ? new long[16] : null;
+        long[] ioB = skeleton ? new long[4] : null;
+        try {
+            for (int k = r.next(); k != RecordKind.EOF; k = r.next()) {
+                switch (k) {
+                    case RecordKind.MEMORY:
+                        if (!stopped) {
+                            if (pcValid) {
+                                pc += InstructionStream.WORD;
+                            }
+                            instrA++;
+                        }
+                        break;
+                    case RecordKind.FETCH:
+                        hasFetch[t] = true;
+                        if (!stopped) {
+                            instrB++;
+                        }
+                        break;
+                    case RecordKind.PROC_START:
+                        if (!stopped) {
+                            pc = r.address();
+                            pcValid = true;
+                        }
+                        break;
+                    case RecordKind.BRANCH:
+                    case RecordKind.PROC_CALL:
+                        if (!stopped) {
+                            instrA += InstructionStream.gap(pcValid, pc, r.source());
+                            pc = r.target();
+                            pcValid = true;
+                        }
+                        break;
+                    case RecordKind.CALL: {
+                        int type = r.callType();
+                        if (CallType.hasSyncVariable(type)) {
+                            syncVars.put(r.arg(1), 0);
+                        }
+                        if (type == CallType.MARKER) {
+                            long cmd = r.arg(1);
+                            if (cmd == 1 || cmd == 3) {
+                                stopped = true;
+                            } else if (cmd == 2 || cmd == 4) {
+                                stopped = false;
+                            }
+                        }
+                        TraceReader src = r;
+                        if (c != null && callNo < usableCalls[t]) {
+                            if (matchCall(t, r, c, callNo, file, callFile)) {
+                                src = c;
+                            } else {
+                                usableCalls[t] = callNo;
+                            }
+                        }
+                        long start = times.unwrap(src.startTime());
+                        long end = times.unwrap(src.endTime());
+                        if (sk.firstTime < 0) {
+                            sk.firstTime = start;
+                        }
+                        sk.lastTime = end;
+                        if (skeleton) {
+                            if (Skeleton.bounds(type)) {
+                                if (sk.bounds == boundB.length) {
+                                    boundB = java.util.Arrays.copyOf(boundB, boundB.length * 2);
+                                }
+                                boundB[sk.bounds] = instrB;
+                                sk.addBound(instrA, start, end);
+                            } else if (type == CallType.FILE_READ || type == CallType.FILE_WRITE) {
+                                if (sk.ios == ioB.length) {
+                                    ioB = java.util.Arrays.copyOf(ioB, ioB.length * 2);
+                                }
+                                ioB[sk.ios] = instrB;
+                                sk.addIo(instrA, r.arg(2), type == CallType.FILE_READ);
+                            }
+                        }
+                        callNo++;
+                        break;
+                    }
+                    default:
+                        break;
+                }
+            }
+            if (c != null && callNo <= usableCalls[t]) {
+                int k;
+                while ((k = c.next()) != RecordKind.EOF && k != RecordKind.CALL) {
+                    // skip non-call records of the call trace
+                }
+                if (k == RecordKind.CALL) {
+                    mismatch(t, String.format("call trace %s has more call records than detailed trace %s: its"
+                            + " call record #%d (byte offset %d, %s) has no counterpart (the detailed trace has %d)",
+                            callFile, file, callNo + 1, c.offset(), CallType.name(c.callType()), callNo));
+                }
+            }
+            records[t] = r.records();
+            if (r.skipped() > 0) {
+                problems.add(file + ": skipped " + r.skipped() + " bad record(s)");
+            }
+        } finally {
+            close(r);
+            close(c);
+        }
+        sk.instructions = hasFetch[t] ? instrB : instrA;
+        if (skeleton && hasFetch[t]) {
+            System.arraycopy(boundB, 0, sk.boundAt, 0, sk.bounds);
+            System.arraycopy(ioB, 0, sk.ioAt, 0, sk.ios);
+        }
+    }
+
+    /** Advances the call trace to its next call record and checks it against the detailed one. */
+    private boolean matchCall(int t, TraceReader r, TraceReader c, long callNo, Path file, Path callFile) {
+        int k;
+        while ((k = c.next()) != RecordKind.EOF && k != RecordKind.CALL) {
+            // a call trace may hold other records; only call records are matched
+        }
+        if (k == RecordKind.EOF) {
+            mismatch(t, String.format("call trace %s ends after %d call records, but detailed trace %s has call"
+                    + " record #%d (byte offset %d, %s)", callFile, callNo, file, callNo + 1, r.offset(),
+                    CallType.name(r.callType())));
+            return false;
+        }
+        if (c.callType() != r.callType()) {
+            mismatch(t, String.format("call trace %s call record #%d (byte offset %d) is %s, but detailed trace %s"
+                    + " call record #%d (byte offset %d) is %s: the traces do not match", callFile, callNo + 1,
+                    c.offset(), CallType.name(c.callType()), file, callNo + 1, r.offset(),
+                    CallType.name(r.callType())));
+            return false;
+        }
+        return true;
+    }
+
+    private void mismatch(int t, String msg) {
+        if (!o.skipBadRecords) {
+            throw new BadInputException(msg);
+        }
+        problems.add(msg + "; later times of thread " + t + " come from its detailed trace");
+    }
+
+    static void close(TraceReader r) {
+        if (r != null) {
+            try {
+                r.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException(r.name() + ": " + e.getMessage(), e);
+            }
+        }
+    }
+}

@@ -1,0 +1,27 @@
+package org.dsmscope.replay;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/** Problems a replay continued past (with {@link ReplayOptions#skipBadRecords}), in the order met. */
+final class Problems {
+    private static final int KEEP = 1000;
+    private final List<String> list = new ArrayList<>();
+    private long count;
+
+    void add(String msg) {
+        count++;
+        if (list.size() < KEEP) {
+            list.add(msg);
+        }
+    }
+
+    long count() {
+        return count;
+    }
+
+    List<String> list() {
+        return Collections.unmodifiableList(list);
+    }
+}

@@ -1,0 +1,294 @@
+package org.dsmscope.replay;
+
+import org.dsmscope.trace.RecordKind;
+import org.dsmscope.trace.TraceReader;
+
+/**
+ * Replay of T process traces on p processors ({@code -i p}, seed 000 §3): runs the {@link SliceScheduler}'s
+ * schedule. Each processor has one pseudo clock; the processor with the smallest clock goes first, ties
+ * round-robin. A segment runs its trace's records until the trace has executed the segment's last instruction,
+ * plus the call records that follow before the next instruction (a slice's tail call ends it); a processor idles
+ * until a segment's scheduled start. Call records carry no synchronization here: the schedule already orders them.
+ *
+ * <p>Concurrency (one parallel phase, times per trace): busy = instructions executed; idle = before the trace's
+ * first and after its last segment, and swapped out for disk I/O; contention = the rest (ready, or held back by
+ * the synchronization order, but not running); imbalance = 0. Markers' stop and resume commands apply to the
+ * trace that executes them (commands 3 and 4 act as 1 and 2).
+ */
+final class SliceEngine {
+    private final Replay rp;
+    private final Analysis[] an;
+    private final TraceReader[] rd;
+    private final CallTimes times;
+    private final boolean[] fetchMode;
+    private final SliceScheduler.Schedule sched;
+    private final int p;
+    private final int nt;
+    private final CallEvent ev = new CallEvent();
+
+    final long[] traceClock;
+    final PhaseTimes total;
+    long replayed;
+
+    private final long[] laneClock;
+    private final int[] seg;
+    private final boolean[] inSeg;
+    private final int[] laneWaits;
+    private final int[] owner;
+    private final long[] instr;
+    private final boolean[] pending;
+    private final boolean[] finished;
+    private final boolean[] stopped;
+    private final boolean[] pcValid;
+    private final long[] pc;
+    private final long[] first;
+    private final long[] lastEnd;
+    private final long[] busy;
+    private int last = -1;
+
+    SliceEngine(Replay rp, Analysis[] an, TraceReader[] rd, CallTimes times, Prescan pre) {
+        this.rp = rp;
+        this.an = an;
+        this.rd = rd;
+        this.times = times;
+        this.fetchMode = pre.hasFetch;
+        this.nt = rd.length;
+        this.p = rp.options().interleave;
+        this.sched = new SliceScheduler(pre.skeletons, rp.options()).schedule();
+        traceClock = new long[nt];
+        total = new PhaseTimes(nt);
+        laneClock = new long[p];
+        seg = new int[p];
+        inSeg = new boolean[p];
+        laneWaits = new int[p];
+        owner = new int[nt];
+        instr = new long[nt];
+        pending = new boolean[nt];
+        finished = new boolean[nt];
+        stopped = new boolean[nt];
+        pcValid = new boolean[nt];
+        pc = new long[nt];
+        first = new long[nt];
+        lastEnd = new long[nt];
+        busy = new long[nt];
+        java.util.Arrays.fill(owner, -1);
+        java.util.Arrays.fill(first, -1);
+        java.util.Arrays.fill(laneWaits, -1);
+    }
+
+    SliceScheduler.Schedule schedule() {
+        return sched;
+    }
+
+    void run() {
+        Phase phase = new Phase(1, nt > 1 ? Phase.Kind.PARALLEL : Phase.Kind.SERIAL, 0, -1);
+        for (Analysis a : an) {
+            a.phaseBegin(phase);
+        }
+        for (;;) {
+            int c = pick();
+            if (c < 0) {
+                break;
+            }
+            runLane(c);
+        }
+        long e = 0;
+        for (int c = 0; c < p; c++) {
+            e = Math.max(e, laneClock[c]);
+        }
+        for (int t = 0; t < nt; t++) {
+            if (!finished[t] && rd[t].next() != RecordKind.EOF) {
+                rp.bad(rd[t].name() + ": byte offset " + rd[t].offset() + ": records beyond the scheduled slices");
+            }
+            total.busy[t] = busy[t];
+            long idle = Math.max(0, first[t]) + (e - lastEnd[t]) + sched.ioBlocked(t);
+            idle = Math.min(idle, e - busy[t]);
+            total.idle[t] = idle;
+            total.contention[t] = e - busy[t] - idle;
+        }
+        phase.end(e);
+        for (Analysis a : an) {
+            a.phaseEnd(phase, total);
+        }
+    }
+
+    /** The lane (processor) with work left and the smallest clock, ties round-robin. */
+    private int pick() {
+        int best = -1;
+        long min = Long.MAX_VALUE;
+        int c = last;
+        for (int i = 0; i < p; i++) {
+            if (++c == p) {
+                c = 0;
+            }
+            if (laneWaits[c] < 0 && (inSeg[c] || seg[c] < sched.segments(c)) && laneClock[c] < min) {
+                min = laneClock[c];
+                best = c;
+            }
+        }
+        return best;
+    }
+
+    private void runLane(int c) {
+        last = c;
+        if (!inSeg[c]) {
+            int k = seg[c];
+            int t = sched.trace(c, k);
+            if (owner[t] >= 0) {
+                laneWaits[c] = t;
+                return;
+            }
+            owner[t] = c;
+            inSeg[c] = true;
+            long s = sched.start(c, k);
+            if (laneClock[c] < s) {
+                laneClock[c] = s;
+            }
+            if (first[t] < 0) {
+                first[t] = laneClock[c];
+            }
+        }
+        int t = sched.trace(c, seg[c]);
+        long to = sched.to(c, seg[c]);
+        if (!record(c, t, to)) {
+            inSeg[c] = false;
+            seg[c]++;
+            owner[t] = -1;
+            lastEnd[t] = laneClock[c];
+            traceClock[t] = laneClock[c];
+            for (int d = 0; d < p; d++) {
+                if (laneWaits[d] == t) {
+                    laneWaits[d] = -1;
+                    laneClock[d] = Math.max(laneClock[d], laneClock[c]);
+                }
+            }
+        }
+    }
+
+    /** Processes one record of trace t on lane c; false when the segment is over (record left pending). */
+    private boolean record(int c, int t, long to) {
+        if (finished[t]) {
+            return false;
+        }
+        TraceReader r = rd[t];
+        int k = pending[t] ? r.kind() : r.next();
+        boolean instrBearing = instructions(t, k, r) > 0;
+        if (instrBearing && instr[t] >= to) {
+            pending[t] = true;
+            return false;
+        }
+        pending[t] = false;
+        if (k == RecordKind.EOF) {
+            finished[t] = true;
+            return false;
+        }
+        replayed++;
+        long clk = laneClock[c];
+        switch (k) {
+            case RecordKind.MEMORY:
+                if (!stopped[t]) {
+                    if (!fetchMode[t]) {
+                        if (pcValid[t]) {
+                            for (Analysis a : an) {
+                                a.fetch(t, c, clk, pc[t], InstructionStream.WORD);
+                            }
+                            pc[t] += InstructionStream.WORD;
+                        }
+                        tick(c, t, 1);
+                    }
+                    for (Analysis a : an) {
+                        a.access(t, c, fetchMode[t] ? clk - 1 : clk, r.memType(), r.size(), r.isStore(),
+                                r.address());
+                    }
+                }
+                break;
+            case RecordKind.FETCH:
+                if (!stopped[t]) {
+                    for (Analysis a : an) {
+                        a.fetch(t, c, clk, r.address(), r.size());
+                    }
+                    tick(c, t, 1);
+                }
+                break;
+            case RecordKind.CALL:
+                call(c, t, r);
+                break;
+            default:
+                branch(c, t, k, r);
+                break;
+        }
+        return true;
+    }
+
+    /** Instructions a record would add to trace t's count (0 for calls and procedure starts). */
+    private long instructions(int t, int k, TraceReader r) {
+        if (stopped[t] || k == RecordKind.EOF || k == RecordKind.CALL || k == RecordKind.PROC_START) {
+            return 0;
+        }
+        if (k == RecordKind.FETCH) {
+            return 1;
+        }
+        if (fetchMode[t]) {
+            return 0;
+        }
+        if (k == RecordKind.MEMORY) {
+            return 1;
+        }
+        return InstructionStream.gap(pcValid[t], pc[t], r.source());
+    }
+
+    private void tick(int c, int t, long n) {
+        laneClock[c] += n;
+        instr[t] += n;
+        busy[t] += n;
+    }
+
+    private void branch(int c, int t, int k, TraceReader r) {
+        if (stopped[t]) {
+            return;
+        }
+        long source = r.source();
+        long target = r.target();
+        if (!fetchMode[t]) {
+            if (k != RecordKind.PROC_START) {
+                long gap = InstructionStream.gap(pcValid[t], pc[t], source);
+                long p0 = pc[t];
+                for (long i = 0; i < gap; i++) {
+                    for (Analysis a : an) {
+                        a.fetch(t, c, laneClock[c], p0 + i * InstructionStream.WORD, InstructionStream.WORD);
+                    }
+                    tick(c, t, 1);
+                }
+            }
+            pc[t] = target;
+            pcValid[t] = true;
+        }
+        for (Analysis a : an) {
+            a.branch(t, c, laneClock[c], k, source, target);
+        }
+    }
+
+    private void call(int c, int t, TraceReader r) {
+        times.read(t, r);
+        int type = r.callType();
+        if (type == org.dsmscope.trace.CallType.MARKER) {
+            long cmd = r.arg(1);
+            if (cmd == 1 || cmd == 3) {
+                stopped[t] = true;
+            } else if (cmd == 2 || cmd == 4) {
+                stopped[t] = false;
+            }
+        }
+        ev.type = type;
+        ev.startTime = times.start(t);
+        ev.endTime = times.end(t);
+        ev.arg1 = r.arg(1);
+        ev.arg2 = r.arg(2);
+        ev.arg3 = r.arg(3);
+        ev.arg4 = r.arg(4);
+        ev.waitClocks = 0;
+        for (Analysis a : an) {
+            a.call(t, c, laneClock[c], ev);
+        }
+    }
+}

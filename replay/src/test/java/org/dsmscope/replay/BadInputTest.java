@@ -1,0 +1,168 @@
+package org.dsmscope.replay;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.dsmscope.trace.BadInputException;
+import org.dsmscope.trace.CallType;
+import org.dsmscope.trace.TraceSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Bad traces: clear errors, and results for what could be replayed when asked to continue. */
+class BadInputTest {
+    @TempDir
+    Path dir;
+
+    private static ReplayOptions skipping() {
+        ReplayOptions o = new ReplayOptions();
+        o.skipBadRecords = true;
+        return o;
+    }
+
+    @Test
+    void threadEndingInsideCriticalSection_isAnErrorNamingTheLockAndOffset() {
+        TraceSet set = TestTraces.write(dir, "cs", w -> w.loads(2, 0x100).lock(0xABC0).loads(1, 0x100));
+        BadInputException e = assertThrows(BadInputException.class, () -> TestTraces.replay(set));
+        assertTrue(e.getMessage().contains("ended inside critical section 0xabc0 (entered at byte offset 16)"),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("cs.1.0"), e.getMessage());
+    }
+
+    @Test
+    void threadEndingInsideCriticalSection_continuing_releasesTheLock() {
+        TraceSet set = TestTraces.write(dir, "cs2", w -> w.spawn(1).loads(1, 0x100).join().lock(0xABC0)
+                .unlock(0xABC0), w -> w.loads(3, 0x200).lock(0xABC0).loads(1, 0x200));
+        ReplayOptions o = skipping();
+        Recorder r = new Recorder();
+        Replay rp = new Replay(set, null, o).add(r);
+        rp.run();
+        assertTrue(r.ended);
+        assertEquals(1, rp.problemCount(), rp.problems().toString());
+        assertTrue(rp.problems().get(0).contains("thread 1 ended inside critical section"), rp.problems().toString());
+    }
+
+    @Test
+    void joinWithNoSpawn_isAnError() {
+        TraceSet set = TestTraces.write(dir, "j", w -> w.loads(2, 0x100).join(), w -> w.loads(1, 0x100));
+        BadInputException e = assertThrows(BadInputException.class, () -> TestTraces.replay(set));
+        assertTrue(e.getMessage().contains("join with no spawn"), e.getMessage());
+        assertTrue(e.getMessage().contains("j.2.0: byte offset 16"), e.getMessage());
+    }
+
+    @Test
+    void javaJoinOfAThreadNeverStarted_isAnError() {
+        TraceSet set = TestTraces.write(dir, "jj", w -> w.call(CallType.JOIN, 0, 0, 1), w -> w.loads(1, 0x100));
+        BadInputException e = assertThrows(BadInputException.class, () -> TestTraces.replay(set));
+        assertTrue(e.getMessage().contains("joins thread 1, which no spawn record started"), e.getMessage());
+    }
+
+    @Test
+    @Timeout(value = 20, unit = TimeUnit.SECONDS)
+    void barrierThatNeverCompletes_isADeadlockSayingWhoWaitsWhere() {
+        TraceSet set = TestTraces.write(dir, "b", w -> w.spawn(2).loads(5, 0x100).barrier(0x1000, 3).join(),
+                w -> w.loads(3, 0x200).barrier(0x1000, 3), w -> w.loads(3, 0x300));
+        BadInputException e = assertThrows(BadInputException.class, () -> TestTraces.replay(set));
+        String m = e.getMessage();
+        assertTrue(m.startsWith("deadlock: no thread can proceed"), m);
+        assertTrue(m.contains("thread 0 (") && m.contains("waits at barrier 0x1000 (2 of 3 threads arrived)"), m);
+        assertTrue(m.contains("thread 1 ("), m);
+    }
+
+    @Test
+    @Timeout(value = 20, unit = TimeUnit.SECONDS)
+    void barrierThatNeverCompletes_continuing_opensItAndFinishes() {
+        TraceSet set = TestTraces.write(dir, "b2", w -> w.spawn(2).loads(5, 0x100).barrier(0x1000, 3).join(),
+                w -> w.loads(3, 0x200).barrier(0x1000, 3).loads(2, 0x200), w -> w.loads(3, 0x300));
+        Recorder r = new Recorder();
+        Replay rp = new Replay(set, null, skipping()).add(r);
+        rp.run();
+        assertTrue(r.ended);
+        assertEquals(5 + 3 + 2 + 3, r.accesses.size());
+        assertTrue(rp.problems().get(0).startsWith("deadlock"), rp.problems().toString());
+    }
+
+    @Test
+    void lockCycle_isADeadlock() {
+        TraceSet set = TestTraces.write(dir, "cyc",
+                w -> w.spawn(1).lock(0xA0).loads(3, 0x100).lock(0xB0).unlock(0xB0).unlock(0xA0).join(),
+                w -> w.lock(0xB0).loads(3, 0x200).lock(0xA0).unlock(0xA0).unlock(0xB0));
+        BadInputException e = assertThrows(BadInputException.class, () -> TestTraces.replay(set));
+        assertTrue(e.getMessage().contains("waits for lock 0xb0 held by thread 1"), e.getMessage());
+        assertTrue(e.getMessage().contains("waits for lock 0xa0 held by thread 0"), e.getMessage());
+    }
+
+    @Test
+    void threadsNeverSpawned_isAnErrorSuggestingMinusP() {
+        TraceSet set = TestTraces.write(dir, "np", w -> w.loads(2, 0x100), w -> w.loads(2, 0x200));
+        BadInputException e = assertThrows(BadInputException.class, () -> TestTraces.replay(set));
+        assertTrue(e.getMessage().contains("thread 1 was never started") && e.getMessage().contains("-p"),
+                e.getMessage());
+    }
+
+    @Test
+    void callTraceWithADifferentCall_isAnErrorNamingBothFiles() {
+        TraceSet detailed = TestTraces.write(dir, "d", w -> w.loads(2, 0x100).lock(0x10).unlock(0x10));
+        TraceSet calls = TestTraces.write(dir, "c", w -> w.lock(0x10).barrier(0x10, 1));
+        BadInputException e = assertThrows(BadInputException.class,
+                () -> new Replay(detailed, calls, new ReplayOptions()).run());
+        String m = e.getMessage();
+        assertTrue(m.contains("c.1.0 call record #2 (byte offset 48) is barrier"), m);
+        assertTrue(m.contains("d.1.0 call record #2 (byte offset 64) is end_critical"), m);
+    }
+
+    @Test
+    void callTraceWithFewerCalls_isAnError() {
+        TraceSet detailed = TestTraces.write(dir, "d2", w -> w.lock(0x10).unlock(0x10));
+        TraceSet calls = TestTraces.write(dir, "c2", w -> w.lock(0x10));
+        BadInputException e = assertThrows(BadInputException.class,
+                () -> new Replay(detailed, calls, new ReplayOptions()).run());
+        assertTrue(e.getMessage().contains("call trace " + dir.resolve("c2.1.0") + " ends after 1 call records"),
+                e.getMessage());
+    }
+
+    @Test
+    void callTraceTimes_areUsedAndRebasedToTheFirstRecord() {
+        TraceSet detailed = TestTraces.write(dir, "d3", w -> w.loads(1, 0x100).lock(0x10).unlock(0x10));
+        TraceSet calls = TestTraces.write(dir, "c3", w -> {
+            w.w.call(CallType.BEGIN_CRITICAL, 1000, 1005, 0x10, 0, 0, 0);
+            w.w.call(CallType.END_CRITICAL, 1010, 1012, 0x10, 0, 0, 0);
+        });
+        Recorder r = new Recorder();
+        new Replay(detailed, calls, new ReplayOptions()).add(r).run();
+        assertEquals("0 0 1 begin_critical wait 0 t 0-5", r.calls.get(0));
+        assertEquals("0 0 1 end_critical wait 0 t 10-12", r.calls.get(1));
+    }
+
+    @Test
+    void callTimes_unwrapWhenThe32BitFieldWraps() {
+        TraceSet set = TestTraces.write(dir, "wrap", w -> {
+            w.w.call(CallType.SYSCALL, 0xFFFF_FFF0L, 0xFFFF_FFFAL, 1, 0, 0, 0);
+            w.w.call(CallType.SYSCALL, 0x10L, 0x20L, 1, 0, 0, 0);
+        });
+        Recorder r = TestTraces.replay(set);
+        assertEquals("0 0 0 syscall wait 0 t 32-48", r.calls.get(1));
+    }
+
+    @Test
+    void mismatchedCallTrace_continuing_usesDetailedTimesAfterwards() {
+        TraceSet detailed = TestTraces.write(dir, "d4", w -> w.lock(0x10).unlock(0x10));
+        TraceSet calls = TestTraces.write(dir, "c4", w -> w.lock(0x10).barrier(0x10, 1));
+        Replay rp = new Replay(detailed, calls, skipping()).add(new Recorder());
+        rp.run();
+        assertTrue(rp.problems().get(0).contains("do not match"), rp.problems().toString());
+    }
+
+    @Test
+    void optionsOutOfRange_areRefused() {
+        ReplayOptions o = new ReplayOptions();
+        o.sliceLength = 0;
+        TraceSet set = TestTraces.write(dir, "o", w -> w.loads(1, 0));
+        BadInputException e = assertThrows(BadInputException.class, () -> new Replay(set, null, o));
+        assertTrue(e.getMessage().contains("-s"), e.getMessage());
+    }
+}

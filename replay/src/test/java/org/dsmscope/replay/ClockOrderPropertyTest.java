@@ -1,0 +1,201 @@
+package org.dsmscope.replay;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.dsmscope.trace.TraceSet;
+
+/**
+ * Property: on random multi-thread programs of memory accesses, critical sections and barriers (run with -p), the
+ * engine's access sequence and clocks equal those of a simple reference scheduler written from SPEC §4's rules:
+ * smallest clock first, ties round-robin after the last thread run, a lock waiter continues at the releaser's
+ * clock, a barrier releases everyone at the largest arrival clock, clocks synchronize when one thread is left.
+ */
+class ClockOrderPropertyTest {
+    static final int MEM = 0;
+    static final int LOCK = 1;
+    static final int UNLOCK = 2;
+    static final int BARRIER = 3;
+
+    /** Random program: per thread a list of {kind, arg}; same barrier count everywhere; locks never nested. */
+    static List<int[]>[] program(long seed, int n) {
+        Random rnd = new Random(seed);
+        int barriers = rnd.nextInt(3);
+        @SuppressWarnings("unchecked")
+        List<int[]>[] ops = new List[n];
+        for (int t = 0; t < n; t++) {
+            ops[t] = new ArrayList<>();
+            for (int b = 0; b <= barriers; b++) {
+                int parts = rnd.nextInt(4);
+                for (int i = 0; i < parts; i++) {
+                    int len = rnd.nextInt(6);
+                    if (rnd.nextInt(3) == 0) {
+                        int l = rnd.nextInt(2);
+                        ops[t].add(new int[] {LOCK, l});
+                        for (int k = 0; k < len; k++) {
+                            ops[t].add(new int[] {MEM, 0x1000 * (t + 1) + 4 * ops[t].size()});
+                        }
+                        ops[t].add(new int[] {UNLOCK, l});
+                    } else {
+                        for (int k = 0; k < len; k++) {
+                            ops[t].add(new int[] {MEM, 0x1000 * (t + 1) + 4 * ops[t].size()});
+                        }
+                    }
+                }
+                if (b < barriers) {
+                    ops[t].add(new int[] {BARRIER, 0});
+                }
+            }
+            if (ops[t].isEmpty()) {
+                ops[t].add(new int[] {MEM, 0x1000 * (t + 1)});
+            }
+        }
+        return ops;
+    }
+
+    /** The reference: one operation per pick, naive data structures. */
+    static List<String> reference(List<int[]>[] ops) {
+        int n = ops.length;
+        int[] idx = new int[n];
+        long[] clock = new long[n];
+        boolean[] blocked = new boolean[n];
+        boolean[] done = new boolean[n];
+        int[] owner = {-1, -1};
+        List<ArrayDeque<Integer>> queues = List.of(new ArrayDeque<>(), new ArrayDeque<>());
+        List<Integer> arrivals = new ArrayList<>();
+        long barrierMax = 0;
+        int active = n;
+        int last = -1;
+        List<String> out = new ArrayList<>();
+        for (;;) {
+            int best = -1;
+            for (int i = 1; i <= n; i++) {
+                int u = Math.floorMod(last + i, n);
+                if (!done[u] && !blocked[u] && (best < 0 || clock[u] < clock[best])) {
+                    best = u;
+                }
+            }
+            if (best < 0) {
+                return out;
+            }
+            int t = best;
+            last = t;
+            if (idx[t] == ops[t].size()) {
+                done[t] = true;
+                if (--active == 1) {
+                    long e = Arrays.stream(clock).max().getAsLong();
+                    Arrays.fill(clock, e);
+                }
+                continue;
+            }
+            int[] op = ops[t].get(idx[t]++);
+            switch (op[0]) {
+                case MEM:
+                    out.add(t + " " + t + " " + clock[t] + " L " + Integer.toHexString(op[1]));
+                    clock[t]++;
+                    break;
+                case LOCK:
+                    if (owner[op[1]] < 0) {
+                        owner[op[1]] = t;
+                    } else {
+                        queues.get(op[1]).add(t);
+                        blocked[t] = true;
+                    }
+                    break;
+                case UNLOCK:
+                    owner[op[1]] = -1;
+                    if (!queues.get(op[1]).isEmpty()) {
+                        int u = queues.get(op[1]).poll();
+                        owner[op[1]] = u;
+                        clock[u] = Math.max(clock[u], clock[t]);
+                        blocked[u] = false;
+                    }
+                    break;
+                default:
+                    barrierMax = arrivals.isEmpty() ? clock[t] : Math.max(barrierMax, clock[t]);
+                    arrivals.add(t);
+                    blocked[t] = true;
+                    if (arrivals.size() == n) {
+                        for (int u : arrivals) {
+                            clock[u] = barrierMax;
+                            blocked[u] = false;
+                        }
+                        arrivals.clear();
+                    }
+                    break;
+            }
+        }
+    }
+
+    static TraceSet write(Path dir, List<int[]>[] ops) {
+        TestTraces.T[] ts = new TestTraces.T[ops.length];
+        for (int t = 0; t < ops.length; t++) {
+            List<int[]> list = ops[t];
+            int n = ops.length;
+            ts[t] = w -> {
+                for (int[] op : list) {
+                    switch (op[0]) {
+                        case MEM: w.loads(1, op[1]); break;
+                        case LOCK: w.lock(0x100 + 8L * op[1]); break;
+                        case UNLOCK: w.unlock(0x100 + 8L * op[1]); break;
+                        default: w.barrier(0x200, n); break;
+                    }
+                }
+            };
+        }
+        return TestTraces.write(dir, "prop", ts);
+    }
+
+    @Property(tries = 60)
+    void engineMatchesReferenceScheduler(@ForAll long seed, @ForAll @IntRange(min = 1, max = 4) int n)
+            throws IOException {
+        Path dir = Files.createTempDirectory("prop");
+        try {
+            List<int[]>[] ops = program(seed, n);
+            ReplayOptions o = new ReplayOptions();
+            o.parallelStart = true;
+            Recorder r = TestTraces.replay(write(dir, ops), o);
+            assertEquals(reference(ops), r.accesses);
+            for (long[][] t : r.phaseTimes) {
+                long len = t[0][0] + t[1][0] + t[2][0] + t[3][0];
+                for (int th = 1; th < n; th++) {
+                    assertEquals(len, t[0][th] + t[1][th] + t[2][th] + t[3][th]);
+                }
+            }
+        } finally {
+            try (var s = Files.walk(dir)) {
+                s.sorted(Comparator.reverseOrder()).forEach(p -> {
+                    try {
+                        Files.delete(p);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                });
+            }
+        }
+    }
+
+    @Property(tries = 10)
+    void sameInput_sameCallbackSequence(@ForAll long seed) throws IOException {
+        Path dir = Files.createTempDirectory("det");
+        List<int[]>[] ops = program(seed, 3);
+        TraceSet set = write(dir, ops);
+        ReplayOptions o = new ReplayOptions();
+        o.parallelStart = true;
+        String a = TestTraces.replay(set, o).log.toString();
+        String b = TestTraces.replay(set, o).log.toString();
+        assertEquals(a, b);
+    }
+}

@@ -1,0 +1,405 @@
+package org.dsmscope.trace.lackey;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.dsmscope.trace.BadInputException;
+import org.dsmscope.trace.MemType;
+import org.dsmscope.trace.TraceSet;
+import org.dsmscope.trace.TraceWriter;
+
+/**
+ * Imports Valgrind Lackey output ({@code valgrind --tool=lackey --trace-mem=yes [--trace-sched=yes]}) into a
+ * SMAIT trace set, one file per thread: seed 000 §7's "traces collected by other tools", SPEC §2.
+ *
+ * <p>Mapping (Valgrind 3.19 line shapes; documented in the trace module README):
+ * <pre>
+ *   I  04001f40,3                   instruction fetch extension record, 3 bytes at 0x4001f40
+ *    L 1ffefff8a8,8                 load of 8 bytes (register type 2: unknown)
+ *    S 1ffefff8a8,8                 store of 8 bytes
+ *    M 0422c0a8,4                   load of 4 bytes, then store of 4 bytes, same address
+ *   --PID--   SCHED[n]:  acquired lock (...)   later records belong to Valgrind thread n
+ *   --PID-- anything else, ==PID== anything    skipped
+ * </pre>
+ * Records before the first scheduler line belong to Valgrind thread 1 (the main thread). Valgrind thread ids
+ * are numbered in ascending order as files {@code NAME.p.0 … NAME.p.(p-1)}. The output is the extended format
+ * with 64-bit addresses. The input is streamed: memory use does not grow with its size.
+ */
+public final class LackeyImporter {
+
+    /** What an import produced. */
+    public static final class Result {
+        /** The trace files, in thread order. */
+        public final List<Path> files;
+        /** The Valgrind thread id of each file. */
+        public final int[] valgrindThreads;
+        /** Records written (a modify line counts as two). */
+        public final long records;
+        /** Lines that did not parse and were skipped (with skipping on). */
+        public final long skipped;
+
+        Result(List<Path> files, int[] tids, long records, long skipped) {
+            this.files = files;
+            this.valgrindThreads = tids;
+            this.records = records;
+            this.skipped = skipped;
+        }
+
+        /** The trace-set prefix {@code NAME.p}. */
+        public String prefix(String name) {
+            return name + "." + files.size();
+        }
+    }
+
+    private final TraceWriter.Options options;
+    private final boolean threadsFromSched;
+    private final boolean skipBad;
+
+    private String inputName;
+    private Path tmpDir;
+    private String tmpBase;
+    private TraceWriter[] writers = new TraceWriter[8];
+    private Path[] tmpFiles = new Path[8];
+    private TraceWriter current;
+    private long records;
+    private long skipped;
+    private long lineNo;
+    private byte[] buf = new byte[1 << 16];
+
+    /**
+     * An importer writing with {@code options} (forced to the extended format with 64-bit addresses).
+     *
+     * @param threadsFromSched split threads by the scheduler lines; false: everything into one file
+     * @param skipBad skip lines that do not parse (counted) instead of failing
+     */
+    public LackeyImporter(TraceWriter.Options options, boolean threadsFromSched, boolean skipBad) {
+        this.options = options.addr64(true);
+        this.threadsFromSched = threadsFromSched;
+        this.skipBad = skipBad;
+    }
+
+    /** Imports {@code input} into the trace set {@code name.p}; returns the files written. */
+    public Result run(Path input, String name) throws IOException {
+        InputStream in;
+        try {
+            in = Files.newInputStream(input);
+        } catch (NoSuchFileException e) {
+            throw new BadInputException(input + ": no such Lackey output file");
+        } catch (AccessDeniedException e) {
+            throw new BadInputException(input + ": Lackey output is not readable (permission denied)");
+        }
+        if (Files.isDirectory(input)) {
+            in.close();
+            throw new BadInputException(input + ": is a directory, not Lackey output");
+        }
+        Path out = Path.of(name).toAbsolutePath();
+        tmpDir = out.getParent();
+        tmpBase = out.getFileName() + ".import-" + ProcessHandle.current().pid() + ".";
+        inputName = input.toString();
+        boolean ok = false;
+        try (in) {
+            parse(in);
+            if (countThreads() == 0) {
+                writer(1);
+            }
+            Result r = finish(name);
+            ok = true;
+            return r;
+        } finally {
+            if (!ok) {
+                abandon();
+            }
+        }
+    }
+
+    private int countThreads() {
+        int n = 0;
+        for (TraceWriter w : writers) {
+            if (w != null) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private TraceWriter writer(int tid) throws IOException {
+        if (tid >= writers.length) {
+            int n = Math.max(tid + 1, writers.length * 2);
+            writers = Arrays.copyOf(writers, n);
+            tmpFiles = Arrays.copyOf(tmpFiles, n);
+        }
+        if (writers[tid] == null) {
+            tmpFiles[tid] = tmpDir.resolve(tmpBase + tid);
+            writers[tid] = TraceWriter.create(tmpFiles[tid], options);
+        }
+        return writers[tid];
+    }
+
+    private Result finish(String name) throws IOException {
+        List<Integer> tids = new ArrayList<>();
+        for (int t = 0; t < writers.length; t++) {
+            if (writers[t] != null) {
+                writers[t].close();
+                tids.add(t);
+            }
+        }
+        int p = tids.size();
+        List<Path> files = new ArrayList<>(p);
+        int[] vt = new int[p];
+        for (int i = 0; i < p; i++) {
+            int t = tids.get(i);
+            Path f = Path.of(TraceSet.fileName(name, p, i));
+            Files.move(tmpFiles[t], f, StandardCopyOption.REPLACE_EXISTING);
+            tmpFiles[t] = null;
+            files.add(f);
+            vt[i] = t;
+        }
+        return new Result(files, vt, records, skipped);
+    }
+
+    private void abandon() {
+        for (int t = 0; t < writers.length; t++) {
+            try {
+                if (writers[t] != null) {
+                    writers[t].close();
+                }
+            } catch (IOException | RuntimeException e) {
+                // the import failed already; its error is the one reported
+            }
+            try {
+                if (tmpFiles[t] != null) {
+                    Files.deleteIfExists(tmpFiles[t]);
+                }
+            } catch (IOException e) {
+                // best effort clean-up of our own temporary file
+            }
+        }
+    }
+
+    // ---- line parsing, on bytes: no allocation per line ----
+
+    private void parse(InputStream in) throws IOException {
+        int len = 0;
+        int start = 0;
+        lineNo = 0;
+        for (;;) {
+            int r = in.read(buf, len, buf.length - len);
+            if (r < 0) {
+                if (start < len) {
+                    line(start, len);
+                }
+                return;
+            }
+            len += r;
+            int i = start;
+            while (true) {
+                int nl = indexOf(buf, (byte) '\n', i, len);
+                if (nl < 0) {
+                    break;
+                }
+                line(start, nl);
+                start = nl + 1;
+                i = start;
+            }
+            if (start > 0) {
+                System.arraycopy(buf, start, buf, 0, len - start);
+                len -= start;
+                start = 0;
+            } else if (len == buf.length) {
+                if (buf.length >= 1 << 24) {
+                    throw new BadInputException(inputName + ": line " + (lineNo + 1) + ": line longer than "
+                            + buf.length + " bytes; not Lackey output");
+                }
+                buf = Arrays.copyOf(buf, buf.length * 2);
+            }
+        }
+    }
+
+    private static int indexOf(byte[] b, byte c, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (b[i] == c) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** One line, bytes [s, e) without the line end. */
+    private void line(int s, int e) throws IOException {
+        lineNo++;
+        if (e > s && buf[e - 1] == '\r') {
+            e--;
+        }
+        if (e == s) {
+            return;
+        }
+        byte c0 = buf[s];
+        if (c0 == 'I' && e - s > 3 && buf[s + 1] == ' ' && buf[s + 2] == ' ') {
+            access((byte) 'I', s + 3, e);
+            return;
+        }
+        if (c0 == ' ' && e - s > 3 && buf[s + 2] == ' ') {
+            byte k = buf[s + 1];
+            if (k == 'L' || k == 'S' || k == 'M') {
+                access(k, s + 3, e);
+                return;
+            }
+        }
+        if (c0 == '=' && valgrindLine(s, e, (byte) '=')) {
+            return;
+        }
+        if (c0 == '-' && valgrindLine(s, e, (byte) '-')) {
+            if (threadsFromSched) {
+                sched(s, e);
+            }
+            return;
+        }
+        bad(s, e, "not a Lackey line (expected 'I  ADDR,SIZE', ' L|S|M ADDR,SIZE', '==PID==' or '--PID--')");
+    }
+
+    /** True for {@code ==PID==...} / {@code --PID--...}. */
+    private boolean valgrindLine(int s, int e, byte d) {
+        if (e - s < 5 || buf[s + 1] != d) {
+            return false;
+        }
+        int i = s + 2;
+        while (i < e && buf[i] >= '0' && buf[i] <= '9') {
+            i++;
+        }
+        return i > s + 2 && i + 1 < e && buf[i] == d && buf[i + 1] == d;
+    }
+
+    private static final byte[] SCHED = "SCHED[".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] ACQUIRED = "]:  acquired lock".getBytes(StandardCharsets.US_ASCII);
+
+    private void sched(int s, int e) throws IOException {
+        int i = find(SCHED, s, e);
+        if (i < 0) {
+            return;
+        }
+        int j = i + SCHED.length;
+        int tid = 0;
+        int digits = 0;
+        while (j < e && buf[j] >= '0' && buf[j] <= '9' && digits < 7) {
+            tid = tid * 10 + (buf[j] - '0');
+            j++;
+            digits++;
+        }
+        if (digits == 0 || !startsWith(ACQUIRED, j, e)) {
+            return; // entering, releasing, exiting: the running thread does not change here
+        }
+        if (tid < 1) {
+            bad(s, e, "scheduler line names thread " + tid + " (Valgrind numbers threads from 1)");
+            return;
+        }
+        current = writer(tid);
+    }
+
+    private int find(byte[] pat, int s, int e) {
+        for (int i = s; i + pat.length <= e; i++) {
+            if (startsWith(pat, i, e)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private boolean startsWith(byte[] pat, int i, int e) {
+        if (i + pat.length > e) {
+            return false;
+        }
+        for (int k = 0; k < pat.length; k++) {
+            if (buf[i + k] != pat[k]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void access(byte k, int s, int e) throws IOException {
+        int i = s;
+        long addr = 0;
+        int digits = 0;
+        for (; i < e; i++) {
+            int d = hex(buf[i]);
+            if (d < 0) {
+                break;
+            }
+            addr = (addr << 4) | d;
+            digits++;
+        }
+        if (digits == 0 || digits > 16 || i >= e || buf[i] != ',') {
+            bad(s - 3, e, "bad address (expected hex digits then ',SIZE')");
+            return;
+        }
+        i++;
+        int size = 0;
+        int sd = 0;
+        for (; i < e && buf[i] >= '0' && buf[i] <= '9' && sd < 6; i++, sd++) {
+            size = size * 10 + (buf[i] - '0');
+        }
+        while (i < e && buf[i] == ' ') {
+            i++;
+        }
+        if (sd == 0 || i != e || size < 1 || size > 0xFFFF) {
+            bad(s - 3, e, "bad size (expected a decimal size from 1 to 65535)");
+            return;
+        }
+        TraceWriter w = current != null ? current : (current = writer(1));
+        switch (k) {
+            case 'I':
+                w.fetch(addr, size);
+                records++;
+                break;
+            case 'L':
+                w.memory(MemType.LOAD, size, MemType.VECTOR, addr);
+                records++;
+                break;
+            case 'S':
+                w.memory(MemType.STORE, size, MemType.VECTOR, addr);
+                records++;
+                break;
+            default:
+                w.memory(MemType.LOAD, size, MemType.VECTOR, addr);
+                w.memory(MemType.STORE, size, MemType.VECTOR, addr);
+                records += 2;
+                break;
+        }
+    }
+
+    private static int hex(byte b) {
+        if (b >= '0' && b <= '9') {
+            return b - '0';
+        }
+        if (b >= 'a' && b <= 'f') {
+            return b - 'a' + 10;
+        }
+        if (b >= 'A' && b <= 'F') {
+            return b - 'A' + 10;
+        }
+        return -1;
+    }
+
+    private void bad(int s, int e, String what) {
+        if (skipBad) {
+            skipped++;
+            return;
+        }
+        String text = new String(buf, Math.max(s, 0), Math.min(e - Math.max(s, 0), 60), StandardCharsets.UTF_8);
+        throw new BadInputException(inputName + ": line " + lineNo + ": " + what + ": '" + text
+                + (e - s > 60 ? "...'" : "'"));
+    }
+
+    /** Lines skipped so far. */
+    public long skipped() {
+        return skipped;
+    }
+}

@@ -1,0 +1,184 @@
+package org.dsmscope.trace.lackey;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.dsmscope.trace.BadInputException;
+import org.dsmscope.trace.Codec;
+import org.dsmscope.trace.RecordKind;
+import org.dsmscope.trace.TraceReader;
+import org.dsmscope.trace.TraceWriter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Lackey import against a plain regex reference, on a real Valgrind 3.19 excerpt and on inline lines. */
+class LackeyImporterTest {
+    @TempDir
+    Path dir;
+
+    private static final Pattern ACCESS = Pattern.compile("^(I | L| S| M) ([0-9a-f]+),([0-9]+)$");
+    private static final Pattern SCHED = Pattern.compile("^--\\d+-- +SCHED\\[(\\d+)\\]:  acquired lock.*");
+
+    /** Reference: thread id → records as text, from a regex reading of the whole input. */
+    private static TreeMap<Integer, List<String>> reference(List<String> lines, boolean split) {
+        TreeMap<Integer, List<String>> m = new TreeMap<>();
+        int tid = 1;
+        for (String l : lines) {
+            Matcher s = SCHED.matcher(l);
+            if (s.matches() && split) {
+                tid = Integer.parseInt(s.group(1));
+                m.computeIfAbsent(tid, k -> new ArrayList<>());
+                continue;
+            }
+            Matcher a = ACCESS.matcher(l);
+            if (!a.matches()) {
+                continue;
+            }
+            List<String> out = m.computeIfAbsent(tid, k -> new ArrayList<>());
+            long addr = Long.parseUnsignedLong(a.group(2), 16);
+            String size = a.group(3);
+            switch (a.group(1).trim()) {
+                case "I": out.add("fetch " + size + " " + addr); break;
+                case "L": out.add("load " + size + " " + addr); break;
+                case "S": out.add("store " + size + " " + addr); break;
+                default: out.add("load " + size + " " + addr); out.add("store " + size + " " + addr); break;
+            }
+        }
+        if (m.isEmpty()) {
+            m.put(1, new ArrayList<>());
+        }
+        return m;
+    }
+
+    private static List<String> read(Path f) throws IOException {
+        List<String> out = new ArrayList<>();
+        try (TraceReader r = TraceReader.open(f)) {
+            assertTrue(r.extended() && r.addr64());
+            for (int k = r.next(); k != RecordKind.EOF; k = r.next()) {
+                if (k == RecordKind.FETCH) {
+                    out.add("fetch " + r.size() + " " + r.address());
+                } else {
+                    assertEquals(RecordKind.MEMORY, k);
+                    assertEquals(2, r.regType());
+                    out.add((r.isStore() ? "store " : "load ") + r.size() + " " + r.address());
+                }
+            }
+        }
+        return out;
+    }
+
+    private Path fixture() throws IOException {
+        Path f = dir.resolve("pthreads-2.lackey");
+        try (InputStream in = getClass().getResourceAsStream("/lackey/pthreads-2.lackey")) {
+            Files.copy(in, f);
+        }
+        return f;
+    }
+
+    @Test
+    void realValgrindExcerpt_splitsThreadsBySchedulerLines() throws IOException {
+        Path in = fixture();
+        String name = dir.resolve("pt").toString();
+        LackeyImporter.Result r = new LackeyImporter(new TraceWriter.Options(), true, false).run(in, name);
+        TreeMap<Integer, List<String>> ref = reference(Files.readAllLines(in, StandardCharsets.UTF_8), true);
+        assertEquals(3, r.files.size());
+        assertArrayEquals(new int[] {1, 2, 3}, r.valgrindThreads);
+        int t = 0;
+        long total = 0;
+        for (List<String> recs : ref.values()) {
+            assertEquals(Path.of(name + ".3." + t), r.files.get(t));
+            assertEquals(recs, read(r.files.get(t)));
+            total += recs.size();
+            t++;
+        }
+        assertEquals(total, r.records);
+        assertTrue(ref.get(1).contains("store 8 " + 0x1fff000778L), "64-bit stack address kept");
+    }
+
+    @Test
+    void withoutThreadSplitting_everythingGoesToOneFile() throws IOException {
+        Path in = fixture();
+        String name = dir.resolve("one").toString();
+        LackeyImporter.Result r = new LackeyImporter(new TraceWriter.Options().codec(Codec.LZ4), false, false)
+                .run(in, name);
+        assertEquals(List.of(Path.of(name + ".1.0")), r.files);
+        assertEquals(reference(Files.readAllLines(in), false).get(1), read(r.files.get(0)));
+    }
+
+    @Test
+    void modifyLine_isLoadThenStore_andOddSizesUseWideRecords() throws IOException {
+        Path in = dir.resolve("in");
+        Files.write(in, List.of("==1== Lackey", " M 0422c0a8,4", " L 10,10", "I  401000,15", " S ffffffffffffff00,64"));
+        LackeyImporter.Result r = new LackeyImporter(new TraceWriter.Options(), true, false)
+                .run(in, dir.resolve("m").toString());
+        assertEquals(List.of("load 4 " + 0x0422c0a8L, "store 4 " + 0x0422c0a8L, "load 10 16", "fetch 15 " + 0x401000,
+                "store 64 " + 0xffffffffffffff00L), read(r.files.get(0)));
+    }
+
+    @Test
+    void schedulerLinesOnlyForOtherThreads_stillKeepEarlierRecordsOnThread1() throws IOException {
+        Path in = dir.resolve("in");
+        Files.write(in, List.of(" L 10,4", "--7--   SCHED[2]:  acquired lock (x)", " S 20,4",
+                "--7--   SCHED[2]: releasing lock (x) -> VgTs_WaitSys", "--7-- some other message"));
+        LackeyImporter.Result r = new LackeyImporter(new TraceWriter.Options(), true, false)
+                .run(in, dir.resolve("s").toString());
+        assertEquals(2, r.files.size());
+        assertEquals(List.of("load 4 16"), read(r.files.get(0)));
+        assertEquals(List.of("store 4 32"), read(r.files.get(1)));
+    }
+
+    @Test
+    void lineThatDoesNotParse_namesFileLineAndWhat_andLeavesNoFiles() throws IOException {
+        Path in = dir.resolve("in");
+        Files.write(in, List.of("==1== Lackey", " L 10,4", " L 1x0,4", " S 20,4"));
+        String name = dir.resolve("bad").toString();
+        BadInputException e = assertThrows(BadInputException.class,
+                () -> new LackeyImporter(new TraceWriter.Options(), true, false).run(in, name));
+        assertEquals(in + ": line 3: bad address (expected hex digits then ',SIZE'): ' L 1x0,4'", e.getMessage());
+        try (var s = Files.list(dir)) {
+            assertEquals(List.of(in), s.toList());
+        }
+    }
+
+    @Test
+    void programOutputMixedIn_isReportedUnlessSkipped() throws IOException {
+        Path in = dir.resolve("in");
+        Files.write(in, List.of(" L 10,4", "hello world", " S 20,0", " S 20,4"));
+        BadInputException e = assertThrows(BadInputException.class,
+                () -> new LackeyImporter(new TraceWriter.Options(), true, false).run(in, dir.resolve("x").toString()));
+        assertTrue(e.getMessage().startsWith(in + ": line 2: not a Lackey line"), e.getMessage());
+        LackeyImporter.Result r = new LackeyImporter(new TraceWriter.Options(), true, true)
+                .run(in, dir.resolve("y").toString());
+        assertEquals(2, r.skipped);
+        assertEquals(List.of("load 4 16", "store 4 32"), read(r.files.get(0)));
+    }
+
+    @Test
+    void emptyInput_givesOneThreadWithNoRecords() throws IOException {
+        Path in = dir.resolve("in");
+        Files.write(in, new byte[0]);
+        LackeyImporter.Result r = new LackeyImporter(new TraceWriter.Options(), true, false)
+                .run(in, dir.resolve("e").toString());
+        assertEquals(1, r.files.size());
+        assertEquals(List.of(), read(r.files.get(0)));
+    }
+
+    @Test
+    void missingInput_isABadInput() {
+        BadInputException e = assertThrows(BadInputException.class, () -> new LackeyImporter(
+                new TraceWriter.Options(), true, false).run(dir.resolve("nope"), dir.resolve("x").toString()));
+        assertEquals(dir.resolve("nope") + ": no such Lackey output file", e.getMessage());
+    }
+}
