@@ -59,7 +59,7 @@ public final class Replay implements ReplayContext {
         TraceReader[] crd = calls == null ? null : new TraceReader[n];
         try {
             for (int t = 0; t < n; t++) {
-                rd[t] = Prescan.open(detailed.files().get(t), o);
+                rd[t] = Prescan.open(detailed.files().get(t), o, Prescan.REPLAY_BUFFER);
                 if (crd != null && pre.usableCalls[t] > 0) {
                     crd[t] = Prescan.open(calls.files().get(t), o);
                 }

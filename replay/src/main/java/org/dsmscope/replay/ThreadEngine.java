@@ -116,7 +116,14 @@ final class ThreadEngine {
         for (;;) {
             int t = pick();
             if (t >= 0) {
+                long c = clock[t];
                 step(t);
+                // Fast path while threads run in lockstep: the next thread after t (cyclically) that still has
+                // the minimum clock c is exactly what pick() would choose; run it for one record.
+                for (int u = next(t, c); u >= 0; u = next(u, c)) {
+                    bound = c;
+                    step(u);
+                }
                 continue;
             }
             if (!anyBlocked()) {
@@ -153,6 +160,20 @@ final class ThreadEngine {
         }
         bound = min2;
         return best;
+    }
+
+    /** The first runnable thread after t in cyclic order whose clock is c (no clock is below c), or -1. */
+    private int next(int t, long c) {
+        int u = t;
+        for (int i = 1; i < n; i++) {
+            if (++u == n) {
+                u = 0;
+            }
+            if (state[u] == RUNNABLE && clock[u] == c) {
+                return u;
+            }
+        }
+        return -1;
     }
 
     /** Runs thread t for at least one record, then while its clock stays below every other runnable clock. */
