@@ -89,8 +89,7 @@ final class ThreadErrors {
         for (int u = 0; u < e.n; u++) {
             if (e.state[u] == ThreadEngine.NOT_STARTED) {
                 e.rp.bad(e.rd[u].name() + ": thread " + u + " was never started: no spawn record activated it"
-                        + " (use -p"
-                        + " for traces without spawn and join records)");
+                        + " (use -p for traces without spawn and join records)");
             } else if (e.state[u] == ThreadEngine.PARKED && e.rd[u].next() != RecordKind.EOF) {
                 e.rp.bad(e.rd[u].name() + ": byte offset " + e.rd[u].offset() + ": records after thread " + u
                         + "'s last join, but no spawn activated it again");
