@@ -220,6 +220,11 @@ public final class Replay implements ReplayContext {
     }
 
     @Override
+    public int ioProcessors() {
+        return !o.handleIo ? 0 : o.distributedIo ? processors() : 1;
+    }
+
+    @Override
     public int partition() {
         return partition;
     }

@@ -344,11 +344,19 @@ final class ThreadEngine {
     }
 
     private void fileIo(int t, TraceReader r, boolean read) {
-        if (!io.blocks(read)) {
+        if (!o.handleIo) {
             emitCall(t, 0);
             return;
         }
         long done = io.complete(clock[t], r.arg(2), t);
+        int q = o.distributedIo ? t : 0;
+        for (Analysis a : an) {
+            a.io(t, t, q, done, read, r.arg(1), r.arg(2));
+        }
+        if (!io.blocks(read)) {
+            emitCall(t, 0);
+            return;
+        }
         long wait = done - clock[t];
         cur.idle[t] += wait;
         clock[t] = done;
