@@ -49,6 +49,16 @@ public interface Analysis {
     default void call(int thread, int cpu, long clock, CallEvent call) {
     }
 
+    /**
+     * Disk I/O traffic, with {@code -handle_io} only (seed 000 Appendix B): a file read moves {@code bytes} bytes
+     * from disk into the buffer at {@code address} (the I/O processor stores them), a write moves them out (it
+     * loads them). {@code ioProcessor} is 0 for centered I/O, the processor's own I/O processor with {@code
+     * -distributed_io} (see {@link ReplayContext#ioProcessors()}); {@code clock} is when the transfer completes
+     * (thread traces) or when the call is replayed ({@code -i}). Called before the {@link #call} of the record.
+     */
+    default void io(int thread, int cpu, int ioProcessor, long clock, boolean read, long address, long bytes) {
+    }
+
     /** A phase ends; {@code times} holds busy, idle, imbalance and contention per thread for the phase. */
     default void phaseEnd(Phase phase, PhaseTimes times) {
     }

@@ -40,9 +40,17 @@ final class Prescan {
         records = new long[n];
     }
 
+    /** Read buffer per trace during the replay: small, so that many interleaved traces stay in cache. */
+    static final int REPLAY_BUFFER = 64 << 10;
+
     static TraceReader open(Path p, ReplayOptions o) {
+        return open(p, o, 1 << 20);
+    }
+
+    static TraceReader open(Path p, ReplayOptions o, int buffer) {
         try {
-            return TraceReader.open(p, TraceReader.Options.defaults().skipBadRecords(o.skipBadRecords));
+            return TraceReader.open(p, TraceReader.Options.defaults().skipBadRecords(o.skipBadRecords)
+                    .bufferBytes(buffer));
         } catch (IOException e) {
             throw new UncheckedIOException(p + ": cannot read: " + e.getMessage(), e);
         }

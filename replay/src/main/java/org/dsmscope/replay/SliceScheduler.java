@@ -7,7 +7,8 @@ import java.util.Arrays;
  * -rr_interleaving -k -s -handle_io} and the I/O options; SPEC §4). A trace is cut into slices at the call records
  * that imply process synchronization (semop, semctl, ldcw, critical sections); a slice starts at the end time of
  * its head call and ends at the start time of its tail call (every trace's first slice starts at time 0: all
- * processes are ready when the traces begin; the last slice, with no tail call, constrains no other). A discrete-event simulation over the pseudo clock then places the slices:
+ * processes are ready when the traces begin; the last slice, with no tail call, constrains no other). A
+ * discrete-event simulation over the pseudo clock then places the slices:
  *
  * <ul>
  * <li>Greedy (default): the ready slices, one per trace, in order of start time (ties: first ready first), are

@@ -132,6 +132,39 @@ class SyncSemanticsTest {
     }
 
     @Test
+    void handleIo_reportsTheDiskTrafficOfReadsAndWrites_atTransferCompletion() {
+        TraceSet set = TestTraces.write(dir, "iot", w -> w.loads(3, 0).call(CallType.FILE_READ, 0x4000, 100, 3)
+                .call(CallType.FILE_WRITE, 0x5000, 50, 3));
+        List<String> seen = new java.util.ArrayList<>();
+        Analysis a = new Analysis() {
+            @Override
+            public void io(int thread, int cpu, int ioProcessor, long clock, boolean read, long address, long bytes) {
+                seen.add(thread + " " + ioProcessor + " " + clock + " " + read + " " + Long.toHexString(address) + " "
+                        + bytes);
+            }
+        };
+        ReplayOptions o = new ReplayOptions();
+        o.handleIo = true;
+        o.diskLatency = 0.01;
+        o.mhz = 1;
+        o.ipc = 1;
+        o.dmaBandwidth = 10;
+        o.bufferedIo = true;
+        new Replay(set, null, o).add(a).run();
+        // read: 3 + 10 latency + 10 transfer = 23; the buffered write does not block but still moves its bytes,
+        // queued behind the read on the one (centered) I/O processor: 33 + 5 = 38
+        assertEquals(List.of("0 0 23 true 4000 100", "0 0 38 false 5000 50"), seen);
+        List<String> none = new java.util.ArrayList<>();
+        new Replay(set, null, new ReplayOptions()).add(new Analysis() {
+            @Override
+            public void io(int thread, int cpu, int ioProcessor, long clock, boolean read, long address, long bytes) {
+                none.add("io");
+            }
+        }).run();
+        assertEquals(List.of(), none, "without -handle_io no traffic");
+    }
+
+    @Test
     void handleIo_fileReadAdvancesTheClockByDiskLatencyAndTransfer_asIdle() {
         TraceSet set = TestTraces.write(dir, "io", w -> w.call(CallType.FILE_READ, 0x100, 1000, 3).loads(1, 0));
         ReplayOptions o = new ReplayOptions();
