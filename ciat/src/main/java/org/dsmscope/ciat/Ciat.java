@@ -19,6 +19,7 @@ import org.dsmscope.ciat.mix.MixStats;
 import org.dsmscope.ciat.report.EventTrace;
 import org.dsmscope.ciat.report.JsonReport;
 import org.dsmscope.ciat.report.TextReport;
+import org.dsmscope.ciat.table.LocationState;
 import org.dsmscope.replay.Analysis;
 import org.dsmscope.replay.CallEvent;
 import org.dsmscope.replay.Phase;
@@ -46,6 +47,8 @@ public final class Ciat implements Analysis {
     private MemoryUsage memory;
     private final List<PhaseStats> phases = new ArrayList<>();
     private PhaseStats current;
+    /** Records replayed outside any phase (e.g. the spawn call that ends a serial phase); merged into the next. */
+    private PhaseStats pending;
     private int[] runKind;
     private long[] runLength;
     private long[] pendingCall;
@@ -64,9 +67,10 @@ public final class Ciat implements Analysis {
         this.ctx = c;
         threads = c.threads();
         processors = Math.max(c.processors(), 1);
-        comm = new Communication(processors);
+        LocationState loc = new LocationState(processors);
+        comm = new Communication(processors, loc);
         age = new AccessAge(threads, opt.ageScope, opt.ageGranularity, opt.sampleRate);
-        memory = new MemoryUsage();
+        memory = new MemoryUsage(loc);
         runKind = new int[threads];
         runLength = new long[threads];
         pendingCall = new long[threads];
@@ -81,17 +85,25 @@ public final class Ciat implements Analysis {
     @Override
     public void phaseBegin(Phase phase) {
         if (current != null) {
-            close(null);
+            close(null, null);
         }
         current = PhaseStats.of(phase, threads, processors);
+        if (pending != null) {
+            current.addCounters(pending);
+            pending = null;
+        }
     }
 
     private PhaseStats phase() {
-        if (current == null) {
-            // Records before the first phase (the replay always opens one first; kept for robustness).
-            current = new PhaseStats(phases.size() + 1, Phase.Kind.SERIAL.label(), -1, threads, processors);
+        if (current != null) {
+            return current;
         }
-        return current;
+        // Between phases (the replay announces a phase with its first record, so a call that ends a phase can
+        // arrive after phaseEnd): count it in the next phase.
+        if (pending == null) {
+            pending = new PhaseStats(-1, "pending", -1, threads, processors);
+        }
+        return pending;
     }
 
     @Override
@@ -173,12 +185,20 @@ public final class Ciat implements Analysis {
 
     @Override
     public void phaseEnd(Phase phase, PhaseTimes times) {
-        close(times);
+        close(times, phase);
         phases.get(phases.size() - 1).endClock = phase.endClock();
     }
 
-    private void close(PhaseTimes times) {
-        PhaseStats ph = phase();
+    private void close(PhaseTimes times, Phase phase) {
+        if (current == null) {
+            // A phase ended that was never announced (it had no records): keep it, with any pending counts.
+            if (phase != null) {
+                phaseBegin(phase);
+            } else {
+                return;
+            }
+        }
+        PhaseStats ph = current;
         for (int t = 0; t < threads; t++) {
             endRun(t, ph.mix);
         }
@@ -192,10 +212,18 @@ public final class Ciat implements Analysis {
     @Override
     public void end(ReplayContext c, PhaseTimes total) {
         if (current != null) {
-            close(null);
+            close(null, null);
         }
         if (phases.isEmpty()) {
             phases.add(new PhaseStats(1, Phase.Kind.SERIAL.label(), -1, threads, processors));
+        }
+        if (pending != null) {
+            PhaseStats last = phases.get(phases.size() - 1);
+            for (int t = 0; t < threads; t++) {
+                endRun(t, pending.mix);
+            }
+            last.addCounters(pending);
+            pending = null;
         }
         // Write epochs still open at the end close in the last phase (SPEC §5: "or the analysis ends").
         comm.finish(phases.get(phases.size() - 1).comm);

@@ -10,7 +10,7 @@ import org.dsmscope.ciat.table.PageMap;
  * <p>Algorithm: every access gets a timestamp {@code now}; {@code last[key]} holds the timestamp of the key's most
  * recent access, and a Fenwick tree over timestamps holds at position t the number of keys whose most recent
  * access is t. The age of an access whose oldest previous timestamp among its keys is p is the number of keys with
- * most recent access in [p, now-1] &mdash; a prefix-sum difference &mdash; because every key of the current access
+ * most recent access in [p, now-1] &mdash; all live keys minus one prefix sum &mdash; because every key of the current access
  * lies in that range too. The keys then move to {@code now} (adjacent keys with the same previous timestamp are
  * moved with one tree update). When timestamps reach the tree's capacity, live timestamps are renumbered densely
  * (order kept) and the tree rebuilt, so memory stays proportional to the distinct keys, not the trace length.
@@ -27,13 +27,12 @@ public final class AgeTracker {
     private int now;
     private int cap;
     private int[] fen;
-    private int[] cnt;
+    private long live;
 
     /** An empty tracker. */
     public AgeTracker() {
         cap = 1 << 12;
         fen = new int[cap + 1];
-        cnt = new int[cap + 1];
     }
 
     /** Number of keys pages allocated. */
@@ -43,7 +42,7 @@ public final class AgeTracker {
 
     /** Bytes of state held (timestamps, tree, map). */
     public long footprintBytes() {
-        return (long) pages.size() * PAGE * 4 + (fen.length + cnt.length) * 4L + pages.footprintBytes()
+        return (long) pages.size() * PAGE * 4 + fen.length * 4L + pages.footprintBytes()
                 + last.length * 8L;
     }
 
@@ -57,7 +56,7 @@ public final class AgeTracker {
         }
         int t = ++now;
         int pmin = Integer.MAX_VALUE;
-        boolean fresh = false;
+        int fresh = 0;
         // Pass 1: oldest previous timestamp; pass 2: move keys to now.
         for (long k = first; k <= lastKey; ) {
             int s = slot(k >>> PAGE_SHIFT);
@@ -68,7 +67,7 @@ public final class AgeTracker {
             for (int i = off; i <= end; i++) {
                 int p = l[i];
                 if (p == 0) {
-                    fresh = true;
+                    fresh++;
                 } else if (p < pmin) {
                     pmin = p;
                 }
@@ -78,7 +77,10 @@ public final class AgeTracker {
                 break;
             }
         }
-        long age = fresh ? -1 : prefix(t - 1) - prefix(pmin - 1);
+        // No key has a timestamp >= t yet, so the keys last accessed in [pmin, t-1] are all live keys minus
+        // those last accessed before pmin: one prefix walk.
+        long age = fresh > 0 ? -1 : live - prefix(pmin - 1);
+        live += fresh;
         int moved = 0;
         for (long k = first; k <= lastKey; ) {
             int s = pages.get(k >>> PAGE_SHIFT);
@@ -109,7 +111,6 @@ public final class AgeTracker {
                 break;
             }
         }
-        cnt[t] += moved;
         for (int i = t; i <= cap; i += i & -i) {
             fen[i] += moved;
         }
@@ -117,7 +118,6 @@ public final class AgeTracker {
     }
 
     private void dec(int ts, int n) {
-        cnt[ts] -= n;
         for (int i = ts; i <= cap; i += i & -i) {
             fen[i] -= n;
         }
@@ -144,11 +144,19 @@ public final class AgeTracker {
 
     /** Renumbers live timestamps 1..live in order and rebuilds the tree, growing it if more than half full. */
     private void compact() {
+        // Point values from the tree: undo the O(n) build in reverse order.
+        int[] cnt = fen;
+        for (int i = cap; i >= 1; i--) {
+            int j = i + (i & -i);
+            if (j <= cap) {
+                cnt[j] -= cnt[i];
+            }
+        }
         int[] rank = new int[cap + 1];
-        int live = 0;
+        int liveTs = 0;
         for (int t = 1; t <= now; t++) {
             if (cnt[t] != 0) {
-                rank[t] = ++live;
+                rank[t] = ++liveTs;
             }
         }
         for (int s = 0; s < pages.size(); s++) {
@@ -161,28 +169,26 @@ public final class AgeTracker {
         }
         int newCap = cap;
         long keys = (long) pages.size() * PAGE;
-        while (live * 2L > newCap || (newCap < keys / 8 && newCap < (1 << 29))) {
+        while (liveTs * 2L > newCap || (newCap < keys / 8 && newCap < (1 << 29))) {
             if (newCap > (1 << 29)) {
                 throw new IllegalStateException("access age: more than 2^28 live timestamps");
             }
             newCap *= 2;
         }
-        int[] newCnt = new int[newCap + 1];
+        int[] nf = new int[newCap + 1];
         for (int t = 1; t <= now; t++) {
             if (cnt[t] != 0) {
-                newCnt[rank[t]] = cnt[t];
+                nf[rank[t]] = cnt[t];
             }
         }
-        cnt = newCnt;
-        cap = newCap;
-        fen = new int[cap + 1];
-        for (int i = 1; i <= cap; i++) {
-            fen[i] += cnt[i];
+        for (int i = 1; i <= newCap; i++) {
             int j = i + (i & -i);
-            if (j <= cap) {
-                fen[j] += fen[i];
+            if (j <= newCap) {
+                nf[j] += nf[i];
             }
         }
-        now = live;
+        fen = nf;
+        cap = newCap;
+        now = liveTs;
     }
 }

@@ -1,6 +1,6 @@
 package org.dsmscope.ciat.comm;
 
-import org.dsmscope.ciat.table.PageMap;
+import org.dsmscope.ciat.table.LocationState;
 
 /**
  * Inherent communication per byte location (seed 000 §4.4, seed 001 §5.4 and §5.6), exactly as SPEC §5 defines
@@ -19,43 +19,51 @@ import org.dsmscope.ciat.table.PageMap;
  *     (W, P) of a RAW or WAW byte and (P, j), j &isin; L, of a WAR byte.
  * </ul>
  *
- * <p>State layout: pages of 4096 byte locations found through a {@link PageMap}; per location a {@code short}
- * writer (processor + 1, 0 = none), {@code words} longs of reader bitmask and one anchor bit (packed in a
- * {@code long[]} per page). No allocation per access. Not thread-safe.
+ * <p>State layout: the shared {@link LocationState} (one interleaved {@code long[]} per page of 4096 locations):
+ * word 0 holds the writer (processor + 1, 0 = none) and the anchor bit, words 1.. the reader bitmask. No
+ * allocation per access. Not thread-safe.
  */
 public final class Communication {
-    private static final int PAGE_SHIFT = 12;
-    private static final int PAGE = 1 << PAGE_SHIFT;
+    private static final int PAGE_SHIFT = LocationState.PAGE_SHIFT;
+    private static final int PAGE = LocationState.PAGE;
+    private static final long WRITER = LocationState.WRITER_MASK;
+    private static final long ANCHOR = LocationState.ANCHOR;
 
     private final int processors;
     private final int words;
-    private final PageMap pages = new PageMap();
-    private short[][] writer = new short[64][];
-    private long[][] readers = new long[64][];
-    private long[][] anchors = new long[64][];
+    private final int stride;
+    private final LocationState loc;
     private final int[] pairStamp;
     private int accessSeq;
-    private final long[] scratch;
 
-    /** Communication state for {@code processors} processors. */
+    /** Communication state for {@code processors} processors, in its own location table. */
     public Communication(int processors) {
+        this(processors, new LocationState(processors));
+    }
+
+    /** Communication state for {@code processors} processors in a shared location table. */
+    public Communication(int processors, LocationState loc) {
         if (processors < 1 || processors > 32767) {
             throw new IllegalArgumentException("processors out of range: " + processors);
         }
         this.processors = processors;
         this.words = (processors + 63) >>> 6;
+        this.loc = loc;
+        this.stride = loc.stride();
+        if (stride != words + 1) {
+            throw new IllegalArgumentException("location table sized for another processor count");
+        }
         this.pairStamp = new int[processors * processors];
-        this.scratch = new long[words];
     }
 
     /** Number of byte locations with communication state (data locations touched). */
     public long locations() {
-        return (long) pages.size() * PAGE;
+        return (long) loc.pages() * PAGE;
     }
 
     /** Pages with state. */
     public int pages() {
-        return pages.size();
+        return loc.pages();
     }
 
     /**
@@ -105,22 +113,6 @@ public final class Communication {
         return type;
     }
 
-    private int slot(long page) {
-        int s = pages.getOrAdd(page);
-        if (s == writer.length) {
-            int n = s * 2;
-            writer = java.util.Arrays.copyOf(writer, n);
-            readers = java.util.Arrays.copyOf(readers, n);
-            anchors = java.util.Arrays.copyOf(anchors, n);
-        }
-        if (writer[s] == null) {
-            writer[s] = new short[PAGE];
-            readers[s] = new long[PAGE * words];
-            anchors[s] = new long[PAGE / 64];
-        }
-        return s;
-    }
-
     private void pair(int i, int j, CommStats st) {
         int k = i * processors + j;
         if (pairStamp[k] != accessSeq) {
@@ -136,28 +128,26 @@ public final class Communication {
         long a = address;
         int rem = size;
         while (rem > 0) {
-            int s = slot(a >>> PAGE_SHIFT);
+            long[] m = loc.state(loc.slot(a >>> PAGE_SHIFT));
             int off = (int) (a & (PAGE - 1));
             int n = Math.min(rem, PAGE - off);
-            short[] w = writer[s];
-            long[] r = readers[s];
-            for (int i = off, e = off + n; i < e; i++) {
-                long rr = r[i];
+            for (int i = off << 1, e = (off + n) << 1; i < e; i += 2) {
+                long rr = m[i + 1];
                 if ((rr & bit) != 0) {
                     continue;
                 }
-                int wr = w[i] - 1;
+                int wr = (int) (m[i] & WRITER) - 1;
                 if (wr >= 0) {
                     if (wr != cpu) {
                         result = 2;
                         pair(wr, cpu, st);
-                        r[i] = rr | bit;
+                        m[i + 1] = rr | bit;
                     }
                 } else {
                     if (rr != 0 && result == 0) {
                         result = 1;
                     }
-                    r[i] = rr | bit;
+                    m[i + 1] = rr | bit;
                 }
             }
             a += n;
@@ -171,26 +161,20 @@ public final class Communication {
         long bit = 1L << cpu;
         int maxL = 0;
         boolean waw = false;
-        short me = (short) (cpu + 1);
+        long me = cpu + 1;
         long a = address;
         int rem = size;
-        boolean first = true;
+        long anchor = ANCHOR;
         while (rem > 0) {
-            int s = slot(a >>> PAGE_SHIFT);
+            long[] m = loc.state(loc.slot(a >>> PAGE_SHIFT));
             int off = (int) (a & (PAGE - 1));
             int n = Math.min(rem, PAGE - off);
-            short[] w = writer[s];
-            long[] r = readers[s];
-            long[] anc = anchors[s];
-            for (int i = off, e = off + n; i < e; i++) {
-                long rr = r[i];
-                int wr = w[i] - 1;
-                long am = 1L << (i & 63);
-                if ((anc[i >>> 6] & am) != 0) {
-                    if (rr != 0) {
-                        st.sharing[Long.bitCount(rr)]++;
-                    }
-                    anc[i >>> 6] &= ~am;
+            for (int i = off << 1, e = (off + n) << 1; i < e; i += 2) {
+                long meta = m[i];
+                long rr = m[i + 1];
+                int wr = (int) (meta & WRITER) - 1;
+                if ((meta & ANCHOR) != 0 && rr != 0) {
+                    st.sharing[Long.bitCount(rr)]++;
                 }
                 long l = rr & ~bit;
                 if (l != 0) {
@@ -207,12 +191,9 @@ public final class Communication {
                     waw = true;
                     pair(wr, cpu, st);
                 }
-                w[i] = me;
-                r[i] = 0;
-                if (first) {
-                    anc[i >>> 6] |= am;
-                    first = false;
-                }
+                m[i] = (meta & ~(WRITER | ANCHOR)) | me | anchor;
+                m[i + 1] = 0;
+                anchor = 0;
             }
             a += n;
             rem -= n;
@@ -222,34 +203,32 @@ public final class Communication {
 
     /** Load, any number of processors. */
     private int loadN(int cpu, long address, int size, CommStats st) {
-        int word = cpu >>> 6;
+        int word = 1 + (cpu >>> 6);
         long bit = 1L << (cpu & 63);
         int result = 0;
         long a = address;
         int rem = size;
         while (rem > 0) {
-            int s = slot(a >>> PAGE_SHIFT);
+            long[] m = loc.state(loc.slot(a >>> PAGE_SHIFT));
             int off = (int) (a & (PAGE - 1));
             int n = Math.min(rem, PAGE - off);
-            short[] w = writer[s];
-            long[] r = readers[s];
-            for (int i = off, e = off + n; i < e; i++) {
-                int base = i * words;
-                if ((r[base + word] & bit) != 0) {
+            for (int x = off; x < off + n; x++) {
+                int base = x * stride;
+                if ((m[base + word] & bit) != 0) {
                     continue;
                 }
-                int wr = w[i] - 1;
+                int wr = (int) (m[base] & WRITER) - 1;
                 if (wr >= 0) {
                     if (wr != cpu) {
                         result = 2;
                         pair(wr, cpu, st);
-                        r[base + word] |= bit;
+                        m[base + word] |= bit;
                     }
                 } else {
-                    if (result == 0 && !empty(r, base)) {
+                    if (result == 0 && !empty(m, base)) {
                         result = 1;
                     }
-                    r[base + word] |= bit;
+                    m[base + word] |= bit;
                 }
             }
             a += n;
@@ -260,63 +239,54 @@ public final class Communication {
 
     /** Store, any number of processors. */
     private int storeN(int cpu, long address, int size, CommStats st) {
-        int word = cpu >>> 6;
+        int word = 1 + (cpu >>> 6);
         long bit = 1L << (cpu & 63);
         int maxL = 0;
         boolean waw = false;
-        short me = (short) (cpu + 1);
+        long me = cpu + 1;
         long a = address;
         int rem = size;
-        boolean first = true;
+        long anchor = ANCHOR;
         while (rem > 0) {
-            int s = slot(a >>> PAGE_SHIFT);
+            long[] m = loc.state(loc.slot(a >>> PAGE_SHIFT));
             int off = (int) (a & (PAGE - 1));
             int n = Math.min(rem, PAGE - off);
-            short[] w = writer[s];
-            long[] r = readers[s];
-            long[] anc = anchors[s];
-            for (int i = off, e = off + n; i < e; i++) {
-                int base = i * words;
-                int wr = w[i] - 1;
-                long am = 1L << (i & 63);
+            for (int x = off; x < off + n; x++) {
+                int base = x * stride;
+                long meta = m[base];
+                int wr = (int) (meta & WRITER) - 1;
                 int count = 0;
-                for (int k = 0; k < words; k++) {
-                    count += Long.bitCount(r[base + k]);
+                for (int k = 1; k <= words; k++) {
+                    count += Long.bitCount(m[base + k]);
                 }
-                if ((anc[i >>> 6] & am) != 0) {
-                    if (count != 0) {
-                        st.sharing[count]++;
-                    }
-                    anc[i >>> 6] &= ~am;
+                if ((meta & ANCHOR) != 0 && count != 0) {
+                    st.sharing[count]++;
                 }
-                int d = count - ((r[base + word] & bit) != 0 ? 1 : 0);
+                int d = count - ((m[base + word] & bit) != 0 ? 1 : 0);
                 if (d > 0) {
                     if (d > maxL) {
                         maxL = d;
                     }
-                    for (int k = 0; k < words; k++) {
-                        long l = r[base + k];
+                    for (int k = 1; k <= words; k++) {
+                        long l = m[base + k];
                         if (k == word) {
                             l &= ~bit;
                         }
                         while (l != 0) {
                             int j = Long.numberOfTrailingZeros(l);
                             l &= l - 1;
-                            pair(cpu, (k << 6) + j, st);
+                            pair(cpu, ((k - 1) << 6) + j, st);
                         }
                     }
                 } else if (wr >= 0 && wr != cpu) {
                     waw = true;
                     pair(wr, cpu, st);
                 }
-                w[i] = me;
-                for (int k = 0; k < words; k++) {
-                    r[base + k] = 0;
+                m[base] = (meta & ~(WRITER | ANCHOR)) | me | anchor;
+                for (int k = 1; k <= words; k++) {
+                    m[base + k] = 0;
                 }
-                if (first) {
-                    anc[i >>> 6] |= am;
-                    first = false;
-                }
+                anchor = 0;
             }
             a += n;
             rem -= n;
@@ -324,9 +294,9 @@ public final class Communication {
         return maxL > 0 ? maxL : (waw ? -1 : 0);
     }
 
-    private boolean empty(long[] r, int base) {
-        for (int k = 0; k < words; k++) {
-            if (r[base + k] != 0) {
+    private boolean empty(long[] m, int base) {
+        for (int k = 1; k <= words; k++) {
+            if (m[base + k] != 0) {
                 return false;
             }
         }
@@ -335,29 +305,26 @@ public final class Communication {
 
     /** Closes every open write epoch at the end of the analysis: S[|R|] += 1 on each anchor byte with |R| ≥ 1. */
     public void finish(CommStats st) {
-        for (int s = 0; s < pages.size(); s++) {
-            long[] anc = anchors[s];
-            long[] r = readers[s];
-            for (int wi = 0; wi < anc.length; wi++) {
-                long m = anc[wi];
-                while (m != 0) {
-                    int i = (wi << 6) + Long.numberOfTrailingZeros(m);
-                    m &= m - 1;
-                    int count = 0;
-                    for (int k = 0; k < words; k++) {
-                        count += Long.bitCount(r[i * words + k]);
-                    }
-                    if (count > 0) {
-                        st.sharing[count]++;
-                    }
+        for (int s = 0; s < loc.pages(); s++) {
+            long[] m = loc.state(s);
+            for (int base = 0; base < m.length; base += stride) {
+                if ((m[base] & ANCHOR) == 0) {
+                    continue;
                 }
-                anc[wi] = 0;
+                int count = 0;
+                for (int k = 1; k <= words; k++) {
+                    count += Long.bitCount(m[base + k]);
+                }
+                if (count > 0) {
+                    st.sharing[count]++;
+                }
+                m[base] &= ~ANCHOR;
             }
         }
     }
 
     /** Bytes of state per touched page (excluding the page map): writer, readers, anchor bits. */
     public long bytesPerPage() {
-        return PAGE * 2L + PAGE * 8L * words + PAGE / 8;
+        return loc.bytesPerPage();
     }
 }

@@ -2,7 +2,7 @@ package org.dsmscope.ciat.memory;
 
 import java.io.IOException;
 import java.io.Writer;
-import org.dsmscope.ciat.table.PageMap;
+import org.dsmscope.ciat.table.LocationState;
 
 /**
  * Memory usage (seed 000 §4.5, seed 001 §5.1 and §5.7): per byte location a code bit, a data bit, an
@@ -12,21 +12,23 @@ import org.dsmscope.ciat.table.PageMap;
  *
  * <p>"Thread" here is the trace (thread or process) index: sharing of memory is between threads (seed 000 §4.5).
  * Synchronization variables are included (the memory usage file places pages; a lock's page is shared).
- * Layout: pages of 4096 locations through a {@link PageMap}; {@code byte} flags, {@code short} first thread,
- * {@code int} data and code access counts per location. Not thread-safe.
+ * Layout: the flags and first thread live in word 0 of the shared {@link LocationState} (beside the
+ * communication state, one cache line per location); {@code int} data and code access counts per location in
+ * arrays allocated per page on first use. Not thread-safe.
  */
 public final class MemoryUsage {
     /** Page size in bytes (the memory usage file's unit). */
-    public static final int PAGE = 4096;
-    private static final int PAGE_SHIFT = 12;
-    private static final int DATA = 1;
-    private static final int CODE = 2;
-    private static final int INSN = 4;
-    private static final int MULTI = 8;
+    public static final int PAGE = LocationState.PAGE;
+    private static final int PAGE_SHIFT = LocationState.PAGE_SHIFT;
+    private static final long DATA = LocationState.DATA;
+    private static final long CODE = LocationState.CODE;
+    private static final long INSN = LocationState.INSN;
+    private static final long MULTI = LocationState.MULTI;
+    private static final int FIRST_SHIFT = LocationState.FIRST_SHIFT;
+    private static final long FIRST = LocationState.FIRST_MASK << FIRST_SHIFT;
 
-    private final PageMap pages = new PageMap();
-    private byte[][] flags = new byte[64][];
-    private short[][] first = new short[64][];
+    private final LocationState loc;
+    private final int stride;
     private int[][] dataCount = new int[64][];
     private int[][] codeCount = new int[64][];
     private short[] pageFirst = new short[64];
@@ -35,6 +37,17 @@ public final class MemoryUsage {
     private long zeroByteStores;
     private long fetchedInstructions;
 
+    /** Memory usage in its own location table. */
+    public MemoryUsage() {
+        this(new LocationState(1));
+    }
+
+    /** Memory usage in a shared location table. */
+    public MemoryUsage(LocationState loc) {
+        this.loc = loc;
+        this.stride = loc.stride();
+    }
+
     /** A data access of {@code size} bytes (0 for a zero-byte store) by {@code thread}. */
     public void data(int thread, long address, int size) {
         if (size <= 0) {
@@ -42,67 +55,73 @@ public final class MemoryUsage {
             return;
         }
         dataBytesAccessed += size;
-        touch(thread, address, size, DATA);
-        int s = pages.get(address >>> PAGE_SHIFT);
-        dataCount[s][(int) (address & (PAGE - 1))]++;
+        int s = touch(thread, address, size, DATA);
+        int[] dc = dataCount[s];
+        if (dc == null) {
+            dc = new int[PAGE];
+            dataCount[s] = dc;
+        }
+        dc[(int) (address & (PAGE - 1))]++;
     }
 
     /** An instruction fetch of {@code size} bytes by {@code thread}. */
     public void code(int thread, long address, int size) {
         fetchedInstructions++;
         int n = Math.max(size, 1);
-        touch(thread, address, n, CODE);
-        int s = pages.get(address >>> PAGE_SHIFT);
+        int s = touch(thread, address, n, CODE);
+        int[] cc = codeCount[s];
+        if (cc == null) {
+            cc = new int[PAGE];
+            codeCount[s] = cc;
+        }
         int off = (int) (address & (PAGE - 1));
-        codeCount[s][off]++;
-        flags[s][off] |= INSN;
+        cc[off]++;
+        loc.state(s)[off * stride] |= INSN;
     }
 
-    private void touch(int thread, long address, int size, int bit) {
-        short me = (short) (thread + 1);
+    /** Marks the bytes touched; returns the slot of the first byte's page. */
+    private int touch(int thread, long address, int size, long bit) {
+        long me = (long) (thread + 1) << FIRST_SHIFT;
         long a = address;
         int rem = size;
+        int firstSlot = -1;
         while (rem > 0) {
             int s = slot(a >>> PAGE_SHIFT);
+            if (firstSlot < 0) {
+                firstSlot = s;
+            }
+            long[] m = loc.state(s);
             int off = (int) (a & (PAGE - 1));
             int n = Math.min(rem, PAGE - off);
-            byte[] f = flags[s];
-            short[] fs = first[s];
-            for (int i = off, e = off + n; i < e; i++) {
-                short t = fs[i];
+            for (int i = off * stride, e = (off + n) * stride; i < e; i += stride) {
+                long w = m[i];
+                long t = w & FIRST;
                 if (t == 0) {
-                    fs[i] = me;
-                    f[i] |= bit;
+                    m[i] = w | me | bit;
                 } else {
-                    f[i] |= (t != me) ? (bit | MULTI) : bit;
+                    m[i] = w | ((t != me) ? (bit | MULTI) : bit);
                 }
             }
+            short pt = (short) (thread + 1);
             if (pageFirst[s] == 0) {
-                pageFirst[s] = me;
-            } else if (pageFirst[s] != me) {
+                pageFirst[s] = pt;
+            } else if (pageFirst[s] != pt) {
                 pageMulti[s] = true;
             }
             a += n;
             rem -= n;
         }
+        return firstSlot;
     }
 
     private int slot(long page) {
-        int s = pages.getOrAdd(page);
-        if (s == flags.length) {
-            int n = s * 2;
-            flags = java.util.Arrays.copyOf(flags, n);
-            first = java.util.Arrays.copyOf(first, n);
+        int s = loc.slot(page);
+        if (s >= pageFirst.length) {
+            int n = Math.max(s + 1, pageFirst.length * 2);
             dataCount = java.util.Arrays.copyOf(dataCount, n);
             codeCount = java.util.Arrays.copyOf(codeCount, n);
             pageFirst = java.util.Arrays.copyOf(pageFirst, n);
             pageMulti = java.util.Arrays.copyOf(pageMulti, n);
-        }
-        if (flags[s] == null) {
-            flags[s] = new byte[PAGE];
-            first[s] = new short[PAGE];
-            dataCount[s] = new int[PAGE];
-            codeCount[s] = new int[PAGE];
         }
         return s;
     }
@@ -133,7 +152,7 @@ public final class MemoryUsage {
 
     /** Fills {@code r} for the page in {@code slot}. */
     private void page(int slot, PageRecord r) {
-        r.page = pages.page(slot);
+        r.page = loc.pageNumber(slot);
         r.touched = 0;
         r.code = 0;
         r.shared = 0;
@@ -142,14 +161,16 @@ public final class MemoryUsage {
         r.sharedDataAccesses = 0;
         r.sharedCodeAccesses = 0;
         r.instructions = 0;
-        byte[] f = flags[slot];
+        long[] m = loc.state(slot);
         int[] dc = dataCount[slot];
         int[] cc = codeCount[slot];
         for (int i = 0; i < PAGE; i++) {
-            int b = f[i];
-            if (b == 0) {
+            long b = m[i * stride];
+            if ((b & (DATA | CODE)) == 0) {
                 continue;
             }
+            int d = dc == null ? 0 : dc[i];
+            int c = cc == null ? 0 : cc[i];
             r.touched++;
             if ((b & CODE) != 0) {
                 r.code++;
@@ -157,12 +178,12 @@ public final class MemoryUsage {
             if ((b & INSN) != 0) {
                 r.instructions++;
             }
-            r.dataAccesses += dc[i];
-            r.codeAccesses += cc[i];
+            r.dataAccesses += d;
+            r.codeAccesses += c;
             if ((b & MULTI) != 0) {
                 r.shared++;
-                r.sharedDataAccesses += dc[i];
-                r.sharedCodeAccesses += cc[i];
+                r.sharedDataAccesses += d;
+                r.sharedCodeAccesses += c;
             }
         }
         r.owner = pageMulti[slot] ? -1 : pageFirst[slot] - 1;
@@ -174,7 +195,10 @@ public final class MemoryUsage {
         long[] c = m.counts;
         PageRecord r = new PageRecord();
         long instructions = 0;
-        for (int s = 0; s < pages.size(); s++) {
+        for (int s = 0; s < loc.pages(); s++) {
+            if (s >= pageFirst.length || pageFirst[s] == 0) {
+                continue;
+            }
             page(s, r);
             boolean shared = r.owner < 0;
             boolean range = shared || ranges.inSharedRange(r.page << PAGE_SHIFT);
@@ -218,7 +242,10 @@ public final class MemoryUsage {
                 + " shared_data_accesses shared_code_accesses owner\n");
         PageRecord r = new PageRecord();
         StringBuilder sb = new StringBuilder(128);
-        for (int s : pages.slotsByPage()) {
+        for (int s : loc.slotsByPage()) {
+            if (s >= pageFirst.length || pageFirst[s] == 0) {
+                continue;
+            }
             page(s, r);
             sb.setLength(0);
             sb.append(r.page).append(' ').append(r.touched).append(' ').append(r.code).append(' ')
@@ -231,11 +258,6 @@ public final class MemoryUsage {
 
     /** Touched pages. */
     public int pages() {
-        return pages.size();
-    }
-
-    /** Bytes of state per touched page. */
-    public static long bytesPerPage() {
-        return PAGE * (1L + 2 + 4 + 4);
+        return loc.pages();
     }
 }

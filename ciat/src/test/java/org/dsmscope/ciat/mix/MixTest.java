@@ -79,4 +79,27 @@ class MixTest {
         assertEquals(2, res.aggregate.mix.totalStores(-1));
         assertEquals(4 + 8 + 8 + 8, res.aggregate.mix.bytesAccessed);
     }
+
+    @Test
+    void callReplayedBetweenPhases_countsInTheNextPhase() {
+        FakeReplay r = FakeReplay.of(2).start(Phase.Kind.SERIAL);
+        r.load(0, 0, 4).endPhase(null);
+        r.call(0, CallType.SPAWN, 10, 11, 1, 1);
+        r.phase(Phase.Kind.PARALLEL).load(1, 0, 4);
+        CiatResult res = r.finish();
+        assertEquals(2, res.phases.size());
+        assertEquals(0, res.phases.get(0).mix.callCount[CallType.SPAWN]);
+        assertEquals(1, res.phases.get(1).mix.callCount[CallType.SPAWN]);
+        assertEquals(1, res.aggregate.mix.callCount[CallType.SPAWN]);
+    }
+
+    @Test
+    void callAfterTheLastPhase_countsInTheLastPhase() {
+        FakeReplay r = FakeReplay.of(1).start(Phase.Kind.SERIAL);
+        r.load(0, 0, 4).endPhase(null);
+        r.call(0, CallType.END_TRACE, 10, 11, 0, 0);
+        CiatResult res = r.finish();
+        assertEquals(1, res.phases.size());
+        assertEquals(1, res.phases.get(0).mix.callCount[CallType.END_TRACE]);
+    }
 }
