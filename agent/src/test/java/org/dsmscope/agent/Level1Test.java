@@ -29,7 +29,7 @@ class Level1Test {
     void locks_recordOutermostSectionsOnly_pairedPerThread_andKeepResults() throws Exception {
         Traced t = Traced.run(dir, "level=1", LockProg.class, "3");
         assertEquals(0, t.exit, t.err);
-        assertTrue(t.out.contains("check 630 570"), t.out);
+        assertTrue(t.out.contains("check 60 570 570"), t.out);
         assertEquals(4, t.threads());
         for (int th = 1; th <= 3; th++) {
             List<Traced.Rec> rs = t.records(th);

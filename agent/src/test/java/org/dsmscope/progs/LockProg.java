@@ -8,9 +8,10 @@ public final class LockProg {
     static final ReentrantLock LOCK = new ReentrantLock();
     static long total;
     static long viaLock;
+    static long viaMethod;
 
     static synchronized void syncMethod(int k) {
-        total += k;
+        viaMethod += k;
         if (k == 7) {
             throw new IllegalStateException("seven");
         }
@@ -30,7 +31,7 @@ public final class LockProg {
                     try {
                         syncMethod(k);
                     } catch (IllegalStateException e) {
-                        total += 0;
+                        Thread.yield();
                     }
                     LOCK.lock();
                     try {
@@ -47,6 +48,6 @@ public final class LockProg {
         for (Thread t : ts) {
             t.join();
         }
-        System.out.println("check " + total + " " + viaLock);
+        System.out.println("check " + total + " " + viaMethod + " " + viaLock);
     }
 }

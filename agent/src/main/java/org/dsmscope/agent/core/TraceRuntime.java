@@ -155,7 +155,7 @@ public final class TraceRuntime {
             return;
         }
         ThreadGroup g = child.getThreadGroup();
-        if (g != null && g.getParent() == null) {
+        if (g != null && g.getParent() == null || startedByShutdown()) {
             return;
         }
         int idx;
@@ -181,6 +181,12 @@ public final class TraceRuntime {
         }
         long n = now();
         parent.call(CallType.SPAWN, n, n, idx, 1, idx, 0);
+    }
+
+    /** True if the JVM's shutdown sequence starts the thread (a shutdown hook: not traced). */
+    private static boolean startedByShutdown() {
+        return StackWalker.getInstance().walk(s -> s.limit(16).anyMatch(
+                f -> f.getClassName().equals("java.lang.ApplicationShutdownHooks")));
     }
 
     /** The index of a traced thread, -1 if it is not traced. */
