@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
         subcommands = {
             CommandLine.HelpCommand.class,
             // subcommands (keep one per line, sorted by tool)
+            TraceCommand.class,
         })
 public final class Main implements Runnable {
 
