@@ -93,7 +93,6 @@ public final class TraceCommand implements Callable<Integer> {
         }
         List<String> cmd = new ArrayList<>();
         cmd.add(java);
-        cmd.add("-Xshare:off");
         cmd.add("-javaagent:" + jar.toAbsolutePath() + "=level=" + level + ",type=" + t + ",name=" + out
                 + ",codec=" + codec.toLowerCase(Locale.ROOT));
         cmd.addAll(program.subList(1, program.size()));

@@ -32,10 +32,13 @@ public final class Bootstrap {
             System.exit(2);
             return;
         }
-        Layouts.init();
+        long t0 = System.nanoTime();
+        Layouts.init(o.level >= 2);
+        long t1 = System.nanoTime();
         if (!TraceRuntime.start(o)) {
             return;
         }
+        long t2 = System.nanoTime();
         Thread hook = new Thread(Bootstrap::finish, "dsmscope-agent-shutdown");
         TraceRuntime.agentThread(hook);
         Runtime.getRuntime().addShutdownHook(hook);
@@ -48,8 +51,14 @@ public final class Bootstrap {
                 "rt.CodeHooks", "rt.SyncState"}) {
                 Class.forName("org.dsmscope.agent." + c, true, null);
             }
+            long t3 = System.nanoTime();
             inst.addTransformer(new Transformer(o.level), true);
             inst.retransformClasses(Thread.class);
+            if (Boolean.getBoolean("dsmscope.agent.timing")) {
+                TraceRuntime.warn(String.format("start-up: layouts %d ms, traces %d ms, hooks %d ms, Thread %d ms",
+                        (t1 - t0) / 1000000, (t2 - t1) / 1000000, (t3 - t2) / 1000000,
+                        (System.nanoTime() - t3) / 1000000));
+            }
         } catch (Throwable t) {
             TraceRuntime.warn("cannot trace threads: " + t);
         }

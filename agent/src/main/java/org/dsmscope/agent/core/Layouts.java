@@ -19,6 +19,22 @@ public final class Layouts {
     /** Array base offsets and index scales by element kind (see {@link #kindOf}). */
     private static final int[] BASE = new int[9];
     private static final int[] SCALE = new int[9];
+    /** Instance header bytes without JOL: the offset of the only field of a probe class. */
+    private static final long HEADER = UNSAFE.objectFieldOffset(probeField());
+
+    /** A probe class with one int field (its offset is the instance header size). */
+    private static final class Probe {
+        int field;
+    }
+
+    private static Field probeField() {
+        try {
+            return Probe.class.getDeclaredField("field");
+        } catch (NoSuchFieldException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Object alignment in bytes. */
     private static int align = 8;
     /** Bytes of a reference (4 with compressed references). */
@@ -51,26 +67,38 @@ public final class Layouts {
         }
     }
 
-    /** Initializes JOL with its console output silenced (it may print warnings a traced program must not see). */
-    static void init() {
-        PrintStream out = System.out;
-        PrintStream errs = System.err;
-        PrintStream nul = new PrintStream(OutputStream.nullOutputStream());
-        String skip = System.getProperty("jol.skipDynamicAttach");
-        try {
-            System.setProperty("jol.skipDynamicAttach", "true");
-            System.setOut(nul);
-            System.setErr(nul);
-            vm = VM.current();
-            align = vm.objectAlignment();
-            refBytes = (int) vm.sizeOfField("java.lang.Object");
-        } catch (Throwable t) {
-            vm = null;
-        } finally {
-            System.setOut(out);
-            System.setErr(errs);
-            if (skip == null) {
-                System.clearProperty("jol.skipDynamicAttach");
+    /**
+     * Initializes the layouts. With {@code useJol} (levels 2 and 3) JOL reads the running VM's layout, its
+     * console output silenced (it may print warnings a traced program must not see) and its attach attempts
+     * skipped; JOL's start-up takes a few hundred milliseconds, so level 1, which only needs the sizes of
+     * synchronization objects, reads the same offsets from {@code Unsafe} as JOL itself does on HotSpot.
+     */
+    static void init(boolean useJol) {
+        if (useJol) {
+            PrintStream out = System.out;
+            PrintStream errs = System.err;
+            PrintStream nul = new PrintStream(OutputStream.nullOutputStream());
+            String[] props = {"jol.skipDynamicAttach", "jol.skipHotspotSAAttach"};
+            String[] old = new String[props.length];
+            try {
+                for (int i = 0; i < props.length; i++) {
+                    old[i] = System.getProperty(props[i]);
+                    System.setProperty(props[i], "true");
+                }
+                System.setOut(nul);
+                System.setErr(nul);
+                vm = VM.current();
+                align = vm.objectAlignment();
+            } catch (Throwable t) {
+                vm = null;
+            } finally {
+                System.setOut(out);
+                System.setErr(errs);
+                for (int i = 0; i < props.length; i++) {
+                    if (old[i] == null) {
+                        System.clearProperty(props[i]);
+                    }
+                }
             }
         }
         Class<?>[] kinds = {boolean[].class, byte[].class, char[].class, short[].class, int[].class, float[].class,
@@ -135,7 +163,7 @@ public final class Layouts {
      * the object header, rounded up to the object alignment.
      */
     private static long instanceSizeUncached(Class<?> c) {
-        long end = vm != null ? vm.objectHeaderSize() : 12;
+        long end = vm != null ? vm.objectHeaderSize() : HEADER;
         for (Class<?> k = c; k != null; k = k.getSuperclass()) {
             for (Field f : k.getDeclaredFields()) {
                 if (!Modifier.isStatic(f.getModifiers())) {
