@@ -23,6 +23,7 @@ import picocli.CommandLine.Command;
             DumpCommand.class,
             GenCommand.class,
             ImportCommand.class,
+            TraceCommand.class,
         })
 public final class Main implements Runnable {
 

@@ -1,0 +1,91 @@
+package org.dsmscope.agent.core;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The synthetic address space of a traced JVM (SPEC §3): code from {@link #CODE_BASE} below 256 MiB (each method a
+ * range, each bytecode instruction a 4-byte slot), class statics from {@link #STATIC_BASE}, the heap from
+ * {@link #HEAP_BASE}. Objects get addresses from a bump allocator in allocation order (or on first access when
+ * allocated before tracing or by untraced code), sized as HotSpot lays them out ({@link Layouts}); an object keeps
+ * its address for the run and no two objects overlap. Every assignment is written to the data map sidecar.
+ */
+public final class Addresses {
+    /** First code address. */
+    public static final long CODE_BASE = 0x1000;
+    /** End of the code region (256 MiB, the reach of a branch record's 28-bit field). */
+    public static final long CODE_LIMIT = 0x1000_0000L;
+    /** First address of class static blocks. */
+    public static final long STATIC_BASE = 0x1000_0000L;
+    /** First heap address. */
+    public static final long HEAP_BASE = 0x2000_0000L;
+
+    private static final AtomicLong HEAP_TOP = new AtomicLong(HEAP_BASE);
+    private static final AtomicLong STATIC_TOP = new AtomicLong(STATIC_BASE);
+    private static final WeakIdentityTable TABLE = new WeakIdentityTable();
+    /** Per-object synchronization state (sequence numbers) and file handles. */
+    public static final WeakIdentityTable STATE = new WeakIdentityTable();
+
+    private Addresses() {
+    }
+
+    /** The synthetic address of {@code o} (non-null), assigned on first use. */
+    public static long of(Object o, ThreadTrace t) {
+        int h = System.identityHashCode(o);
+        Object[] keys = t.cacheKeys;
+        int i = h & 1023;
+        if (keys != null && keys[i] == o) {
+            return t.cacheAddrs[i];
+        }
+        long a = TABLE.get(o, h);
+        if (a == 0) {
+            a = assign(o, h, t, "-");
+        }
+        if (keys != null) {
+            keys[i] = o;
+            t.cacheAddrs[i] = a;
+        }
+        return a;
+    }
+
+    /** The address of {@code o} from any thread (no cache). */
+    public static long of(Object o) {
+        return of(o, ThreadTrace.UNTRACED);
+    }
+
+    /** Gives a freshly allocated object its address (allocation order); {@code site} names the allocation site. */
+    public static void allocated(Object o, ThreadTrace t, String site) {
+        int h = System.identityHashCode(o);
+        if (TABLE.get(o, h) == 0) {
+            long a = assign(o, h, t, site);
+            Object[] keys = t.cacheKeys;
+            if (keys != null) {
+                keys[h & 1023] = o;
+                t.cacheAddrs[h & 1023] = a;
+            }
+        }
+    }
+
+    private static long assign(Object o, int h, ThreadTrace t, String site) {
+        long size = Layouts.sizeOf(o);
+        long mine = HEAP_TOP.getAndAdd(size);
+        long a = TABLE.putIfAbsent(o, h, mine);
+        if (a == mine) {
+            TraceRuntime.dataMapLine(t, "obj 0x" + Long.toHexString(a) + " " + size + " "
+                    + o.getClass().getTypeName() + " " + site);
+        }
+        return a;
+    }
+
+    /** The address of a class's static block (assigned on first use), {@code size} bytes long. */
+    public static long staticBlock(Class<?> c, long size) {
+        long[] b = Layouts.staticBlock(c);
+        synchronized (b) {
+            if (b[0] == 0) {
+                b[0] = STATIC_TOP.getAndAdd((size + 7) & ~7L);
+                TraceRuntime.dataMapLine(null, "static 0x" + Long.toHexString(b[0]) + " " + size + " "
+                        + c.getTypeName() + " -");
+            }
+            return b[0];
+        }
+    }
+}
