@@ -18,6 +18,8 @@ import picocli.CommandLine.Command;
         subcommands = {
             CommandLine.HelpCommand.class,
             // subcommands (keep one per line, sorted by tool)
+            DsmCommand.class,
+            MonitorCommand.class,
         })
 public final class Main implements Runnable {
 
