@@ -82,6 +82,7 @@ final class Stacks {
         p.add(nak);
         UNICAST3 uni = new UNICAST3();
         uni.setXmitInterval(50);
+        uni.setAckThreshold(1); // ACK at once, so ACK round trips measure the path, not an ACK delay
         p.add(uni);
         p.add(new STABLE().setDesiredAverageGossip(2000).setMaxBytes(1_000_000));
         GMS gms = new GMS();
