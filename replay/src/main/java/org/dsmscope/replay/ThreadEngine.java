@@ -313,7 +313,13 @@ final class ThreadEngine {
                 return;
             case CallType.THREAD_END:
                 emitCall(t, 0);
-                if (r.next() != RecordKind.EOF) {
+                // The agent closes a thread's file with an end_trace record after thread_end; nothing else may follow.
+                int after = r.next();
+                if (after == RecordKind.CALL && r.callType() == CallType.END_TRACE) {
+                    emitCall(t, 0);
+                    after = r.next();
+                }
+                if (after != RecordKind.EOF) {
                     rp.problem(r.name() + ": byte offset " + r.offset() + ": records after the thread_end record");
                 }
                 endThread(t, ENDED);
