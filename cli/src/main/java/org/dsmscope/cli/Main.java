@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
             CiatCommand.class,
             ConvertCommand.class,
             DsmCommand.class,
+            DemoCommand.class,
             DumpCommand.class,
             GenCommand.class,
             ImportCommand.class,
