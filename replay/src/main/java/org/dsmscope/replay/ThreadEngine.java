@@ -179,7 +179,9 @@ final class ThreadEngine {
         last = t;
         if (resume[t]) {
             resume[t] = false;
-            announce();
+            if (!announced) {
+                announce();
+            }
             emitCall(t, clock[t] - waitStart[t]);
         }
         final TraceReader r = rd[t];
