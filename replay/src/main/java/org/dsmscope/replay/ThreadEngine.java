@@ -179,19 +179,18 @@ final class ThreadEngine {
         last = t;
         if (resume[t]) {
             resume[t] = false;
-            announce();
             emitCall(t, clock[t] - waitStart[t]);
         }
         final TraceReader r = rd[t];
         do {
             int k = r.next();
             replayed++;
-            if (!announced && k != RecordKind.EOF) {
-                announce();
-            }
             if (k == RecordKind.MEMORY) {
                 if (stopped[t]) {
                     continue;
+                }
+                if (!announced) {
+                    announce();
                 }
                 long c = clock[t];
                 if (fetchMode[t]) {
@@ -235,6 +234,9 @@ final class ThreadEngine {
     private void other(int t, int k, TraceReader r) {
         if (stopped[t]) {
             return;
+        }
+        if (!announced) {
+            announce();
         }
         if (k == RecordKind.FETCH) {
             long c = clock[t];
@@ -328,6 +330,9 @@ final class ThreadEngine {
     }
 
     void emitCall(int t, long wait) {
+        if (!announced) {
+            announce();
+        }
         TraceReader r = rd[t];
         ev.type = r.callType();
         ev.startTime = times.start(t);
@@ -756,8 +761,8 @@ final class ThreadEngine {
     // ---------------------------------------------------------------- phases
 
     /**
-     * Starts a phase. Analyses hear of it ({@link Analysis#phaseBegin}) only when its first record is replayed,
-     * so a phase in which nothing happens (two threads ending at the same clock) is never reported.
+     * Starts a phase. Analyses hear of it ({@link Analysis#phaseBegin}) only when its first callback is due, so a
+     * phase in which nothing is delivered (two threads ending at the same clock) is never reported.
      */
     private void beginPhase(Phase.Kind kind, int markerNum) {
         pendingKind = kind;
