@@ -316,7 +316,7 @@ final class ThreadEngine {
             case CallType.THREAD_END:
                 emitCall(t, 0);
                 if (r.next() != RecordKind.EOF) {
-                    rp.problem(r.name() + ": byte offset " + r.offset() + ": records after the thread_end record");
+                    rp.bad(r.name() + ": byte offset " + r.offset() + ": records after the thread_end record");
                 }
                 endThread(t, ENDED);
                 return;
