@@ -5,7 +5,8 @@ package org.dsmscope.replay;
  * of them. Every callback has a no-op default so an analysis overrides only what it needs.
  *
  * <p>Threading: the engine calls an analysis from one thread, in the order of the replay's global pseudo clock
- * (smallest clock first, ties round-robin), so analyses need no locking. Objects passed in ({@link CallEvent},
+ * (smallest clock first, ties round-robin), so analyses need no locking ({@link Replay#runPartitioned} gives each
+ * partition its own analysis instances, each called from that partition's thread). Objects passed in ({@link CallEvent},
  * {@link PhaseTimes}) may be reused by the engine after the callback returns: never keep a reference.
  *
  * <p>Identities: {@code thread} is the index of the trace file (thread or process) in the trace set;

@@ -192,11 +192,6 @@ public final class Replay implements ReplayContext {
         problems.add(msg);
     }
 
-    /** A problem that is always continued past (e.g. records after a thread_end), recorded. */
-    void problem(String msg) {
-        bad(msg);
-    }
-
     // ---------------------------------------------------------------- ReplayContext
 
     @Override

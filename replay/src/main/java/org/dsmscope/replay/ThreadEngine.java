@@ -179,21 +179,18 @@ final class ThreadEngine {
         last = t;
         if (resume[t]) {
             resume[t] = false;
-            if (!announced) {
-                announce();
-            }
             emitCall(t, clock[t] - waitStart[t]);
         }
         final TraceReader r = rd[t];
         do {
             int k = r.next();
             replayed++;
-            if (!announced && k != RecordKind.EOF) {
-                announce();
-            }
             if (k == RecordKind.MEMORY) {
                 if (stopped[t]) {
                     continue;
+                }
+                if (!announced) {
+                    announce();
                 }
                 long c = clock[t];
                 if (fetchMode[t]) {
@@ -237,6 +234,9 @@ final class ThreadEngine {
     private void other(int t, int k, TraceReader r) {
         if (stopped[t]) {
             return;
+        }
+        if (!announced) {
+            announce();
         }
         if (k == RecordKind.FETCH) {
             long c = clock[t];
@@ -322,7 +322,7 @@ final class ThreadEngine {
                     after = r.next();
                 }
                 if (after != RecordKind.EOF) {
-                    rp.problem(r.name() + ": byte offset " + r.offset() + ": records after the thread_end record");
+                    rp.bad(r.name() + ": byte offset " + r.offset() + ": records after the thread_end record");
                 }
                 endThread(t, ENDED);
                 return;
@@ -336,6 +336,9 @@ final class ThreadEngine {
     }
 
     void emitCall(int t, long wait) {
+        if (!announced) {
+            announce();
+        }
         TraceReader r = rd[t];
         ev.type = r.callType();
         ev.startTime = times.start(t);
@@ -764,8 +767,8 @@ final class ThreadEngine {
     // ---------------------------------------------------------------- phases
 
     /**
-     * Starts a phase. Analyses hear of it ({@link Analysis#phaseBegin}) only when its first record is replayed,
-     * so a phase in which nothing happens (two threads ending at the same clock) is never reported.
+     * Starts a phase. Analyses hear of it ({@link Analysis#phaseBegin}) only when its first callback is due, so a
+     * phase in which nothing is delivered (two threads ending at the same clock) is never reported.
      */
     private void beginPhase(Phase.Kind kind, int markerNum) {
         pendingKind = kind;

@@ -33,7 +33,7 @@ class ClockOrderPropertyTest {
     static List<int[]>[] program(long seed, int n) {
         Random rnd = new Random(seed);
         int barriers = rnd.nextInt(3);
-        @SuppressWarnings("unchecked")
+        @SuppressWarnings({"unchecked", "rawtypes"})
         List<int[]>[] ops = new List[n];
         for (int t = 0; t < n; t++) {
             ops[t] = new ArrayList<>();
