@@ -12,8 +12,10 @@ import java.nio.channels.WritableByteChannel;
 /**
  * Whole-file compression of a trace ("compressed" trace type). A compressed file is one standard zstd or LZ4
  * frame stream around the SMAIT record stream; readers recognize it by the frame magic, which no SMAIT record
- * starts with. zstd is the default: at level 1 it gives a markedly better ratio than LZ4 on traces while still
- * decoding far faster than any analysis consumes records (see the trace module README for measured figures).
+ * starts with. {@link #encode(WritableByteChannel)} and {@link #decode(ReadableByteChannel)} work block by block
+ * between direct buffers ({@code ZstdChannels}, {@code Lz4FrameChannels}); the stream views are for convenience.
+ * zstd is the default: at level 1 it compresses traces 2&ndash;8&times; better than LZ4 and decodes nearly as fast
+ * (measured figures in the trace module README).
  */
 public enum Codec {
     /** Uncompressed. */
