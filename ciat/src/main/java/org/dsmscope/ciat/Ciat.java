@@ -11,7 +11,6 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import org.dsmscope.ciat.age.AccessAge;
-import org.dsmscope.ciat.comm.CommEventSink;
 import org.dsmscope.ciat.comm.Communication;
 import org.dsmscope.ciat.memory.MemoryFigures;
 import org.dsmscope.ciat.memory.MemoryUsage;
@@ -297,10 +296,5 @@ public final class Ciat implements Analysis {
     /** Files written, report first. */
     public List<Path> written() {
         return List.copyOf(written);
-    }
-
-    /** The event sink in use (null without {@code -ciat_events}). */
-    CommEventSink events() {
-        return events;
     }
 }

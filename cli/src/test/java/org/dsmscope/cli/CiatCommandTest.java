@@ -178,4 +178,62 @@ class CiatCommandTest {
         assertTrue(Files.exists(Path.of(list + ".ciat_report")));
         assertTrue(Files.exists(Path.of(list + ".memory")));
     }
+
+    /** Seed 001 §5.3 Figure 4 as a trace: serial, parallel with barrier, lock and join waits, serial. */
+    @Test
+    void figure4Profile_reportsBusyIdleImbalanceContention() throws Exception {
+        String base = dir.resolve("fig4.2").toString();
+        long bar = 0x1000;
+        long lock = 0x2000;
+        int ld = MemType.encode(MemType.LOAD, 4, MemType.FIXED);
+        int st = MemType.encode(MemType.STORE, 4, MemType.FIXED);
+        try (TraceWriter p0 = TraceWriter.create(Path.of(base + ".0"), TraceWriter.Options.classic());
+             TraceWriter p1 = TraceWriter.create(Path.of(base + ".1"), TraceWriter.Options.classic())) {
+            rep(p0, ld, 10, 0x10000);
+            p0.call(CallType.SPAWN, 0, 1, 1, 1, 0, 0);
+            rep(p0, ld, 20, 0x10000);
+            p0.call(CallType.BARRIER, 2, 3, bar, 2, 0, 0);
+            rep(p0, ld, 10, 0x10000);
+            p0.call(CallType.BEGIN_CRITICAL, 4, 5, lock, 0, 0, 0);
+            rep(p0, st, 10, 0x30000);
+            p0.call(CallType.END_CRITICAL, 6, 7, lock, 0, 0, 0);
+            rep(p0, ld, 5, 0x10000);
+            p0.call(CallType.JOIN, 8, 9, 0, 0, 0, 0);
+            rep(p0, ld, 7, 0x10000);
+            rep(p1, ld, 30, 0x20000);
+            p1.call(CallType.BARRIER, 0, 1, bar, 2, 0, 0);
+            rep(p1, ld, 12, 0x20000);
+            p1.call(CallType.BEGIN_CRITICAL, 2, 3, lock, 0, 0, 0);
+            rep(p1, st, 5, 0x30000);
+            p1.call(CallType.END_CRITICAL, 4, 5, lock, 0, 0, 0);
+            rep(p1, ld, 20, 0x20000);
+        }
+        Path json = dir.resolve("fig4.json");
+        Run r = run("ciat", "--busy1", "100", "--json", json.toString(), base);
+        assertEquals(0, r.status, r.err);
+        String rep = Files.readString(Path.of(base + ".ciat_report"));
+        assertTrue(rep.contains("R1T1L60: busy 0 idle 10 imbalance 0 contention 0\n"), rep);
+        // the parallel phase (10-85): P0 waits 10 at the barrier and 20 at the join, P1 8 for the lock
+        JsonNode par = null;
+        for (JsonNode ph : new ObjectMapper().readTree(json.toFile()).get("phases")) {
+            if (ph.get("kind").asText().equals("parallel") && ph.get("endClock").asLong() == 85) {
+                par = ph.get("concurrency");
+            }
+        }
+        assertEquals("[45,67]", par.get("busy").toString());
+        assertEquals("[30,0]", par.get("imbalance").toString());
+        assertEquals("[0,8]", par.get("contention").toString());
+        assertTrue(rep.contains("RxT0L60: busy 62 idle 0 imbalance 30 contention 0\n"), rep);
+        assertTrue(rep.contains("RxT1L60: busy 67 idle 17 imbalance 0 contention 8\n"), rep);
+        // speedup = 100 / ((62 + 67 + 17 + 30 + 8) / 2) = 100 / 92
+        assertTrue(rep.contains("RxTxL62: speedup 1.0870 busy1 100 processors 2\n"), rep);
+        // the lock-protected stores by both threads: P1 overwrites P0's words (WAW), not counted for the lock word
+        assertTrue(rep.contains("RxTxL42: WAW 5 "), rep);
+    }
+
+    private static void rep(TraceWriter w, int type, int n, long addr) {
+        for (int i = 0; i < n; i++) {
+            w.memoryType(type, addr + 4L * i);
+        }
+    }
 }

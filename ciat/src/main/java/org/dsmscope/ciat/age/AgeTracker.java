@@ -15,11 +15,12 @@ import org.dsmscope.ciat.table.PageMap;
  * moved with one tree update). When timestamps reach the tree's capacity, live timestamps are renumbered densely
  * (order kept) and the tree rebuilt, so memory stays proportional to the distinct keys, not the trace length.
  *
- * <p>Layout: keys in pages of 4096 found through a {@link PageMap}, one {@code int} timestamp per key (0 = never).
+ * <p>Layout: keys in pages of 512 found through a {@link PageMap}, one {@code int} timestamp per key (0 = never).
  * Not thread-safe; no allocation per access except when a new page is touched.
  */
 public final class AgeTracker {
-    private static final int PAGE_SHIFT = 12;
+    /** Keys per page: small (512) so that sparsely touched regions (a thread's view of shared data) waste little. */
+    private static final int PAGE_SHIFT = 9;
     private static final int PAGE = 1 << PAGE_SHIFT;
 
     private final PageMap pages = new PageMap();
@@ -62,7 +63,7 @@ public final class AgeTracker {
             int s = slot(k >>> PAGE_SHIFT);
             int[] l = last[s];
             int off = (int) (k & (PAGE - 1));
-            long pageEnd = (k | (PAGE - 1));
+            long pageEnd = k | (PAGE - 1);
             int end = (int) (Math.min(lastKey, pageEnd) & (PAGE - 1));
             for (int i = off; i <= end; i++) {
                 int p = l[i];
@@ -86,7 +87,7 @@ public final class AgeTracker {
             int s = pages.get(k >>> PAGE_SHIFT);
             int[] l = last[s];
             int off = (int) (k & (PAGE - 1));
-            long pageEnd = (k | (PAGE - 1));
+            long pageEnd = k | (PAGE - 1);
             int end = (int) (Math.min(lastKey, pageEnd) & (PAGE - 1));
             int run = 0;
             int runTs = -1;
