@@ -58,7 +58,7 @@ public final class TraceRuntime {
 
     /** The calling thread's trace ({@link ThreadTrace#UNTRACED} if not traced). */
     public static ThreadTrace current() {
-        return active ? CURRENT.get() : ThreadTrace.UNTRACED;
+        return CURRENT.get();
     }
 
     /** Microseconds since the agent started. */
@@ -139,6 +139,9 @@ public final class TraceRuntime {
     }
 
     private static ThreadTrace bind(Thread t) {
+        if (!active) {
+            return ThreadTrace.UNTRACED;
+        }
         synchronized (LOCK) {
             ThreadTrace tt = PENDING.remove(t);
             return tt != null ? tt : ThreadTrace.UNTRACED;
