@@ -105,6 +105,25 @@ final class Traced {
                 Files.readString(e.toPath(), StandardCharsets.UTF_8), dir, name);
     }
 
+    /** Runs {@code main} without the agent; returns its standard output. */
+    static String plain(Path dir, Class<?> main, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-cp");
+        cmd.add(childClassPath());
+        cmd.add(main.getName());
+        for (String a : args) {
+            cmd.add(a);
+        }
+        File o = dir.resolve("plain.txt").toFile();
+        Process p = new ProcessBuilder(cmd).redirectOutput(o).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("program hung: " + main.getName());
+        }
+        return Files.readString(o.toPath(), StandardCharsets.UTF_8);
+    }
+
     /** Number of thread files NAME.p.t written (p from the file names). */
     int threads() throws IOException {
         try (var s = Files.list(dir)) {

@@ -28,23 +28,28 @@ public final class Addresses {
     private Addresses() {
     }
 
-    /** The synthetic address of {@code o} (non-null), assigned on first use. */
+    /**
+     * The synthetic address of {@code o} (non-null), assigned on first use. The per-thread cache holds the side
+     * table's entries, which reference their objects weakly, so caching never keeps an object alive.
+     */
     public static long of(Object o, ThreadTrace t) {
         int h = System.identityHashCode(o);
-        Object[] keys = t.cacheKeys;
-        int i = h & 1023;
-        if (keys != null && keys[i] == o) {
-            return t.cacheAddrs[i];
+        WeakIdentityTable.Entry[] cache = t.cache;
+        int i = h & (ThreadTrace.CACHE - 1);
+        if (cache != null) {
+            WeakIdentityTable.Entry e = cache[i];
+            if (e != null && e.get() == o) {
+                return e.value;
+            }
         }
-        long a = TABLE.get(o, h);
-        if (a == 0) {
-            a = assign(o, h, t, "-");
+        WeakIdentityTable.Entry e = TABLE.entry(o, h);
+        if (e == null || e.value == 0) {
+            e = assign(o, h, t, "-");
         }
-        if (keys != null) {
-            keys[i] = o;
-            t.cacheAddrs[i] = a;
+        if (cache != null) {
+            cache[i] = e;
         }
-        return a;
+        return e.value;
     }
 
     /** The address of {@code o} from any thread (no cache). */
@@ -55,25 +60,24 @@ public final class Addresses {
     /** Gives a freshly allocated object its address (allocation order); {@code site} names the allocation site. */
     public static void allocated(Object o, ThreadTrace t, String site) {
         int h = System.identityHashCode(o);
-        if (TABLE.get(o, h) == 0) {
-            long a = assign(o, h, t, site);
-            Object[] keys = t.cacheKeys;
-            if (keys != null) {
-                keys[h & 1023] = o;
-                t.cacheAddrs[h & 1023] = a;
+        WeakIdentityTable.Entry e = TABLE.entry(o, h);
+        if (e == null || e.value == 0) {
+            e = assign(o, h, t, site);
+            if (t.cache != null) {
+                t.cache[h & (ThreadTrace.CACHE - 1)] = e;
             }
         }
     }
 
-    private static long assign(Object o, int h, ThreadTrace t, String site) {
+    private static WeakIdentityTable.Entry assign(Object o, int h, ThreadTrace t, String site) {
         long size = Layouts.sizeOf(o);
         long mine = HEAP_TOP.getAndAdd(size);
-        long a = TABLE.putIfAbsent(o, h, mine);
-        if (a == mine) {
-            TraceRuntime.dataMapLine(t, "obj 0x" + Long.toHexString(a) + " " + size + " "
+        WeakIdentityTable.Entry e = TABLE.entry(o, h, mine);
+        if (e.value == mine) {
+            TraceRuntime.dataMapLine(t, "obj 0x" + Long.toHexString(mine) + " " + size + " "
                     + o.getClass().getTypeName() + " " + site);
         }
-        return a;
+        return e;
     }
 
     /** The address of a class's static block (assigned on first use), {@code size} bytes long. */

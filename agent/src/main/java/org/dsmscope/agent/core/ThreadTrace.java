@@ -20,7 +20,8 @@ public final class ThreadTrace {
     public static final ThreadTrace UNTRACED = new ThreadTrace();
 
     private static final int BUFFER_INTS = 1 << 15;
-    private static final int CACHE = 1024;
+    /** Entries of the per-thread address cache (a power of two). */
+    public static final int CACHE = 1024;
 
     /** Thread index: main = 0, others in start order; -1 if untraced. */
     public final int index;
@@ -40,10 +41,8 @@ public final class ThreadTrace {
     private boolean ended;
     private long recordBytes;
 
-    /** Direct-mapped cache object → synthetic address (strong references to at most {@code CACHE} objects). */
-    public final Object[] cacheKeys;
-    /** Addresses of {@link #cacheKeys}. */
-    public final long[] cacheAddrs;
+    /** Direct-mapped cache of address-table entries by identity hash (weak references: keeps nothing alive). */
+    public final WeakIdentityTable.Entry[] cache;
     /** Monitors held (synchronized), with depth, for outermost-only critical sections. */
     public final DepthMap monitors;
     /** j.u.c locks held, with depth. */
@@ -62,8 +61,7 @@ public final class ThreadTrace {
         traced = false;
         buf = null;
         file = null;
-        cacheKeys = null;
-        cacheAddrs = null;
+        cache = null;
         monitors = null;
         locks = null;
         dataMap = null;
@@ -76,8 +74,7 @@ public final class ThreadTrace {
         this.writer = writer;
         this.detailed = detailed;
         this.buf = new int[BUFFER_INTS];
-        this.cacheKeys = new Object[CACHE];
-        this.cacheAddrs = new long[CACHE];
+        this.cache = new WeakIdentityTable.Entry[CACHE];
         this.monitors = new DepthMap();
         this.locks = new DepthMap();
         this.dataMap = new StringBuilder();

@@ -1,7 +1,9 @@
 package org.dsmscope.agent.core;
 
 import java.io.BufferedWriter;
+import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -58,7 +60,7 @@ public final class TraceRuntime {
 
     /** The calling thread's trace ({@link ThreadTrace#UNTRACED} if not traced). */
     public static ThreadTrace current() {
-        return active ? CURRENT.get() : ThreadTrace.UNTRACED;
+        return CURRENT.get();
     }
 
     /** Microseconds since the agent started. */
@@ -126,10 +128,16 @@ public final class TraceRuntime {
         if (options.type != AgentOptions.Type.SUPPRESSED) {
             file = Paths.get(partialName(index));
             TraceWriter.Options wo = new TraceWriter.Options().addr64(true).bufferBytes(1 << 18);
-            if (options.type == AgentOptions.Type.COMPRESSED) {
-                wo.codec(Codec.parse(options.codec));
+            OutputStream os = new FileOutputStream(file.toFile());
+            try {
+                if (options.type == AgentOptions.Type.COMPRESSED) {
+                    os = Codec.parse(options.codec).encode(os);
+                }
+                w = new TraceWriter(new StreamChannel(os), file.toString(), wo);
+            } catch (IOException | RuntimeException e) {
+                os.close();
+                throw e;
             }
-            w = TraceWriter.create(file, wo);
         }
         boolean detailed = level >= 2 && !stopAll;
         ThreadTrace tt = new ThreadTrace(index, file, w, detailed);
@@ -139,6 +147,9 @@ public final class TraceRuntime {
     }
 
     private static ThreadTrace bind(Thread t) {
+        if (!active) {
+            return ThreadTrace.UNTRACED;
+        }
         synchronized (LOCK) {
             ThreadTrace tt = PENDING.remove(t);
             return tt != null ? tt : ThreadTrace.UNTRACED;

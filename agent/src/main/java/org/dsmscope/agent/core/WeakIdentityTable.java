@@ -11,9 +11,11 @@ import java.lang.ref.WeakReference;
 public final class WeakIdentityTable {
     private static final int STRIPES = 64;
 
-    private static final class Entry extends WeakReference<Object> {
+    /** One object's entry: a weak reference to it, its value and attachment. */
+    public static final class Entry extends WeakReference<Object> {
         final int hash;
-        long value;
+        /** The value (0: none). */
+        public long value;
         Object attachment;
 
         Entry(Object o, int hash) {
@@ -66,6 +68,29 @@ public final class WeakIdentityTable {
         synchronized (s) {
             Entry e = find(s, o, h);
             return e == null ? 0 : e.value;
+        }
+    }
+
+    /** The entry of {@code o} with its value set to {@code value} unless it had one (created if absent). */
+    public Entry entry(Object o, int h, long value) {
+        Stripe s = stripe(h);
+        synchronized (s) {
+            Entry e = find(s, o, h);
+            if (e == null) {
+                e = insert(s, o, h);
+            }
+            if (e.value == 0) {
+                e.value = value;
+            }
+            return e;
+        }
+    }
+
+    /** The entry of {@code o}, null if absent. */
+    public Entry entry(Object o, int h) {
+        Stripe s = stripe(h);
+        synchronized (s) {
+            return find(s, o, h);
         }
     }
 
