@@ -104,12 +104,33 @@ public final class Dsm implements AutoCloseable {
         return d;
     }
 
-    /** Waits until {@code members} members are in the group. */
+    /** Waits until {@code members} members are in the group, then switches on the configured packet loss. */
     public void awaitMembers() throws InterruptedException {
+        waitForMembers();
+        // loss applies to the program's traffic, not to forming the group (lost discovery splits the group)
+        discard.setUpDiscardRate(cfg.loss);
+    }
+
+    private void waitForMembers() throws InterruptedException {
         long deadline = System.currentTimeMillis() + cfg.timeoutMillis;
-        while (net.ranks().size() < cfg.members) {
-            if (System.currentTimeMillis() > deadline) {
-                int n = net.ranks().size();
+        long stableSince = -1;
+        long lastId = -1;
+        while (true) {
+            int n = net.ranks().size();
+            long id = net.viewId();
+            long now = System.currentTimeMillis();
+            if (n >= cfg.members) {
+                if (id != lastId) {
+                    lastId = id;
+                    stableSince = now;
+                } else if (now - stableSince >= 300) {
+                    return; // the full view has held for 300 ms: the group has formed
+                }
+            } else {
+                stableSince = -1;
+                lastId = -1;
+            }
+            if (now > deadline) {
                 ch.close();
                 throw new DsmException("member m" + cfg.rank + ": only " + n + " of " + cfg.members
                         + " members joined within " + cfg.timeoutMillis + " ms");

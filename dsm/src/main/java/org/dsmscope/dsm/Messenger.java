@@ -54,6 +54,7 @@ final class Messenger {
     private final AtomicLong callIds = new AtomicLong();
     private final Map<Long, Call> calls = new ConcurrentHashMap<>();
     private volatile Map<Integer, Address> members = new HashMap<>();
+    private volatile long viewId = -1;
 
     Messenger(Dsm dsm, JChannel ch, Monitor mon) {
         this.dsm = dsm;
@@ -92,7 +93,12 @@ final class Messenger {
         return s;
     }
 
+    long viewId() {
+        return viewId;
+    }
+
     void view(View v) {
+        viewId = v.getViewId().getId();
         Map<Integer, Address> m = new HashMap<>();
         for (Address a : v.getMembers()) {
             m.put(Dsm.rankOf(a), a);
