@@ -20,9 +20,13 @@ import picocli.CommandLine.Command;
             // subcommands (keep one per line, sorted by tool)
             CiatCommand.class,
             ConvertCommand.class,
+            DsmCommand.class,
+            DemoCommand.class,
             DumpCommand.class,
             GenCommand.class,
             ImportCommand.class,
+            MonitorCommand.class,
+            TraceCommand.class,
         })
 public final class Main implements Runnable {
 

@@ -67,6 +67,7 @@ public final class Dsm implements AutoCloseable {
         this.discard = (DISCARD) out[1];
         this.ch = new JChannel(stack.toArray(new Protocol[0]));
         ch.name("m" + rank);
+        ch.addAddressGenerator(() -> PeerIds.address("m" + cfg.rank, cfg.rank));
         this.net = new Messenger(this, ch, mon);
         ch.setReceiver(new Receiver() {
             @Override
@@ -103,12 +104,33 @@ public final class Dsm implements AutoCloseable {
         return d;
     }
 
-    /** Waits until {@code members} members are in the group. */
+    /** Waits until {@code members} members are in the group, then switches on the configured packet loss. */
     public void awaitMembers() throws InterruptedException {
+        waitForMembers();
+        // loss applies to the program's traffic, not to forming the group (lost discovery splits the group)
+        discard.setUpDiscardRate(cfg.loss);
+    }
+
+    private void waitForMembers() throws InterruptedException {
         long deadline = System.currentTimeMillis() + cfg.timeoutMillis;
-        while (net.ranks().size() < cfg.members) {
-            if (System.currentTimeMillis() > deadline) {
-                int n = net.ranks().size();
+        long stableSince = -1;
+        long lastId = -1;
+        while (true) {
+            int n = net.ranks().size();
+            long id = net.viewId();
+            long now = System.currentTimeMillis();
+            if (n >= cfg.members) {
+                if (id != lastId) {
+                    lastId = id;
+                    stableSince = now;
+                } else if (now - stableSince >= 300) {
+                    return; // the full view has held for 300 ms: the group has formed
+                }
+            } else {
+                stableSince = -1;
+                lastId = -1;
+            }
+            if (now > deadline) {
                 ch.close();
                 throw new DsmException("member m" + cfg.rank + ": only " + n + " of " + cfg.members
                         + " members joined within " + cfg.timeoutMillis + " ms");
@@ -583,14 +605,7 @@ public final class Dsm implements AutoCloseable {
         if (!others.isEmpty()) {
             Call c = net.call("eventSync(event " + e.id + ")", others, false);
             net.send(-1, Messenger.SYNCREQ, e.id, ByteBuffer.allocate(8).putLong(c.id).array());
-            blocked = net.await(c, e.id);
-            Map<Integer, Long> v;
-            synchronized (c) {
-                v = new HashMap<>(c.values);
-            }
-            for (Map.Entry<Integer, Long> x : v.entrySet()) {
-                e.raise(x.getKey(), x.getValue());
-            }
+            blocked = net.await(c, e.id); // replies carry every member's advances as each replier knows them
         }
         long count = e.count();
         emitAt(t0, EventType.EVENT_SYNC, -1, e.id, count, 0, now() - t0, blocked);
@@ -633,11 +648,12 @@ public final class Dsm implements AutoCloseable {
                         + cfg.timeoutMillis + " ms (" + redirects + " redirects; ticket master unreachable)");
             }
             if (target == rank || !net.ranks().contains(target)) {
-                // the master role is on its way here, or its holder left: retry shortly
+                // a stale hint: ask the lowest other member, which redirects towards the master
                 sleep(1);
                 synchronized (s) {
-                    if (!s.master && !net.ranks().contains(s.hint)) {
-                        s.hint = net.ranks().first();
+                    TreeSet<Integer> others = net.others();
+                    if (!s.master && !others.isEmpty()) {
+                        s.hint = others.first();
                     }
                 }
                 redirects++;
@@ -657,8 +673,13 @@ public final class Dsm implements AutoCloseable {
                     break;
                 }
                 redirects++;
+                if (c.redirect == -2) {
+                    throw new DsmException("getTicket(sequencer " + s.id + ") on m" + rank
+                            + ": the ticket master left the group without handing over its role; tickets lost");
+                }
                 synchronized (s) {
-                    if (!s.master && c.redirect >= 0) {
+                    // a hint pointing back here means the role is in flight to the target: ask it again
+                    if (!s.master && c.redirect >= 0 && c.redirect != rank) {
                         s.hint = c.redirect;
                     }
                 }
@@ -671,7 +692,10 @@ public final class Dsm implements AutoCloseable {
         return ticket;
     }
 
-    /** A ticket request from {@code from}: answer with the ticket (handing over the master role) or a hint. */
+    /**
+     * A ticket request from {@code from}: answer with the ticket (handing over the master role) or a hint; -2 as
+     * the hint means the role was lost with a member that died holding it.
+     */
     long[] ticketRequested(int id, int from) {
         Sequencer s = sequencer(id);
         synchronized (s) {
@@ -681,7 +705,78 @@ public final class Dsm implements AutoCloseable {
                 s.hint = from;
                 return new long[] {t, -1};
             }
+            TreeSet<Integer> live = net.ranks();
+            if (!live.contains(s.hint)) {
+                // a member leaving normally hands the role to the lowest remaining member first
+                s.hint = live.first();
+                if (s.hint == rank) {
+                    return new long[] {-1, -2};
+                }
+            }
             return new long[] {-1, s.hint};
+        }
+    }
+
+    /** The master role of sequencer {@code id} handed over by a leaving member, with the next ticket. */
+    void masterHandedOver(int id, long next) {
+        Sequencer s = sequencer(id);
+        synchronized (s) {
+            s.master = true;
+            s.next = Math.max(s.next, next);
+        }
+    }
+
+    /** Passes every eventcount's state to the members staying, so advances heard only here are not lost. */
+    private void handOffEventcounts() {
+        TreeSet<Integer> others = net.others();
+        if (others.isEmpty() || ecs.isEmpty()) {
+            return;
+        }
+        List<Map<Integer, Long>> states = new ArrayList<>();
+        List<Integer> ids = new ArrayList<>();
+        int bytes = 12;
+        for (Eventcount e : ecs.values()) {
+            Map<Integer, Long> k = e.known();
+            states.add(k);
+            ids.add(e.id);
+            bytes += 8 + 12 * k.size();
+        }
+        ByteBuffer body = ByteBuffer.allocate(bytes);
+        Call c = net.call("pass on eventcounts", others, false);
+        body.putLong(c.id).putInt(ids.size());
+        for (int i = 0; i < ids.size(); i++) {
+            body.putInt(ids.get(i)).putInt(states.get(i).size());
+            for (Map.Entry<Integer, Long> x : states.get(i).entrySet()) {
+                body.putInt(x.getKey()).putLong(x.getValue());
+            }
+        }
+        net.send(-1, Messenger.ECSTATE, -1, body.array());
+        net.await(c, -1);
+    }
+
+    private void handOffMasterRoles() {
+        TreeSet<Integer> others = net.others();
+        if (others.isEmpty()) {
+            return;
+        }
+        int to = others.first();
+        for (Sequencer s : seqrs.values()) {
+            long next;
+            synchronized (s) {
+                if (!s.master) {
+                    continue;
+                }
+                s.master = false;
+                s.hint = to;
+                next = s.next;
+            }
+            try {
+                Call c = net.call("hand over sequencer " + s.id, Set.of(to), true);
+                net.send(to, Messenger.HANDOFF, s.id, ByteBuffer.allocate(16).putLong(c.id).putLong(next).array());
+                net.await(c, s.id);
+            } catch (DsmException ex) {
+                System.err.println("dsm m" + rank + ": " + ex.getMessage());
+            }
         }
     }
 
@@ -700,6 +795,12 @@ public final class Dsm implements AutoCloseable {
     public void close() {
         if (closed) {
             return;
+        }
+        try {
+            handOffMasterRoles();
+            handOffEventcounts();
+        } catch (RuntimeException ex) {
+            System.err.println("dsm m" + rank + ": " + ex.getMessage());
         }
         if (mon != null) {
             mon.emit(EventType.PROC_END, -1, 0, 0, 0, 0, 0);

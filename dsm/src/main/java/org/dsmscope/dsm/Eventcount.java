@@ -31,6 +31,11 @@ public final class Eventcount {
         return advances.getOrDefault(rank, 0L);
     }
 
+    /** Every member's advances as known here. */
+    synchronized Map<Integer, Long> known() {
+        return new HashMap<>(advances);
+    }
+
     /** Raises rank's advances to {@code n} if higher; returns the new count, or -1 if nothing changed. */
     synchronized long raise(int rank, long n) {
         long old = advances.getOrDefault(rank, 0L);

@@ -41,6 +41,9 @@ final class Messenger {
     static final int REDIRECT = 12;
     static final int ORDER = 13;
     static final int ORDERED = 14;
+    static final int HANDOFF = 15;
+    static final int HANDOFFACK = 16;
+    static final int ECSTATE = 17;
     private static final int HEADER = 17;
 
     private final Dsm dsm;
@@ -51,6 +54,7 @@ final class Messenger {
     private final AtomicLong callIds = new AtomicLong();
     private final Map<Long, Call> calls = new ConcurrentHashMap<>();
     private volatile Map<Integer, Address> members = new HashMap<>();
+    private volatile long viewId = -1;
 
     Messenger(Dsm dsm, JChannel ch, Monitor mon) {
         this.dsm = dsm;
@@ -71,6 +75,8 @@ final class Messenger {
             case SYNCREQ:
             case TICKETREQ:
             case ORDER:
+            case HANDOFF:
+            case ECSTATE:
                 return EventType.REQUEST;
             default:
                 return EventType.REPLY;
@@ -87,7 +93,12 @@ final class Messenger {
         return s;
     }
 
+    long viewId() {
+        return viewId;
+    }
+
     void view(View v) {
+        viewId = v.getViewId().getId();
         Map<Integer, Address> m = new HashMap<>();
         for (Address a : v.getMembers()) {
             m.put(Dsm.rankOf(a), a);
@@ -261,8 +272,45 @@ final class Messenger {
                 return;
             case SYNCREQ: {
                 long id = b.getLong();
-                long mine = dsm.eventcount(ctx).of(rank);
-                send(src, SYNCREP, ctx, ByteBuffer.allocate(16).putLong(id).putLong(mine).array());
+                Map<Integer, Long> known = dsm.eventcount(ctx).known();
+                ByteBuffer r = ByteBuffer.allocate(12 + 12 * known.size()).putLong(id).putInt(known.size());
+                for (Map.Entry<Integer, Long> e : known.entrySet()) {
+                    r.putInt(e.getKey()).putLong(e.getValue());
+                }
+                send(src, SYNCREP, ctx, r.array());
+                return;
+            }
+            case SYNCREP: {
+                Call c = calls.get(b.getLong());
+                int n = b.getInt();
+                for (int i = 0; i < n; i++) {
+                    dsm.eventcount(ctx).raise(b.getInt(), b.getLong());
+                }
+                if (c != null) {
+                    c.reply(src, 0);
+                }
+                return;
+            }
+            case ECSTATE: {
+                long id = b.getLong();
+                int events = b.getInt();
+                for (int k = 0; k < events; k++) {
+                    int ec = b.getInt();
+                    int n = b.getInt();
+                    for (int i = 0; i < n; i++) {
+                        long c = dsm.eventcount(ec).raise(b.getInt(), b.getLong());
+                        if (c >= 0) {
+                            dsm.emit(EventType.COUNT_UPDATE, src, ec, c, 0, 0, 0);
+                        }
+                    }
+                }
+                send(src, HANDOFFACK, ctx, ByteBuffer.allocate(8).putLong(id).array());
+                return;
+            }
+            case HANDOFF: {
+                long id = b.getLong();
+                dsm.masterHandedOver(ctx, b.getLong());
+                send(src, HANDOFFACK, ctx, ByteBuffer.allocate(8).putLong(id).array());
                 return;
             }
             case TICKETREQ: {
@@ -276,7 +324,6 @@ final class Messenger {
                 return;
             }
             case GETREP:
-            case SYNCREP:
             case TICKET: {
                 Call c = calls.get(b.getLong());
                 if (c != null) {
@@ -285,6 +332,7 @@ final class Messenger {
                 return;
             }
             case JOINACK:
+            case HANDOFFACK:
             case ORDERED: {
                 Call c = calls.get(b.getLong());
                 if (c != null) {

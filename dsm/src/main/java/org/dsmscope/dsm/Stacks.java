@@ -53,8 +53,8 @@ final class Stacks {
             p.add(ping);
             p.add(new MERGE3().setMinInterval(500).setMaxInterval(1500));
             p.add(new FD_SOCK2());
-            p.add(new FD_ALL3().setTimeout(4000).setInterval(1000));
-            p.add(new VERIFY_SUSPECT2().setTimeout(500));
+            p.add(new FD_ALL3().setTimeout(8000).setInterval(2000));
+            p.add(new VERIFY_SUSPECT2().setTimeout(1000));
         }
         if (cfg.delayMillis > 0) {
             DELAY d = new DELAY();
@@ -65,13 +65,11 @@ final class Stacks {
         if (monitor != null) {
             probe = new TransportProbe(monitor);
             ObservedDiscard discard = new ObservedDiscard(probe);
-            discard.setUpDiscardRate(cfg.loss);
             p.add(discard);
             p.add(probe);
             out[1] = discard;
         } else {
             org.jgroups.protocols.DISCARD discard = new org.jgroups.protocols.DISCARD();
-            discard.setUpDiscardRate(cfg.loss);
             p.add(discard);
             out[1] = discard;
         }
@@ -82,6 +80,7 @@ final class Stacks {
         p.add(nak);
         UNICAST3 uni = new UNICAST3();
         uni.setXmitInterval(50);
+        uni.setAckThreshold(1); // ACK at once, so ACK round trips measure the path, not an ACK delay
         p.add(uni);
         p.add(new STABLE().setDesiredAverageGossip(2000).setMaxBytes(1_000_000));
         GMS gms = new GMS();

@@ -10,8 +10,9 @@ import org.dsmscope.monitor.event.Level;
  * the router's timer. Timestamps are nanoseconds since the epoch on this process's clock (plus an injected skew
  * for tests); the recording's reader aligns clocks afterwards.
  *
- * <p>Threading: application and JGroups threads emit concurrently; {@link #emit} and {@link #flush} synchronize on
- * this monitor. Delivery happens on the flushing thread, under the lock, so a process's batches stay in order.
+ * <p>Threading: application and JGroups threads emit concurrently into the active buffer under this monitor's
+ * lock; a flush only swaps the full buffer into a FIFO queue under that lock and delivers the queue while holding
+ * a separate delivery lock, so emitters never wait for a sink and a process's batches stay in order.
  */
 public final class Monitor {
     /** Events per buffer. */
@@ -22,7 +23,10 @@ public final class Monitor {
     private final int proc;
     private final String name;
     private final long skew;
-    private final EventBuffer buf = new EventBuffer(CAPACITY);
+    private EventBuffer active = new EventBuffer(CAPACITY);
+    private EventBuffer spare = new EventBuffer(CAPACITY);
+    private final java.util.ArrayDeque<EventBuffer> queue = new java.util.ArrayDeque<>();
+    private final Object deliverLock = new Object();
     private volatile boolean closed;
 
     Monitor(Router router, int proc, String name, long skewNanos) {
@@ -67,12 +71,44 @@ public final class Monitor {
         if (closed || !router.enabled(t.level)) {
             return;
         }
+        boolean full;
         synchronized (this) {
-            if (buf.full()) {
-                router.deliver(buf);
-                buf.clear();
+            if (active.full()) {
+                rotate();
             }
-            buf.add(time, proc, t.code, peer, a, b, c, d, e);
+            active.add(time, proc, t.code, peer, a, b, c, d, e);
+            full = active.full();
+        }
+        if (full) {
+            flush();
+        }
+    }
+
+    /** Moves the active buffer to the delivery queue (caller holds this monitor's lock). */
+    private void rotate() {
+        queue.add(active);
+        active = spare != null ? spare : new EventBuffer(CAPACITY);
+        spare = null;
+    }
+
+    private void drain() {
+        synchronized (deliverLock) {
+            while (true) {
+                EventBuffer b;
+                synchronized (this) {
+                    b = queue.poll();
+                }
+                if (b == null) {
+                    return;
+                }
+                router.deliver(b);
+                b.clear();
+                synchronized (this) {
+                    if (spare == null) {
+                        spare = b;
+                    }
+                }
+            }
         }
     }
 
@@ -84,11 +120,11 @@ public final class Monitor {
     /** Routes the buffered events to the sinks. */
     public void flush() {
         synchronized (this) {
-            if (buf.size() > 0) {
-                router.deliver(buf);
-                buf.clear();
+            if (active.size() > 0) {
+                rotate();
             }
         }
+        drain();
     }
 
     /** Flushes and detaches this process from the router. */

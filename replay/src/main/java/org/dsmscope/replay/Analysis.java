@@ -5,7 +5,8 @@ package org.dsmscope.replay;
  * of them. Every callback has a no-op default so an analysis overrides only what it needs.
  *
  * <p>Threading: the engine calls an analysis from one thread, in the order of the replay's global pseudo clock
- * (smallest clock first, ties round-robin), so analyses need no locking. Objects passed in ({@link CallEvent},
+ * (smallest clock first, ties round-robin), so analyses need no locking ({@link Replay#runPartitioned} gives each
+ * partition its own analysis instances, each called from that partition's thread). Objects passed in ({@link CallEvent},
  * {@link PhaseTimes}) may be reused by the engine after the callback returns: never keep a reference.
  *
  * <p>Identities: {@code thread} is the index of the trace file (thread or process) in the trace set;
@@ -47,6 +48,16 @@ public interface Analysis {
 
     /** A call record, when the replay processes it (after any wait it implies). */
     default void call(int thread, int cpu, long clock, CallEvent call) {
+    }
+
+    /**
+     * Disk I/O traffic, with {@code -handle_io} only (seed 000 Appendix B): a file read moves {@code bytes} bytes
+     * from disk into the buffer at {@code address} (the I/O processor stores them), a write moves them out (it
+     * loads them). {@code ioProcessor} is 0 for centered I/O, the processor's own I/O processor with {@code
+     * -distributed_io} (see {@link ReplayContext#ioProcessors()}); {@code clock} is when the transfer completes
+     * (thread traces) or when the call is replayed ({@code -i}). Called before the {@link #call} of the record.
+     */
+    default void io(int thread, int cpu, int ioProcessor, long clock, boolean read, long address, long bytes) {
     }
 
     /** A phase ends; {@code times} holds busy, idle, imbalance and contention per thread for the phase. */

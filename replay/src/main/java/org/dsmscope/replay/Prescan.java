@@ -25,8 +25,6 @@ final class Prescan {
     final Skeleton[] skeletons;
     /** µs of the run's first call record (unwrapped), 0 if there are none. */
     long t0;
-    /** Records read per trace. */
-    final long[] records;
 
     private final ReplayOptions o;
     private final Problems problems;
@@ -37,12 +35,19 @@ final class Prescan {
         hasFetch = new boolean[n];
         usableCalls = new long[n];
         skeletons = new Skeleton[n];
-        records = new long[n];
     }
 
+    /** Read buffer per trace during the replay: small, so that many interleaved traces stay in cache. */
+    static final int REPLAY_BUFFER = 64 << 10;
+
     static TraceReader open(Path p, ReplayOptions o) {
+        return open(p, o, 1 << 20);
+    }
+
+    static TraceReader open(Path p, ReplayOptions o, int buffer) {
         try {
-            return TraceReader.open(p, TraceReader.Options.defaults().skipBadRecords(o.skipBadRecords));
+            return TraceReader.open(p, TraceReader.Options.defaults().skipBadRecords(o.skipBadRecords)
+                    .bufferBytes(buffer));
         } catch (IOException e) {
             throw new UncheckedIOException(p + ": cannot read: " + e.getMessage(), e);
         }
@@ -173,7 +178,6 @@ final class Prescan {
                             callFile, file, callNo + 1, c.offset(), CallType.name(c.callType()), callNo));
                 }
             }
-            records[t] = r.records();
             if (r.skipped() > 0) {
                 problems.add(file + ": skipped " + r.skipped() + " bad record(s)");
             }

@@ -28,6 +28,8 @@ public final class Replay implements ReplayContext {
     private ThreadEngine threads;
     private SliceEngine slices;
     private long replayed;
+    private int partition;
+    private int partitions = 1;
 
     /** A replay of {@code detailed}, with call times from {@code callsOrNull} when given. */
     public Replay(TraceSet detailed, TraceSet callsOrNull, ReplayOptions o) {
@@ -51,15 +53,17 @@ public final class Replay implements ReplayContext {
     /** Replays the traces once, feeding every analysis. Throws {@link BadInputException} on bad input. */
     public void run() {
         int n = detailed.size();
-        pre = new Prescan(n, o, problems);
         boolean interleaved = o.interleave > 0;
-        pre.run(detailed, calls, interleaved);
+        if (pre == null) {
+            pre = new Prescan(n, o, problems);
+            pre.run(detailed, calls, interleaved);
+        }
         Analysis[] an = analyses.toArray(new Analysis[0]);
         TraceReader[] rd = new TraceReader[n];
         TraceReader[] crd = calls == null ? null : new TraceReader[n];
         try {
             for (int t = 0; t < n; t++) {
-                rd[t] = Prescan.open(detailed.files().get(t), o);
+                rd[t] = Prescan.open(detailed.files().get(t), o, Prescan.REPLAY_BUFFER);
                 if (crd != null && pre.usableCalls[t] > 0) {
                     crd[t] = Prescan.open(calls.files().get(t), o);
                 }
@@ -95,6 +99,67 @@ public final class Replay implements ReplayContext {
         }
     }
 
+    /**
+     * Partitioned replay (SPEC §4 "Partitioning"): one prescan, then {@code parts} replays of the same schedule on
+     * {@code parts} threads, partition k feeding the analyses {@code factory.apply(k)}. Clock assignment is
+     * deterministic, so every partition sees the same callbacks with the same clocks; each analysis keeps the
+     * state of the addresses of its partition ({@link ReplayContext#partitionOf}) and the caller merges the
+     * results, which then equal a serial run's. Returns the analyses of each partition, in partition order.
+     */
+    public static <A extends Analysis> List<A> runPartitioned(TraceSet detailed, TraceSet callsOrNull,
+            ReplayOptions o, int parts, java.util.function.IntFunction<A> factory) {
+        if (parts < 1 || parts > 1024) {
+            throw new BadInputException("partitions: " + parts + " out of range (1..1024)");
+        }
+        Replay first = new Replay(detailed, callsOrNull, o);
+        first.pre = new Prescan(detailed.size(), o, first.problems);
+        first.pre.run(detailed, callsOrNull, o.interleave > 0);
+        List<A> out = new ArrayList<>();
+        List<Replay> replays = new ArrayList<>();
+        for (int k = 0; k < parts; k++) {
+            Replay r = k == 0 ? first : new Replay(detailed, callsOrNull, o);
+            r.pre = first.pre;
+            r.partition = k;
+            r.partitions = parts;
+            A a = factory.apply(k);
+            r.add(a);
+            out.add(a);
+            replays.add(r);
+        }
+        if (parts == 1) {
+            first.run();
+            return out;
+        }
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(parts, rn -> {
+            Thread t = new Thread(rn, "dsmscope-replay-partition");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<java.util.concurrent.Future<?>> fs = new ArrayList<>();
+            for (Replay r : replays) {
+                fs.add(pool.submit(r::run));
+            }
+            for (java.util.concurrent.Future<?> f : fs) {
+                try {
+                    f.get();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    Throwable c = e.getCause();
+                    if (c instanceof RuntimeException) {
+                        throw (RuntimeException) c;
+                    }
+                    throw new IllegalStateException(c);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted", e);
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        return out;
+    }
+
     /** Problems the replay continued past (only with {@link ReplayOptions#skipBadRecords}); at most 1000 kept. */
     public List<String> problems() {
         return problems.list();
@@ -127,11 +192,6 @@ public final class Replay implements ReplayContext {
         problems.add(msg);
     }
 
-    /** A problem that is always continued past (e.g. records after a thread_end), recorded. */
-    void problem(String msg) {
-        bad(msg);
-    }
-
     // ---------------------------------------------------------------- ReplayContext
 
     @Override
@@ -152,6 +212,21 @@ public final class Replay implements ReplayContext {
     @Override
     public boolean isSyncVariable(long address) {
         return pre != null && pre.syncVars.get(address) >= 0;
+    }
+
+    @Override
+    public int ioProcessors() {
+        return !o.handleIo ? 0 : o.distributedIo ? processors() : 1;
+    }
+
+    @Override
+    public int partition() {
+        return partition;
+    }
+
+    @Override
+    public int partitions() {
+        return partitions;
     }
 
     @Override

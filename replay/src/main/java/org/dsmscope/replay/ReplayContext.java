@@ -22,4 +22,32 @@ public interface ReplayContext {
 
     /** The current pseudo clock of a thread. */
     long clock(int thread);
+
+    /**
+     * Number of I/O processors that {@link Analysis#io} numbers from 0: none without {@code -handle_io}, one with
+     * centered I/O, one per processor with {@code -distributed_io}.
+     */
+    default int ioProcessors() {
+        return 0;
+    }
+
+    /**
+     * This replay's partition in a partitioned run ({@link Replay#runPartitioned}), from 0; 0 in a plain run.
+     * Every partition receives every callback in the same order and clocks; an analysis keeps the per-address state
+     * of its own addresses only ({@link #partitionOf}), so partitions divide the work and their results merge.
+     */
+    default int partition() {
+        return 0;
+    }
+
+    /** Number of partitions (1 in a plain run). */
+    default int partitions() {
+        return 1;
+    }
+
+    /** The partition that owns {@code address}: 4 KiB pages dealt round-robin over the partitions. */
+    default int partitionOf(long address) {
+        int n = partitions();
+        return n == 1 ? 0 : (int) Long.remainderUnsigned(address >>> 12, n);
+    }
 }

@@ -33,7 +33,10 @@ public final class ReplayOptions {
     public double ipc = 2;
     /** {@code -mhz v}: processor clock rate in MHz (SPEC §4); instructions = µs × mhz × ipc. */
     public double mhz = 120;
-    /** Continue past bad records, counting them, instead of failing. */
+    /**
+     * Continue instead of failing: bad records are skipped, and a replay passes deadlocks, threads ending inside
+     * critical sections, unmatched joins and mismatched call traces, listing each in {@link Replay#problems()}.
+     */
     public boolean skipBadRecords;
 
     /** Instructions equivalent to {@code micros} microseconds. */

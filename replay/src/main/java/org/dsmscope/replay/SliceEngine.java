@@ -45,6 +45,7 @@ final class SliceEngine {
     private final long[] lastEnd;
     private final long[] busy;
     private int last = -1;
+    private final boolean handleIo;
 
     SliceEngine(Replay rp, Analysis[] an, TraceReader[] rd, CallTimes times, Prescan pre) {
         this.rp = rp;
@@ -54,6 +55,7 @@ final class SliceEngine {
         this.fetchMode = pre.hasFetch;
         this.nt = rd.length;
         this.p = rp.options().interleave;
+        this.handleIo = rp.options().handleIo;
         this.sched = new SliceScheduler(pre.skeletons, rp.options()).schedule();
         traceClock = new long[nt];
         total = new PhaseTimes(nt);
@@ -277,6 +279,13 @@ final class SliceEngine {
                 stopped[t] = true;
             } else if (cmd == 2 || cmd == 4) {
                 stopped[t] = false;
+            }
+        }
+        if (handleIo && (type == org.dsmscope.trace.CallType.FILE_READ
+                || type == org.dsmscope.trace.CallType.FILE_WRITE)) {
+            int q = rp.options().distributedIo ? c : 0;
+            for (Analysis a : an) {
+                a.io(t, c, q, laneClock[c], type == org.dsmscope.trace.CallType.FILE_READ, r.arg(1), r.arg(2));
             }
         }
         ev.type = type;

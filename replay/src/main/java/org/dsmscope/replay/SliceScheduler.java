@@ -7,7 +7,8 @@ import java.util.Arrays;
  * -rr_interleaving -k -s -handle_io} and the I/O options; SPEC §4). A trace is cut into slices at the call records
  * that imply process synchronization (semop, semctl, ldcw, critical sections); a slice starts at the end time of
  * its head call and ends at the start time of its tail call (every trace's first slice starts at time 0: all
- * processes are ready when the traces begin; the last slice, with no tail call, constrains no other). A discrete-event simulation over the pseudo clock then places the slices:
+ * processes are ready when the traces begin; the last slice, with no tail call, constrains no other). A
+ * discrete-event simulation over the pseudo clock then places the slices:
  *
  * <ul>
  * <li>Greedy (default): the ready slices, one per trace, in order of start time (ties: first ready first), are
@@ -133,9 +134,6 @@ public final class SliceScheduler {
     private long[] sliceTo;
     private long[] sliceStart;
     private long[] sliceEnd;
-    private boolean[] complete;
-    private int[] byEnd;
-    private int endPtr;
 
     private void buildSlices() {
         base = new int[nt + 1];
@@ -147,7 +145,6 @@ public final class SliceScheduler {
         sliceTo = new long[m];
         sliceStart = new long[m];
         sliceEnd = new long[m];
-        complete = new boolean[m];
         for (int t = 0; t < nt; t++) {
             Skeleton s = sk[t];
             for (int j = 0; j <= s.bounds; j++) {
@@ -158,25 +155,15 @@ public final class SliceScheduler {
                 sliceEnd[id] = j < s.bounds ? s.boundStart[j] : Long.MAX_VALUE;
             }
         }
-        Integer[] ids = new Integer[m];
-        for (int i = 0; i < m; i++) {
-            ids[i] = i;
-        }
-        Arrays.sort(ids, (a, b) -> sliceEnd[a] != sliceEnd[b] ? Long.compare(sliceEnd[a], sliceEnd[b]) : a - b);
-        byEnd = new int[m];
-        for (int i = 0; i < m; i++) {
-            byEnd[i] = ids[i];
-        }
     }
 
-    /** True if every slice that ended before real time {@code s} has completed. */
-    private boolean orderingOk(long s, int self) {
-        while (endPtr < byEnd.length && complete[byEnd[endPtr]]) {
-            endPtr++;
-        }
-        for (int i = endPtr; i < byEnd.length && sliceEnd[byEnd[i]] < s; i++) {
-            int id = byEnd[i];
-            if (!complete[id] && id != self) {
+    /**
+     * True if every slice that ended (in real time) before {@code s} has completed. A trace's slices end in
+     * order, so it suffices that each other trace's first incomplete slice ends at or after {@code s}: O(T).
+     */
+    private boolean orderingOk(long s, int self, int[] slice) {
+        for (int u = 0; u < nt; u++) {
+            if (u != self && slice[u] >= 0 && sliceEnd[base[u] + slice[u]] < s) {
                 return false;
             }
         }
@@ -229,7 +216,6 @@ public final class SliceScheduler {
                 int id = base[t] + slice[t];
                 readySeq[t] = seq++;
                 if (done[t] >= sliceTo[id]) {
-                    complete[id] = true;
                     slice[t]++;
                     if (slice[t] > sk[t].bounds) {
                         left--;
@@ -307,7 +293,7 @@ public final class SliceScheduler {
             }
             tried[best] = true;
             int id = base[best] + slice[best];
-            if (!force && !orderingOk(sliceStart[id], id)) {
+            if (!force && !orderingOk(sliceStart[id], best, slice)) {
                 return any;
             }
             force = false;

@@ -1,7 +1,5 @@
 package org.dsmscope.replay;
 
-import java.util.ArrayList;
-import java.util.List;
 import org.dsmscope.trace.CallType;
 import org.dsmscope.trace.RecordKind;
 import org.dsmscope.trace.TraceReader;
@@ -30,13 +28,13 @@ final class ThreadEngine {
     static final int W_ORDER = 6;
     static final int W_MARKER = 7;
 
-    private final Replay rp;
+    final Replay rp;
     private final Analysis[] an;
     private final ReplayOptions o;
-    private final int n;
-    private final TraceReader[] rd;
+    final int n;
+    final TraceReader[] rd;
     private final CallTimes times;
-    private final SyncObjects sync;
+    final SyncObjects sync;
     private final LongLongMap seqDone = new LongLongMap(64);
     private final IoModel io;
     private final CallEvent ev = new CallEvent();
@@ -44,9 +42,9 @@ final class ThreadEngine {
     final long[] clock;
     private final long[] lastInstr;
     final int[] state;
-    private final int[] waitKind;
-    private final int[] waitObj;
-    private final long[] waitSeq;
+    final int[] waitKind;
+    final int[] waitObj;
+    final long[] waitSeq;
     private final long[] waitStart;
     private final boolean[] resume;
     private final boolean[] stopped;
@@ -55,15 +53,15 @@ final class ThreadEngine {
     private final long[] pc;
     private final boolean[] participated;
     private final int[] held;
-    private final int[] orderCount;
+    final int[] orderCount;
     private final long[] endClock;
     private boolean spawnedEver;
 
     private int active;
     private int last = -1;
     private long bound;
-    private int orderRound;
-    private int orderTurn;
+    int orderRound;
+    int orderTurn;
     private int phaseId;
     private boolean announced;
     private Phase.Kind pendingKind;
@@ -116,15 +114,22 @@ final class ThreadEngine {
         for (;;) {
             int t = pick();
             if (t >= 0) {
+                long c = clock[t];
                 step(t);
+                // Fast path while threads run in lockstep: the next thread after t (cyclically) that still has
+                // the minimum clock c is exactly what pick() would choose; run it for one record.
+                for (int u = next(t, c); u >= 0; u = next(u, c)) {
+                    bound = c;
+                    step(u);
+                }
                 continue;
             }
             if (!anyBlocked()) {
                 break;
             }
-            deadlock();
+            ThreadErrors.deadlock(this);
         }
-        checkLeftovers();
+        ThreadErrors.checkLeftovers(this);
         endPhase();
     }
 
@@ -155,24 +160,37 @@ final class ThreadEngine {
         return best;
     }
 
+    /** The first runnable thread after t in cyclic order whose clock is c (no clock is below c), or -1. */
+    private int next(int t, long c) {
+        int u = t;
+        for (int i = 1; i < n; i++) {
+            if (++u == n) {
+                u = 0;
+            }
+            if (state[u] == RUNNABLE && clock[u] == c) {
+                return u;
+            }
+        }
+        return -1;
+    }
+
     /** Runs thread t for at least one record, then while its clock stays below every other runnable clock. */
     private void step(int t) {
         last = t;
         if (resume[t]) {
             resume[t] = false;
-            announce();
             emitCall(t, clock[t] - waitStart[t]);
         }
         final TraceReader r = rd[t];
         do {
             int k = r.next();
             replayed++;
-            if (!announced && k != RecordKind.EOF) {
-                announce();
-            }
             if (k == RecordKind.MEMORY) {
                 if (stopped[t]) {
                     continue;
+                }
+                if (!announced) {
+                    announce();
                 }
                 long c = clock[t];
                 if (fetchMode[t]) {
@@ -216,6 +234,9 @@ final class ThreadEngine {
     private void other(int t, int k, TraceReader r) {
         if (stopped[t]) {
             return;
+        }
+        if (!announced) {
+            announce();
         }
         if (k == RecordKind.FETCH) {
             long c = clock[t];
@@ -294,8 +315,14 @@ final class ThreadEngine {
                 return;
             case CallType.THREAD_END:
                 emitCall(t, 0);
-                if (r.next() != RecordKind.EOF) {
-                    rp.problem(r.name() + ": byte offset " + r.offset() + ": records after the thread_end record");
+                // The agent closes a thread's file with an end_trace record after thread_end; nothing else may follow.
+                int after = r.next();
+                if (after == RecordKind.CALL && r.callType() == CallType.END_TRACE) {
+                    emitCall(t, 0);
+                    after = r.next();
+                }
+                if (after != RecordKind.EOF) {
+                    rp.bad(r.name() + ": byte offset " + r.offset() + ": records after the thread_end record");
                 }
                 endThread(t, ENDED);
                 return;
@@ -309,6 +336,9 @@ final class ThreadEngine {
     }
 
     void emitCall(int t, long wait) {
+        if (!announced) {
+            announce();
+        }
         TraceReader r = rd[t];
         ev.type = r.callType();
         ev.startTime = times.start(t);
@@ -325,11 +355,19 @@ final class ThreadEngine {
     }
 
     private void fileIo(int t, TraceReader r, boolean read) {
-        if (!io.blocks(read)) {
+        if (!o.handleIo) {
             emitCall(t, 0);
             return;
         }
         long done = io.complete(clock[t], r.arg(2), t);
+        int q = o.distributedIo ? t : 0;
+        for (Analysis a : an) {
+            a.io(t, t, q, done, read, r.arg(1), r.arg(2));
+        }
+        if (!io.blocks(read)) {
+            emitCall(t, 0);
+            return;
+        }
         long wait = done - clock[t];
         cur.idle[t] += wait;
         clock[t] = done;
@@ -447,7 +485,7 @@ final class ThreadEngine {
     }
 
     /** Opens a barrier: every waiter leaves at the largest arrival clock (seed 000 §3). */
-    private void releaseBarrier(int obj) {
+    void releaseBarrier(int obj) {
         long x = sync.arrivalMax[obj];
         sync.arrivals[obj] = 0;
         for (int u = sync.dequeue(obj); u >= 0; u = sync.dequeue(obj)) {
@@ -641,7 +679,7 @@ final class ThreadEngine {
     }
 
     /** Ends a wait of {@code u} at clock {@code w}; the call it waited in is delivered when it next runs. */
-    private void wake(int u, long w) {
+    void wake(int u, long w) {
         int kind = waitKind[u];
         wakeClock(u, w, kind == W_LOCK || kind == W_ORDER);
         state[u] = RUNNABLE;
@@ -718,7 +756,7 @@ final class ThreadEngine {
         }
     }
 
-    private long maxClock() {
+    long maxClock() {
         long e = 0;
         for (int u = 0; u < n; u++) {
             e = Math.max(e, clock[u]);
@@ -729,8 +767,8 @@ final class ThreadEngine {
     // ---------------------------------------------------------------- phases
 
     /**
-     * Starts a phase. Analyses hear of it ({@link Analysis#phaseBegin}) only when its first record is replayed,
-     * so a phase in which nothing happens (two threads ending at the same clock) is never reported.
+     * Starts a phase. Analyses hear of it ({@link Analysis#phaseBegin}) only when its first callback is due, so a
+     * phase in which nothing is delivered (two threads ending at the same clock) is never reported.
      */
     private void beginPhase(Phase.Kind kind, int markerNum) {
         pendingKind = kind;
@@ -777,90 +815,6 @@ final class ThreadEngine {
         total.add(cur);
         for (Analysis a : an) {
             a.phaseEnd(phase, cur);
-        }
-    }
-
-    // ---------------------------------------------------------------- errors
-
-    private void deadlock() {
-        List<String> waits = new ArrayList<>();
-        int first = -1;
-        for (int u = 0; u < n; u++) {
-            if (state[u] == BLOCKED) {
-                waits.add(describeWait(u));
-                if (first < 0) {
-                    first = u;
-                }
-            }
-        }
-        rp.bad("deadlock: no thread can proceed; " + String.join("; ", waits));
-        forceOpen(first);
-    }
-
-    private String describeWait(int u) {
-        TraceReader r = rd[u];
-        String where = "thread " + u + " (" + r.name() + ", byte offset " + r.offset() + ", clock " + clock[u] + ")";
-        int obj = waitObj[u];
-        switch (waitKind[u]) {
-            case W_LOCK:
-                return where + " waits for lock 0x" + Long.toHexString(sync.address[obj]) + " held by thread "
-                        + sync.owner[obj];
-            case W_BARRIER:
-                return where + " waits at barrier 0x" + Long.toHexString(sync.address[obj]) + " ("
-                        + sync.arrivals[obj] + " of " + sync.parties[obj] + " threads arrived)";
-            case W_JOIN:
-                return where + " waits to join thread " + obj;
-            case W_JOIN_ALL:
-                return where + " waits to join all threads";
-            case W_SEQ:
-                return where + " waits on 0x" + Long.toHexString(sync.address[obj]) + " for wake-up/release #"
-                        + waitSeq[u] + ", which no thread has executed";
-            case W_ORDER:
-                return where + " waits for its ordered section (turn of thread " + orderTurn + ")";
-            default:
-                return where + " waits at marker num " + waitSeq[u] + " for the other active threads";
-        }
-    }
-
-    /** With skipping on: lets the first waiting thread through, as if its wait had ended now. */
-    private void forceOpen(int u) {
-        int obj = waitObj[u];
-        long now = maxClock();
-        switch (waitKind[u]) {
-            case W_BARRIER:
-                sync.arrivalMax[obj] = Math.max(sync.arrivalMax[obj], now);
-                releaseBarrier(obj);
-                return;
-            case W_LOCK:
-            case W_SEQ:
-                sync.remove(obj, u);
-                break;
-            case W_ORDER:
-                orderTurn = u;
-                orderCount[u] = orderRound;
-                break;
-            case W_MARKER:
-                for (int v = 0; v < n; v++) {
-                    if (state[v] == BLOCKED && waitKind[v] == W_MARKER) {
-                        wake(v, now);
-                    }
-                }
-                return;
-            default:
-                break;
-        }
-        wake(u, now);
-    }
-
-    private void checkLeftovers() {
-        for (int u = 0; u < n; u++) {
-            if (state[u] == NOT_STARTED) {
-                rp.bad(rd[u].name() + ": thread " + u + " was never started: no spawn record activated it (use -p"
-                        + " for traces without spawn and join records)");
-            } else if (state[u] == PARKED && rd[u].next() != RecordKind.EOF) {
-                rp.bad(rd[u].name() + ": byte offset " + rd[u].offset() + ": records after thread " + u
-                        + "'s last join, but no spawn activated it again");
-            }
         }
     }
 }

@@ -33,7 +33,7 @@ class ClockOrderPropertyTest {
     static List<int[]>[] program(long seed, int n) {
         Random rnd = new Random(seed);
         int barriers = rnd.nextInt(3);
-        @SuppressWarnings("unchecked")
+        @SuppressWarnings({"unchecked", "rawtypes"})
         List<int[]>[] ops = new List[n];
         for (int t = 0; t < n; t++) {
             ops[t] = new ArrayList<>();
@@ -175,15 +175,19 @@ class ClockOrderPropertyTest {
                 }
             }
         } finally {
-            try (var s = Files.walk(dir)) {
-                s.sorted(Comparator.reverseOrder()).forEach(p -> {
-                    try {
-                        Files.delete(p);
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                    }
-                });
-            }
+            delete(dir);
+        }
+    }
+
+    static void delete(Path dir) throws IOException {
+        try (var s = Files.walk(dir)) {
+            s.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.delete(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
         }
     }
 
@@ -194,8 +198,12 @@ class ClockOrderPropertyTest {
         TraceSet set = write(dir, ops);
         ReplayOptions o = new ReplayOptions();
         o.parallelStart = true;
-        String a = TestTraces.replay(set, o).log.toString();
-        String b = TestTraces.replay(set, o).log.toString();
-        assertEquals(a, b);
+        try {
+            String a = TestTraces.replay(set, o).log.toString();
+            String b = TestTraces.replay(set, o).log.toString();
+            assertEquals(a, b);
+        } finally {
+            delete(dir);
+        }
     }
 }

@@ -118,7 +118,7 @@ class SyncSemanticsTest {
         Replay rp = new Replay(set, null, o);
         Recorder r = new Recorder();
         rp.add(r).run();
-        assertEquals(List.of("serial 0-0", "parallel 0-5", "serial 5-6"), r.phases);
+        assertEquals(List.of("parallel 0-5", "serial 5-6"), r.phases, "the empty serial phase before the spawn is dropped");
         assertTrue(rp.problems().get(0).contains("thread 1 was never started"), rp.problems().toString());
     }
 
@@ -129,6 +129,39 @@ class SyncSemanticsTest {
         Recorder r = TestTraces.replay(set, parallel());
         assertEquals(List.of("0 0 0 L 100", "1 1 0 L 200", "2 2 0 L 300", "0 0 1 L 104", "1 1 1 L 204",
                 "2 2 1 L 304"), r.accesses);
+    }
+
+    @Test
+    void handleIo_reportsTheDiskTrafficOfReadsAndWrites_atTransferCompletion() {
+        TraceSet set = TestTraces.write(dir, "iot", w -> w.loads(3, 0).call(CallType.FILE_READ, 0x4000, 100, 3)
+                .call(CallType.FILE_WRITE, 0x5000, 50, 3));
+        List<String> seen = new java.util.ArrayList<>();
+        Analysis a = new Analysis() {
+            @Override
+            public void io(int thread, int cpu, int ioProcessor, long clock, boolean read, long address, long bytes) {
+                seen.add(thread + " " + ioProcessor + " " + clock + " " + read + " " + Long.toHexString(address) + " "
+                        + bytes);
+            }
+        };
+        ReplayOptions o = new ReplayOptions();
+        o.handleIo = true;
+        o.diskLatency = 0.01;
+        o.mhz = 1;
+        o.ipc = 1;
+        o.dmaBandwidth = 10;
+        o.bufferedIo = true;
+        new Replay(set, null, o).add(a).run();
+        // read: 3 + 10 latency + 10 transfer = 23; the buffered write does not block but still moves its bytes,
+        // queued behind the read on the one (centered) I/O processor: 33 + 5 = 38
+        assertEquals(List.of("0 0 23 true 4000 100", "0 0 38 false 5000 50"), seen);
+        List<String> none = new java.util.ArrayList<>();
+        new Replay(set, null, new ReplayOptions()).add(new Analysis() {
+            @Override
+            public void io(int thread, int cpu, int ioProcessor, long clock, boolean read, long address, long bytes) {
+                none.add("io");
+            }
+        }).run();
+        assertEquals(List.of(), none, "without -handle_io no traffic");
     }
 
     @Test

@@ -79,6 +79,9 @@ public final class TraceReader implements AutoCloseable {
     private final String name;
     private final ReadableByteChannel in;
     private final ByteBuffer buf;
+    /** The buffer's simple records as longs in the file's byte order, refreshed by every fill (hot path reads it). */
+    private final long[] words;
+    private java.nio.LongBuffer view;
     private final boolean skipBad;
     private final Codec codec;
     private ByteOrder order;
@@ -99,10 +102,14 @@ public final class TraceReader implements AutoCloseable {
     private long nonRecordBytes;
 
     // The current record.
-    private int kind = RecordKind.EOF;
+    /** Value of {@link #cur} at the end of the file (and before the first record): a first field no record has. */
+    private static final long EOF_WORD = 0xFFFFFFFF_00000000L;
     private int type;
-    /** The current memory, branch or fetch record as read: first field in bits 63..32, second in 31..0. */
-    private long cur;
+    /**
+     * The current record as read, first field in bits 63..32, second in 31..0; the kind is derived from the first
+     * field (a call record keeps its part-0 tag, the end of the file {@link #EOF_WORD}).
+     */
+    private long cur = EOF_WORD;
     private int callType;
     private final int[] callWords = new int[SmaitFormat.CALL_PARTS];
 
@@ -117,6 +124,7 @@ public final class TraceReader implements AutoCloseable {
         int n = head.position();
         this.codec = Codec.detect(head.array(), n);
         this.buf = ByteBuffer.allocateDirect(o.bufferBytes);
+        this.words = new long[o.bufferBytes >>> 3];
         if (codec == Codec.NONE) {
             this.in = raw;
             buf.put(head.array(), 0, n);
@@ -174,6 +182,8 @@ public final class TraceReader implements AutoCloseable {
         }
         buf.order(order);
         big = order == ByteOrder.BIG_ENDIAN;
+        view = buf.duplicate().clear().order(order).asLongBuffer();
+        toWords();
         if (lim >= 8 && buf.getInt(0) == SmaitFormat.HEADER_MAGIC) {
             int word = buf.getInt(4);
             int major = word >>> 24;
@@ -237,6 +247,21 @@ public final class TraceReader implements AutoCloseable {
         }
         lim = buf.position();
         buf.limit(buf.capacity());
+        if (view != null) {
+            toWords();
+        }
+    }
+
+    /** Copies the buffer's simple records into {@link #words}, each as first field &lt;&lt; 32 | second field. */
+    private void toWords() {
+        int n = lim >>> 3;
+        view.get(0, words, 0, n);
+        if (!big) {
+            long[] w = words;
+            for (int i = 0; i < n; i++) {
+                w[i] = Long.rotateLeft(w[i], 32);
+            }
+        }
     }
 
     /**
@@ -252,16 +277,13 @@ public final class TraceReader implements AutoCloseable {
             // Hot path: one 8-byte load, a table lookup, three field stores, no allocation. Memory and branch
             // records only; the accessors decode the kept simple record. Calls, extensions, refills and errors
             // are in slowNext().
-            long v = buf.getLong(p);
-            if (!big) {
-                v = Long.rotateLeft(v, 32);
-            }
+            long v = words[p >>> 3];
             int f1 = (int) (v >>> 32);
             int k = (f1 >>> 12) == 0 ? (MEM_VALID[f1] ? RecordKind.MEMORY : 0) : BRANCH_KIND[f1 >>> 28];
             if (k != 0) {
                 pos = p + SmaitFormat.SIMPLE;
                 cur = v;
-                return kind = k;
+                return k;
             }
         }
         return slowNext();
@@ -275,8 +297,8 @@ public final class TraceReader implements AutoCloseable {
             int avail = lim - pos;
             if (avail < SmaitFormat.SIMPLE) {
                 if (avail == 0) {
-                    kind = RecordKind.EOF;
-                    return kind;
+                    cur = EOF_WORD;
+                    return RecordKind.EOF;
                 }
                 bad(avail, "truncated record: " + avail + " trailing byte" + (avail == 1 ? "" : "s")
                         + " (a simple record has 8)");
@@ -296,7 +318,7 @@ public final class TraceReader implements AutoCloseable {
                 case 0:
                     if (f1 < 0x2000) {
                         if (readCall(f1)) {
-                            return kind = RecordKind.CALL;
+                            return RecordKind.CALL;
                         }
                         continue;
                     }
@@ -305,7 +327,7 @@ public final class TraceReader implements AutoCloseable {
                     if (extended) {
                         int r = extension(f1, f2);
                         if (r > 0) {
-                            return kind = r;
+                            return r;
                         }
                         if (r == 0) {
                             continue;
@@ -329,7 +351,7 @@ public final class TraceReader implements AutoCloseable {
     private int simple(int f1, int f2, int k) {
         pos += SmaitFormat.SIMPLE;
         cur = ((long) f1 << 32) | (f2 & 0xFFFFFFFFL);
-        return kind = k;
+        return k;
     }
 
     private void fillOrFail() {
@@ -424,6 +446,7 @@ public final class TraceReader implements AutoCloseable {
             callWords[i] = buf.getInt(pos + i * SmaitFormat.SIMPLE + 4);
         }
         callType = t;
+        cur = (long) SmaitFormat.callTag(t, 0) << 32;
         pos += SmaitFormat.CALL_BYTES;
         nonRecordBytes += SmaitFormat.CALL_BYTES - SmaitFormat.SIMPLE;
         return true;
@@ -444,13 +467,22 @@ public final class TraceReader implements AutoCloseable {
 
     /** Kind of the current record. */
     public int kind() {
-        return kind;
+        int f = (int) (cur >>> 32);
+        switch (f >>> 28) {
+            case 0: return f < 0x1000 ? RecordKind.MEMORY : RecordKind.CALL;
+            case 1: return (f >>> 24) == 0x10 ? RecordKind.FETCH : RecordKind.MEMORY;
+            case 4: return RecordKind.PROC_START;
+            case 8: return RecordKind.BRANCH;
+            case 0xC: return RecordKind.PROC_CALL;
+            default: return RecordKind.EOF;
+        }
     }
 
     /** Byte offset of the current record in the uncompressed stream. */
     public long offset() {
         long end = base + pos;
-        return kind == RecordKind.EOF ? end : end - (kind == RecordKind.CALL ? SmaitFormat.CALL_BYTES : SmaitFormat.SIMPLE);
+        int k = kind();
+        return k == RecordKind.EOF ? end : end - (k == RecordKind.CALL ? SmaitFormat.CALL_BYTES : SmaitFormat.SIMPLE);
     }
 
     /** Memory record: the type field (size code 0 for wide records; use {@link #size()}). */
@@ -461,7 +493,7 @@ public final class TraceReader implements AutoCloseable {
 
     /** Memory record: true if it was a wide memory-access extension record (its size has no size code). */
     public boolean wide() {
-        return kind == RecordKind.MEMORY && (cur >>> 32) >= 0x1000;
+        return (cur >>> 56) == 0x12;
     }
 
     /** Memory record: true for a store. */
@@ -477,10 +509,11 @@ public final class TraceReader implements AutoCloseable {
     /** Memory record: bytes accessed; fetch record: instruction length. */
     public int size() {
         int f = (int) (cur >>> 32);
-        if (kind == RecordKind.MEMORY) {
+        int k = kind();
+        if (k == RecordKind.MEMORY) {
             return f < 0x1000 ? MEM_BYTES[f] : f & 0xFFFF;
         }
-        return kind == RecordKind.FETCH ? f & 0xFFFFFF : 0;
+        return k == RecordKind.FETCH ? f & 0xFFFFFF : 0;
     }
 
     /** Memory or fetch record: the address; branch records: the target; procedure start: the procedure. */
@@ -490,7 +523,7 @@ public final class TraceReader implements AutoCloseable {
 
     /** Branch and procedure call records: the address after the branch (the first field's 28 bits). */
     public long source() {
-        return kind == RecordKind.PROC_START ? address() : addrHi | ((cur >>> 32) & SmaitFormat.BRANCH_FIELD_MASK);
+        return (cur >>> 60) == 4 ? address() : addrHi | ((cur >>> 32) & SmaitFormat.BRANCH_FIELD_MASK);
     }
 
     /** Branch and procedure call records: the target address (same as {@link #address()}). */

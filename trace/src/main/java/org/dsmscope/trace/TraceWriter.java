@@ -71,6 +71,10 @@ public final class TraceWriter implements AutoCloseable {
     private final ByteBuffer buf;
     private final boolean extended;
     private final boolean addr64;
+    private final boolean big;
+    private final int cap;
+    /** Write position in {@link #buf} (the buffer's own position is used only while flushing). */
+    private int pos;
     private long addrHi;
     private long written;
     private boolean closed;
@@ -80,6 +84,8 @@ public final class TraceWriter implements AutoCloseable {
         this.name = name;
         this.out = o.codec.encode(out);
         this.buf = ByteBuffer.allocateDirect(o.bufferBytes).order(o.order);
+        this.big = o.order == ByteOrder.BIG_ENDIAN;
+        this.cap = buf.capacity();
         this.extended = o.extended || o.addr64;
         this.addr64 = o.addr64;
         if (extended) {
@@ -106,14 +112,19 @@ public final class TraceWriter implements AutoCloseable {
 
     /** Bytes of records written so far (uncompressed, header included). */
     public long bytesWritten() {
-        return written + buf.position();
+        return written + pos;
     }
 
     private void put(int f1, int f2) {
-        if (buf.remaining() < SmaitFormat.SIMPLE) {
+        int p = pos;
+        if (p > cap - SmaitFormat.SIMPLE) {
             flushBuffer();
+            p = 0;
         }
-        buf.putInt(f1).putInt(f2);
+        // One 8-byte store: in big-endian the first field is the high half, in little-endian the low half.
+        long v = big ? ((long) f1 << 32) | (f2 & 0xFFFFFFFFL) : ((long) f2 << 32) | (f1 & 0xFFFFFFFFL);
+        buf.putLong(p, v);
+        pos = p + SmaitFormat.SIMPLE;
     }
 
     /** Writes one raw simple record as it is (for converters); the caller keeps the format valid. */
@@ -169,16 +180,13 @@ public final class TraceWriter implements AutoCloseable {
         checkArg(type, 2, arg2);
         checkArg(type, 3, arg3);
         checkArg(type, 4, arg4);
-        if (buf.remaining() < SmaitFormat.CALL_BYTES) {
-            flushBuffer();
-        }
         int base = 0x00001000 | ((type & 0xFF) << 4);
-        buf.putInt(base).putInt((int) start)
-                .putInt(base | 1).putInt((int) end)
-                .putInt(base | 2).putInt((int) arg1)
-                .putInt(base | 3).putInt((int) arg2)
-                .putInt(base | 4).putInt((int) arg3)
-                .putInt(base | 5).putInt((int) arg4);
+        put(base, (int) start);
+        put(base | 1, (int) end);
+        put(base | 2, (int) arg1);
+        put(base | 3, (int) arg2);
+        put(base | 4, (int) arg3);
+        put(base | 5, (int) arg4);
     }
 
     private void branchRecord(int top, long source, long target) {
@@ -259,7 +267,8 @@ public final class TraceWriter implements AutoCloseable {
     }
 
     private void flushBuffer() {
-        buf.flip();
+        buf.limit(pos).position(0);
+        pos = 0;
         try {
             while (buf.hasRemaining()) {
                 written += out.write(buf);

@@ -1,12 +1,15 @@
 package org.dsmscope.bench.trace;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.SplittableRandom;
+import java.nio.file.StandardOpenOption;
 import java.util.concurrent.TimeUnit;
 import org.dsmscope.trace.Codec;
-import org.dsmscope.trace.MemType;
+import org.dsmscope.trace.RecordKind;
+import org.dsmscope.trace.TraceReader;
 import org.dsmscope.trace.TraceWriter;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -24,8 +27,9 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Writing speed of the SMAIT writer (issue 2: ≥200 M simple records/s): memory-access records from preallocated
- * arrays into a file in the page cache. One operation is one simple record.
+ * Writing speed of the SMAIT writer (issue 2: ≥200 M simple records/s uncompressed): the records of the realistic
+ * generated trace, held in primitive arrays, written through the public API into a file in the page cache, beside a
+ * plain loop of {@code putLong} into a direct buffer written to the same file. One operation is one simple record.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -34,25 +38,44 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 3, time = 2)
 @Fork(value = 1, jvmArgsAppend = {"-Xmx1g"})
 public class TraceWriteBench {
+    /** Records per invocation (all simple: the generator's rare call records are left out of the arrays). */
     static final int N = 8 << 20;
 
-    @Param({"NONE"})
+    @Param({"NONE", "LZ4", "ZSTD"})
     public String codec;
 
     private Path dir;
     private Path file;
-    private final long[] addr = new long[1 << 16];
-    private final int[] type = new int[1 << 16];
+    private int[] kind;
+    private int[] type;
+    private long[] a;
+    private long[] b;
+    private final ByteBuffer plain = ByteBuffer.allocateDirect(1 << 20);
 
     @Setup(Level.Trial)
     public void setUp() throws IOException {
         dir = Files.createTempDirectory("dsmscope-bench");
         file = dir.resolve("t");
-        SplittableRandom rnd = new SplittableRandom(7);
-        for (int i = 0; i < addr.length; i++) {
-            addr[i] = 0x1000_0000L + 8L * rnd.nextInt(1 << 20);
-            type[i] = rnd.nextInt(3) == 0 ? MemType.encode(MemType.STORE, 8, MemType.FLOAT)
-                    : MemType.encode(MemType.LOAD, 4, MemType.FIXED);
+        RealisticTrace.write(file, TraceWriter.Options.classic(), N + (N >> 4), 42);
+        kind = new int[N];
+        type = new int[N];
+        a = new long[N];
+        b = new long[N];
+        int i = 0;
+        try (TraceReader r = TraceReader.open(file)) {
+            for (int k = r.next(); k != RecordKind.EOF && i < N; k = r.next()) {
+                if (k == RecordKind.CALL) {
+                    continue;
+                }
+                kind[i] = k;
+                type[i] = k == RecordKind.MEMORY ? r.memType() : 0;
+                a[i] = r.address();
+                b[i] = r.source();
+                i++;
+            }
+        }
+        if (i != N) {
+            throw new IllegalStateException("generator gave " + i + " simple records");
         }
     }
 
@@ -62,16 +85,51 @@ public class TraceWriteBench {
         Files.deleteIfExists(dir);
     }
 
-    /** N memory records, classic format, to a file. */
+    /** N records through the public writer API, classic format, to a file. */
     @Benchmark
     @OperationsPerInvocation(N)
     public long write() throws IOException {
         try (TraceWriter w = TraceWriter.create(file, TraceWriter.Options.classic().codec(Codec.valueOf(codec)))) {
-            int m = addr.length - 1;
             for (int i = 0; i < N; i++) {
-                w.memoryType(type[i & m], addr[i & m]);
+                switch (kind[i]) {
+                    case RecordKind.MEMORY: w.memoryType(type[i], a[i]); break;
+                    case RecordKind.BRANCH: w.branch(b[i], a[i]); break;
+                    case RecordKind.PROC_CALL: w.procCall(b[i], a[i]); break;
+                    default: w.procStart(a[i]); break;
+                }
             }
             return w.bytesWritten();
+        }
+    }
+
+    /** Baseline: the same count of 8-byte values put into a direct buffer and written to the file (NONE only). */
+    @Benchmark
+    @OperationsPerInvocation(N)
+    public long plainPutLongLoop() throws IOException {
+        if (!codec.equals("NONE")) {
+            return 0;
+        }
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+            ByteBuffer buf = plain;
+            int cap = buf.capacity();
+            int p = 0;
+            for (int i = 0; i < N; i++) {
+                if (p == cap) {
+                    buf.clear();
+                    while (buf.hasRemaining()) {
+                        ch.write(buf);
+                    }
+                    p = 0;
+                }
+                buf.putLong(p, ((long) type[i] << 32) | (a[i] & 0xFFFFFFFFL));
+                p += 8;
+            }
+            buf.limit(p).position(0);
+            while (buf.hasRemaining()) {
+                ch.write(buf);
+            }
+            buf.clear();
+            return ch.size();
         }
     }
 }

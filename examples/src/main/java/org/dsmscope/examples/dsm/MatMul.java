@@ -24,6 +24,7 @@ public final class MatMul implements DsmApp {
         Eventcount joined = dsm.createEvent();
         Eventcount inputs = dsm.createEvent();
         Eventcount rows = dsm.createEvent();
+        Eventcount checked = dsm.createEvent();
         dsm.needUpdates(a);
         dsm.needUpdates(b);
         if (me == 0) {
@@ -79,7 +80,9 @@ public final class MatMul implements DsmApp {
                 throw new IllegalStateException("MatMul: C differs from the product by " + maxErr);
             }
             System.out.printf("MatMul m0: %dx%d on %d members, result ok%n", n, n, p);
+            dsm.advance(checked);
         }
+        dsm.await(checked, 1); // nobody leaves before member 0 has checked
     }
 
     private static double valueA(int i) {

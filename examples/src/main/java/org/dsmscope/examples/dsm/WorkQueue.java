@@ -26,6 +26,7 @@ public final class WorkQueue implements DsmApp {
         Eventcount joined = dsm.createEvent();
         Eventcount ready = dsm.createEvent();
         Eventcount done = dsm.createEvent();
+        Eventcount checked = dsm.createEvent();
         dsm.needUpdates(queue);
         if (dsm.rank() == 0) {
             dsm.needUpdates(results);
@@ -74,13 +75,15 @@ public final class WorkQueue implements DsmApp {
                 }
             }
             System.out.printf("WorkQueue m0: %d tasks on %d members, results ok%n", tasks, p);
+            dsm.advance(checked);
         }
+        dsm.await(checked, 1); // nobody leaves before member 0 has checked
     }
 
     /** The work of one task. */
     static long work(long k) {
         long s = 0;
-        for (long i = 1; i <= k; i++) {
+        for (long i = 1; i <= k * 5000; i++) {
             s += i * i % 97;
         }
         return s;

@@ -1,0 +1,95 @@
+package org.dsmscope.agent.core;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The synthetic address space of a traced JVM (SPEC §3): code from {@link #CODE_BASE} below 256 MiB (each method a
+ * range, each bytecode instruction a 4-byte slot), class statics from {@link #STATIC_BASE}, the heap from
+ * {@link #HEAP_BASE}. Objects get addresses from a bump allocator in allocation order (or on first access when
+ * allocated before tracing or by untraced code), sized as HotSpot lays them out ({@link Layouts}); an object keeps
+ * its address for the run and no two objects overlap. Every assignment is written to the data map sidecar.
+ */
+public final class Addresses {
+    /** First code address. */
+    public static final long CODE_BASE = 0x1000;
+    /** End of the code region (256 MiB, the reach of a branch record's 28-bit field). */
+    public static final long CODE_LIMIT = 0x1000_0000L;
+    /** First address of class static blocks. */
+    public static final long STATIC_BASE = 0x1000_0000L;
+    /** First heap address. */
+    public static final long HEAP_BASE = 0x2000_0000L;
+
+    private static final AtomicLong HEAP_TOP = new AtomicLong(HEAP_BASE);
+    private static final AtomicLong STATIC_TOP = new AtomicLong(STATIC_BASE);
+    private static final WeakIdentityTable TABLE = new WeakIdentityTable();
+    /** Per-object synchronization state (sequence numbers) and file handles. */
+    public static final WeakIdentityTable STATE = new WeakIdentityTable();
+
+    private Addresses() {
+    }
+
+    /**
+     * The synthetic address of {@code o} (non-null), assigned on first use. The per-thread cache holds the side
+     * table's entries, which reference their objects weakly, so caching never keeps an object alive.
+     */
+    public static long of(Object o, ThreadTrace t) {
+        int h = System.identityHashCode(o);
+        WeakIdentityTable.Entry[] cache = t.cache;
+        int i = h & (ThreadTrace.CACHE - 1);
+        if (cache != null) {
+            WeakIdentityTable.Entry e = cache[i];
+            if (e != null && e.get() == o) {
+                return e.value;
+            }
+        }
+        WeakIdentityTable.Entry e = TABLE.entry(o, h);
+        if (e == null || e.value == 0) {
+            e = assign(o, h, t, "-");
+        }
+        if (cache != null) {
+            cache[i] = e;
+        }
+        return e.value;
+    }
+
+    /** The address of {@code o} from any thread (no cache). */
+    public static long of(Object o) {
+        return of(o, ThreadTrace.UNTRACED);
+    }
+
+    /** Gives a freshly allocated object its address (allocation order); {@code site} names the allocation site. */
+    public static void allocated(Object o, ThreadTrace t, String site) {
+        int h = System.identityHashCode(o);
+        WeakIdentityTable.Entry e = TABLE.entry(o, h);
+        if (e == null || e.value == 0) {
+            e = assign(o, h, t, site);
+            if (t.cache != null) {
+                t.cache[h & (ThreadTrace.CACHE - 1)] = e;
+            }
+        }
+    }
+
+    private static WeakIdentityTable.Entry assign(Object o, int h, ThreadTrace t, String site) {
+        long size = Layouts.sizeOf(o);
+        long mine = HEAP_TOP.getAndAdd(size);
+        WeakIdentityTable.Entry e = TABLE.entry(o, h, mine);
+        if (e.value == mine) {
+            TraceRuntime.dataMapLine(t, "obj 0x" + Long.toHexString(mine) + " " + size + " "
+                    + o.getClass().getTypeName() + " " + site);
+        }
+        return e;
+    }
+
+    /** The address of a class's static block (assigned on first use), {@code size} bytes long. */
+    public static long staticBlock(Class<?> c, long size) {
+        long[] b = Layouts.staticBlock(c);
+        synchronized (b) {
+            if (b[0] == 0) {
+                b[0] = STATIC_TOP.getAndAdd((size + 7) & ~7L);
+                TraceRuntime.dataMapLine(null, "static 0x" + Long.toHexString(b[0]) + " " + size + " "
+                        + c.getTypeName() + " -");
+            }
+            return b[0];
+        }
+    }
+}

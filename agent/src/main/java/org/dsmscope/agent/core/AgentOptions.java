@@ -1,0 +1,122 @@
+package org.dsmscope.agent.core;
+
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The agent's options (seed 000 §2): {@code -javaagent:dsmscope-agent.jar=level=2,type=normal,name=NAME} and the
+ * environment variables {@code TRACE_FILE_TYPE}, {@code TRACE_FILE_NAME}, {@code CALL_FILE_NAME},
+ * {@code CONFIGURATION_FILE_NAME}. Agent arguments override the environment.
+ *
+ * <p>Keys: {@code level} (1, 2, 3), {@code type} (normal, compressed, suppressed, to_ciat, to_cdat), {@code name}
+ * (path prefix of the trace files), {@code calls} (call trace name, on-the-fly only), {@code config} (CDAT
+ * configuration, on-the-fly only), {@code codec} (zstd or lz4 for compressed), {@code quiet} (true: do not print
+ * the file names at exit).
+ */
+public final class AgentOptions {
+    /** Trace types of seed 000 §2. */
+    public enum Type {
+        /** One uncompressed file per thread. */
+        NORMAL,
+        /** One compressed file per thread. */
+        COMPRESSED,
+        /** No files. */
+        SUPPRESSED,
+        /** On-the-fly CIAT. */
+        TO_CIAT,
+        /** On-the-fly CDAT. */
+        TO_CDAT
+    }
+
+    /** Instrumentation level 1, 2 or 3. */
+    public int level = 1;
+    /** Trace type. */
+    public Type type = Type.NORMAL;
+    /** Path prefix of the trace files. */
+    public String name = "trace";
+    /** CALL_FILE_NAME (on-the-fly analysis only). */
+    public String calls;
+    /** CONFIGURATION_FILE_NAME (on-the-fly CDAT only). */
+    public String config;
+    /** Codec name for compressed traces. */
+    public String codec = "zstd";
+    /** Do not print the names of the files at exit. */
+    public boolean quiet;
+
+    /** Parses the environment, then the agent argument string (null or empty: environment only). */
+    public static AgentOptions parse(String args, Map<String, String> env) {
+        AgentOptions o = new AgentOptions();
+        if (env.get("TRACE_FILE_TYPE") != null) {
+            o.type = parseType(env.get("TRACE_FILE_TYPE"), "TRACE_FILE_TYPE");
+        }
+        if (env.get("TRACE_FILE_NAME") != null && !env.get("TRACE_FILE_NAME").isEmpty()) {
+            o.name = env.get("TRACE_FILE_NAME");
+        }
+        o.calls = env.get("CALL_FILE_NAME");
+        o.config = env.get("CONFIGURATION_FILE_NAME");
+        if (args == null || args.isBlank()) {
+            return o;
+        }
+        for (String part : args.split(",")) {
+            if (part.isBlank()) {
+                continue;
+            }
+            int eq = part.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("agent option '" + part + "' is not key=value");
+            }
+            String key = part.substring(0, eq).trim();
+            String value = part.substring(eq + 1).trim();
+            switch (key) {
+                case "level":
+                    if (!value.matches("[123]")) {
+                        throw new IllegalArgumentException("unknown level '" + value + "' (expected 1, 2 or 3)");
+                    }
+                    o.level = Integer.parseInt(value);
+                    break;
+                case "type":
+                    o.type = parseType(value, "type");
+                    break;
+                case "name":
+                    if (value.isEmpty()) {
+                        throw new IllegalArgumentException("empty trace name");
+                    }
+                    o.name = value;
+                    break;
+                case "calls":
+                    o.calls = value;
+                    break;
+                case "config":
+                    o.config = value;
+                    break;
+                case "codec":
+                    if (!value.equalsIgnoreCase("zstd") && !value.equalsIgnoreCase("lz4")) {
+                        throw new IllegalArgumentException("unknown codec '" + value + "' (expected zstd or lz4)");
+                    }
+                    o.codec = value.toLowerCase(Locale.ROOT);
+                    break;
+                case "quiet":
+                    o.quiet = Boolean.parseBoolean(value);
+                    break;
+                default:
+                    throw new IllegalArgumentException("unknown agent option '" + key
+                            + "' (expected level, type, name, calls, config, codec, quiet)");
+            }
+        }
+        return o;
+    }
+
+    /** Parses a trace type name as seed 000 §2 spells it. */
+    public static Type parseType(String s, String what) {
+        switch (s.trim().toLowerCase(Locale.ROOT)) {
+            case "normal": return Type.NORMAL;
+            case "compressed": return Type.COMPRESSED;
+            case "suppressed": return Type.SUPPRESSED;
+            case "to_ciat": return Type.TO_CIAT;
+            case "to_cdat": return Type.TO_CDAT;
+            default:
+                throw new IllegalArgumentException("unknown trace type '" + s + "' in " + what
+                        + " (expected normal, compressed, suppressed, to_ciat or to_cdat)");
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package org.dsmscope.agent.core;
+
+import java.lang.instrument.Instrumentation;
+import java.util.Map;
+import java.util.Set;
+import org.dsmscope.agent.instrument.Transformer;
+
+/**
+ * Starts the agent inside the bootstrap class loader (seed 000 §2): parses the options, sets up layouts and the
+ * run's traces, lets {@code java.base} read the agent's hooks, installs the transformer, patches
+ * {@code java.lang.Thread} and registers the shutdown hook that finishes every trace. A bad option stops the JVM
+ * with one line and status 2; a trace that cannot be written leaves the program running untraced.
+ */
+public final class Bootstrap {
+    private Bootstrap() {
+    }
+
+    /** Called by {@code org.dsmscope.agent.Agent.premain}. */
+    public static void start(String args, Instrumentation inst) {
+        AgentOptions o;
+        try {
+            o = AgentOptions.parse(args, System.getenv());
+        } catch (IllegalArgumentException e) {
+            System.err.println("dsmscope agent: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        if (o.type == AgentOptions.Type.TO_CIAT || o.type == AgentOptions.Type.TO_CDAT) {
+            System.err.println("dsmscope agent: trace type " + o.type.name().toLowerCase(java.util.Locale.ROOT)
+                    + " is not available yet (no on-the-fly analysis engine in this build); write files with"
+                    + " type=normal or type=compressed and analyse them afterwards");
+            System.exit(2);
+            return;
+        }
+        long t0 = System.nanoTime();
+        Layouts.init(o.level >= 2);
+        long t1 = System.nanoTime();
+        if (!TraceRuntime.start(o)) {
+            return;
+        }
+        long t2 = System.nanoTime();
+        Thread hook = new Thread(Bootstrap::finish, "dsmscope-agent-shutdown");
+        TraceRuntime.agentThread(hook);
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            Module agentModule = Bootstrap.class.getModule();
+            inst.redefineModule(Object.class.getModule(), Set.of(agentModule), Map.of(), Map.of(), Set.of(),
+                    Map.of());
+            // Load the hook classes now, not inside the first traced call.
+            for (String c : new String[] {"rt.ThreadHooks", "rt.SyncHooks", "rt.CallHooks", "rt.MemHooks",
+                "rt.CodeHooks", "rt.SyncState"}) {
+                Class.forName("org.dsmscope.agent." + c, true, null);
+            }
+            long t3 = System.nanoTime();
+            inst.addTransformer(new Transformer(o.level), true);
+            inst.retransformClasses(Thread.class);
+            if (Boolean.getBoolean("dsmscope.agent.timing")) {
+                TraceRuntime.warn(String.format("start-up: layouts %d ms, traces %d ms, hooks %d ms, Thread %d ms",
+                        (t1 - t0) / 1000000, (t2 - t1) / 1000000, (t3 - t2) / 1000000,
+                        (System.nanoTime() - t3) / 1000000));
+            }
+        } catch (Throwable t) {
+            TraceRuntime.warn("cannot trace threads: " + t);
+        }
+    }
+
+    private static void finish() {
+        try {
+            TraceRuntime.shutdown();
+        } catch (Throwable t) {
+            TraceRuntime.warn("error while finishing the traces: " + t);
+        }
+    }
+}

@@ -1,0 +1,221 @@
+package org.dsmscope.agent.core;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import org.dsmscope.trace.CallType;
+import org.dsmscope.trace.SmaitFormat;
+import org.dsmscope.trace.TraceWriter;
+
+/**
+ * The trace of one thread (seed 000 §2: one trace file per thread): a per-thread buffer of simple records that is
+ * handed to the thread's {@link TraceWriter} when full, plus the thread's hook state.
+ *
+ * <p>Threading: only the owning thread appends records (no lock on the fast path). Handing the buffer to the
+ * writer, and finishing the file, happen under this object's monitor, so the shutdown hook can finish the trace
+ * of a thread that is still running: it writes the records appended so far, marks the trace closed, and the
+ * owner then discards what it appends later. The agent never calls application code while holding this monitor.
+ */
+public final class ThreadTrace {
+    /** Sentinel for threads that are not traced. */
+    public static final ThreadTrace UNTRACED = new ThreadTrace();
+
+    private static final int BUFFER_INTS = 1 << 15;
+    /** Entries of the per-thread address cache (a power of two). */
+    public static final int CACHE = 1024;
+
+    /** Thread index: main = 0, others in start order; -1 if untraced. */
+    public final int index;
+    /** True if this thread is traced. */
+    public final boolean traced;
+    /** True while memory-access and branch records are written (level 2+, not stopped by a marker). */
+    public volatile boolean detailed;
+    /** Stopped by marker command 1. */
+    boolean stoppedSelf;
+
+    private final int[] buf;
+    private int pos;
+    private long addrHi;
+    private TraceWriter writer;
+    private final Path file;
+    private boolean closed;
+    private boolean ended;
+    private long recordBytes;
+
+    /** Direct-mapped cache of address-table entries by identity hash (weak references: keeps nothing alive). */
+    public final WeakIdentityTable.Entry[] cache;
+    /** Monitors held (synchronized), with depth, for outermost-only critical sections. */
+    public final DepthMap monitors;
+    /** j.u.c locks held, with depth. */
+    public final DepthMap locks;
+    /** Start time of a pending monitor enter or join (µs). */
+    public long pendingStart;
+    /** Level 3: source (return slot + 4) of the last return executed, 0 if none. */
+    public int retSrc;
+    /** Reentrancy guard: set while a hook runs JDK code that may call back into hooks. */
+    public boolean inHook;
+    /** Data map lines of objects this thread allocated, flushed to the sidecar in chunks. */
+    public final StringBuilder dataMap;
+
+    private ThreadTrace() {
+        index = -1;
+        traced = false;
+        buf = null;
+        file = null;
+        cache = null;
+        monitors = null;
+        locks = null;
+        dataMap = null;
+    }
+
+    ThreadTrace(int index, Path file, TraceWriter writer, boolean detailed) {
+        this.index = index;
+        this.traced = true;
+        this.file = file;
+        this.writer = writer;
+        this.detailed = detailed;
+        this.buf = new int[BUFFER_INTS];
+        this.cache = new WeakIdentityTable.Entry[CACHE];
+        this.monitors = new DepthMap();
+        this.locks = new DepthMap();
+        this.dataMap = new StringBuilder();
+    }
+
+    /** The file this trace is written to while the program runs (null when suppressed). */
+    public Path file() {
+        return file;
+    }
+
+    /** Uncompressed bytes of records produced so far. */
+    public long recordBytes() {
+        return recordBytes + 4L * pos;
+    }
+
+    /** Appends a memory-access record (type field of {@code org.dsmscope.trace.MemType}). */
+    public void mem(int type, long address) {
+        if ((address >>> 32) != addrHi) {
+            setHi(address >>> 32);
+        }
+        int p = pos;
+        if (p >= BUFFER_INTS) {
+            p = drain();
+        }
+        buf[p] = type;
+        buf[p + 1] = (int) address;
+        pos = p + 2;
+    }
+
+    private void setHi(long hi) {
+        addrHi = hi;
+        raw(SmaitFormat.TAG_ADDR_HI, (int) hi);
+    }
+
+    /** Appends one raw simple record. */
+    public void raw(int f1, int f2) {
+        int p = pos;
+        if (p >= BUFFER_INTS) {
+            p = drain();
+        }
+        buf[p] = f1;
+        buf[p + 1] = f2;
+        pos = p + 2;
+    }
+
+    /** Appends a branch-type record (procedure start 4, taken branch 8, procedure call C) over code addresses. */
+    public void branch(int top, int source, int target) {
+        raw((top << 28) | (source & 0x0FFFFFFF), target);
+    }
+
+    /** Appends a call record (seed 000 A.1); times in µs. */
+    public void call(int type, long start, long end, long a1, long a2, long a3, long a4) {
+        int p = pos;
+        if (p + 12 > BUFFER_INTS) {
+            p = drain();
+        }
+        int base = 0x00001000 | ((type & 0xFF) << 4);
+        int[] b = buf;
+        b[p] = base;
+        b[p + 1] = (int) start;
+        b[p + 2] = base | 1;
+        b[p + 3] = (int) end;
+        b[p + 4] = base | 2;
+        b[p + 5] = (int) a1;
+        b[p + 6] = base | 3;
+        b[p + 7] = (int) a2;
+        b[p + 8] = base | 4;
+        b[p + 9] = (int) a3;
+        b[p + 10] = base | 5;
+        b[p + 11] = (int) a4;
+        pos = p + 12;
+    }
+
+    /** Hands the full buffer to the writer; returns the new position (0). */
+    private synchronized int drain() {
+        if (!closed) {
+            writeOut(pos);
+        }
+        pos = 0;
+        return 0;
+    }
+
+    private void writeOut(int n) {
+        recordBytes += 4L * n;
+        TraceWriter w = writer;
+        if (w == null) {
+            return;
+        }
+        try {
+            int[] b = buf;
+            for (int i = 0; i + 1 < n; i += 2) {
+                w.raw(b[i], b[i + 1]);
+            }
+        } catch (RuntimeException e) {
+            TraceRuntime.warn("cannot write " + file + ": " + e.getMessage() + "; the rest of this thread's trace is lost");
+            writer = null;
+        }
+    }
+
+    /** Records the thread's end (extension type 20) and finishes the file. */
+    public synchronized void threadEnded(long now) {
+        if (closed || ended) {
+            return;
+        }
+        ended = true;
+        call(CallType.THREAD_END, now, now, 0, 0, index, 0);
+        finish(now);
+    }
+
+    /** Writes the end trace record and closes the file; later records of the owner are discarded. */
+    public synchronized void finish(long now) {
+        if (closed) {
+            return;
+        }
+        // A foreign thread (the shutdown hook) may finish while the owner still appends at pos: write what is
+        // there, then the end record straight to the writer, never into the shared buffer.
+        writeOut(pos);
+        TraceWriter w0 = writer;
+        if (w0 != null) {
+            try {
+                w0.call(CallType.END_TRACE, now, now, 0, 0, index, 0);
+            } catch (RuntimeException e) {
+                TraceRuntime.warn("cannot write " + file + ": " + e.getMessage());
+            }
+        }
+        recordBytes += SmaitFormat.CALL_BYTES;
+        closed = true;
+        pos = 0;
+        TraceWriter w = writer;
+        writer = null;
+        if (w != null) {
+            try {
+                w.close();
+            } catch (IOException | RuntimeException e) {
+                TraceRuntime.warn("cannot finish " + file + ": " + e.getMessage());
+            }
+        }
+    }
+
+    /** True once the file is finished. */
+    public synchronized boolean closed() {
+        return closed;
+    }
+}

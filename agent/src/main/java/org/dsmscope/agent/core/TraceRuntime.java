@@ -1,0 +1,333 @@
+package org.dsmscope.agent.core;
+
+import java.io.BufferedWriter;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import org.dsmscope.trace.CallType;
+import org.dsmscope.trace.Codec;
+import org.dsmscope.trace.TraceSet;
+import org.dsmscope.trace.TraceWriter;
+
+/**
+ * Global state of a traced run (seed 000 §2, SPEC §3): options, the clock, thread numbering (main = 0, others in
+ * start order), the per-thread traces, and the end of the run (files finished, renamed to {@code NAME.p.t} and
+ * listed as in seed 000 Figure 3).
+ *
+ * <p>Threading: {@link #LOCK} guards thread registration and the list of traces; it is held only for short
+ * bookkeeping and file creation, never while application code runs. The shutdown hook finishes every trace,
+ * including those of threads that are still running (see {@link ThreadTrace}).
+ */
+public final class TraceRuntime {
+    private static final Object LOCK = new Object();
+    private static final List<ThreadTrace> TRACES = new ArrayList<>();
+    private static final Map<Thread, ThreadTrace> PENDING = new IdentityHashMap<>();
+    private static final Map<Thread, Integer> INDEX = new IdentityHashMap<>();
+    private static final Map<Thread, Boolean> AGENT_THREADS = new IdentityHashMap<>();
+    private static final ThreadLocal<ThreadTrace> CURRENT = new ThreadLocal<>() {
+        @Override
+        protected ThreadTrace initialValue() {
+            return bind(Thread.currentThread());
+        }
+    };
+
+    /** Options of this run. */
+    static AgentOptions options = new AgentOptions();
+    /** Instrumentation level (0 before the agent starts). */
+    public static int level;
+    private static volatile boolean active;
+    private static volatile boolean closing;
+    private static volatile boolean stopAll;
+    private static long t0Nanos = System.nanoTime();
+    private static Thread mainThread;
+    private static PrintStream err = System.err;
+    private static boolean warnedOnce;
+    private static BufferedWriter dataMap;
+    private static Path dataMapFile;
+
+    private TraceRuntime() {
+    }
+
+    /** The calling thread's trace ({@link ThreadTrace#UNTRACED} if not traced). */
+    public static ThreadTrace current() {
+        return CURRENT.get();
+    }
+
+    /** Microseconds since the agent started. */
+    public static long now() {
+        return (System.nanoTime() - t0Nanos) / 1000;
+    }
+
+    /** True once the agent traces. */
+    public static boolean active() {
+        return active;
+    }
+
+    /** Prints an agent diagnostic on the original standard error. */
+    public static void warn(String msg) {
+        err.println("dsmscope agent: " + msg);
+    }
+
+    /** Starts tracing in the calling (main) thread; false if the first trace file cannot be created. */
+    static boolean start(AgentOptions o) {
+        options = o;
+        level = o.level;
+        t0Nanos = System.nanoTime();
+        mainThread = Thread.currentThread();
+        try {
+            if (o.type != AgentOptions.Type.SUPPRESSED) {
+                Path dir = Paths.get(o.name).toAbsolutePath().getParent();
+                if (dir != null && !Files.isDirectory(dir)) {
+                    warn("cannot write trace files " + o.name + ".*: no such directory " + dir + "; tracing is off");
+                    return false;
+                }
+            }
+            ThreadTrace main = newTrace(0);
+            synchronized (LOCK) {
+                TRACES.add(main);
+                INDEX.put(mainThread, 0);
+            }
+            active = true;
+            CURRENT.set(main);
+            if (level >= 2 && o.type != AgentOptions.Type.SUPPRESSED) {
+                dataMapFile = Paths.get(o.name + ".partial.datamap");
+                dataMap = Files.newBufferedWriter(dataMapFile, StandardCharsets.UTF_8);
+                dataMap.write(Sidecars.DATAMAP_HEADER);
+            }
+            return true;
+        } catch (IOException | RuntimeException e) {
+            warn("cannot write trace file " + partialName(0) + ": " + e.getMessage() + "; tracing is off");
+            return false;
+        }
+    }
+
+    /** Marks a thread as the agent's own (never traced). */
+    static void agentThread(Thread t) {
+        synchronized (LOCK) {
+            AGENT_THREADS.put(t, Boolean.TRUE);
+        }
+    }
+
+    private static String partialName(int index) {
+        return options.name + ".partial." + index;
+    }
+
+    private static ThreadTrace newTrace(int index) throws IOException {
+        TraceWriter w = null;
+        Path file = null;
+        if (options.type != AgentOptions.Type.SUPPRESSED) {
+            file = Paths.get(partialName(index));
+            TraceWriter.Options wo = new TraceWriter.Options().addr64(true).bufferBytes(1 << 18);
+            OutputStream os = new FileOutputStream(file.toFile());
+            try {
+                if (options.type == AgentOptions.Type.COMPRESSED) {
+                    os = Codec.parse(options.codec).encode(os);
+                }
+                w = new TraceWriter(new StreamChannel(os), file.toString(), wo);
+            } catch (IOException | RuntimeException e) {
+                os.close();
+                throw e;
+            }
+        }
+        boolean detailed = level >= 2 && !stopAll;
+        ThreadTrace tt = new ThreadTrace(index, file, w, detailed);
+        long n = now();
+        tt.call(CallType.START_TRACE, n, n, 0, 0, index, 0);
+        return tt;
+    }
+
+    private static ThreadTrace bind(Thread t) {
+        if (!active) {
+            return ThreadTrace.UNTRACED;
+        }
+        synchronized (LOCK) {
+            ThreadTrace tt = PENDING.remove(t);
+            return tt != null ? tt : ThreadTrace.UNTRACED;
+        }
+    }
+
+    /** Thread.start of {@code child} in the calling thread: numbers the child and records a spawn. */
+    public static void threadStarting(Thread child) {
+        ThreadTrace parent = current();
+        if (!parent.traced || closing || child.getState() != Thread.State.NEW) {
+            return;
+        }
+        if (child.getClass().getName().equals("jdk.internal.misc.InnocuousThread")) {
+            return;
+        }
+        ThreadGroup g = child.getThreadGroup();
+        if (g != null && g.getParent() == null || startedByShutdown()) {
+            return;
+        }
+        int idx;
+        synchronized (LOCK) {
+            if (AGENT_THREADS.containsKey(child) || PENDING.containsKey(child)) {
+                return;
+            }
+            idx = TRACES.size();
+            ThreadTrace tt;
+            try {
+                tt = newTrace(idx);
+            } catch (IOException | RuntimeException e) {
+                if (!warnedOnce) {
+                    warnedOnce = true;
+                    warn("cannot write trace file " + partialName(idx) + ": " + e.getMessage()
+                            + "; later threads are not traced");
+                }
+                return;
+            }
+            TRACES.add(tt);
+            PENDING.put(child, tt);
+            INDEX.put(child, idx);
+        }
+        long n = now();
+        parent.call(CallType.SPAWN, n, n, idx, 1, idx, 0);
+    }
+
+    /** True if the JVM's shutdown sequence starts the thread (a shutdown hook: not traced). */
+    private static boolean startedByShutdown() {
+        return StackWalker.getInstance().walk(s -> s.limit(16).anyMatch(
+                f -> f.getClassName().equals("java.lang.ApplicationShutdownHooks")));
+    }
+
+    /** The index of a traced thread, -1 if it is not traced. */
+    public static int indexOf(Thread t) {
+        synchronized (LOCK) {
+            Integer i = INDEX.get(t);
+            return i == null ? -1 : i;
+        }
+    }
+
+    /** Thread termination (Thread.exit) in the terminating thread. */
+    public static void threadExiting() {
+        ThreadTrace tt = current();
+        if (tt.traced) {
+            flushDataMap(tt);
+            tt.threadEnded(now());
+        }
+    }
+
+    /** Marker commands 1-4 (seed 000 A.1): stop / resume detailed tracing of this thread or of all threads. */
+    public static void marker(ThreadTrace tt, int cmd) {
+        if (level < 2) {
+            return;
+        }
+        switch (cmd) {
+            case 1:
+                tt.stoppedSelf = true;
+                tt.detailed = false;
+                break;
+            case 2:
+                tt.stoppedSelf = false;
+                tt.detailed = !stopAll;
+                break;
+            case 3:
+            case 4:
+                synchronized (LOCK) {
+                    stopAll = cmd == 3;
+                    for (ThreadTrace t : TRACES) {
+                        t.detailed = !stopAll && !t.stoppedSelf;
+                    }
+                }
+                break;
+            default:
+                break;
+        }
+    }
+
+    /** Appends a data map line; flushed to the sidecar in chunks. */
+    public static void dataMapLine(ThreadTrace tt, CharSequence line) {
+        if (dataMap == null) {
+            return;
+        }
+        if (tt != null && tt.traced) {
+            tt.dataMap.append(line).append('\n');
+            if (tt.dataMap.length() > (1 << 15)) {
+                flushDataMap(tt);
+            }
+        } else {
+            synchronized (LOCK) {
+                try {
+                    dataMap.append(line).append('\n');
+                } catch (IOException e) {
+                    dataMap = null;
+                }
+            }
+        }
+    }
+
+    private static void flushDataMap(ThreadTrace tt) {
+        synchronized (LOCK) {
+            try {
+                if (dataMap != null && tt.dataMap.length() > 0) {
+                    dataMap.append(tt.dataMap);
+                }
+            } catch (IOException | RuntimeException e) {
+                dataMap = null;
+            }
+            tt.dataMap.setLength(0);
+        }
+    }
+
+    /** The end of the run: finishes every trace, renames the files to NAME.p.t and lists them. */
+    static void shutdown() {
+        if (!active || closing) {
+            return;
+        }
+        closing = true;
+        long n = now();
+        List<ThreadTrace> all;
+        synchronized (LOCK) {
+            all = new ArrayList<>(TRACES);
+        }
+        for (ThreadTrace tt : all) {
+            try {
+                flushDataMap(tt);
+            } catch (RuntimeException e) {
+                // a still-running thread's builder changed under us: its last lines are lost
+            }
+            tt.finish(n);
+        }
+        if (options.type == AgentOptions.Type.SUPPRESSED) {
+            return;
+        }
+        int p = all.size();
+        StringBuilder out = new StringBuilder("Trace output stored in:\n");
+        for (ThreadTrace tt : all) {
+            Path target = Paths.get(TraceSet.fileName(options.name, p, tt.index));
+            try {
+                Files.move(tt.file(), target, StandardCopyOption.REPLACE_EXISTING);
+                out.append("\tfile ").append(target).append(" for thread ").append(tt.index).append('\n');
+            } catch (IOException e) {
+                warn("cannot rename " + tt.file() + " to " + target + ": " + e.getMessage());
+            }
+        }
+        String prefix = options.name + "." + p;
+        Sidecars.writeSymbols(Paths.get(prefix + ".symbols"));
+        synchronized (LOCK) {
+            if (dataMap != null) {
+                try {
+                    dataMap.close();
+                    Files.move(dataMapFile, Paths.get(prefix + ".datamap"), StandardCopyOption.REPLACE_EXISTING);
+                } catch (IOException e) {
+                    warn("cannot write data map " + prefix + ".datamap: " + e.getMessage());
+                }
+                dataMap = null;
+            }
+        }
+        if (!options.quiet) {
+            err.print(out);
+            err.flush();
+        }
+    }
+}

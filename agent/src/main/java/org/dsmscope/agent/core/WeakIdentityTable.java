@@ -1,0 +1,170 @@
+package org.dsmscope.agent.core;
+
+import java.lang.ref.WeakReference;
+
+/**
+ * A concurrent identity-keyed table with weak keys: object → (long value, object attachment). The agent's side
+ * table for synthetic addresses and per-object synchronization state (SPEC §3: tag objects without touching
+ * them, never change program semantics). Striped locks; open addressing per stripe; entries whose object was
+ * collected are dropped when a stripe is rebuilt. No allocation on lookups.
+ */
+public final class WeakIdentityTable {
+    private static final int STRIPES = 64;
+
+    /** One object's entry: a weak reference to it, its value and attachment. */
+    public static final class Entry extends WeakReference<Object> {
+        final int hash;
+        /** The value (0: none). */
+        public long value;
+        Object attachment;
+
+        Entry(Object o, int hash) {
+            super(o);
+            this.hash = hash;
+        }
+    }
+
+    private static final class Stripe {
+        Entry[] slots = new Entry[64];
+        int used;
+    }
+
+    private final Stripe[] stripes = new Stripe[STRIPES];
+
+    /** An empty table. */
+    public WeakIdentityTable() {
+        for (int i = 0; i < STRIPES; i++) {
+            stripes[i] = new Stripe();
+        }
+    }
+
+    private static int mix(int h) {
+        return h * 0x9E3779B9;
+    }
+
+    private Stripe stripe(int h) {
+        return stripes[(mix(h) >>> 26) & (STRIPES - 1)];
+    }
+
+    private static Entry find(Stripe s, Object o, int h) {
+        Entry[] t = s.slots;
+        int mask = t.length - 1;
+        int i = mix(h) & mask;
+        for (;;) {
+            Entry e = t[i];
+            if (e == null) {
+                return null;
+            }
+            if (e.hash == h && e.get() == o) {
+                return e;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /** The value of {@code o} ({@code h} its identity hash), 0 if absent. */
+    public long get(Object o, int h) {
+        Stripe s = stripe(h);
+        synchronized (s) {
+            Entry e = find(s, o, h);
+            return e == null ? 0 : e.value;
+        }
+    }
+
+    /** The entry of {@code o} with its value set to {@code value} unless it had one (created if absent). */
+    public Entry entry(Object o, int h, long value) {
+        Stripe s = stripe(h);
+        synchronized (s) {
+            Entry e = find(s, o, h);
+            if (e == null) {
+                e = insert(s, o, h);
+            }
+            if (e.value == 0) {
+                e.value = value;
+            }
+            return e;
+        }
+    }
+
+    /** The entry of {@code o}, null if absent. */
+    public Entry entry(Object o, int h) {
+        Stripe s = stripe(h);
+        synchronized (s) {
+            return find(s, o, h);
+        }
+    }
+
+    /** Sets the value of {@code o} unless it has one; returns the value it has afterwards. */
+    public long putIfAbsent(Object o, int h, long value) {
+        Stripe s = stripe(h);
+        synchronized (s) {
+            Entry e = find(s, o, h);
+            if (e == null) {
+                e = insert(s, o, h);
+            }
+            if (e.value == 0) {
+                e.value = value;
+            }
+            return e.value;
+        }
+    }
+
+    /** The attachment of {@code o}, created by {@code factory} if absent. */
+    public Object attachment(Object o, java.util.function.Supplier<Object> factory) {
+        int h = System.identityHashCode(o);
+        Stripe s = stripe(h);
+        synchronized (s) {
+            Entry e = find(s, o, h);
+            if (e == null) {
+                e = insert(s, o, h);
+            }
+            if (e.attachment == null) {
+                e.attachment = factory.get();
+            }
+            return e.attachment;
+        }
+    }
+
+    private static Entry insert(Stripe s, Object o, int h) {
+        if (2 * (s.used + 1) > s.slots.length) {
+            rebuild(s);
+        }
+        Entry e = new Entry(o, h);
+        Entry[] t = s.slots;
+        int mask = t.length - 1;
+        int i = mix(h) & mask;
+        while (t[i] != null) {
+            i = (i + 1) & mask;
+        }
+        t[i] = e;
+        s.used++;
+        return e;
+    }
+
+    private static void rebuild(Stripe s) {
+        int live = 0;
+        for (Entry e : s.slots) {
+            if (e != null && e.get() != null) {
+                live++;
+            }
+        }
+        int cap = s.slots.length;
+        while (4 * (live + 1) > cap) {
+            cap *= 2;
+        }
+        Entry[] old = s.slots;
+        Entry[] t = new Entry[cap];
+        int mask = cap - 1;
+        for (Entry e : old) {
+            if (e != null && e.get() != null) {
+                int i = mix(e.hash) & mask;
+                while (t[i] != null) {
+                    i = (i + 1) & mask;
+                }
+                t[i] = e;
+            }
+        }
+        s.slots = t;
+        s.used = live;
+    }
+}

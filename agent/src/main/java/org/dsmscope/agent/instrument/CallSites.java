@@ -1,0 +1,179 @@
+package org.dsmscope.agent.instrument;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Which calls level 1 intercepts (SPEC §3's table), by the call instruction's owner, name and descriptor.
+ * A {@link Replace} swaps the call for a static hook with the receiver as first argument that performs the same
+ * call; a {@link Wrap} calls a generated wrapper that makes the call and then records it (atomics, file I/O),
+ * for methods with many descriptors.
+ */
+final class CallSites {
+    static final String SYNC = "org/dsmscope/agent/rt/SyncHooks";
+    static final String CALLS = "org/dsmscope/agent/rt/CallHooks";
+
+    /** A replacement: the static hook {@code owner.name desc}. */
+    static final class Replace {
+        final String owner;
+        final String name;
+        final String desc;
+
+        Replace(String owner, String name, String desc) {
+            this.owner = owner;
+            this.name = name;
+            this.desc = desc;
+        }
+    }
+
+    /** A wrapped call: atomics, or a file read/write with the rule that finds buffer, offset and bytes. */
+    static final class Wrap {
+        /** 0 atomic, 1 file read, 2 file write. */
+        final int kind;
+        /** Buffer: -1 none, 0.. argument index, 9 the result. */
+        final int buf;
+        /** Offset argument index, -1 none. */
+        final int off;
+        /** Bytes: -1 the result, -2 the buffer's length, -3 one byte if the result is not negative, -4 one, 0.. argument index. */
+        final int bytes;
+
+        Wrap(int kind, int buf, int off, int bytes) {
+            this.kind = kind;
+            this.buf = buf;
+            this.off = off;
+            this.bytes = bytes;
+        }
+    }
+
+    private static final Map<String, Replace> REPLACE = new HashMap<>();
+    private static final Map<String, Wrap> WRAP = new HashMap<>();
+    private static final Map<String, Boolean> ATOMIC_OWNERS = new HashMap<>();
+
+    static {
+        String lock = "java/util/concurrent/locks/Lock";
+        String[] lockOwners = {lock, "java/util/concurrent/locks/ReentrantLock",
+            "java/util/concurrent/locks/ReentrantReadWriteLock$ReadLock",
+            "java/util/concurrent/locks/ReentrantReadWriteLock$WriteLock"};
+        for (String o : lockOwners) {
+            replace(o, "lock", "()V", SYNC, "lock", lock);
+            replace(o, "lockInterruptibly", "()V", SYNC, "lockInterruptibly", lock);
+            replace(o, "tryLock", "()Z", SYNC, "tryLock", lock);
+            replace(o, "tryLock", "(JLjava/util/concurrent/TimeUnit;)Z", SYNC, "tryLock", lock);
+            replace(o, "unlock", "()V", SYNC, "unlock", lock);
+            replace(o, "newCondition", "()Ljava/util/concurrent/locks/Condition;", SYNC, "newCondition", lock);
+        }
+        String cond = "java/util/concurrent/locks/Condition";
+        for (String o : new String[] {cond, "java/util/concurrent/locks/AbstractQueuedSynchronizer$ConditionObject"}) {
+            replace(o, "await", "()V", SYNC, "await", cond);
+            replace(o, "awaitUninterruptibly", "()V", SYNC, "awaitUninterruptibly", cond);
+            replace(o, "await", "(JLjava/util/concurrent/TimeUnit;)Z", SYNC, "await", cond);
+            replace(o, "awaitNanos", "(J)J", SYNC, "awaitNanos", cond);
+            replace(o, "awaitUntil", "(Ljava/util/Date;)Z", SYNC, "awaitUntil", cond);
+            replace(o, "signal", "()V", SYNC, "signal", cond);
+            replace(o, "signalAll", "()V", SYNC, "signalAll", cond);
+        }
+        String cb = "java/util/concurrent/CyclicBarrier";
+        replace(cb, "await", "()I", CALLS, "barrierAwait", cb);
+        replace(cb, "await", "(JLjava/util/concurrent/TimeUnit;)I", CALLS, "barrierAwait", cb);
+        String ph = "java/util/concurrent/Phaser";
+        replace(ph, "arriveAndAwaitAdvance", "()I", CALLS, "arriveAndAwaitAdvance", ph);
+        String cdl = "java/util/concurrent/CountDownLatch";
+        replace(cdl, "countDown", "()V", CALLS, "countDown", cdl);
+        replace(cdl, "await", "()V", CALLS, "latchAwait", cdl);
+        replace(cdl, "await", "(JLjava/util/concurrent/TimeUnit;)Z", CALLS, "latchAwait", cdl);
+        String sem = "java/util/concurrent/Semaphore";
+        replace(sem, "acquire", "()V", CALLS, "acquire", sem);
+        replace(sem, "acquire", "(I)V", CALLS, "acquire", sem);
+        replace(sem, "acquireUninterruptibly", "()V", CALLS, "acquireUninterruptibly", sem);
+        replace(sem, "acquireUninterruptibly", "(I)V", CALLS, "acquireUninterruptibly", sem);
+        replace(sem, "tryAcquire", "()Z", CALLS, "tryAcquire", sem);
+        replace(sem, "tryAcquire", "(I)Z", CALLS, "tryAcquire", sem);
+        replace(sem, "tryAcquire", "(JLjava/util/concurrent/TimeUnit;)Z", CALLS, "tryAcquire", sem);
+        replace(sem, "tryAcquire", "(IJLjava/util/concurrent/TimeUnit;)Z", CALLS, "tryAcquire", sem);
+        replace(sem, "release", "()V", CALLS, "release", sem);
+        replace(sem, "release", "(I)V", CALLS, "release", sem);
+        REPLACE.put("org/dsmscope/api/Smait.marker(II)V", new Replace(CALLS, "marker", "(II)V"));
+
+        for (String a : new String[] {"AtomicInteger", "AtomicLong", "AtomicBoolean", "AtomicReference",
+            "AtomicIntegerArray", "AtomicLongArray", "AtomicReferenceArray"}) {
+            ATOMIC_OWNERS.put("java/util/concurrent/atomic/" + a, Boolean.TRUE);
+        }
+
+        for (String o : new String[] {"java/io/FileInputStream", "java/io/InputStream", "java/io/RandomAccessFile"}) {
+            WRAP.put(o + ".read()I", new Wrap(1, -1, -1, -3));
+            WRAP.put(o + ".read([B)I", new Wrap(1, 0, -1, -1));
+            WRAP.put(o + ".read([BII)I", new Wrap(1, 0, 1, -1));
+        }
+        for (String o : new String[] {"java/io/FileInputStream", "java/io/InputStream"}) {
+            WRAP.put(o + ".readAllBytes()[B", new Wrap(1, 9, -1, -2));
+            WRAP.put(o + ".readNBytes([BII)I", new Wrap(1, 0, 1, -1));
+        }
+        WRAP.put("java/io/RandomAccessFile.readFully([B)V", new Wrap(1, 0, -1, -2));
+        WRAP.put("java/io/RandomAccessFile.readFully([BII)V", new Wrap(1, 0, 1, 2));
+        for (String o : new String[] {"java/io/FileOutputStream", "java/io/OutputStream", "java/io/RandomAccessFile"}) {
+            WRAP.put(o + ".write(I)V", new Wrap(2, -1, -1, -4));
+            WRAP.put(o + ".write([B)V", new Wrap(2, 0, -1, -2));
+            WRAP.put(o + ".write([BII)V", new Wrap(2, 0, 1, 2));
+        }
+        String fc = "java/nio/channels/FileChannel";
+        WRAP.put(fc + ".read(Ljava/nio/ByteBuffer;)I", new Wrap(1, 0, -1, -1));
+        WRAP.put(fc + ".read(Ljava/nio/ByteBuffer;J)I", new Wrap(1, 0, -1, -1));
+        WRAP.put(fc + ".write(Ljava/nio/ByteBuffer;)I", new Wrap(2, 0, -1, -1));
+        WRAP.put(fc + ".write(Ljava/nio/ByteBuffer;J)I", new Wrap(2, 0, -1, -1));
+        WRAP.put("java/nio/file/Files.readAllBytes(Ljava/nio/file/Path;)[B", new Wrap(1, 9, -1, -2));
+        WRAP.put("java/nio/file/Files.write(Ljava/nio/file/Path;[B[Ljava/nio/file/OpenOption;)Ljava/nio/file/Path;",
+                new Wrap(2, 1, -1, -2));
+    }
+
+    private CallSites() {
+    }
+
+    private static void replace(String owner, String name, String desc, String hookOwner, String hookName,
+            String recvType) {
+        String hookDesc = "(L" + recvType + ";" + desc.substring(1);
+        REPLACE.put(owner + "." + name + desc, new Replace(hookOwner, hookName, hookDesc));
+    }
+
+    /** The replacement of a call, or null. */
+    static Replace replacement(String owner, String name, String desc) {
+        if (desc.equals("()V") || desc.equals("(J)V") || desc.equals("(JI)V")) {
+            switch (name) {
+                case "wait":
+                    return new Replace(SYNC, "objWait", "(Ljava/lang/Object;" + desc.substring(1));
+                case "notify":
+                    return desc.equals("()V") ? new Replace(SYNC, "objNotify", "(Ljava/lang/Object;)V") : null;
+                case "notifyAll":
+                    return desc.equals("()V") ? new Replace(SYNC, "objNotifyAll", "(Ljava/lang/Object;)V") : null;
+                default:
+                    break;
+            }
+        }
+        return REPLACE.get(owner + "." + name + desc);
+    }
+
+    /** The wrapping rule of a call, or null. */
+    static Wrap wrap(String owner, String name, String desc) {
+        if (ATOMIC_OWNERS.containsKey(owner)) {
+            return isAtomicRmw(name) ? new Wrap(0, -1, -1, 0) : null;
+        }
+        if (owner.equals("java/lang/invoke/VarHandle")) {
+            return name.startsWith("compareAnd") || name.startsWith("weakCompareAndSet")
+                    || name.startsWith("getAnd") ? new Wrap(0, -1, -1, 0) : null;
+        }
+        return WRAP.get(owner + "." + name + desc);
+    }
+
+    private static boolean isAtomicRmw(String name) {
+        switch (name) {
+            case "compareAndSet": case "weakCompareAndSet": case "weakCompareAndSetPlain":
+            case "weakCompareAndSetVolatile": case "weakCompareAndSetAcquire": case "weakCompareAndSetRelease":
+            case "compareAndExchange": case "compareAndExchangeAcquire": case "compareAndExchangeRelease":
+            case "getAndSet": case "getAndIncrement": case "getAndDecrement": case "getAndAdd":
+            case "incrementAndGet": case "decrementAndGet": case "addAndGet": case "getAndUpdate":
+            case "updateAndGet": case "getAndAccumulate": case "accumulateAndGet":
+                return true;
+            default:
+                return false;
+        }
+    }
+}

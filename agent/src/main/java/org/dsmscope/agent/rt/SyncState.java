@@ -1,0 +1,75 @@
+package org.dsmscope.agent.rt;
+
+import java.util.ArrayDeque;
+import org.dsmscope.agent.core.Addresses;
+
+/**
+ * Per-object synchronization state kept beside a monitor, condition, latch or semaphore (SPEC §3): the per-object
+ * sequence number of its wake-ups or releases, and the tickets of the threads waiting on it, so that each
+ * condition wait records the sequence number of the wake-up that ended it. Guarded by its own monitor, which
+ * the agent holds only for these few updates and never while the program's code runs.
+ */
+final class SyncState {
+    /** Sequence number of the last wake-up or release (0: none yet). */
+    long seq;
+    /** Tickets of waiting threads, oldest first: [0] = sequence number of the wake-up assigned to it, 0 if none. */
+    final ArrayDeque<long[]> waiters = new ArrayDeque<>(4);
+    /** The lock a Condition belongs to (null if unknown or not a Condition). */
+    Object lock;
+
+    /** The state of {@code o}, created on first use. */
+    static SyncState of(Object o) {
+        return (SyncState) Addresses.STATE.attachment(o, SyncState::new);
+    }
+
+    /** Adds a waiting thread's ticket; returns it. Call with this object's monitor held. */
+    long[] enqueue() {
+        long[] ticket = new long[2];
+        ticket[1] = seq;
+        waiters.addLast(ticket);
+        return ticket;
+    }
+
+    /** A wake-up of one waiter (notify, signal): assigns a new sequence number to the oldest unassigned ticket. */
+    synchronized long wakeOne() {
+        long s = ++seq;
+        for (long[] w : waiters) {
+            if (w[0] == 0) {
+                w[0] = s;
+                break;
+            }
+        }
+        return s;
+    }
+
+    /** A wake-up of all waiters (notifyAll, signalAll). */
+    synchronized long wakeAll() {
+        long s = ++seq;
+        for (long[] w : waiters) {
+            if (w[0] == 0) {
+                w[0] = s;
+            }
+        }
+        return s;
+    }
+
+    /** Removes a ticket and returns the sequence number of the wake-up that ended the wait (0 if none). */
+    synchronized long leave(long[] ticket) {
+        waiters.remove(ticket);
+        if (ticket[0] != 0) {
+            return ticket[0];
+        }
+        // Woken by a wake-up assigned to another waiter (the JVM's choice differed): the latest one caused it.
+        return seq > ticket[1] ? seq : 0;
+    }
+
+    /** A release (countDown, semaphore release): the next sequence number, taken before the release happens. */
+    synchronized long nextRelease() {
+        return ++seq;
+    }
+
+    /** The last release's sequence number (the one an acquire that just passed is ordered after). */
+    synchronized long lastRelease() {
+        return seq;
+    }
+}

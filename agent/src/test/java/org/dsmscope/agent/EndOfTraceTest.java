@@ -1,0 +1,38 @@
+package org.dsmscope.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.dsmscope.progs.ExitProg;
+import org.dsmscope.trace.CallType;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The end of a trace is never lost: normal exit, System.exit, uncaught exception, a thread still running. */
+class EndOfTraceTest {
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest
+    @CsvSource({"normal,0", "exit,3", "throw,1"})
+    void everyThreadsTraceEnds_withTheProgramsOwnExitStatus(String how, int status) throws Exception {
+        Traced t = Traced.run(dir, "level=2", ExitProg.class, how);
+        assertEquals(status, t.exit, t.err);
+        assertTrue(t.out.contains("check ok"), t.out);
+        if (how.equals("throw")) {
+            assertTrue(t.err.contains("IllegalStateException: boom"), t.err);
+        }
+        assertEquals(2, t.threads(), "main and the still-running worker");
+        for (int th = 0; th < 2; th++) {
+            List<Traced.Rec> rs = t.records(th);
+            assertEquals(CallType.START_TRACE, rs.get(0).callType);
+            assertEquals(CallType.END_TRACE, rs.get(rs.size() - 1).callType, "thread " + th + " " + how);
+        }
+        List<Traced.Rec> worker = t.records(1);
+        assertTrue(worker.stream().filter(r -> r.isCall(CallType.BEGIN_CRITICAL)).count() > 0);
+        assertTrue(t.err.contains("Trace output stored in:"), t.err);
+    }
+}

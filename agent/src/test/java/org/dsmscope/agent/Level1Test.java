@@ -1,0 +1,151 @@
+package org.dsmscope.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.dsmscope.progs.FileProg;
+import org.dsmscope.progs.LockProg;
+import org.dsmscope.progs.SyncProg;
+import org.dsmscope.progs.WaitProg;
+import org.dsmscope.trace.CallType;
+import org.dsmscope.trace.RecordKind;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Level 1 call records (SPEC §3 table) of small multi-threaded programs run under the agent jar. */
+class Level1Test {
+    @TempDir
+    Path dir;
+
+
+    @Test
+    void locks_recordOutermostSectionsOnly_pairedPerThread_andKeepResults() throws Exception {
+        Traced t = Traced.run(dir, "level=1", LockProg.class, "3");
+        assertEquals(0, t.exit, t.err);
+        assertTrue(t.out.contains("check 60 570 570"), t.out);
+        assertEquals(4, t.threads());
+        for (int th = 1; th <= 3; th++) {
+            List<Traced.Rec> rs = t.records(th);
+            Map<Long, Integer> open = new HashMap<>();
+            int begins = 0;
+            for (Traced.Rec r : rs) {
+                if (r.isCall(CallType.BEGIN_CRITICAL)) {
+                    assertEquals(null, open.put(r.args[1], 1), "nested begin on one lock: " + rs);
+                    begins++;
+                } else if (r.isCall(CallType.END_CRITICAL)) {
+                    assertEquals(1, open.remove(r.args[1]), "end without begin");
+                }
+            }
+            assertTrue(open.isEmpty(), "unbalanced sections " + open);
+            // 20 iterations × (monitor block + synchronized method + lock), nested acquires not recorded
+            assertEquals(60, begins);
+            assertEquals(CallType.START_TRACE, rs.get(0).callType);
+            assertEquals(CallType.END_TRACE, rs.get(rs.size() - 1).callType);
+            assertEquals(CallType.THREAD_END, rs.get(rs.size() - 2).callType);
+        }
+        List<Traced.Rec> main = t.records(0);
+        long spawns = main.stream().filter(r -> r.isCall(CallType.SPAWN)).count();
+        long joins = main.stream().filter(r -> r.isCall(CallType.JOIN)).count();
+        assertEquals(3, spawns);
+        assertEquals(3, joins);
+        Set<Long> children = new HashSet<>();
+        main.stream().filter(r -> r.isCall(CallType.SPAWN)).forEach(r -> children.add(r.args[3]));
+        assertEquals(Set.of(1L, 2L, 3L), children);
+        assertTrue(t.err.contains("Trace output stored in:"), t.err);
+        assertTrue(t.err.contains("tr.4.3 for thread 3"), t.err);
+    }
+
+    @Test
+    void waitsAndConditionAwaits_pairWithTheWakeUpThatCausedThem() throws Exception {
+        Traced t = Traced.run(dir, "level=1", WaitProg.class);
+        assertEquals(0, t.exit, t.err);
+        assertTrue(t.out.contains("check 1225 1225"), t.out);
+        Map<Long, Set<Long>> wakes = new HashMap<>();
+        List<List<Traced.Rec>> all = t.all();
+        for (List<Traced.Rec> rs : all) {
+            for (Traced.Rec r : rs) {
+                if (r.isCall(CallType.COND_WAKE)) {
+                    assertTrue(wakes.computeIfAbsent(r.args[1], k -> new HashSet<>()).add(r.args[2]),
+                            "wake-up sequence numbers are unique per object");
+                }
+            }
+        }
+        int waits = 0;
+        for (List<Traced.Rec> rs : all) {
+            for (int i = 0; i < rs.size(); i++) {
+                Traced.Rec r = rs.get(i);
+                if (r.isCall(CallType.COND_WAIT)) {
+                    waits++;
+                    assertTrue(r.args[2] > 0, "every wait here was ended by a wake-up");
+                    assertTrue(wakes.getOrDefault(r.args[1], Set.of()).contains(r.args[2]),
+                            "wait paired with a wake-up of the same object: " + r);
+                    // released before, re-acquired after
+                    assertEquals(CallType.END_CRITICAL, rs.get(i - 1).callType);
+                    assertEquals(CallType.BEGIN_CRITICAL, rs.get(i + 1).callType);
+                }
+            }
+        }
+        assertTrue(waits > 0, "the program waited at least once");
+    }
+
+    @Test
+    void barriersLatchesSemaphoresAndAtomics_areRecorded() throws Exception {
+        Traced t = Traced.run(dir, "level=1", SyncProg.class, "3");
+        assertEquals(0, t.exit, t.err);
+        assertTrue(t.out.contains("check 9 6"), t.out);
+        List<List<Traced.Rec>> all = t.all();
+        Map<Long, Long> releases = new HashMap<>();
+        for (int th = 1; th <= 3; th++) {
+            List<Traced.Rec> rs = all.get(th);
+            assertEquals(4, rs.stream().filter(r -> r.isCall(CallType.BARRIER) && r.args[2] == 3).count(),
+                    "3 CyclicBarrier + 1 Phaser barriers with 3 parties");
+            assertTrue(rs.stream().filter(r -> r.isCall(CallType.LDCW)).count() >= 4, "3 increments + CAS");
+            for (Traced.Rec r : rs) {
+                if (r.isCall(CallType.SYNC_RELEASE)) {
+                    assertEquals(null, releases.put(r.args[1] << 20 | r.args[2], r.args[3]),
+                            "release sequence numbers unique per object");
+                }
+            }
+        }
+        List<Traced.Rec> main = all.get(0);
+        Traced.Rec latchWait = main.stream().filter(r -> r.isCall(CallType.SYNC_ACQUIRE) && r.args[3] == 1)
+                .findFirst().orElseThrow();
+        assertEquals(3, latchWait.args[2], "the latch opened with its third countDown");
+        Traced.Rec semAcq = main.stream().filter(r -> r.isCall(CallType.SYNC_ACQUIRE) && r.args[3] == 3)
+                .findFirst().orElseThrow();
+        assertEquals(3, semAcq.args[2], "acquire(3) passed after the third release");
+        assertTrue(releases.containsKey(latchWait.args[1] << 20 | 3));
+    }
+
+    @Test
+    void fileReadsAndWrites_recordBytesAndHandles() throws Exception {
+        Traced t = Traced.run(dir, "level=1", FileProg.class, dir.resolve("data.bin").toString());
+        assertEquals(0, t.exit, t.err);
+        assertTrue(t.out.contains("check 41 100"), t.out);
+        List<Traced.Rec> rs = t.records(0);
+        ArrayDeque<long[]> io = new ArrayDeque<>();
+        for (Traced.Rec r : rs) {
+            if (r.isCall(CallType.FILE_WRITE) || r.isCall(CallType.FILE_READ)) {
+                io.add(new long[] {r.callType, r.args[2], r.args[3]});
+            }
+        }
+        long[][] expect = {{CallType.FILE_WRITE, 40}, {CallType.FILE_WRITE, 1}, {CallType.FILE_READ, 41},
+            {CallType.FILE_WRITE, 100}, {CallType.FILE_READ, 30}, {CallType.FILE_READ, 100}};
+        assertEquals(expect.length, io.size(), () -> io.stream().map(a -> a[0] + ":" + a[1]).toList().toString());
+        long[] first = io.peek();
+        for (long[] e : expect) {
+            long[] g = io.poll();
+            assertEquals(e[0], g[0]);
+            assertEquals(e[1], g[1]);
+        }
+        assertTrue(first[2] >= 3, "file handle");
+        assertTrue(rs.stream().noneMatch(r -> r.kind == RecordKind.MEMORY), "no memory records at level 1");
+    }
+}

@@ -1,0 +1,170 @@
+package org.dsmscope.agent;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.dsmscope.trace.RecordKind;
+import org.dsmscope.trace.TraceReader;
+
+/** Runs a test program in a child JVM under the agent jar and reads back what it wrote. */
+final class Traced {
+    /** One record as the tests look at it. */
+    static final class Rec {
+        int kind;
+        int memType;
+        long address;
+        long source;
+        int callType;
+        long start;
+        long end;
+        long[] args = new long[5];
+
+        boolean isCall(int type) {
+            return kind == RecordKind.CALL && callType == type;
+        }
+
+        @Override
+        public String toString() {
+            if (kind == RecordKind.CALL) {
+                return "call " + Integer.toHexString(callType) + " " + args[1] + " " + args[2] + " " + args[3];
+            }
+            return RecordKind.name(kind) + " " + Integer.toHexString(memType) + " 0x" + Long.toHexString(address)
+                    + " src 0x" + Long.toHexString(source);
+        }
+    }
+
+    final int exit;
+    final String out;
+    final String err;
+    final Path dir;
+    final String name;
+
+    private Traced(int exit, String out, String err, Path dir, String name) {
+        this.exit = exit;
+        this.out = out;
+        this.err = err;
+        this.dir = dir;
+        this.name = name;
+    }
+
+    static Path agentJar() {
+        Path jar = Paths.get("target", "dsmscope-agent.jar").toAbsolutePath();
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("build the agent jar first: mvn package (runs the shade step)");
+        }
+        return jar;
+    }
+
+    /** The test class path without the agent's own classes (the agent jar brings them, relocated). */
+    static String childClassPath() {
+        String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        StringBuilder sb = new StringBuilder();
+        for (String e : cp.split(File.pathSeparator)) {
+            if (e.replace('\\', '/').endsWith("agent/target/classes")) {
+                continue;
+            }
+            if (sb.length() > 0) {
+                sb.append(File.pathSeparator);
+            }
+            sb.append(e);
+        }
+        return sb.toString();
+    }
+
+    /** Runs {@code main} with {@code agentArgs} (name= is added) in {@code dir}. */
+    static Traced run(Path dir, String agentArgs, Class<?> main, String... args) throws IOException, InterruptedException {
+        String name = dir.resolve("tr").toString();
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-Xshare:off");
+        cmd.add("-javaagent:" + agentJar() + "=" + agentArgs + ",name=" + name);
+        cmd.add("-cp");
+        cmd.add(childClassPath());
+        cmd.add(main.getName());
+        for (String a : args) {
+            cmd.add(a);
+        }
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().remove("TRACE_FILE_TYPE");
+        pb.environment().remove("TRACE_FILE_NAME");
+        File o = dir.resolve("stdout.txt").toFile();
+        File e = dir.resolve("stderr.txt").toFile();
+        pb.redirectOutput(o).redirectError(e);
+        Process p = pb.start();
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("traced program hung: " + main.getName());
+        }
+        return new Traced(p.exitValue(), Files.readString(o.toPath(), StandardCharsets.UTF_8),
+                Files.readString(e.toPath(), StandardCharsets.UTF_8), dir, name);
+    }
+
+    /** Runs {@code main} without the agent; returns its standard output. */
+    static String plain(Path dir, Class<?> main, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-cp");
+        cmd.add(childClassPath());
+        cmd.add(main.getName());
+        for (String a : args) {
+            cmd.add(a);
+        }
+        File o = dir.resolve("plain.txt").toFile();
+        Process p = new ProcessBuilder(cmd).redirectOutput(o).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("program hung: " + main.getName());
+        }
+        return Files.readString(o.toPath(), StandardCharsets.UTF_8);
+    }
+
+    /** Number of thread files NAME.p.t written (p from the file names). */
+    int threads() throws IOException {
+        try (var s = Files.list(dir)) {
+            return (int) s.filter(f -> f.getFileName().toString().matches("tr\\.\\d+\\.\\d+")).count();
+        }
+    }
+
+    /** The records of thread {@code t}. */
+    List<Rec> records(int t) throws IOException {
+        int p = threads();
+        List<Rec> l = new ArrayList<>();
+        try (TraceReader r = TraceReader.open(Paths.get(name + "." + p + "." + t))) {
+            for (int k = r.next(); k != RecordKind.EOF; k = r.next()) {
+                Rec x = new Rec();
+                x.kind = k;
+                if (k == RecordKind.CALL) {
+                    x.callType = r.callType();
+                    x.start = r.startTime();
+                    x.end = r.endTime();
+                    for (int i = 1; i <= 4; i++) {
+                        x.args[i] = r.arg(i);
+                    }
+                } else if (k == RecordKind.MEMORY) {
+                    x.memType = r.memType();
+                    x.address = r.address();
+                } else {
+                    x.address = r.address();
+                    x.source = r.source();
+                }
+                l.add(x);
+            }
+        }
+        return l;
+    }
+
+    /** All records of all threads. */
+    List<List<Rec>> all() throws IOException {
+        List<List<Rec>> l = new ArrayList<>();
+        for (int t = 0; t < threads(); t++) {
+            l.add(records(t));
+        }
+        return l;
+    }
+}

@@ -1,0 +1,86 @@
+package org.dsmscope.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.dsmscope.dsm.Launcher;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code dsmscope dsm run}: runs a DSM program's members as separate JVMs on loopback (SPEC §9). */
+@Command(name = "dsm", description = "Run programs on the DSM runtime (JGroups on 127.0.0.1).",
+        subcommands = {DsmCommand.Run.class})
+public final class DsmCommand implements Runnable {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** {@code dsm run --members N [--loss P] [--delay MS] [--record FILE] -- CLASS ARGS}. */
+    @Command(name = "run", description = "Start N members as separate JVMs, collect their output, optionally record.")
+    static final class Run implements Callable<Integer> {
+        @Option(names = "--members", description = "Number of member JVMs (default 4).", defaultValue = "4")
+        int members;
+
+        @Option(names = "--loss", description = "Packet loss probability on arrival, JGroups DISCARD (default 0).",
+                defaultValue = "0")
+        double loss;
+
+        @Option(names = "--delay", description = "Delay added to arriving packets in ms, JGroups DELAY.",
+                defaultValue = "0")
+        int delay;
+
+        @Option(names = "--record", description = "Record all three monitoring levels to FILE (DSMSCOPE-REC v1).")
+        Path record;
+
+        @Option(names = "--timeout", description = "Stop members still running after this many seconds (default 120).",
+                defaultValue = "120")
+        long timeout;
+
+        @Option(names = "--classpath", description = "Classpath of the members (default: dsmscope's own).")
+        String classpath;
+
+        @Parameters(arity = "1..*", paramLabel = "CLASS ARGS", description = "A DsmApp class and its arguments.")
+        List<String> command = new ArrayList<>();
+
+        @Override
+        public Integer call() throws Exception {
+            if (members < 1 || members > 64) {
+                throw new UserError("--members must be between 1 and 64, got " + members);
+            }
+            if (loss < 0 || loss >= 1) {
+                throw new UserError("--loss must be in [0, 1), got " + loss);
+            }
+            if (delay < 0) {
+                throw new UserError("--delay must not be negative");
+            }
+            if (record != null && record.getParent() != null && !java.nio.file.Files.isDirectory(record.getParent())) {
+                throw new UserError(record + ": directory " + record.getParent() + " does not exist");
+            }
+            try {
+                Class<?> c = Class.forName(command.get(0));
+                if (!org.dsmscope.dsm.DsmApp.class.isAssignableFrom(c)) {
+                    throw new UserError(command.get(0) + " does not implement org.dsmscope.dsm.DsmApp");
+                }
+            } catch (ClassNotFoundException e) {
+                if (classpath == null) {
+                    throw new UserError(command.get(0) + ": no such class on the classpath");
+                }
+            }
+            Launcher.Options o = new Launcher.Options();
+            o.members = members;
+            o.loss = loss;
+            o.delayMillis = delay;
+            o.record = record;
+            o.timeoutSeconds = timeout;
+            o.classpath = classpath;
+            o.command = command;
+            return Launcher.run(o, System.out, System.err);
+        }
+    }
+}

@@ -1,0 +1,194 @@
+package org.dsmscope.cli;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.jar.JarFile;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code dsmscope trace}: runs a Java program under the dsmscope agent (SMAIT for the JVM, seed 000 §2, SPEC §3)
+ * and passes its exit status through. The agent writes {@code NAME.p.t} per thread and lists them as seed 000
+ * Figure 3 does.
+ */
+@Command(name = "trace", mixinStandardHelpOptions = true,
+        description = {"Run a Java program under the dsmscope agent and write one SMAIT trace file per thread.",
+            "Example: dsmscope trace --level 2 -o mm -- java -cp app.jar MatMul 4 256"})
+public final class TraceCommand implements Callable<Integer> {
+    @Option(names = "--level", defaultValue = "1", paramLabel = "1|2|3",
+            description = "1: call records; 2: + field and array accesses; 3: + procedures and taken branches.")
+    String level;
+
+    @Option(names = "--type", defaultValue = "normal", paramLabel = "TYPE",
+            description = "normal, compressed, suppressed, to_ciat or to_cdat (seed 000 §2).")
+    String type;
+
+    @Option(names = {"-o", "--output"}, defaultValue = "trace", paramLabel = "NAME",
+            description = "Trace name: files NAME.p.t (p threads), NAME.p.symbols, NAME.p.datamap.")
+    String name;
+
+    @Option(names = "--codec", defaultValue = "zstd", paramLabel = "zstd|lz4", description = "Codec of compressed traces.")
+    String codec;
+
+    @Option(names = "--agent", paramLabel = "JAR", description = "The agent jar (default: found beside dsmscope).")
+    Path agent;
+
+    @Parameters(paramLabel = "-- java [JVM options] -cp APP Main ARGS", arity = "0..*",
+            description = "The program to run, after --.")
+    List<String> program = new ArrayList<>();
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        if (!level.matches("[123]")) {
+            throw new UserError("unknown level '" + level + "' (expected 1, 2 or 3)");
+        }
+        String t = type.toLowerCase(Locale.ROOT);
+        switch (t) {
+            case "normal": case "compressed": case "suppressed":
+                break;
+            case "to_ciat": case "to_cdat":
+                throw new UserError("trace type " + t + " (on-the-fly analysis) is not available yet: this build has"
+                        + " no on-the-fly " + t.substring(3).toUpperCase(Locale.ROOT)
+                        + " engine; trace with --type normal and analyse the files");
+            default:
+                throw new UserError("unknown trace type '" + type
+                        + "' (expected normal, compressed, suppressed, to_ciat or to_cdat)");
+        }
+        if (!codec.equalsIgnoreCase("zstd") && !codec.equalsIgnoreCase("lz4")) {
+            throw new UserError("unknown codec '" + codec + "' (expected zstd or lz4)");
+        }
+        if (program.isEmpty()) {
+            throw new UserError("no program to trace: give it after --, e.g. dsmscope trace -o t -- java -cp app Main");
+        }
+        String java = program.get(0);
+        String base = Paths.get(java).getFileName().toString();
+        if (!base.equals("java") && !base.equals("java.exe")) {
+            throw new UserError("the program must start with java (or a path to it), not '" + java + "'");
+        }
+        if (name.contains(",")) {
+            throw new UserError("trace name '" + name + "' must not contain a comma");
+        }
+        Path out = Paths.get(name).toAbsolutePath();
+        Path dir = out.getParent();
+        if (!t.equals("suppressed") && (dir == null || !Files.isDirectory(dir))) {
+            throw new UserError("cannot write traces " + name + ".*: no such directory " + dir);
+        }
+        if (!t.equals("suppressed") && !Files.isWritable(dir)) {
+            throw new UserError("cannot write traces " + name + ".*: directory " + dir + " is not writable");
+        }
+        checkMainClass(program);
+        Path jar = agent != null ? agent : findAgentJar();
+        if (jar == null || !Files.isRegularFile(jar)) {
+            throw new UserError("cannot find the agent jar dsmscope-agent.jar"
+                    + (jar == null ? "" : " at " + jar) + "; build it with mvn package or give --agent JAR");
+        }
+        List<String> cmd = new ArrayList<>();
+        cmd.add(java);
+        cmd.add("-javaagent:" + jar.toAbsolutePath() + "=level=" + level + ",type=" + t + ",name=" + out
+                + ",codec=" + codec.toLowerCase(Locale.ROOT));
+        cmd.addAll(program.subList(1, program.size()));
+        ProcessBuilder pb = new ProcessBuilder(cmd).inheritIO();
+        Process p;
+        try {
+            p = pb.start();
+        } catch (IOException e) {
+            throw new UserError("cannot run " + java + ": " + e.getMessage());
+        }
+        int status = p.waitFor();
+        if (status != 0) {
+            System.err.println("dsmscope: the traced program exited with status " + status
+                    + "; the traces written are kept");
+        }
+        return status;
+    }
+
+    /** When the command names {@code -cp DIRS Main}, checks that Main is on that class path. */
+    private static void checkMainClass(List<String> args) {
+        String cp = null;
+        String main = null;
+        for (int i = 1; i < args.size(); i++) {
+            String a = args.get(i);
+            if ((a.equals("-cp") || a.equals("-classpath") || a.equals("--class-path")) && i + 1 < args.size()) {
+                cp = args.get(++i);
+            } else if (a.equals("-jar") || a.equals("-m") || a.equals("--module") || a.startsWith("@")) {
+                return;
+            } else if (a.equals("-p") || a.equals("--module-path") || a.equals("--add-opens")
+                    || a.equals("--add-exports") || a.equals("--add-modules")) {
+                i++;
+            } else if (!a.startsWith("-")) {
+                main = a;
+                break;
+            }
+        }
+        if (main == null) {
+            throw new UserError("no main class in the command: " + String.join(" ", args));
+        }
+        if (cp == null || main.endsWith(".java")) {
+            return;
+        }
+        String rel = main.replace('.', '/') + ".class";
+        for (String e : cp.split(File.pathSeparator)) {
+            Path p = Paths.get(e.isEmpty() ? "." : e);
+            if (e.endsWith("*")) {
+                return;
+            }
+            if (Files.isDirectory(p) && Files.isRegularFile(p.resolve(rel))) {
+                return;
+            }
+            if (Files.isRegularFile(p)) {
+                try (JarFile j = new JarFile(p.toFile())) {
+                    if (j.getEntry(rel) != null) {
+                        return;
+                    }
+                } catch (IOException ex) {
+                    // not a jar: keep looking
+                }
+            }
+        }
+        throw new UserError("main class " + main + " not found on class path " + cp);
+    }
+
+    /** The agent jar: $DSMSCOPE_AGENT_JAR, -Ddsmscope.home, beside the dsmscope jar, or agent/target. */
+    static Path findAgentJar() {
+        List<Path> candidates = new ArrayList<>();
+        String env = System.getenv("DSMSCOPE_AGENT_JAR");
+        if (env != null && !env.isEmpty()) {
+            return Paths.get(env);
+        }
+        String home = System.getProperty("dsmscope.home");
+        if (home != null) {
+            candidates.add(Paths.get(home, "agent", "target", "dsmscope-agent.jar"));
+            candidates.add(Paths.get(home, "lib", "dsmscope-agent.jar"));
+        }
+        try {
+            Path here = Paths.get(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path d = Files.isDirectory(here) ? here : here.getParent();
+            candidates.add(d.resolve("dsmscope-agent.jar"));
+            if (d.getParent() != null && d.getParent().getParent() != null) {
+                candidates.add(d.getParent().getParent().resolve("agent/target/dsmscope-agent.jar"));
+            }
+        } catch (URISyntaxException | RuntimeException e) {
+            // fall through to the working directory
+        }
+        Path cwd = Paths.get("").toAbsolutePath();
+        candidates.add(cwd.resolve("agent/target/dsmscope-agent.jar"));
+        if (cwd.getParent() != null) {
+            candidates.add(cwd.getParent().resolve("agent/target/dsmscope-agent.jar"));
+        }
+        for (Path c : candidates) {
+            if (Files.isRegularFile(c)) {
+                return c;
+            }
+        }
+        return null;
+    }
+}

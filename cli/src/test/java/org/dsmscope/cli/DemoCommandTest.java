@@ -1,0 +1,65 @@
+package org.dsmscope.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** End-to-end test of {@code dsmscope demo}: real agent, real example programs, real CIAT. */
+class DemoCommandTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void demo_tracesBothExamples_writesReports_andMatMulResultRowsArePrivate() throws Exception {
+        Path out = dir.resolve("demo");
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        PrintStream saved = System.out;
+        StringWriter err = new StringWriter();
+        int status;
+        try {
+            System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+            picocli.CommandLine cl = Main.commandLine();
+            cl.setErr(new PrintWriter(err, true));
+            status = cl.execute("demo", "-o", out.toString(), "--matmul-size", "24", "--sor-size", "16");
+        } finally {
+            System.setOut(saved);
+        }
+        String text = captured.toString(StandardCharsets.UTF_8);
+        assertEquals(0, status, err + "\n" + text);
+        for (String name : new String[] {"matmul.4", "sor.4"}) {
+            assertTrue(Files.size(out.resolve(name + ".ciat_report")) > 0, name);
+            assertTrue(Files.size(out.resolve(name + ".memory")) > 0, name);
+            for (int t = 0; t < 4; t++) {
+                assertTrue(Files.isRegularFile(out.resolve(name + "." + t)), name + "." + t);
+            }
+        }
+        JsonNode mm = new ObjectMapper().readTree(out.resolve("matmul.4.ciat.json").toFile());
+        assertEquals(4, mm.path("threads").asInt());
+        JsonNode comm = mm.path("aggregate").path("communication");
+        // Each thread writes only its own rows of C, and A and B are written once by thread 0 before the others
+        // read them: no store ever follows another processor's load or store of the same byte.
+        assertEquals(0, comm.path("war").asLong(), text);
+        assertEquals(0, comm.path("waw").asLong(), text);
+        assertTrue(comm.path("raw").asLong() > 0, text);
+        long loads = mm.path("aggregate").path("accesses").path("loads").asLong();
+        // Each of the n^2 result elements needs n loads of A and n loads of B.
+        assertTrue(loads >= 2L * 24 * 24 * 24, "loads " + loads);
+        JsonNode sor = new ObjectMapper().readTree(out.resolve("sor.4.ciat.json").toFile());
+        assertTrue(sor.path("aggregate").path("communication").path("war").asLong() > 0,
+                "SOR's border rows are read by neighbours and then rewritten");
+        assertTrue(text.contains("communication (share of data accesses): RAW"), text);
+        assertTrue(text.contains("working set"), text);
+        assertTrue(text.contains("reports: " + out.resolve("matmul.4")), text);
+    }
+}

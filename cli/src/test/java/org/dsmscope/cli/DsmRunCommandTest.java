@@ -1,0 +1,78 @@
+package org.dsmscope.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** End to end: members as separate JVMs on loopback, recorded, summarized; bad recordings rejected clearly. */
+class DsmRunCommandTest {
+    @TempDir
+    Path dir;
+
+    private static int run(StringWriter err, String... args) {
+        return Main.commandLine().setErr(new PrintWriter(err, true)).execute(args);
+    }
+
+    @Test
+    @Timeout(120)
+    void separateJvmsOnLoopback_runRecordAndSummarize() throws Exception {
+        Path rec = dir.resolve("mm.dsmrec");
+        StringWriter err = new StringWriter();
+        int rc = run(err, "dsm", "run", "--members", "3", "--loss", "0.03", "--record", rec.toString(),
+                "--timeout", "90", "--", "org.dsmscope.examples.dsm.MatMul", "24");
+        assertEquals(0, rc, err.toString());
+        Path json = dir.resolve("s.json");
+        assertEquals(0, run(err, "monitor", "summary", rec.toString(), "--json", json.toString()), err.toString());
+        JsonNode s = new ObjectMapper().readTree(json.toFile());
+        assertEquals(3, s.get("processes").size());
+        assertTrue(s.get("eventCounts").get("Advance").asLong() >= 3 + 1);
+        assertTrue(s.get("eventCounts").get("Frag_Send").asLong() > 0);
+        assertTrue(s.get("eventCounts").get("Msg_Receive_End").asLong() > 0);
+        long ended = 0;
+        for (JsonNode t : s.get("processTimes")) {
+            ended += t.get("ended").asBoolean() ? 1 : 0;
+        }
+        assertEquals(3, ended);
+    }
+
+    @Test
+    void truncatedRecording_exit2WithTheOffset_partialSummarizesUpToIt() throws Exception {
+        Path rec = dir.resolve("r.dsmrec");
+        try (org.dsmscope.monitor.record.Recorder r = new org.dsmscope.monitor.record.Recorder(rec)) {
+            org.dsmscope.monitor.event.EventBuffer b = new org.dsmscope.monitor.event.EventBuffer(20_000);
+            for (int i = 0; i < 20_000; i++) {
+                b.add(1_000_000L * i, i % 2, org.dsmscope.monitor.event.EventType.ADVANCE.code, -1, 0, i, 0, 10, 0);
+            }
+            r.process(0, "m0");
+            r.process(1, "m1");
+            r.accept(b);
+        }
+        byte[] all = Files.readAllBytes(rec);
+        Path cut = dir.resolve("cut.dsmrec");
+        Files.write(cut, java.util.Arrays.copyOf(all, all.length - 100));
+        StringWriter err = new StringWriter();
+        assertEquals(2, run(err, "monitor", "summary", cut.toString()));
+        assertTrue(err.toString().startsWith("dsmscope: " + cut) && err.toString().contains("byte "), err.toString());
+        assertEquals(1, err.toString().lines().count(), err.toString());
+        StringWriter err2 = new StringWriter();
+        assertEquals(0, run(err2, "monitor", "summary", "--partial", cut.toString()), err2.toString());
+    }
+
+    @Test
+    void missingRecording_andBadMembers_areUserErrors() {
+        StringWriter err = new StringWriter();
+        assertEquals(2, run(err, "monitor", "summary", dir.resolve("nope.dsmrec").toString()));
+        assertEquals(2, run(err, "dsm", "run", "--members", "0", "--", "org.dsmscope.examples.dsm.Sor"));
+        assertEquals(2, run(err, "dsm", "run", "--", "no.such.Clazz"));
+        assertTrue(err.toString().contains("no such class"), err.toString());
+    }
+}

@@ -1,0 +1,117 @@
+package org.dsmscope.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import org.dsmscope.trace.CallType;
+import org.dsmscope.trace.RecordKind;
+import org.dsmscope.trace.TraceReader;
+import org.dsmscope.tracedprog.TwoThreads;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** End-to-end tests of {@code dsmscope trace}. */
+class TraceCommandTest {
+    @TempDir
+    Path dir;
+
+    private static String testClasses() {
+        return Paths.get("target", "test-classes").toAbsolutePath().toString();
+    }
+
+    private static String java() {
+        return Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    private static int run(StringWriter err, String... args) {
+        picocli.CommandLine cl = Main.commandLine();
+        cl.setErr(new PrintWriter(err, true));
+        return cl.execute(args);
+    }
+
+    @Test
+    void traceLevel2_runsTheProgram_writesOneReadableFilePerThread_andPassesStatusThrough() throws Exception {
+        assumeTrue(TraceCommand.findAgentJar() != null, "agent jar not built");
+        String name = dir.resolve("tt").toString();
+        StringWriter err = new StringWriter();
+        int status = run(err, "trace", "--level", "2", "-o", name, "--", java(), "-cp", testClasses(),
+                TwoThreads.class.getName(), "0");
+        assertEquals(0, status, err.toString());
+        for (int t = 0; t < 2; t++) {
+            int begins = 0;
+            int mem = 0;
+            int last = -1;
+            try (TraceReader r = TraceReader.open(Paths.get(name + ".2." + t))) {
+                for (int k = r.next(); k != RecordKind.EOF; k = r.next()) {
+                    if (k == RecordKind.CALL) {
+                        last = r.callType();
+                        begins += r.callType() == CallType.BEGIN_CRITICAL ? 1 : 0;
+                    } else if (k == RecordKind.MEMORY) {
+                        mem++;
+                    }
+                }
+            }
+            assertEquals(1000, begins);
+            assertTrue(mem >= 2000, "counter load and store per iteration");
+            assertEquals(CallType.END_TRACE, last);
+        }
+    }
+
+    @Test
+    void programExitingNonZero_keepsItsStatus_andItsTraces() throws Exception {
+        assumeTrue(TraceCommand.findAgentJar() != null, "agent jar not built");
+        String name = dir.resolve("nz").toString();
+        StringWriter err = new StringWriter();
+        int status = run(err, "trace", "--type", "compressed", "-o", name, "--", java(), "-cp", testClasses(),
+                TwoThreads.class.getName(), "7");
+        assertEquals(7, status);
+        try (TraceReader r = TraceReader.open(Paths.get(name + ".2.0"))) {
+            int last = -1;
+            for (int k = r.next(); k != RecordKind.EOF; k = r.next()) {
+                if (k == RecordKind.CALL) {
+                    last = r.callType();
+                }
+            }
+            assertEquals(CallType.END_TRACE, last);
+            assertEquals(org.dsmscope.trace.Codec.ZSTD, r.codec());
+        }
+    }
+
+    @Test
+    void badInput_givesOneLineErrorAndStatus2() {
+        String cp = testClasses();
+        String[][] cases = {
+            {"unknown level", "trace", "--level", "4", "--", java(), "-cp", cp, "X"},
+            {"unknown trace type", "trace", "--type", "fancy", "--", java(), "-cp", cp, "X"},
+            {"not available yet", "trace", "--type", "to_ciat", "--", java(), "-cp", cp, "X"},
+            {"no such directory", "trace", "-o", dir.resolve("missing/t").toString(), "--", java(), "-cp", cp, "X"},
+            {"main class org.nowhere.Main not found", "trace", "-o", dir.resolve("t").toString(), "--", java(),
+                "-cp", cp, "org.nowhere.Main"},
+            {"no program to trace", "trace", "-o", dir.resolve("t").toString()},
+        };
+        for (String[] c : cases) {
+            StringWriter err = new StringWriter();
+            String[] args = java.util.Arrays.copyOfRange(c, 1, c.length);
+            assertEquals(2, run(err, args), c[0]);
+            assertTrue(err.toString().startsWith("dsmscope: ") && err.toString().contains(c[0]), err.toString());
+            assertEquals(1, err.toString().strip().split("\n").length, "one line: " + err);
+        }
+    }
+
+    @Test
+    void unwritableDirectory_isRefusedBeforeRunning() throws Exception {
+        Path ro = Files.createDirectory(dir.resolve("ro"));
+        assumeTrue(ro.toFile().setWritable(false) && !Files.isWritable(ro), "running as a user who can write anywhere");
+        StringWriter err = new StringWriter();
+        assertEquals(2, run(err, "trace", "-o", ro.resolve("t").toString(), "--", java(), "-cp", testClasses(),
+                TwoThreads.class.getName(), "0"));
+        assertTrue(err.toString().contains("not writable"), err.toString());
+    }
+
+}

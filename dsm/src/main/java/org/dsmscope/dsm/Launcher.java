@@ -1,0 +1,156 @@
+package org.dsmscope.dsm;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.dsmscope.monitor.record.Recorder;
+import org.dsmscope.monitor.route.RouteServer;
+
+/**
+ * Starts the members of a DSM program as separate JVMs on loopback (SPEC §9), collects their output line by line
+ * with a {@code [m<rank>]} prefix, routes their events to a recorder when asked, and reports each member's fate.
+ * A member that dies does not stop the others; the recording keeps everything routed up to its death.
+ */
+public final class Launcher {
+    /** Options of a run. */
+    public static final class Options {
+        /** Number of member JVMs. */
+        public int members = 4;
+        /** Packet loss probability on arrival (JGroups DISCARD). */
+        public double loss;
+        /** Added delay on arrival, ms (JGroups DELAY). */
+        public int delayMillis;
+        /** Recording file, or null. */
+        public Path record;
+        /** Overall limit for the run, seconds. */
+        public long timeoutSeconds = 120;
+        /** Limit of each blocking DSM operation, ms. */
+        public long opTimeoutMillis = 20_000;
+        /** Classpath for the members (default: this JVM's). */
+        public String classpath;
+        /** Application class and arguments. */
+        public List<String> command = new ArrayList<>();
+    }
+
+    private Launcher() {
+    }
+
+    /** The classpath members get: surefire's test classpath under tests, else this JVM's. */
+    static String defaultClasspath() {
+        String cp = System.getProperty("surefire.test.class.path");
+        return cp != null && !cp.isEmpty() ? cp : System.getProperty("java.class.path");
+    }
+
+    /** Runs the members; returns 0 when all succeeded, 1 otherwise (failures described on {@code err}). */
+    public static int run(Options o, PrintStream out, PrintStream err) throws IOException, InterruptedException {
+        Path disco = Files.createTempDirectory("dsmscope-discovery");
+        String cluster = "dsm-" + ProcessHandle.current().pid() + "-" + System.nanoTime() % 100000;
+        RouteServer route = null;
+        Recorder rec = null;
+        if (o.record != null) {
+            rec = new Recorder(o.record);
+            route = new RouteServer();
+            route.addSink(rec);
+        }
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<Process> procs = new ArrayList<>();
+        List<Thread> pumps = new ArrayList<>();
+        try {
+            for (int r = 0; r < o.members; r++) {
+                List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC",
+                        "-Djava.net.preferIPv4Stack=true", "-Djgroups.bind_addr=127.0.0.1",
+                        "-Djava.util.logging.config.file=/dev/null",
+                        "-cp", o.classpath != null ? o.classpath : defaultClasspath(),
+                        MemberMain.class.getName(), Integer.toString(r), Integer.toString(o.members), cluster,
+                        disco.toString(), Double.toString(o.loss), Integer.toString(o.delayMillis),
+                        Integer.toString(route == null ? 0 : route.port()), Long.toString(o.opTimeoutMillis)));
+                cmd.addAll(o.command);
+                ProcessBuilder pb = new ProcessBuilder(cmd);
+                Process p = pb.start();
+                procs.add(p);
+                pumps.add(pump(p.getInputStream(), "[m" + r + "] ", out));
+                pumps.add(pump(p.getErrorStream(), "[m" + r + "] ", err));
+            }
+            long deadline = System.currentTimeMillis() + o.timeoutSeconds * 1000;
+            int failed = 0;
+            for (int r = 0; r < procs.size(); r++) {
+                Process p = procs.get(r);
+                long left = deadline - System.currentTimeMillis();
+                if (!p.waitFor(Math.max(1, left), TimeUnit.MILLISECONDS)) {
+                    err.println("dsmscope: member m" + r + " still running after " + o.timeoutSeconds
+                            + " s; stopping it");
+                    p.destroyForcibly();
+                    p.waitFor(5, TimeUnit.SECONDS);
+                    failed++;
+                } else if (p.exitValue() != 0) {
+                    err.println("dsmscope: member m" + r + " exited with status " + p.exitValue());
+                    failed++;
+                }
+            }
+            for (Thread t : pumps) {
+                t.join(2000);
+            }
+            if (route != null) {
+                route.drain(3000);
+            }
+            return failed == 0 ? 0 : 1;
+        } finally {
+            for (Process p : procs) {
+                if (p.isAlive()) {
+                    p.destroyForcibly();
+                }
+            }
+            if (route != null) {
+                route.close();
+            }
+            if (rec != null) {
+                rec.close();
+                if (rec.failure() == null) {
+                    out.println("recorded " + rec.events() + " events to " + o.record);
+                }
+            }
+            try (var s = Files.list(disco)) {
+                for (Path f : (Iterable<Path>) s::iterator) {
+                    deleteTree(f);
+                }
+            }
+            Files.deleteIfExists(disco);
+        }
+    }
+
+    private static void deleteTree(Path f) throws IOException {
+        if (Files.isDirectory(f)) {
+            try (var s = Files.list(f)) {
+                for (Path c : (Iterable<Path>) s::iterator) {
+                    deleteTree(c);
+                }
+            }
+        }
+        Files.deleteIfExists(f);
+    }
+
+    private static Thread pump(InputStream in, String prefix, PrintStream to) {
+        Thread t = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                for (String line = r.readLine(); line != null; line = r.readLine()) {
+                    synchronized (to) {
+                        to.println(prefix + line);
+                    }
+                }
+            } catch (IOException e) {
+                // the member is gone
+            }
+        }, "dsmscope-output");
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+}

@@ -1,0 +1,155 @@
+package org.dsmscope.trace;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.github.luben.zstd.ZstdInputStream;
+import com.github.luben.zstd.ZstdOutputStream;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.SplittableRandom;
+import net.jpountz.lz4.LZ4FrameInputStream;
+import net.jpountz.lz4.LZ4FrameOutputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The fast codec channels speak the standard frame formats: what the reference streams write, they read. */
+class CodecInteropTest {
+    @TempDir
+    Path dir;
+
+    private static byte[] sample(int n) {
+        byte[] b = new byte[n];
+        SplittableRandom r = new SplittableRandom(3);
+        for (int i = 0; i < n; i++) {
+            b[i] = (byte) (i % 97 < 60 ? i / 7 : r.nextInt());
+        }
+        return b;
+    }
+
+    private static byte[] readChannel(ReadableByteChannel ch) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteBuffer b = ByteBuffer.allocateDirect(100_000);
+        while (ch.read(b) >= 0) {
+            b.flip();
+            byte[] a = new byte[b.remaining()];
+            b.get(a);
+            out.write(a);
+            b.clear();
+        }
+        return out.toByteArray();
+    }
+
+    private static byte[] writeChannel(Codec c, byte[] data) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (var ch = c.encode(Channels.newChannel(out))) {
+            ByteBuffer b = ByteBuffer.allocateDirect(data.length);
+            b.put(data).flip();
+            while (b.hasRemaining()) {
+                ch.write(b);
+            }
+        }
+        return out.toByteArray();
+    }
+
+    @Test
+    void lz4FramesOfTheReferenceStream_withContentChecksum_areRead() throws IOException {
+        byte[] data = sample(3_000_000);
+        for (LZ4FrameOutputStream.BLOCKSIZE bs : LZ4FrameOutputStream.BLOCKSIZE.values()) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            try (OutputStream o = new LZ4FrameOutputStream(out, bs, LZ4FrameOutputStream.FLG.Bits.BLOCK_INDEPENDENCE,
+                    LZ4FrameOutputStream.FLG.Bits.CONTENT_CHECKSUM)) {
+                o.write(data);
+            }
+            byte[] got = readChannel(Codec.LZ4.decode(Channels.newChannel(new ByteArrayInputStream(out.toByteArray()))));
+            assertArrayEquals(data, got, bs.toString());
+        }
+    }
+
+    @Test
+    void lz4FramesWeWrite_areReadByTheReferenceStream() throws IOException {
+        byte[] data = sample(1_000_003);
+        byte[] z = writeChannel(Codec.LZ4, data);
+        try (InputStream in = new LZ4FrameInputStream(new ByteArrayInputStream(z))) {
+            assertArrayEquals(data, in.readAllBytes());
+        }
+        assertArrayEquals(data, readChannel(Codec.LZ4.decode(Channels.newChannel(new ByteArrayInputStream(z)))));
+    }
+
+    @Test
+    void zstdBothWays() throws IOException {
+        byte[] data = sample(2_000_001);
+        byte[] z = writeChannel(Codec.ZSTD, data);
+        try (InputStream in = new ZstdInputStream(new ByteArrayInputStream(z))) {
+            assertArrayEquals(data, in.readAllBytes());
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (OutputStream o = new ZstdOutputStream(out, 3)) {
+            o.write(data);
+        }
+        assertArrayEquals(data,
+                readChannel(Codec.ZSTD.decode(Channels.newChannel(new ByteArrayInputStream(out.toByteArray())))));
+    }
+
+    @Test
+    void corruptLz4Block_isDetectedByItsChecksum() throws IOException {
+        Path f = dir.resolve("t");
+        Rec.write(f, new TraceWriter.Options().codec(Codec.LZ4), List.of(Rec.load(4, 0, 1), Rec.load(4, 0, 2)));
+        byte[] b = Files.readAllBytes(f);
+        b[12] ^= 0x5A;
+        Files.write(f, b);
+        TraceFormatException e = assertThrows(TraceFormatException.class, () -> Rec.readAll(f, new TraceReader.Options()));
+        assertTrue(e.what().contains("corrupt or truncated lz4 stream"), e.what());
+    }
+
+    @Test
+    void emptyCompressedTrace_isAnEmptyTraceError() throws IOException {
+        for (Codec c : new Codec[] {Codec.LZ4, Codec.ZSTD}) {
+            Path f = dir.resolve("e" + c);
+            Rec.write(f, new TraceWriter.Options().codec(c), List.of());
+            TraceFormatException e = assertThrows(TraceFormatException.class, () -> TraceReader.open(f).close());
+            assertEquals("empty trace file (no records)", e.what());
+        }
+    }
+
+    @Test
+    void tracesCompressedByTheLz4AndZstdTools_areRead() throws IOException, InterruptedException {
+        Path f = dir.resolve("plain");
+        List<Rec> recs = new java.util.ArrayList<>();
+        for (int i = 0; i < 50_000; i++) {
+            recs.add(Rec.load(8, 1, 0x1000 + 8L * (i % 777)));
+        }
+        Rec.write(f, TraceWriter.Options.classic(), recs);
+        for (String[] tool : new String[][] {{"lz4", "-q", "-f"}, {"zstd", "-q", "-f", "-o"}}) {
+            Path z = dir.resolve("z." + tool[0]);
+            List<String> cmd = new java.util.ArrayList<>(List.of(tool));
+            if (tool[0].equals("zstd")) {
+                cmd.add(z.toString());
+                cmd.add(f.toString());
+            } else {
+                cmd.add(f.toString());
+                cmd.add(z.toString());
+            }
+            Process p;
+            try {
+                p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            } catch (IOException e) {
+                org.junit.jupiter.api.Assumptions.assumeTrue(false, tool[0] + " is not installed");
+                return;
+            }
+            assertEquals(0, p.waitFor(), tool[0]);
+            assertEquals(recs, Rec.readAll(z, new TraceReader.Options()), tool[0]);
+        }
+    }
+}
