@@ -236,4 +236,60 @@ class CiatCommandTest {
             w.memoryType(type, addr + 4L * i);
         }
     }
+
+    @Test
+    void generatedForkJoin_withoutSharing_hasNoCommunication_andPrivatePagesHaveOwners() throws Exception {
+        Run g = run("gen", "forkjoin", "-o", dir.toString(), "--name", "fj0", "--threads", "4", "--instructions",
+                "3000", "--shared", "0", "--lock-rate", "0", "--barriers", "0");
+        assertEquals(0, g.status, g.err);
+        String base = dir.resolve("fj0.4").toString();
+        Path json = dir.resolve("fj0.json");
+        Run r = run("ciat", "--json", json.toString(), base);
+        assertEquals(0, r.status, r.err);
+        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        JsonNode par = root.get("phases").get(1);
+        assertEquals("parallel", par.get("kind").asText());
+        assertEquals(4 * 3000, par.get("accesses").get("loads").asLong() + par.get("accesses").get("stores").asLong());
+        JsonNode c = root.get("aggregate").get("communication");
+        assertEquals(0, c.get("raw").asLong() + c.get("war").asLong() + c.get("waw").asLong() + c.get("rar").asLong());
+        java.util.Set<String> owners = new java.util.TreeSet<>();
+        for (String line : Files.readAllLines(Path.of(base + ".memory"))) {
+            if (!line.startsWith("#")) {
+                String[] f = line.split(" ");
+                owners.add(f[f.length - 1]);
+            }
+        }
+        assertTrue(owners.containsAll(java.util.List.of("1", "2", "3")), owners.toString());
+    }
+
+    @Test
+    void generatedForkJoin_withSharing_communicatesWithSharingDegrees() throws Exception {
+        Run g = run("gen", "forkjoin", "-o", dir.toString(), "--name", "fj3", "--threads", "4", "--instructions",
+                "3000", "--shared", "0.3", "--shared-bytes", "4096");
+        assertEquals(0, g.status, g.err);
+        Path json = dir.resolve("fj3.json");
+        Run r = run("ciat", "--json", json.toString(), dir.resolve("fj3.4").toString());
+        assertEquals(0, r.status, r.err);
+        JsonNode c = new ObjectMapper().readTree(json.toFile()).get("aggregate").get("communication");
+        assertTrue(c.get("raw").asLong() > 0 && c.get("war").asLong() > 0, c.toString());
+        long s = 0;
+        for (JsonNode k : c.get("sharingDegree")) {
+            s += k.asLong();
+        }
+        assertTrue(s > 0, c.toString());
+    }
+
+    @Test
+    void generatedProcesses_interleavedOnTwoProcessors() throws Exception {
+        Run g = run("gen", "processes", "-o", dir.toString(), "--name", "tpc", "--processes", "4", "--slices", "10",
+                "--slice-instructions", "200");
+        assertEquals(0, g.status, g.err);
+        Path json = dir.resolve("tpc.json");
+        Run r = run("ciat", "-i", "2", "--json", json.toString(), dir.resolve("tpc.4").toString());
+        assertEquals(0, r.status, r.err);
+        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        assertEquals(4, root.get("threads").asInt());
+        assertEquals(2, root.get("processors").asInt());
+        assertEquals(2, root.get("aggregate").get("communication").get("matrix").size());
+    }
 }
