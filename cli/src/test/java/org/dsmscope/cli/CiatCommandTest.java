@@ -220,6 +220,11 @@ class CiatCommandTest {
                 par = ph.get("concurrency");
             }
         }
+        assertTrue(rep.contains("R2TxL01: phase parallel start 10 end 85 length 75\n"), rep);
+        assertTrue(rep.contains("R2T0L60: busy 45 idle 0 imbalance 30 contention 0\n"), rep);
+        assertTrue(rep.contains("R2T1L60: busy 67 idle 0 imbalance 0 contention 8\n"), rep);
+        assertTrue(rep.contains("R3TxL01: phase serial start 85 end 92 length 7\n"), rep);
+        assertTrue(rep.contains("# threads 2 processors 2 phases 3\n"), rep);
         assertEquals("[45,67]", par.get("busy").toString());
         assertEquals("[30,0]", par.get("imbalance").toString());
         assertEquals("[0,8]", par.get("contention").toString());
