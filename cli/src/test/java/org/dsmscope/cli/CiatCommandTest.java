@@ -297,4 +297,20 @@ class CiatCommandTest {
         assertEquals(2, root.get("processors").asInt());
         assertEquals(2, root.get("aggregate").get("communication").get("matrix").size());
     }
+
+    @Test
+    void badRecord_failsNamingTheFile_orIsSkippedWithSkipBadRecords() throws Exception {
+        String base = writeMatMul("br");
+        // a memory-access record with an undefined type field (size code 5) in thread 1's trace
+        try (java.io.OutputStream o = Files.newOutputStream(Path.of(base + ".1"),
+                java.nio.file.StandardOpenOption.APPEND)) {
+            o.write(new byte[] {0, 0, 0, 0x50, 0, 0, 0x10, 0});
+        }
+        Run fail = run("ciat", base);
+        assertEquals(2, fail.status, fail.out + fail.err);
+        assertTrue(fail.err.contains("br.2.1"), fail.err);
+        Run skip = run("ciat", "--skip-bad-records", base);
+        assertEquals(0, skip.status, skip.err);
+        assertTrue(skip.out.contains("continued past 1 problem"), skip.out);
+    }
 }
