@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.dsmscope.ciat.age.AccessAge;
 import org.dsmscope.ciat.comm.Communication;
+import org.dsmscope.ciat.comm.PartialLog;
 import org.dsmscope.ciat.memory.MemoryFigures;
 import org.dsmscope.ciat.memory.MemoryUsage;
 import org.dsmscope.ciat.mix.MixStats;
@@ -54,6 +55,13 @@ public final class Ciat implements Analysis {
     private EventTrace events;
     private CiatResult result;
     private final List<Path> written = new ArrayList<>();
+    // Partitioned replay (SPEC §4): this instance keeps the state of pages (page mod parts == part) and of the
+    // access-age streams of threads (thread mod parts == part); partition 0 also counts everything per record.
+    private int part;
+    private int parts = 1;
+    private long accessSeq;
+    private final PartialLog partial = new PartialLog();
+    private SeqEventFile seqEvents;
 
     /** CIAT with options {@code opt} (validated here). */
     public Ciat(CiatOptions opt) {
@@ -70,11 +78,17 @@ public final class Ciat implements Analysis {
         comm = new Communication(processors, loc);
         age = new AccessAge(threads, opt.ageScope, opt.ageGranularity, opt.sampleRate);
         memory = new MemoryUsage(loc);
+        part = c.partition();
+        parts = Math.max(1, c.partitions());
+        comm.partition(part, parts);
+        memory.partition(part, parts);
         runKind = new int[threads];
         runLength = new long[threads];
         pendingCall = new long[threads];
         java.util.Arrays.fill(pendingCall, -1);
-        if (opt.events && opt.writeFiles) {
+        if (opt.events && parts > 1) {
+            seqEvents = SeqEventFile.create();
+        } else if (opt.events && opt.writeFiles) {
             Path p = Paths.get(c.traces().base() + ".ciat_events");
             events = EventTrace.open(p);
             written.add(p);
@@ -108,7 +122,44 @@ public final class Ciat implements Analysis {
     @Override
     public void access(int thread, int cpu, long clock, int memType, int size, boolean store, long address) {
         PhaseStats ph = phase();
-        MixStats mix = ph.mix;
+        long seq = ++accessSeq;
+        if (part == 0) {
+            mix(ph.mix, thread, memType, size, store);
+        }
+        memory.data(thread, address, size);
+        if (size > 0 && ctx.isSyncVariable(address)) {
+            if (part == 0) {
+                ph.comm.syncExcluded++;
+            }
+        } else {
+            if (part == 0) {
+                ph.comm.considered++;
+            }
+            if (parts == 1) {
+                comm.access(cpu, clock, store, address, size, ph.comm, events);
+            } else if (size > 0) {
+                partitioned(ph, seq, cpu, clock, store, address, size);
+            }
+        }
+        if (size > 0 && (opt.ageScope == AccessAge.Scope.GLOBAL ? part == 0 : thread % parts == part)) {
+            age.access(thread, address, size, ph.age);
+        }
+    }
+
+    private void partitioned(PhaseStats ph, long seq, int cpu, long clock, boolean store, long address, int size) {
+        long firstPage = address >>> 12;
+        if (firstPage != (address + size - 1) >>> 12) {
+            partial.begin(seq, phases.size(), store, cpu, clock);
+            partial.end(comm.accessPartial(cpu, store, address, size, ph.comm, partial));
+        } else if (Long.remainderUnsigned(firstPage, parts) == part) {
+            if (seqEvents != null) {
+                seqEvents.seq = seq;
+            }
+            comm.access(cpu, clock, store, address, size, ph.comm, seqEvents);
+        }
+    }
+
+    private void mix(MixStats mix, int thread, int memType, int size, boolean store) {
         int cls = MixStats.classify(memType, size);
         if (store) {
             mix.stores[thread * MixStats.CLASSES + cls]++;
@@ -122,15 +173,6 @@ public final class Ciat implements Analysis {
             runKind[thread] = kind;
         }
         runLength[thread]++;
-        memory.data(thread, address, size);
-        if (size > 0 && ctx.isSyncVariable(address)) {
-            ph.comm.syncExcluded++;
-        } else {
-            comm.access(cpu, clock, store, address, size, ph.comm, events);
-        }
-        if (size > 0) {
-            age.access(thread, address, size, ph.age);
-        }
     }
 
     private void endRun(int thread, MixStats mix) {
@@ -149,12 +191,17 @@ public final class Ciat implements Analysis {
 
     @Override
     public void fetch(int thread, int cpu, long clock, long address, int size) {
-        phase().mix.fetched[thread]++;
+        if (part == 0) {
+            phase().mix.fetched[thread]++;
+        }
         memory.code(thread, address, size);
     }
 
     @Override
     public void branch(int thread, int cpu, long clock, int kind, long source, long target) {
+        if (part != 0) {
+            return;
+        }
         MixStats mix = phase().mix;
         if (kind == RecordKind.BRANCH) {
             mix.takenBranches++;
@@ -172,6 +219,9 @@ public final class Ciat implements Analysis {
 
     @Override
     public void call(int thread, int cpu, long clock, CallEvent call) {
+        if (part != 0) {
+            return;
+        }
         MixStats mix = phase().mix;
         int t = call.type & 0xFF;
         mix.callCount[t]++;
@@ -245,7 +295,10 @@ public final class Ciat implements Analysis {
         if (events != null) {
             events.close();
         }
-        if (opt.writeFiles) {
+        if (seqEvents != null) {
+            seqEvents.close();
+        }
+        if (opt.writeFiles && parts == 1) {
             String base = c.traces().base();
             Path report = Paths.get(base + ".ciat_report");
             writeText(report, w -> TextReport.write(result, w));
@@ -261,11 +314,11 @@ public final class Ciat implements Analysis {
     }
 
     /** Something that writes text. */
-    private interface TextBody {
+    interface TextBody {
         void write(Writer w) throws IOException;
     }
 
-    private static void writeText(Path p, TextBody body) {
+    static void writeText(Path p, TextBody body) {
         try (Writer w = new BufferedWriter(Files.newBufferedWriter(p, StandardCharsets.UTF_8), 1 << 16)) {
             body.write(w);
         } catch (IOException e) {
@@ -291,6 +344,26 @@ public final class Ciat implements Analysis {
     /** The access-age state. */
     public AccessAge accessAge() {
         return age;
+    }
+
+    /** This instance's partition (0 in a plain run). */
+    int part() {
+        return part;
+    }
+
+    /** The partial results of page-crossing accesses (partitioned runs). */
+    PartialLog partialLog() {
+        return partial;
+    }
+
+    /** The event spill file of a partitioned run with events, or null. */
+    SeqEventFile seqEvents() {
+        return seqEvents;
+    }
+
+    /** The options. */
+    CiatOptions options() {
+        return opt;
     }
 
     /** Files written, report first. */

@@ -35,6 +35,10 @@ public final class Communication {
     private final LocationState loc;
     private final int[] pairStamp;
     private int accessSeq;
+    private long[] mat;
+    private final long[] scratch;
+    private int part;
+    private int parts = 1;
 
     /** Communication state for {@code processors} processors, in its own location table. */
     public Communication(int processors) {
@@ -54,6 +58,20 @@ public final class Communication {
             throw new IllegalArgumentException("location table sized for another processor count");
         }
         this.pairStamp = new int[processors * processors];
+        this.scratch = new long[processors * processors];
+    }
+
+    /**
+     * Keeps state only for the 4 KiB pages of partition {@code part} of {@code parts} (page number mod parts) in a
+     * partitioned replay; bytes on other pages are skipped.
+     */
+    public void partition(int part, int parts) {
+        this.part = part;
+        this.parts = parts;
+    }
+
+    private boolean foreign(long page) {
+        return parts > 1 && Long.remainderUnsigned(page, parts) != part;
     }
 
     /** Number of byte locations with communication state (data locations touched). */
@@ -71,16 +89,11 @@ public final class Communication {
      * (if any) to {@code sink} (may be null). Returns the event type or -1.
      */
     public int access(int cpu, long clock, boolean store, long address, int size, CommStats st, CommEventSink sink) {
-        st.considered++;
         if (size <= 0) {
             return -1;
         }
-        if (++accessSeq == 0) {
-            java.util.Arrays.fill(pairStamp, 0);
-            accessSeq = 1;
-        }
-        int result = store ? (words == 1 ? store1(cpu, address, size, st) : storeN(cpu, address, size, st))
-                : (words == 1 ? load1(cpu, address, size, st) : loadN(cpu, address, size, st));
+        mat = st.matrix;
+        int result = raw(cpu, store, address, size, st);
         int type;
         int degree = 0;
         if (store) {
@@ -113,11 +126,39 @@ public final class Communication {
         return type;
     }
 
+    /** Updates the bytes' state; returns the per-access result code (see the load and store methods). */
+    private int raw(int cpu, boolean store, long address, int size, CommStats st) {
+        if (++accessSeq == 0) {
+            java.util.Arrays.fill(pairStamp, 0);
+            accessSeq = 1;
+        }
+        return store ? (words == 1 ? store1(cpu, address, size, st) : storeN(cpu, address, size, st))
+                : (words == 1 ? load1(cpu, address, size, st) : loadN(cpu, address, size, st));
+    }
+
+    /**
+     * An access in a partitioned replay whose bytes lie on pages of several partitions: updates this partition's
+     * bytes (sharing degrees go to {@code st}) and returns its partial result for {@link PartialLog} instead of
+     * counting the access: load 2 = RAW byte seen, 1 = RAR byte seen, 0 = none; store the largest |L| of a WAR
+     * byte, -1 = WAW byte, 0 = none. The COMM_MAT pairs of this partition's bytes are added to {@code log}.
+     */
+    public int accessPartial(int cpu, boolean store, long address, int size, CommStats st, PartialLog log) {
+        mat = scratch;
+        int result = raw(cpu, store, address, size, st);
+        for (int k = 0; k < scratch.length; k++) {
+            if (scratch[k] != 0) {
+                log.pair(k);
+                scratch[k] = 0;
+            }
+        }
+        return result;
+    }
+
     private void pair(int i, int j, CommStats st) {
         int k = i * processors + j;
         if (pairStamp[k] != accessSeq) {
             pairStamp[k] = accessSeq;
-            st.matrix[k]++;
+            mat[k]++;
         }
     }
 
@@ -128,9 +169,14 @@ public final class Communication {
         long a = address;
         int rem = size;
         while (rem > 0) {
-            long[] m = loc.state(loc.slot(a >>> PAGE_SHIFT));
             int off = (int) (a & (PAGE - 1));
             int n = Math.min(rem, PAGE - off);
+            if (foreign(a >>> PAGE_SHIFT)) {
+                a += n;
+                rem -= n;
+                continue;
+            }
+            long[] m = loc.state(loc.slot(a >>> PAGE_SHIFT));
             for (int i = off << 1, e = (off + n) << 1; i < e; i += 2) {
                 long rr = m[i + 1];
                 if ((rr & bit) != 0) {
@@ -166,9 +212,15 @@ public final class Communication {
         int rem = size;
         long anchor = ANCHOR;
         while (rem > 0) {
-            long[] m = loc.state(loc.slot(a >>> PAGE_SHIFT));
             int off = (int) (a & (PAGE - 1));
             int n = Math.min(rem, PAGE - off);
+            if (foreign(a >>> PAGE_SHIFT)) {
+                a += n;
+                rem -= n;
+                anchor = 0;
+                continue;
+            }
+            long[] m = loc.state(loc.slot(a >>> PAGE_SHIFT));
             for (int i = off << 1, e = (off + n) << 1; i < e; i += 2) {
                 long meta = m[i];
                 long rr = m[i + 1];
@@ -209,9 +261,14 @@ public final class Communication {
         long a = address;
         int rem = size;
         while (rem > 0) {
-            long[] m = loc.state(loc.slot(a >>> PAGE_SHIFT));
             int off = (int) (a & (PAGE - 1));
             int n = Math.min(rem, PAGE - off);
+            if (foreign(a >>> PAGE_SHIFT)) {
+                a += n;
+                rem -= n;
+                continue;
+            }
+            long[] m = loc.state(loc.slot(a >>> PAGE_SHIFT));
             for (int x = off; x < off + n; x++) {
                 int base = x * stride;
                 if ((m[base + word] & bit) != 0) {
@@ -248,9 +305,15 @@ public final class Communication {
         int rem = size;
         long anchor = ANCHOR;
         while (rem > 0) {
-            long[] m = loc.state(loc.slot(a >>> PAGE_SHIFT));
             int off = (int) (a & (PAGE - 1));
             int n = Math.min(rem, PAGE - off);
+            if (foreign(a >>> PAGE_SHIFT)) {
+                a += n;
+                rem -= n;
+                anchor = 0;
+                continue;
+            }
+            long[] m = loc.state(loc.slot(a >>> PAGE_SHIFT));
             for (int x = off; x < off + n; x++) {
                 int base = x * stride;
                 long meta = m[base];

@@ -16,6 +16,34 @@ public final class MemoryFigures {
     /** Figure 20: fetched instructions / touched instructions (0 if none). */
     public double codeLocalityIndex;
 
+    /** Ingredient of figure 19: bytes accessed by data accesses. */
+    public long dataBytesAccessed;
+    /** Ingredient of figure 20: fetched instructions. */
+    public long fetchedInstructions;
+    /** Ingredient of figure 20: touched instruction starts. */
+    public long instructionStarts;
+
+    /** Computes figures 19 and 20 from the counts and ingredients. */
+    public void indices() {
+        dataLocalityIndex = counts[4] == 0 ? 0 : (double) dataBytesAccessed / counts[4];
+        codeLocalityIndex = instructionStarts == 0 ? 0 : (double) fetchedInstructions / instructionStarts;
+    }
+
+    /** The figures of several partitions' pages together. */
+    public static MemoryFigures merge(java.util.List<MemoryFigures> parts) {
+        MemoryFigures m = new MemoryFigures();
+        for (MemoryFigures p : parts) {
+            for (int i = 0; i < m.counts.length; i++) {
+                m.counts[i] += p.counts[i];
+            }
+            m.dataBytesAccessed += p.dataBytesAccessed;
+            m.fetchedInstructions += p.fetchedInstructions;
+            m.instructionStarts += p.instructionStarts;
+        }
+        m.indices();
+        return m;
+    }
+
     /** Figure {@code n} (1..18). */
     public long get(int n) {
         return counts[n - 1];

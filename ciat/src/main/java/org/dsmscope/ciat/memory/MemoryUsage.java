@@ -39,6 +39,8 @@ public final class MemoryUsage {
     private long dataBytesAccessed;
     private long zeroByteStores;
     private long fetchedInstructions;
+    private int part;
+    private int parts = 1;
 
     /** Memory usage in its own location table. */
     public MemoryUsage() {
@@ -51,14 +53,34 @@ public final class MemoryUsage {
         this.stride = loc.stride();
     }
 
+    /**
+     * Keeps only the 4 KiB pages of partition {@code part} of {@code parts} (page number mod parts); partition 0
+     * also keeps the totals that belong to no page (bytes accessed, fetches, zero-byte stores).
+     */
+    public void partition(int part, int parts) {
+        this.part = part;
+        this.parts = parts;
+    }
+
+    private boolean foreign(long page) {
+        return parts > 1 && Long.remainderUnsigned(page, parts) != part;
+    }
+
     /** A data access of {@code size} bytes (0 for a zero-byte store) by {@code thread}. */
     public void data(int thread, long address, int size) {
         if (size <= 0) {
-            zeroByteStores++;
+            if (part == 0) {
+                zeroByteStores++;
+            }
             return;
         }
-        dataBytesAccessed += size;
+        if (part == 0) {
+            dataBytesAccessed += size;
+        }
         int s = touch(thread, address, size, DATA);
+        if (s < 0) {
+            return;
+        }
         long[] m = loc.state(s);
         int i = (int) (address & (PAGE - 1)) * stride;
         long w = m[i];
@@ -71,9 +93,14 @@ public final class MemoryUsage {
 
     /** An instruction fetch of {@code size} bytes by {@code thread}. */
     public void code(int thread, long address, int size) {
-        fetchedInstructions++;
+        if (part == 0) {
+            fetchedInstructions++;
+        }
         int n = Math.max(size, 1);
         int s = touch(thread, address, n, CODE);
+        if (s < 0) {
+            return;
+        }
         int[] cc = codeCount[s];
         if (cc == null) {
             cc = new int[PAGE];
@@ -84,20 +111,28 @@ public final class MemoryUsage {
         loc.state(s)[off * stride] |= INSN;
     }
 
-    /** Marks the bytes touched; returns the slot of the first byte's page. */
+    /** Marks the bytes touched; returns the slot of the first byte's page, -1 if another partition owns it. */
     private int touch(int thread, long address, int size, long bit) {
         long me = (long) (thread + 1) << FIRST_SHIFT;
         long a = address;
         int rem = size;
         int firstSlot = -1;
+        boolean first = true;
         while (rem > 0) {
-            int s = slot(a >>> PAGE_SHIFT);
-            if (firstSlot < 0) {
-                firstSlot = s;
-            }
-            long[] m = loc.state(s);
             int off = (int) (a & (PAGE - 1));
             int n = Math.min(rem, PAGE - off);
+            if (foreign(a >>> PAGE_SHIFT)) {
+                a += n;
+                rem -= n;
+                first = false;
+                continue;
+            }
+            int s = slot(a >>> PAGE_SHIFT);
+            if (first) {
+                firstSlot = s;
+                first = false;
+            }
+            long[] m = loc.state(s);
             for (int i = off * stride, e = (off + n) * stride; i < e; i += stride) {
                 long w = m[i];
                 long t = w & FIRST;
@@ -230,8 +265,10 @@ public final class MemoryUsage {
         }
         c[10] += zeroByteStores;
         c[9] = c[10] + c[14];
-        m.dataLocalityIndex = c[4] == 0 ? 0 : (double) dataBytesAccessed / c[4];
-        m.codeLocalityIndex = instructions == 0 ? 0 : (double) fetchedInstructions / instructions;
+        m.dataBytesAccessed = dataBytesAccessed;
+        m.fetchedInstructions = fetchedInstructions;
+        m.instructionStarts = instructions;
+        m.indices();
         return m;
     }
 
@@ -243,10 +280,7 @@ public final class MemoryUsage {
      * starting with {@code #}, then one record per touched page in increasing page order.
      */
     public void write(Writer out) throws IOException {
-        out.write("# " + FORMAT + "\n");
-        out.write("# page_size " + PAGE + "\n");
-        out.write("# fields: page touched_bytes code_bytes shared_bytes data_accesses code_accesses"
-                + " shared_data_accesses shared_code_accesses owner\n");
+        header(out);
         PageRecord r = new PageRecord();
         StringBuilder sb = new StringBuilder(128);
         for (int s : loc.slotsByPage()) {
@@ -261,6 +295,44 @@ public final class MemoryUsage {
                     .append(r.owner).append('\n');
             out.write(sb.toString());
         }
+    }
+
+    /** The memory usage file's records of this partition's pages: {page, 8 fields}, in increasing page order. */
+    public java.util.List<long[]> pageRows() {
+        java.util.List<long[]> rows = new java.util.ArrayList<>();
+        PageRecord r = new PageRecord();
+        for (int s : loc.slotsByPage()) {
+            if (s >= pageFirst.length || pageFirst[s] == 0) {
+                continue;
+            }
+            page(s, r);
+            rows.add(new long[] {r.page, r.touched, r.code, r.shared, r.dataAccesses, r.codeAccesses,
+                r.sharedDataAccesses, r.sharedCodeAccesses, r.owner});
+        }
+        return rows;
+    }
+
+    /** Writes the memory usage file from page rows (of one or several partitions, in any order). */
+    public static void write(Writer out, java.util.List<long[]> rows) throws IOException {
+        header(out);
+        java.util.List<long[]> sorted = new java.util.ArrayList<>(rows);
+        sorted.sort((x, y) -> Long.compareUnsigned(x[0], y[0]));
+        StringBuilder sb = new StringBuilder(128);
+        for (long[] r : sorted) {
+            sb.setLength(0);
+            for (int i = 0; i < r.length; i++) {
+                sb.append(i == 0 ? "" : " ").append(r[i]);
+            }
+            sb.append('\n');
+            out.write(sb.toString());
+        }
+    }
+
+    private static void header(Writer out) throws IOException {
+        out.write("# " + FORMAT + "\n");
+        out.write("# page_size " + PAGE + "\n");
+        out.write("# fields: page touched_bytes code_bytes shared_bytes data_accesses code_accesses"
+                + " shared_data_accesses shared_code_accesses owner\n");
     }
 
     /** Touched pages. */
