@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
 import org.dsmscope.ciat.Ciat;
 import org.dsmscope.ciat.CiatOptions;
 import org.dsmscope.ciat.CiatResult;
+import org.dsmscope.ciat.Partitioned;
 import org.dsmscope.ciat.age.AccessAge;
 import org.dsmscope.ciat.comm.CommStats;
 import org.dsmscope.ciat.memory.AddressRanges;
@@ -118,6 +119,10 @@ public final class CiatCommand implements Callable<Integer> {
     @Option(names = "--shared-range", paramLabel = "LO-HI", description = "a shared address range (repeatable)")
     List<String> sharedRanges = new ArrayList<>();
 
+    @Option(names = "--partitions", paramLabel = "N",
+            description = "parallel analysis in N address partitions on N threads (0 = one per core; default 1)")
+    int partitions = 1;
+
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "print the command line options")
     boolean help;
 
@@ -152,6 +157,17 @@ public final class CiatCommand implements Callable<Integer> {
             if (sets.size() == 2) {
                 calls = TraceSet.ofPrefix(sets.get(0));
             }
+        }
+        int parts = partitions == 0 ? Runtime.getRuntime().availableProcessors() : partitions;
+        if (parts < 1 || parts > 1024) {
+            throw new UserError("option --partitions: value " + partitions + " out of range (0..1024)");
+        }
+        if (parts > 1) {
+            List<Ciat> all = Replay.runPartitioned(detailed, calls, ro, parts, k -> new Ciat(co));
+            List<Path> written = new ArrayList<>();
+            CiatResult res = Partitioned.mergeAndWrite(all, detailed.base(), written);
+            summary(res, written);
+            return 0;
         }
         Replay replay = new Replay(detailed, calls, ro);
         Ciat ciat = new Ciat(co);

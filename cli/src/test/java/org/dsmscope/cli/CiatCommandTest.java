@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import org.dsmscope.trace.CallType;
 import org.dsmscope.trace.MemType;
 import org.dsmscope.trace.TraceWriter;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -312,5 +313,27 @@ class CiatCommandTest {
         Run skip = run("ciat", "--skip-bad-records", base);
         assertEquals(0, skip.status, skip.err);
         assertTrue(skip.out.contains("continued past 1 problem"), skip.out);
+    }
+
+    @Test
+    void partitions_giveTheSameBytesAsASerialRun() throws Exception {
+        Run g = run("gen", "forkjoin", "-o", dir.toString(), "--name", "pp", "--threads", "4", "--instructions",
+                "4000", "--shared", "0.3", "--shared-bytes", "8192");
+        assertEquals(0, g.status, g.err);
+        String base = dir.resolve("pp.4").toString();
+        String[] exts = {".ciat_report", ".memory", ".ciat_events"};
+        Run serial = run("ciat", "-ciat_events", "--json", dir.resolve("s.json").toString(), base);
+        assertEquals(0, serial.status, serial.err);
+        List<String> want = new java.util.ArrayList<>();
+        for (String e : exts) {
+            want.add(Files.readString(Path.of(base + e)));
+        }
+        Run par = run("ciat", "-ciat_events", "--partitions", "3", "--json", dir.resolve("p.json").toString(),
+                base);
+        assertEquals(0, par.status, par.err);
+        for (int i = 0; i < exts.length; i++) {
+            assertEquals(want.get(i), Files.readString(Path.of(base + exts[i])), exts[i]);
+        }
+        assertEquals(Files.readString(dir.resolve("s.json")), Files.readString(dir.resolve("p.json")));
     }
 }
