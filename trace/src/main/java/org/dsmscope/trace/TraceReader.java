@@ -65,14 +65,21 @@ public final class TraceReader implements AutoCloseable {
 
     /** Record kind by the top hex digit of a branch record's first field; 0 for other digits. */
     private static final int[] BRANCH_KIND = new int[16];
+    /** Hot-path kind by the top hex digit: branch kinds, and FETCH for digit 1 (checked further). */
+    private static final int[] TOP_KIND = new int[16];
+    /** {@link RecordKind#MEMORY} for valid memory-access type fields, else 0 (index: the 12-bit first field). */
+    private static final int[] MEM_KIND = new int[0x1000];
 
     static {
         BRANCH_KIND[4] = RecordKind.PROC_START;
         BRANCH_KIND[8] = RecordKind.BRANCH;
         BRANCH_KIND[0xC] = RecordKind.PROC_CALL;
+        System.arraycopy(BRANCH_KIND, 0, TOP_KIND, 0, 16);
+        TOP_KIND[1] = RecordKind.FETCH;
         for (int f = 0; f < 0x1000; f++) {
             MEM_VALID[f] = MemType.valid(f);
             MEM_BYTES[f] = MEM_VALID[f] ? MemType.bytes(f) : 0;
+            MEM_KIND[f] = MEM_VALID[f] ? RecordKind.MEMORY : 0;
         }
     }
 
@@ -279,7 +286,11 @@ public final class TraceReader implements AutoCloseable {
             // are in slowNext().
             long v = words[p >>> 3];
             int f1 = (int) (v >>> 32);
-            int k = (f1 >>> 12) == 0 ? (MEM_VALID[f1] ? RecordKind.MEMORY : 0) : BRANCH_KIND[f1 >>> 28];
+            int k = (f1 >>> 12) == 0 ? MEM_KIND[f1] : TOP_KIND[f1 >>> 28];
+            if (k == RecordKind.FETCH && !(extended && (f1 & 0xFFFF0000) == SmaitFormat.TAG_FETCH
+                    && (f1 & 0xFFFF) != 0)) {
+                k = 0;
+            }
             if (k != 0) {
                 pos = p + SmaitFormat.SIMPLE;
                 cur = v;
