@@ -100,6 +100,8 @@ public final class TraceReader implements AutoCloseable {
     private long base;
     private int pos;
     private int lim;
+    /** The hot path may decode at positions below this: a whole call record's bytes are buffered beyond. */
+    private int fastEnd = Integer.MIN_VALUE;
     /** Bits 63..32 of addresses (set by address-high records), already shifted into place. */
     private long addrHi;
     private boolean big;
@@ -253,6 +255,7 @@ public final class TraceReader implements AutoCloseable {
             }
         }
         lim = buf.position();
+        fastEnd = lim - SmaitFormat.CALL_BYTES + 1;
         buf.limit(buf.capacity());
         if (view != null) {
             toWords();
@@ -280,7 +283,7 @@ public final class TraceReader implements AutoCloseable {
      */
     public int next() {
         int p = pos;
-        if (lim - p >= SmaitFormat.CALL_BYTES) {
+        if (p < fastEnd) {
             // Hot path: one 8-byte load, a table lookup, three field stores, no allocation. Memory and branch
             // records only; the accessors decode the kept simple record. Calls, extensions, refills and errors
             // are in slowNext().
