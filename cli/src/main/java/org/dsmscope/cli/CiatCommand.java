@@ -25,10 +25,12 @@ import picocli.CommandLine.Parameters;
  * {@code ciat [calls_file.p] trace_file.p} or {@code ciat [options] [-c call_list] -t trace_list}; writes
  * {@code trace_file.p.ciat_report}, {@code trace_file.p.memory}, and on request the event trace and JSON.
  */
-@Command(name = "ciat", sortOptions = false,
-        description = {"Configuration independent analysis of a trace set (seed 000 §4): instruction mix,",
-            "communication, access age, concurrency and memory usage, per phase and aggregate.",
-            "Usage: ciat [options] [calls_file.p] trace_file.p   or   ciat [options] [-c call_list] -t trace_list"})
+@Command(name = "ciat", sortOptions = false, separator = " ",
+        description = {"Configuration independent analysis of a trace set (seed 000 §4):",
+            "instruction mix, communication, access age, concurrency and memory usage,",
+            "per phase and aggregate. Forms:",
+            "  ciat [options] [calls_file.p] trace_file.p",
+            "  ciat [options] [-c call_list] -t trace_list"})
 public final class CiatCommand implements Callable<Integer> {
 
     @Parameters(arity = "0..2", paramLabel = "TRACES",
@@ -156,6 +158,12 @@ public final class CiatCommand implements Callable<Integer> {
         replay.add(ciat);
         replay.run();
         summary(ciat.result(), ciat.written());
+        if (replay.problemCount() > 0) {
+            PrintWriter out = spec.commandLine().getOut();
+            out.println("ciat: continued past " + replay.problemCount() + " problem(s); first: "
+                    + (replay.problems().isEmpty() ? "-" : replay.problems().get(0)));
+            out.flush();
+        }
         return 0;
     }
 

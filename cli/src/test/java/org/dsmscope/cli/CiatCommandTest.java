@@ -220,6 +220,11 @@ class CiatCommandTest {
                 par = ph.get("concurrency");
             }
         }
+        assertTrue(rep.contains("R2TxL01: phase parallel start 10 end 85 length 75\n"), rep);
+        assertTrue(rep.contains("R2T0L60: busy 45 idle 0 imbalance 30 contention 0\n"), rep);
+        assertTrue(rep.contains("R2T1L60: busy 67 idle 0 imbalance 0 contention 8\n"), rep);
+        assertTrue(rep.contains("R3TxL01: phase serial start 85 end 92 length 7\n"), rep);
+        assertTrue(rep.contains("# threads 2 processors 2 phases 3\n"), rep);
         assertEquals("[45,67]", par.get("busy").toString());
         assertEquals("[30,0]", par.get("imbalance").toString());
         assertEquals("[0,8]", par.get("contention").toString());
@@ -235,5 +240,77 @@ class CiatCommandTest {
         for (int i = 0; i < n; i++) {
             w.memoryType(type, addr + 4L * i);
         }
+    }
+
+    @Test
+    void generatedForkJoin_withoutSharing_hasNoCommunication_andPrivatePagesHaveOwners() throws Exception {
+        Run g = run("gen", "forkjoin", "-o", dir.toString(), "--name", "fj0", "--threads", "4", "--instructions",
+                "3000", "--shared", "0", "--lock-rate", "0", "--barriers", "0");
+        assertEquals(0, g.status, g.err);
+        String base = dir.resolve("fj0.4").toString();
+        Path json = dir.resolve("fj0.json");
+        Run r = run("ciat", "--json", json.toString(), base);
+        assertEquals(0, r.status, r.err);
+        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        JsonNode par = root.get("phases").get(1);
+        assertEquals("parallel", par.get("kind").asText());
+        assertEquals(4 * 3000, par.get("accesses").get("loads").asLong() + par.get("accesses").get("stores").asLong());
+        JsonNode c = root.get("aggregate").get("communication");
+        assertEquals(0, c.get("raw").asLong() + c.get("war").asLong() + c.get("waw").asLong() + c.get("rar").asLong());
+        java.util.Set<String> owners = new java.util.TreeSet<>();
+        for (String line : Files.readAllLines(Path.of(base + ".memory"))) {
+            if (!line.startsWith("#")) {
+                String[] f = line.split(" ");
+                owners.add(f[f.length - 1]);
+            }
+        }
+        assertTrue(owners.containsAll(java.util.List.of("1", "2", "3")), owners.toString());
+    }
+
+    @Test
+    void generatedForkJoin_withSharing_communicatesWithSharingDegrees() throws Exception {
+        Run g = run("gen", "forkjoin", "-o", dir.toString(), "--name", "fj3", "--threads", "4", "--instructions",
+                "3000", "--shared", "0.3", "--shared-bytes", "4096");
+        assertEquals(0, g.status, g.err);
+        Path json = dir.resolve("fj3.json");
+        Run r = run("ciat", "--json", json.toString(), dir.resolve("fj3.4").toString());
+        assertEquals(0, r.status, r.err);
+        JsonNode c = new ObjectMapper().readTree(json.toFile()).get("aggregate").get("communication");
+        assertTrue(c.get("raw").asLong() > 0 && c.get("war").asLong() > 0, c.toString());
+        long s = 0;
+        for (JsonNode k : c.get("sharingDegree")) {
+            s += k.asLong();
+        }
+        assertTrue(s > 0, c.toString());
+    }
+
+    @Test
+    void generatedProcesses_interleavedOnTwoProcessors() throws Exception {
+        Run g = run("gen", "processes", "-o", dir.toString(), "--name", "tpc", "--processes", "4", "--slices", "10",
+                "--slice-instructions", "200");
+        assertEquals(0, g.status, g.err);
+        Path json = dir.resolve("tpc.json");
+        Run r = run("ciat", "-i", "2", "--json", json.toString(), dir.resolve("tpc.4").toString());
+        assertEquals(0, r.status, r.err);
+        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        assertEquals(4, root.get("threads").asInt());
+        assertEquals(2, root.get("processors").asInt());
+        assertEquals(2, root.get("aggregate").get("communication").get("matrix").size());
+    }
+
+    @Test
+    void badRecord_failsNamingTheFile_orIsSkippedWithSkipBadRecords() throws Exception {
+        String base = writeMatMul("br");
+        // a memory-access record with an undefined type field (size code 5) in thread 1's trace
+        try (java.io.OutputStream o = Files.newOutputStream(Path.of(base + ".1"),
+                java.nio.file.StandardOpenOption.APPEND)) {
+            o.write(new byte[] {0, 0, 0, 0x50, 0, 0, 0x10, 0});
+        }
+        Run fail = run("ciat", base);
+        assertEquals(2, fail.status, fail.out + fail.err);
+        assertTrue(fail.err.contains("br.2.1"), fail.err);
+        Run skip = run("ciat", "--skip-bad-records", base);
+        assertEquals(0, skip.status, skip.err);
+        assertTrue(skip.out.contains("continued past 1 problem"), skip.out);
     }
 }

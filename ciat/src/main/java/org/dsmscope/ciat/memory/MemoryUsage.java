@@ -13,8 +13,9 @@ import org.dsmscope.ciat.table.LocationState;
  * <p>"Thread" here is the trace (thread or process) index: sharing of memory is between threads (seed 000 §4.5).
  * Synchronization variables are included (the memory usage file places pages; a lock's page is shared).
  * Layout: the flags and first thread live in word 0 of the shared {@link LocationState} (beside the
- * communication state, one cache line per location); {@code int} data and code access counts per location in
- * arrays allocated per page on first use. Not thread-safe.
+ * communication state, one cache line per location), with the data access count (saturating at 2^24 - 1, the
+ * rest in an overflow map); code access counts in {@code int} arrays allocated per page on first fetch.
+ * Not thread-safe.
  */
 public final class MemoryUsage {
     /** Page size in bytes (the memory usage file's unit). */
@@ -26,10 +27,12 @@ public final class MemoryUsage {
     private static final long MULTI = LocationState.MULTI;
     private static final int FIRST_SHIFT = LocationState.FIRST_SHIFT;
     private static final long FIRST = LocationState.FIRST_MASK << FIRST_SHIFT;
+    private static final int COUNT_SHIFT = LocationState.COUNT_SHIFT;
+    private static final long COUNT_MAX = LocationState.COUNT_MAX;
 
     private final LocationState loc;
     private final int stride;
-    private int[][] dataCount = new int[64][];
+    private final java.util.HashMap<Long, Long> countOverflow = new java.util.HashMap<>();
     private int[][] codeCount = new int[64][];
     private short[] pageFirst = new short[64];
     private boolean[] pageMulti = new boolean[64];
@@ -56,12 +59,14 @@ public final class MemoryUsage {
         }
         dataBytesAccessed += size;
         int s = touch(thread, address, size, DATA);
-        int[] dc = dataCount[s];
-        if (dc == null) {
-            dc = new int[PAGE];
-            dataCount[s] = dc;
+        long[] m = loc.state(s);
+        int i = (int) (address & (PAGE - 1)) * stride;
+        long w = m[i];
+        if ((w >>> COUNT_SHIFT) != COUNT_MAX) {
+            m[i] = w + (1L << COUNT_SHIFT);
+        } else {
+            countOverflow.merge(address, 1L, Long::sum); // rare: more than 16 M accesses anchored at one byte
         }
-        dc[(int) (address & (PAGE - 1))]++;
     }
 
     /** An instruction fetch of {@code size} bytes by {@code thread}. */
@@ -118,7 +123,6 @@ public final class MemoryUsage {
         int s = loc.slot(page);
         if (s >= pageFirst.length) {
             int n = Math.max(s + 1, pageFirst.length * 2);
-            dataCount = java.util.Arrays.copyOf(dataCount, n);
             codeCount = java.util.Arrays.copyOf(codeCount, n);
             pageFirst = java.util.Arrays.copyOf(pageFirst, n);
             pageMulti = java.util.Arrays.copyOf(pageMulti, n);
@@ -162,14 +166,17 @@ public final class MemoryUsage {
         r.sharedCodeAccesses = 0;
         r.instructions = 0;
         long[] m = loc.state(slot);
-        int[] dc = dataCount[slot];
         int[] cc = codeCount[slot];
+        long pageBase = loc.pageNumber(slot) << PAGE_SHIFT;
         for (int i = 0; i < PAGE; i++) {
             long b = m[i * stride];
             if ((b & (DATA | CODE)) == 0) {
                 continue;
             }
-            int d = dc == null ? 0 : dc[i];
+            long d = b >>> COUNT_SHIFT;
+            if (d == COUNT_MAX && !countOverflow.isEmpty()) {
+                d += countOverflow.getOrDefault(pageBase + i, 0L);
+            }
             int c = cc == null ? 0 : cc[i];
             r.touched++;
             if ((b & CODE) != 0) {

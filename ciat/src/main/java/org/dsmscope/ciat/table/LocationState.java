@@ -29,6 +29,10 @@ public final class LocationState {
     public static final long INSN = 1L << 38;
     /** Word 0, bit 39: touched by more than one thread. */
     public static final long MULTI = 1L << 39;
+    /** Word 0, bits 40&ndash;63: data accesses anchored at the location (saturating; the rest kept elsewhere). */
+    public static final int COUNT_SHIFT = 40;
+    /** The largest count word 0 holds. */
+    public static final long COUNT_MAX = (1L << 24) - 1;
 
     private final PageMap pages = new PageMap();
     private final int stride;

@@ -95,4 +95,17 @@ class MemoryUsageTest {
         org.junit.jupiter.api.Assertions.assertThrows(org.dsmscope.trace.BadInputException.class,
                 () -> AddressRanges.parse("--shared-range", "0x2000-0x1000"));
     }
+
+    @Test
+    void accessCountsBeyondTheInlineField_areKeptExactly() {
+        MemoryUsage m = new MemoryUsage();
+        long n = (1L << 24) + 5;
+        for (long i = 0; i < n; i++) {
+            m.data(0, 0x2000, 4);
+        }
+        m.data(1, 0x2000, 4);
+        MemoryFigures f = m.figures(new AddressRanges());
+        assertEquals(n + 1, f.get(11));
+        assertEquals(n + 1, f.get(12), "all to a location two threads touched");
+    }
 }
