@@ -18,7 +18,6 @@ import org.dsmscope.monitor.event.Level;
 import org.dsmscope.monitor.probe.PeerIds;
 import org.dsmscope.monitor.probe.TransportProbe;
 import org.jgroups.Address;
-import org.jgroups.BytesMessage;
 import org.jgroups.JChannel;
 import org.jgroups.Message;
 import org.jgroups.Receiver;
@@ -560,6 +559,9 @@ public final class Dsm implements AutoCloseable {
         while (e.count() < value) {
             if (!blocked) {
                 blocked = true;
+                if (on(Level.MESSAGE)) {
+                    mon.emit(EventType.MSG_RECEIVE_BEGIN, -1, e.id, 0, EventType.DATA, 0, 0);
+                }
                 if (mon != null) {
                     mon.blocking();
                 }
@@ -751,7 +753,7 @@ public final class Dsm implements AutoCloseable {
             }
         }
         net.send(-1, Messenger.ECSTATE, -1, body.array());
-        net.await(c, -1);
+        net.await(c, -1, Math.min(cfg.timeoutMillis, 3000)); // best effort: members may be leaving too
     }
 
     private void handOffMasterRoles() {
@@ -773,7 +775,7 @@ public final class Dsm implements AutoCloseable {
             try {
                 Call c = net.call("hand over sequencer " + s.id, Set.of(to), true);
                 net.send(to, Messenger.HANDOFF, s.id, ByteBuffer.allocate(16).putLong(c.id).putLong(next).array());
-                net.await(c, s.id);
+                net.await(c, s.id, Math.min(cfg.timeoutMillis, 5000));
             } catch (DsmException ex) {
                 System.err.println("dsm m" + rank + ": " + ex.getMessage());
             }

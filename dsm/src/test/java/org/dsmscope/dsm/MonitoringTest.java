@@ -202,6 +202,41 @@ class MonitoringTest {
     }
 
     @Test
+    void fullDiskWhileRecording_recordingStopsAndSaysSo_programKeepsRunning() throws Exception {
+        java.io.ByteArrayOutputStream msgs = new java.io.ByteArrayOutputStream();
+        long[] budget = {20_000};
+        java.nio.channels.WritableByteChannel disk = new java.nio.channels.WritableByteChannel() {
+            @Override
+            public int write(java.nio.ByteBuffer src) throws java.io.IOException {
+                if (budget[0] <= 0) {
+                    throw new java.io.IOException("No space left on device");
+                }
+                int n = (int) Math.min(src.remaining(), budget[0]);
+                src.position(src.position() + n);
+                budget[0] -= n;
+                return n;
+            }
+
+            @Override
+            public boolean isOpen() {
+                return true;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Recorder rec = new Recorder(disk, "full.dsmrec", new java.io.PrintStream(msgs, true, "UTF-8"));
+        try (Group g = new Group(2)) {
+            g.router.addSink(rec);
+            traffic(g, 5);
+        }
+        rec.close();
+        assertTrue(rec.failure() != null && msgs.toString("UTF-8").contains("No space left on device"),
+                msgs.toString("UTF-8"));
+    }
+
+    @Test
     void memberKilledMidRun_othersContinue_andTheRecordingIsReadable() throws Exception {
         Path f = dir.resolve("kill.dsmrec");
         Recorder rec = new Recorder(f);
