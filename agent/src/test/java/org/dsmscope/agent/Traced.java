@@ -80,10 +80,16 @@ final class Traced {
     /** Runs {@code main} with {@code agentArgs} (name= is added) in {@code dir}. */
     static Traced run(Path dir, String agentArgs, Class<?> main, String... args) throws IOException, InterruptedException {
         String name = dir.resolve("tr").toString();
+        return run(dir, agentArgs + ",name=" + name, java.util.Map.of(), name, main, args);
+    }
+
+    /** Runs {@code main} with exactly {@code agentArgs} and extra environment variables. */
+    static Traced run(Path dir, String agentArgs, java.util.Map<String, String> env, String name, Class<?> main,
+            String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xshare:off");
-        cmd.add("-javaagent:" + agentJar() + "=" + agentArgs + ",name=" + name);
+        cmd.add("-javaagent:" + agentJar() + (agentArgs.isEmpty() ? "" : "=" + agentArgs));
         cmd.add("-cp");
         cmd.add(childClassPath());
         cmd.add(main.getName());
@@ -93,6 +99,7 @@ final class Traced {
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().remove("TRACE_FILE_TYPE");
         pb.environment().remove("TRACE_FILE_NAME");
+        pb.environment().putAll(env);
         File o = dir.resolve("stdout.txt").toFile();
         File e = dir.resolve("stderr.txt").toFile();
         pb.redirectOutput(o).redirectError(e);
@@ -127,7 +134,9 @@ final class Traced {
     /** Number of thread files NAME.p.t written (p from the file names). */
     int threads() throws IOException {
         try (var s = Files.list(dir)) {
-            return (int) s.filter(f -> f.getFileName().toString().matches("tr\\.\\d+\\.\\d+")).count();
+            String base = Paths.get(name).getFileName().toString();
+            return (int) s.filter(f -> f.getFileName().toString().matches(java.util.regex.Pattern.quote(base)
+                    + "\\.\\d+\\.\\d+")).count();
         }
     }
 

@@ -1,6 +1,7 @@
 package org.dsmscope.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -42,6 +43,33 @@ class DsmRunCommandTest {
             ended += t.get("ended").asBoolean() ? 1 : 0;
         }
         assertEquals(3, ended);
+    }
+
+    @Test
+    @Timeout(120)
+    void memberKilledMidRun_othersFinish_launcherSaysSo_recordingReadable() throws Exception {
+        Path rec = dir.resolve("kill.dsmrec");
+        StringWriter err = new StringWriter();
+        java.io.ByteArrayOutputStream errBytes = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream old = System.err;
+        int rc;
+        try {
+            System.setErr(new java.io.PrintStream(errBytes, true, "UTF-8"));
+            rc = run(err, "dsm", "run", "--members", "3", "--record", rec.toString(), "--timeout", "90", "--",
+                    KillApp.class.getName());
+        } finally {
+            System.setErr(old);
+        }
+        String msgs = errBytes.toString("UTF-8");
+        assertEquals(1, rc, msgs);
+        assertTrue(msgs.contains("member m2 exited with status 137"), msgs);
+        assertFalse(msgs.contains("member m0 exited") || msgs.contains("member m1 exited"), msgs);
+        Path json = dir.resolve("k.json");
+        assertEquals(0, run(err, "monitor", "summary", rec.toString(), "--json", json.toString()), err.toString());
+        JsonNode s = new ObjectMapper().readTree(json.toFile());
+        for (JsonNode t : s.get("processTimes")) {
+            assertEquals(t.get("process").asInt() != 2, t.get("ended").asBoolean(), t.toString());
+        }
     }
 
     @Test

@@ -241,4 +241,25 @@ class TraceCommandsTest {
             assertTrue(out.contains("Usage: dsmscope"), out);
         }
     }
+
+    @Test
+    void convert_ontoItsOwnInput_isRefused() throws IOException {
+        Path f = seedTrace();
+        byte[] before = Files.readAllBytes(f);
+        assertEquals(2, run("convert", dir.resolve("seed.1").toString(), "-o", dir.resolve("seed").toString()));
+        assertTrue(err.contains("would overwrite its own input"), err);
+        assertEquals(-1L, Files.mismatch(f, dir.resolve("seed.1.0")));
+        assertEquals(before.length, Files.size(f));
+    }
+
+    @Test
+    void unknownCodecOrType_isAUsageError() throws IOException {
+        seedTrace();
+        assertEquals(2, run("convert", dir.resolve("seed.1").toString(), "-o", dir.resolve("o").toString(),
+                "--type", "compressed", "--codec", "gzip"));
+        assertTrue(err.contains("unknown codec 'gzip'"), err);
+        assertEquals(2, run("convert", dir.resolve("seed.1").toString(), "-o", dir.resolve("o").toString(),
+                "--type", "to_ciat"));
+        assertTrue(err.contains("collection modes"), err);
+    }
 }

@@ -18,7 +18,6 @@ import org.dsmscope.monitor.event.Level;
 import org.dsmscope.monitor.probe.PeerIds;
 import org.dsmscope.monitor.probe.TransportProbe;
 import org.jgroups.Address;
-import org.jgroups.BytesMessage;
 import org.jgroups.JChannel;
 import org.jgroups.Message;
 import org.jgroups.Receiver;
@@ -44,6 +43,7 @@ public final class Dsm implements AutoCloseable {
     private final TransportProbe probe;
     private final DISCARD discard;
     private final Messenger net;
+    private final Tickets tickets;
     private final Map<Integer, Segment> segs = new ConcurrentHashMap<>();
     private final Map<Integer, List<Object[]>> early = new HashMap<>();
     private final Object segLock = new Object();
@@ -69,6 +69,7 @@ public final class Dsm implements AutoCloseable {
         ch.name("m" + rank);
         ch.addAddressGenerator(() -> PeerIds.address("m" + cfg.rank, cfg.rank));
         this.net = new Messenger(this, ch, mon);
+        this.tickets = new Tickets(this, net, cfg);
         ch.setReceiver(new Receiver() {
             @Override
             public void receive(Message msg) {
@@ -197,7 +198,7 @@ public final class Dsm implements AutoCloseable {
         return mon != null && mon.on(l);
     }
 
-    private void check() {
+    void check() {
         if (closed) {
             throw new DsmException("member m" + rank + " is closed");
         }
@@ -560,6 +561,9 @@ public final class Dsm implements AutoCloseable {
         while (e.count() < value) {
             if (!blocked) {
                 blocked = true;
+                if (on(Level.MESSAGE)) {
+                    mon.emit(EventType.MSG_RECEIVE_BEGIN, -1, e.id, 0, EventType.DATA, 0, 0);
+                }
                 if (mon != null) {
                     mon.blocking();
                 }
@@ -626,106 +630,6 @@ public final class Dsm implements AutoCloseable {
         return seqrs.computeIfAbsent(id, k -> new Sequencer(k, rank == 0));
     }
 
-    /** Takes the next ticket (0, 1, 2, ...): locally if this member is the ticket master, else from it. */
-    public long getTicket(Sequencer s) {
-        check();
-        long t0 = now();
-        long blocked = 0;
-        int redirects = 0;
-        long ticket;
-        long deadline = System.currentTimeMillis() + cfg.timeoutMillis;
-        while (true) {
-            int target;
-            synchronized (s) {
-                if (s.master) {
-                    ticket = s.next++;
-                    break;
-                }
-                target = s.hint;
-            }
-            if (System.currentTimeMillis() > deadline) {
-                throw new DsmException("getTicket(sequencer " + s.id + ") on m" + rank + " timed out after "
-                        + cfg.timeoutMillis + " ms (" + redirects + " redirects; ticket master unreachable)");
-            }
-            if (target == rank || !net.ranks().contains(target)) {
-                // a stale hint: ask the lowest other member, which redirects towards the master
-                sleep(1);
-                synchronized (s) {
-                    TreeSet<Integer> others = net.others();
-                    if (!s.master && !others.isEmpty()) {
-                        s.hint = others.first();
-                    }
-                }
-                redirects++;
-                continue;
-            }
-            Call c = net.call("getTicket(sequencer " + s.id + ")", Set.of(target), true);
-            net.send(target, Messenger.TICKETREQ, s.id, ByteBuffer.allocate(8).putLong(c.id).array());
-            blocked += net.await(c, s.id);
-            synchronized (c) {
-                Long t = c.values.get(target);
-                if (t != null && c.redirect < 0) {
-                    synchronized (s) {
-                        s.master = true;
-                        s.next = t + 1;
-                    }
-                    ticket = t;
-                    break;
-                }
-                redirects++;
-                if (c.redirect == -2) {
-                    throw new DsmException("getTicket(sequencer " + s.id + ") on m" + rank
-                            + ": the ticket master left the group without handing over its role; tickets lost");
-                }
-                synchronized (s) {
-                    // a hint pointing back here means the role is in flight to the target: ask it again
-                    if (!s.master && c.redirect >= 0 && c.redirect != rank) {
-                        s.hint = c.redirect;
-                    }
-                }
-            }
-            if (redirects % 4 == 0) {
-                sleep(1);
-            }
-        }
-        emitAt(t0, EventType.GET_TICKET, -1, s.id, ticket, redirects, now() - t0, blocked);
-        return ticket;
-    }
-
-    /**
-     * A ticket request from {@code from}: answer with the ticket (handing over the master role) or a hint; -2 as
-     * the hint means the role was lost with a member that died holding it.
-     */
-    long[] ticketRequested(int id, int from) {
-        Sequencer s = sequencer(id);
-        synchronized (s) {
-            if (s.master) {
-                long t = s.next;
-                s.master = false;
-                s.hint = from;
-                return new long[] {t, -1};
-            }
-            TreeSet<Integer> live = net.ranks();
-            if (!live.contains(s.hint)) {
-                // a member leaving normally hands the role to the lowest remaining member first
-                s.hint = live.first();
-                if (s.hint == rank) {
-                    return new long[] {-1, -2};
-                }
-            }
-            return new long[] {-1, s.hint};
-        }
-    }
-
-    /** The master role of sequencer {@code id} handed over by a leaving member, with the next ticket. */
-    void masterHandedOver(int id, long next) {
-        Sequencer s = sequencer(id);
-        synchronized (s) {
-            s.master = true;
-            s.next = Math.max(s.next, next);
-        }
-    }
-
     /** Passes every eventcount's state to the members staying, so advances heard only here are not lost. */
     private void handOffEventcounts() {
         TreeSet<Integer> others = net.others();
@@ -751,41 +655,24 @@ public final class Dsm implements AutoCloseable {
             }
         }
         net.send(-1, Messenger.ECSTATE, -1, body.array());
-        net.await(c, -1);
+        net.await(c, -1, Math.min(cfg.timeoutMillis, 3000)); // best effort: members may be leaving too
     }
 
-    private void handOffMasterRoles() {
-        TreeSet<Integer> others = net.others();
-        if (others.isEmpty()) {
-            return;
-        }
-        int to = others.first();
-        for (Sequencer s : seqrs.values()) {
-            long next;
-            synchronized (s) {
-                if (!s.master) {
-                    continue;
-                }
-                s.master = false;
-                s.hint = to;
-                next = s.next;
-            }
-            try {
-                Call c = net.call("hand over sequencer " + s.id, Set.of(to), true);
-                net.send(to, Messenger.HANDOFF, s.id, ByteBuffer.allocate(16).putLong(c.id).putLong(next).array());
-                net.await(c, s.id);
-            } catch (DsmException ex) {
-                System.err.println("dsm m" + rank + ": " + ex.getMessage());
-            }
-        }
+    /** Takes the next ticket (0, 1, 2, ...): locally if this member is the ticket master, else from it. */
+    public long getTicket(Sequencer s) {
+        return tickets.getTicket(s);
     }
 
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+    long[] ticketRequested(int id, int from) {
+        return tickets.ticketRequested(id, from);
+    }
+
+    void masterHandedOver(int id, long next) {
+        tickets.masterHandedOver(id, next);
+    }
+
+    java.util.Collection<Sequencer> sequencers() {
+        return seqrs.values();
     }
 
     // ---------------------------------------------------------------- lifecycle
@@ -797,7 +684,7 @@ public final class Dsm implements AutoCloseable {
             return;
         }
         try {
-            handOffMasterRoles();
+            tickets.handOffMasterRoles();
             handOffEventcounts();
         } catch (RuntimeException ex) {
             System.err.println("dsm m" + rank + ": " + ex.getMessage());

@@ -123,6 +123,11 @@ final class Messenger {
 
     /** Waits for a call's replies; returns the nanoseconds blocked. */
     long await(Call c, long context) {
+        return await(c, context, dsm.timeout());
+    }
+
+    /** Waits up to {@code timeoutMs} for a call's replies; returns the nanoseconds blocked. */
+    long await(Call c, long context, long timeoutMs) {
         long w0 = System.nanoTime();
         if (mon != null) {
             if (mon.on(Level.MESSAGE)) {
@@ -130,13 +135,13 @@ final class Messenger {
             }
             mon.blocking();
         }
-        long deadline = System.currentTimeMillis() + dsm.timeout();
+        long deadline = System.currentTimeMillis() + timeoutMs;
         try {
             synchronized (c) {
                 while (!c.done()) {
                     long left = deadline - System.currentTimeMillis();
                     if (left <= 0) {
-                        throw new DsmException(c.what + " timed out after " + dsm.timeout()
+                        throw new DsmException(c.what + " timed out after " + timeoutMs
                                 + " ms waiting for members " + c.waiting);
                     }
                     c.wait(Math.min(left, 100));

@@ -89,9 +89,15 @@ class MonitoringTest {
         Recorder rec = new Recorder(f);
         try (Group g = new Group(3, c -> c.loss = 0.08)) {
             g.router.addSink(rec);
-            traffic(g, 6);
+            traffic(g, 4);
             g.router.flushAll();
             EventBuffer all = g.sink.all();
+            Map<Long, Long> firstNack = new HashMap<>();
+            for (int j = 0; j < all.size(); j++) {
+                if (all.type[j] == EventType.NACK_RECV.code) {
+                    firstNack.merge(((long) all.proc[j] << 32) | all.peer[j], all.time[j], Math::min);
+                }
+            }
             int retrans = 0;
             for (int i = 0; i < all.size(); i++) {
                 if (all.type[i] != EventType.RETRANS_SEND.code) {
@@ -102,12 +108,8 @@ class MonitoringTest {
                 assertTrue(cause == EventType.CAUSE_NACK || cause == EventType.CAUSE_TIMEOUT, all.describe(i));
                 assertTrue(all.e[i] >> 2 >= 1, "attempt counted: " + all.describe(i));
                 if (cause == EventType.CAUSE_NACK) {
-                    boolean nack = false;
-                    for (int j = 0; j < all.size() && !nack; j++) {
-                        nack = all.type[j] == EventType.NACK_RECV.code && all.proc[j] == all.proc[i]
-                                && all.peer[j] == all.peer[i] && all.time[j] <= all.time[i];
-                    }
-                    assertTrue(nack, "a NACK preceded " + all.describe(i));
+                    Long nack = firstNack.get(((long) all.proc[i] << 32) | all.peer[i]);
+                    assertTrue(nack != null && nack <= all.time[i], "a NACK preceded " + all.describe(i));
                 }
             }
             assertTrue(retrans > 0, "loss caused retransmissions");
@@ -199,6 +201,41 @@ class MonitoringTest {
             }
         }
         assertTrue(pairs > 50, "pairs " + pairs);
+    }
+
+    @Test
+    void fullDiskWhileRecording_recordingStopsAndSaysSo_programKeepsRunning() throws Exception {
+        java.io.ByteArrayOutputStream msgs = new java.io.ByteArrayOutputStream();
+        long[] budget = {2_000};
+        java.nio.channels.WritableByteChannel disk = new java.nio.channels.WritableByteChannel() {
+            @Override
+            public int write(java.nio.ByteBuffer src) throws java.io.IOException {
+                if (budget[0] <= 0) {
+                    throw new java.io.IOException("No space left on device");
+                }
+                int n = (int) Math.min(src.remaining(), budget[0]);
+                src.position(src.position() + n);
+                budget[0] -= n;
+                return n;
+            }
+
+            @Override
+            public boolean isOpen() {
+                return true;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Recorder rec = new Recorder(disk, "full.dsmrec", new java.io.PrintStream(msgs, true, "UTF-8"));
+        try (Group g = new Group(2)) {
+            g.router.addSink(rec);
+            traffic(g, 5);
+        }
+        rec.close();
+        assertTrue(rec.failure() != null && msgs.toString("UTF-8").contains("No space left on device"),
+                msgs.toString("UTF-8"));
     }
 
     @Test

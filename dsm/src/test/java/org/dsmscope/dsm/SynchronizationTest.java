@@ -56,7 +56,8 @@ class SynchronizationTest {
 
     @Test
     void awaitFailsClearlyAfterTheTimeout() throws Exception {
-        try (Group g = new Group(1, c -> c.timeoutMillis = 200)) {
+        try (Group g = new Group(1)) {
+            g.m(0).config().timeoutMillis = 200;
             Eventcount e = g.m(0).createEvent();
             DsmException x = assertThrows(DsmException.class, () -> g.m(0).await(e, 1));
             assertTrue(x.getMessage().contains("timed out"), x.getMessage());

@@ -120,6 +120,29 @@ class RecorderTest {
     }
 
     @Test
+    void seekByTime_usesTheIndexAndKeepsProcessNames() throws IOException {
+        Path f = dir.resolve("s.dsmrec");
+        EventBuffer b = new EventBuffer(3 * Recorder.CHUNK_EVENTS);
+        for (int i = 0; i < b.capacity(); i++) {
+            b.add(1000L * i, 0, EventType.ADVANCE.code, -1, 0, i, 0, 0, 0);
+        }
+        try (Recorder r = new Recorder(f)) {
+            r.process(0, "m0");
+            r.accept(b);
+        }
+        long target = 1000L * (2 * Recorder.CHUNK_EVENTS + 10);
+        try (RecordingReader r = RecordingReader.open(f)) {
+            r.seek(target);
+            assertTrue(r.nextChunk());
+            EventBuffer c = r.chunk();
+            assertTrue(c.time[0] <= target && c.time[c.size() - 1] >= target);
+            assertEquals(2L * Recorder.CHUNK_EVENTS, c.b[0]);
+            assertEquals("m0", r.processes().get(0));
+            assertFalse(r.nextChunk());
+        }
+    }
+
+    @Test
     void notARecording_isOneClearError() throws IOException {
         Path f = dir.resolve("x.txt");
         Files.writeString(f, "hello world, this is not a recording");

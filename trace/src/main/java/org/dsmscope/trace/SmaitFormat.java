@@ -21,8 +21,10 @@ package org.dsmscope.trace;
  *
  * A headerless file is read as classic 32-bit SMAIT, where extension tags are unknown tags. The byte order of a
  * file with a header is known from the header (its magic reads {@code 0x544D532D} in the wrong order); a
- * headerless file is big-endian unless it is detected with certainty as little-endian (its first record, read
- * little-endian, is a complete call record and, read big-endian, is not a valid record).
+ * headerless file is big-endian unless it is detected with certainty as little-endian: its first record, read
+ * little-endian, is a complete call record and, read big-endian, is not a valid record; or its first records (at
+ * least 64, up to 4096) are all valid read little-endian, include memory or call records, and read big-endian
+ * include not one memory or call record (a little-endian memory record misread big-endian looks like a branch).
  */
 public final class SmaitFormat {
     /** Size of one simple record in bytes. */

@@ -18,8 +18,9 @@ import java.nio.file.StandardOpenOption;
  * <p>{@link #next()} decodes the next record and returns its {@link RecordKind}; accessors then describe it until
  * the following call. Call records are reassembled from their six simple records and checked (all six present, in
  * order, of one type). Compression (zstd or LZ4 frames) and the byte order are detected when the file opens. The
- * file is read through a fixed direct buffer, so files larger than memory stream through and the hot path
- * allocates nothing.
+ * file is read through a fixed direct buffer whose simple records are mirrored into a {@code long[]} (first field
+ * in the high half, whatever the file's byte order) at every refill, so files larger than memory stream through
+ * and the hot path is one array load and a table lookup, allocating nothing. Not thread-safe.
  *
  * <p>On bad input {@link #next()} throws {@link TraceFormatException} naming the file and the byte offset of the
  * record (offsets count the uncompressed record stream, header included). With
@@ -34,7 +35,7 @@ public final class TraceReader implements AutoCloseable {
         boolean skipBad;
         int bufferBytes = 1 << 20;
 
-        /** Force a byte order instead of detecting it (null: detect). */
+        /** Byte order of a headerless file, instead of detecting it (null: detect); a header always wins. */
         public Options order(ByteOrder o) {
             this.order = o;
             return this;
@@ -65,14 +66,21 @@ public final class TraceReader implements AutoCloseable {
 
     /** Record kind by the top hex digit of a branch record's first field; 0 for other digits. */
     private static final int[] BRANCH_KIND = new int[16];
+    /** Hot-path kind by the top hex digit: branch kinds, and FETCH for digit 1 (checked further). */
+    private static final int[] TOP_KIND = new int[16];
+    /** {@link RecordKind#MEMORY} for valid memory-access type fields, else 0 (index: the 12-bit first field). */
+    private static final int[] MEM_KIND = new int[0x1000];
 
     static {
         BRANCH_KIND[4] = RecordKind.PROC_START;
         BRANCH_KIND[8] = RecordKind.BRANCH;
         BRANCH_KIND[0xC] = RecordKind.PROC_CALL;
+        System.arraycopy(BRANCH_KIND, 0, TOP_KIND, 0, 16);
+        TOP_KIND[1] = RecordKind.FETCH;
         for (int f = 0; f < 0x1000; f++) {
             MEM_VALID[f] = MemType.valid(f);
             MEM_BYTES[f] = MEM_VALID[f] ? MemType.bytes(f) : 0;
+            MEM_KIND[f] = MEM_VALID[f] ? RecordKind.MEMORY : 0;
         }
     }
 
@@ -93,6 +101,8 @@ public final class TraceReader implements AutoCloseable {
     private long base;
     private int pos;
     private int lim;
+    /** The hot path may decode at positions below this: a whole call record's bytes are buffered beyond. */
+    private int fastEnd = Integer.MIN_VALUE;
     /** Bits 63..32 of addresses (set by address-high records), already shifted into place. */
     private long addrHi;
     private boolean big;
@@ -102,9 +112,11 @@ public final class TraceReader implements AutoCloseable {
     private long nonRecordBytes;
 
     // The current record.
+    /** Records a headerless file needs before its byte order can be inferred from their shapes. */
+    private static final int LE_EVIDENCE = 64;
+
     /** Value of {@link #cur} at the end of the file (and before the first record): a first field no record has. */
     private static final long EOF_WORD = 0xFFFFFFFF_00000000L;
-    private int type;
     /**
      * The current record as read, first field in bits 63..32, second in 31..0; the kind is derived from the first
      * field (a call record keeps its part-0 tag, the end of the file {@link #EOF_WORD}).
@@ -177,9 +189,6 @@ public final class TraceReader implements AutoCloseable {
         } else {
             order = forced != null ? forced : (looksLittleEndian() ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN);
         }
-        if (forced != null && forced != order) {
-            throw new TraceFormatException(name, 0, "header declares " + order + " but " + forced + " was requested");
-        }
         buf.order(order);
         big = order == ByteOrder.BIG_ENDIAN;
         view = buf.duplicate().clear().order(order).asLongBuffer();
@@ -201,12 +210,30 @@ public final class TraceReader implements AutoCloseable {
 
     /** Headerless: little-endian only if certain (see {@link SmaitFormat}). */
     private boolean looksLittleEndian() {
-        if (lim < SmaitFormat.CALL_BYTES) {
+        if (lim < SmaitFormat.SIMPLE) {
             return false;
         }
         ByteBuffer b = buf.duplicate().order(ByteOrder.BIG_ENDIAN);
         int be = b.getInt(0);
         if (validFirstWord(be)) {
+            if (lim < LE_EVIDENCE * SmaitFormat.SIMPLE) {
+                return false;
+            }
+            // Every one of the first records valid read little-endian, some memory or call records among them,
+            // and not one memory or call record read big-endian (a big-endian SMAIT file has them early).
+            int n = Math.min(lim / SmaitFormat.SIMPLE, 4096);
+            boolean memOrCall = false;
+            for (int i = 0; i < n; i++) {
+                int w = b.getInt(i * SmaitFormat.SIMPLE);
+                int le = Integer.reverseBytes(w);
+                if ((w >>> 28) == 0 || !validFirstWord(le)) {
+                    return false;
+                }
+                memOrCall |= (le >>> 28) == 0;
+            }
+            return memOrCall;
+        }
+        if (lim < SmaitFormat.CALL_BYTES) {
             return false;
         }
         int type = (Integer.reverseBytes(be) >>> 4) & 0xFF;
@@ -246,6 +273,7 @@ public final class TraceReader implements AutoCloseable {
             }
         }
         lim = buf.position();
+        fastEnd = lim - SmaitFormat.CALL_BYTES + 1;
         buf.limit(buf.capacity());
         if (view != null) {
             toWords();
@@ -273,13 +301,17 @@ public final class TraceReader implements AutoCloseable {
      */
     public int next() {
         int p = pos;
-        if (lim - p >= SmaitFormat.CALL_BYTES) {
+        if (p < fastEnd) {
             // Hot path: one 8-byte load, a table lookup, three field stores, no allocation. Memory and branch
             // records only; the accessors decode the kept simple record. Calls, extensions, refills and errors
             // are in slowNext().
             long v = words[p >>> 3];
             int f1 = (int) (v >>> 32);
-            int k = (f1 >>> 12) == 0 ? (MEM_VALID[f1] ? RecordKind.MEMORY : 0) : BRANCH_KIND[f1 >>> 28];
+            int k = (f1 >>> 12) == 0 ? MEM_KIND[f1] : TOP_KIND[f1 >>> 28];
+            if (k == RecordKind.FETCH && !(extended && (f1 & 0xFFFF0000) == SmaitFormat.TAG_FETCH
+                    && (f1 & 0xFFFF) != 0)) {
+                k = 0;
+            }
             if (k != 0) {
                 pos = p + SmaitFormat.SIMPLE;
                 cur = v;

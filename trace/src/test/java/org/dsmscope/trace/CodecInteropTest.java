@@ -152,4 +152,19 @@ class CodecInteropTest {
             assertEquals(recs, Rec.readAll(z, new TraceReader.Options()), tool[0]);
         }
     }
+
+    @Test
+    void streamViews_roundTrip() throws IOException {
+        byte[] data = sample(700_001);
+        for (Codec c : Codec.values()) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            try (OutputStream o = c.encode(out)) {
+                o.write(data, 0, 1000);
+                o.write(data, 1000, data.length - 1000);
+            }
+            try (InputStream in = c.decode(new ByteArrayInputStream(out.toByteArray()))) {
+                assertArrayEquals(data, in.readAllBytes(), c.toString());
+            }
+        }
+    }
 }

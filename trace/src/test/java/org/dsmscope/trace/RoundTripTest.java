@@ -157,4 +157,39 @@ class RoundTripTest {
         }
         assertEquals(List.of(Rec.load(4, 0, 0x10)), Rec.readAll(f, TraceReader.Options.defaults()));
     }
+
+    @Test
+    void forcedByteOrder_appliesToHeaderlessFilesOnly() throws IOException {
+        Path f = dir.resolve("t");
+        List<Rec> recs = List.of(Rec.load(4, 0, 0x1234), Rec.fetch(0x10, 2));
+        Rec.write(f, new TraceWriter.Options().order(ByteOrder.LITTLE_ENDIAN).extended(true), recs);
+        assertEquals(recs, Rec.readAll(f, new TraceReader.Options().order(ByteOrder.BIG_ENDIAN)));
+        Path g = dir.resolve("u");
+        Rec.write(g, new TraceWriter.Options().order(ByteOrder.LITTLE_ENDIAN), recs.subList(0, 1));
+        assertEquals(recs.subList(0, 1), Rec.readAll(g, new TraceReader.Options().order(ByteOrder.LITTLE_ENDIAN)));
+        // one record is too little evidence: read big-endian, the little-endian 00000040 is a procedure start
+        assertEquals(List.of(Rec.procStart(0x34120000L)), Rec.readAll(g, new TraceReader.Options()));
+    }
+
+    @Test
+    void headerlessLittleEndianMemoryTrace_isDetectedFromItsRecordShapes() throws IOException {
+        List<Rec> recs = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            recs.add(i % 3 == 0 ? Rec.store(8, MemType.FLOAT, 0x8000 + 8 * i) : Rec.load(4, MemType.FIXED, 0x100 + i));
+            if (i % 10 == 0) {
+                recs.add(Rec.branch(0x4C18, 0x4D20));
+            }
+        }
+        Path f = dir.resolve("t");
+        Rec.write(f, new TraceWriter.Options().order(ByteOrder.LITTLE_ENDIAN), recs);
+        try (TraceReader r = TraceReader.open(f)) {
+            assertEquals(ByteOrder.LITTLE_ENDIAN, r.order());
+        }
+        assertEquals(recs, Rec.readAll(f, new TraceReader.Options()));
+        Path g = dir.resolve("u");
+        Rec.write(g, TraceWriter.Options.classic(), recs);
+        try (TraceReader r = TraceReader.open(g)) {
+            assertEquals(ByteOrder.BIG_ENDIAN, r.order());
+        }
+    }
 }

@@ -86,8 +86,17 @@ public final class Addresses {
         synchronized (b) {
             if (b[0] == 0) {
                 b[0] = STATIC_TOP.getAndAdd((size + 7) & ~7L);
-                TraceRuntime.dataMapLine(null, "static 0x" + Long.toHexString(b[0]) + " " + size + " "
-                        + c.getTypeName() + " -");
+                StringBuilder l = new StringBuilder("static 0x").append(Long.toHexString(b[0])).append(' ')
+                        .append(size).append(' ').append(c.getTypeName()).append(" -");
+                for (java.lang.reflect.Field f : c.getDeclaredFields()) {
+                    if (java.lang.reflect.Modifier.isStatic(f.getModifiers())) {
+                        long[] off = Layouts.staticOffset(f);
+                        l.append("\nsfield ").append(c.getTypeName()).append(' ').append(off[0]).append(' ')
+                                .append(Layouts.bytesOf(f.getType())).append(' ').append(c.getTypeName()).append('.')
+                                .append(f.getName()).append(' ').append(f.getType().getTypeName());
+                    }
+                }
+                TraceRuntime.dataMapLine(null, l);
             }
             return b[0];
         }

@@ -164,15 +164,27 @@ public final class Layouts {
      */
     private static long instanceSizeUncached(Class<?> c) {
         long end = vm != null ? vm.objectHeaderSize() : HEADER;
+        StringBuilder fields = new StringBuilder();
         for (Class<?> k = c; k != null; k = k.getSuperclass()) {
             for (Field f : k.getDeclaredFields()) {
                 if (!Modifier.isStatic(f.getModifiers())) {
-                    end = Math.max(end, fieldOffset(f) + bytesOf(f.getType()));
+                    long off = fieldOffset(f);
+                    end = Math.max(end, off + bytesOf(f.getType()));
+                    fields.append("field ").append(c.getTypeName()).append(' ').append(off).append(' ')
+                            .append(bytesOf(f.getType())).append(' ').append(k.getTypeName()).append('.')
+                            .append(f.getName()).append(' ').append(f.getType().getTypeName()).append('\n');
                 }
             }
         }
-        return alignUp(Math.max(end, 16));
+        long size = alignUp(Math.max(end, 16));
+        if (LAID_OUT.add(c.getName())) {
+            TraceRuntime.dataMapLine(null, "class " + c.getTypeName() + " " + size + "\n" + fields.toString().strip());
+        }
+        return size;
     }
+
+    /** Classes whose layout went to the data map (ClassValue may compute a value twice). */
+    private static final java.util.Set<String> LAID_OUT = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** Bytes of a field of type {@code t} (references: {@link #refBytes}). */
     public static int bytesOf(Class<?> t) {

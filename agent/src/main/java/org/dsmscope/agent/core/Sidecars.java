@@ -16,6 +16,7 @@ public final class Sidecars {
     /** First lines of the data map. */
     static final String DATAMAP_HEADER = "# dsmscope-agent-datamap 1\n"
             + "# region NAME LO HI | obj ADDR SIZE TYPE SITE | static ADDR SIZE CLASS -\n"
+            + "# class TYPE SIZE | field TYPE OFFSET SIZE DECLARER.NAME FIELDTYPE | sfield CLASS OFFSET SIZE CLASS.NAME FIELDTYPE\n"
             + "region code 0x" + Long.toHexString(Addresses.CODE_BASE) + " 0x" + Long.toHexString(Addresses.CODE_LIMIT)
             + "\nregion static 0x" + Long.toHexString(Addresses.STATIC_BASE) + " 0x"
             + Long.toHexString(Addresses.HEAP_BASE)

@@ -36,6 +36,9 @@ public final class ThreadTrace {
     private int pos;
     private long addrHi;
     private TraceWriter writer;
+    /** The stream under the writer: full buffers go to it in bulk, after the writer's own buffer is flushed. */
+    private java.io.OutputStream stream;
+    private byte[] bytes;
     private final Path file;
     private boolean closed;
     private boolean ended;
@@ -67,7 +70,8 @@ public final class ThreadTrace {
         dataMap = null;
     }
 
-    ThreadTrace(int index, Path file, TraceWriter writer, boolean detailed) {
+    ThreadTrace(int index, Path file, TraceWriter writer, java.io.OutputStream stream, boolean detailed) {
+        this.stream = stream;
         this.index = index;
         this.traced = true;
         this.file = file;
@@ -164,10 +168,23 @@ public final class ThreadTrace {
             return;
         }
         try {
-            int[] b = buf;
-            for (int i = 0; i + 1 < n; i += 2) {
-                w.raw(b[i], b[i + 1]);
+            if (stream != null && n >= 1024) {
+                // bulk: the same big-endian simple records TraceWriter.raw would write, without a call per record
+                w.flush();
+                if (bytes == null) {
+                    bytes = new byte[4 * BUFFER_INTS];
+                }
+                java.nio.ByteBuffer.wrap(bytes).asIntBuffer().put(buf, 0, n);
+                stream.write(bytes, 0, 4 * n);
+            } else {
+                int[] b = buf;
+                for (int i = 0; i + 1 < n; i += 2) {
+                    w.raw(b[i], b[i + 1]);
+                }
             }
+        } catch (IOException e) {
+            TraceRuntime.warn("cannot write " + file + ": " + e.getMessage() + "; the rest of this thread's trace is lost");
+            writer = null;
         } catch (RuntimeException e) {
             TraceRuntime.warn("cannot write " + file + ": " + e.getMessage() + "; the rest of this thread's trace is lost");
             writer = null;

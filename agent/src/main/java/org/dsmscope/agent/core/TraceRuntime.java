@@ -125,10 +125,11 @@ public final class TraceRuntime {
     private static ThreadTrace newTrace(int index) throws IOException {
         TraceWriter w = null;
         Path file = null;
+        OutputStream os = null;
         if (options.type != AgentOptions.Type.SUPPRESSED) {
             file = Paths.get(partialName(index));
             TraceWriter.Options wo = new TraceWriter.Options().addr64(true).bufferBytes(1 << 18);
-            OutputStream os = new FileOutputStream(file.toFile());
+            os = new FileOutputStream(file.toFile());
             try {
                 if (options.type == AgentOptions.Type.COMPRESSED) {
                     os = Codec.parse(options.codec).encode(os);
@@ -140,7 +141,7 @@ public final class TraceRuntime {
             }
         }
         boolean detailed = level >= 2 && !stopAll;
-        ThreadTrace tt = new ThreadTrace(index, file, w, detailed);
+        ThreadTrace tt = new ThreadTrace(index, file, w, os, detailed);
         long n = now();
         tt.call(CallType.START_TRACE, n, n, 0, 0, index, 0);
         return tt;

@@ -48,53 +48,90 @@ public final class AgentSlowdown {
                 default: throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
-        System.out.printf("matrix multiply %dx%d, %d threads, best of %d runs, %d cores%n", n, n, p, repeat,
-                Runtime.getRuntime().availableProcessors());
-        double plain = best(repeat, null, cp, p, n, dir);
-        System.out.printf(Locale.ROOT, "%-22s %8.2f s%n", "uninstrumented", plain);
-        for (int level = 1; level <= 3; level++) {
+        System.out.printf("matrix multiply %dx%d, %d threads, best of %d runs, %d cores; wall s (cpu s = user+sys)%n",
+                n, n, p, repeat, Runtime.getRuntime().availableProcessors());
+        double[] plain = {Double.MAX_VALUE, Double.MAX_VALUE};
+        double[] l1 = {Double.MAX_VALUE, Double.MAX_VALUE};
+        String l1name = dir.resolve("l1").toString();
+        for (int r = 0; r < repeat; r++) {
+            min(plain, run(null, cp, p, n, dir));
+            min(l1, run("level=1,name=" + l1name + ",quiet=true", cp, p, n, dir));
+        }
+        long l1bytes = size(dir, "l1." + (p + 1) + ".");
+        deleteTraces(dir, "l1.");
+        double[][] res = new double[4][];
+        long[] bytes = new long[4];
+        long[] mem = new long[4];
+        String[] opts = {null, null, "level=2", "level=3"};
+        for (int level = 2; level <= 3; level++) {
             String name = dir.resolve("l" + level).toString();
-            String opts = "level=" + level + ",name=" + name + ",quiet=true";
-            double t = best(level == 1 ? repeat : 1, opts, cp, p, n, dir);
-            long bytes = size(dir, "l" + level + "." + (p + 1) + ".");
-            long mem = level == 1 ? 0 : memoryRecords(name + "." + (p + 1), p + 1);
-            System.out.printf(Locale.ROOT, "level %d %14s %8.2f s  %6.1fx  trace %,d bytes%s%n", level, "", t,
-                    t / plain, bytes, mem == 0 ? "" : String.format(Locale.ROOT, ", %,d memory accesses, %.2f bytes/access",
-                            mem, (double) bytes / mem));
+            res[level] = run(opts[level] + ",name=" + name + ",quiet=true", cp, p, n, dir);
+            bytes[level] = size(dir, "l" + level + "." + (p + 1) + ".");
+            mem[level] = memoryRecords(name + "." + (p + 1), p + 1);
             deleteTraces(dir, "l" + level + ".");
         }
         String cname = dir.resolve("c2").toString();
-        double tc = best(1, "level=2,type=compressed,name=" + cname + ",quiet=true", cp, p, n, dir);
+        double[] comp = run("level=2,type=compressed,name=" + cname + ",quiet=true", cp, p, n, dir);
         long cbytes = size(dir, "c2." + (p + 1) + ".");
-        System.out.printf(Locale.ROOT, "level 2 compressed(zstd) %8.2f s  %6.1fx  trace %,d bytes%n", tc, tc / plain,
-                cbytes);
         deleteTraces(dir, "c2.");
+        min(plain, run(null, cp, p, n, dir));
+        line("uninstrumented", plain, plain, "");
+        line("level 1", l1, plain, String.format(Locale.ROOT, "trace %,d bytes", l1bytes));
+        for (int level = 2; level <= 3; level++) {
+            line("level " + level, res[level], plain, String.format(Locale.ROOT,
+                    "trace %,d bytes, %,d memory accesses, %.2f bytes/access", bytes[level], mem[level],
+                    (double) bytes[level] / mem[level]));
+        }
+        line("level 2 compressed", comp, plain, String.format(Locale.ROOT, "trace %,d bytes (zstd), %.2f bytes/access",
+                cbytes, (double) cbytes / mem[2]));
     }
 
-    private static double best(int repeat, String agentOpts, String cp, int p, int n, Path dir)
+    private static void min(double[] best, double[] t) {
+        best[0] = Math.min(best[0], t[0]);
+        best[1] = Math.min(best[1], t[1]);
+    }
+
+    private static void line(String what, double[] t, double[] plain, String extra) {
+        System.out.printf(Locale.ROOT, "%-20s wall %7.2f s %6.1fx   cpu %7.2f s %6.1fx   %s%n", what, t[0],
+                t[0] / plain[0], t[1], t[1] / plain[1], extra);
+    }
+
+    /** One run: {wall seconds, cpu seconds (NaN if /usr/bin/time is missing)}. */
+    private static double[] run(String agentOpts, String cp, int p, int n, Path dir)
             throws IOException, InterruptedException {
-        double best = Double.MAX_VALUE;
-        for (int r = 0; r < repeat; r++) {
-            List<String> cmd = new ArrayList<>();
-            cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
-            if (agentOpts != null) {
-                cmd.add("-javaagent:" + agent.toAbsolutePath() + "=" + agentOpts);
-            }
-            cmd.add("-cp");
-            cmd.add(cp);
-            cmd.add(MatMulWorkload.class.getName());
-            cmd.add(Integer.toString(p));
-            cmd.add(Integer.toString(n));
-            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
-                    .redirectOutput(dir.resolve("out.txt").toFile());
-            long t0 = System.nanoTime();
-            Process proc = pb.start();
-            if (!proc.waitFor(1, TimeUnit.HOURS) || proc.exitValue() != 0) {
-                throw new IllegalStateException("run failed: " + Files.readString(dir.resolve("out.txt")));
-            }
-            best = Math.min(best, (System.nanoTime() - t0) / 1e9);
+        List<String> cmd = new ArrayList<>();
+        Path times = dir.resolve("time.txt");
+        boolean timed = Files.isExecutable(Paths.get("/usr/bin/time"));
+        if (timed) {
+            cmd.add("/usr/bin/time");
+            cmd.add("-f");
+            cmd.add("%U %S");
+            cmd.add("-o");
+            cmd.add(times.toString());
         }
-        return best;
+        cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        if (agentOpts != null) {
+            cmd.add("-javaagent:" + agent.toAbsolutePath() + "=" + agentOpts);
+        }
+        cmd.add("-cp");
+        cmd.add(cp);
+        cmd.add(MatMulWorkload.class.getName());
+        cmd.add(Integer.toString(p));
+        cmd.add(Integer.toString(n));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("out.txt").toFile());
+        long t0 = System.nanoTime();
+        Process proc = pb.start();
+        if (!proc.waitFor(1, TimeUnit.HOURS) || proc.exitValue() != 0) {
+            throw new IllegalStateException("run failed: " + Files.readString(dir.resolve("out.txt")));
+        }
+        double wall = (System.nanoTime() - t0) / 1e9;
+        double cpu = Double.NaN;
+        if (timed) {
+            String[] f = Files.readString(times).trim().split("\\s+");
+            cpu = Double.parseDouble(f[f.length - 2]) + Double.parseDouble(f[f.length - 1]);
+        }
+        return new double[] {wall, cpu};
     }
 
     private static long size(Path dir, String prefix) throws IOException {

@@ -28,17 +28,29 @@ public final class TraceSpeed {
     /** Runs the rounds and prints M simple records per CPU second. */
     public static void main(String[] args) throws IOException {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 12;
-        int n = TraceReadBench.N;
         Path dir = Files.createTempDirectory("dsmscope-speed");
         Codec[] codecs = Codec.values();
         Path[] files = new Path[codecs.length];
-        for (int c = 0; c < codecs.length; c++) {
-            files[c] = dir.resolve("t." + codecs[c]);
-            RealisticTrace.write(files[c], TraceWriter.Options.classic().codec(codecs[c]), n, 42);
+        int n;
+        if (args.length > 1) {
+            // a given trace file (for instance a Lackey import) instead of the generated one
+            Path given = Path.of(args[1]);
+            n = (int) (Files.size(given) / 8);
+            for (int c = 0; c < codecs.length; c++) {
+                files[c] = dir.resolve("t." + codecs[c]);
+                copy(given, files[c], codecs[c], true);
+            }
+        } else {
+            n = TraceReadBench.N;
+            for (int c = 0; c < codecs.length; c++) {
+                files[c] = dir.resolve("t." + codecs[c]);
+                RealisticTrace.write(files[c], TraceWriter.Options.classic().codec(codecs[c]), n, 42);
+            }
         }
         Path out = dir.resolve("out");
         String[] names = {"plain getLong loop", "read NONE", "read LZ4", "read ZSTD", "write NONE", "write LZ4",
-            "write ZSTD"};
+            "write ZSTD", "plain putLong loop", "write NONE, discard", "plain putLong, discard"};
+        Records recs = new Records(files[0], n);
         double[] best = new double[names.length];
         ByteBuffer plain = ByteBuffer.allocateDirect(1 << 20);
         for (int r = 0; r < rounds; r++) {
@@ -50,13 +62,17 @@ public final class TraceSpeed {
             for (int c = 0; c < codecs.length; c++) {
                 Path src = files[0];
                 Codec codec = codecs[c];
-                best[4 + c] = Math.max(best[4 + c], rate(n, () -> copy(src, out, codec)));
+                best[4 + c] = Math.max(best[4 + c], rate(recs.n, () -> recs.write(out, codec, args.length > 1)));
             }
+            best[7] = Math.max(best[7], rate(recs.n, () -> recs.plainWrite(out, plain, false)));
+            best[8] = Math.max(best[8], rate(recs.n, () -> recs.discardWrite()));
+            best[9] = Math.max(best[9], rate(recs.n, () -> recs.plainWrite(out, plain, true)));
         }
         for (int i = 0; i < names.length; i++) {
             System.out.printf("%-20s %7.1f M simple records per CPU second%n", names[i], best[i]);
         }
-        System.out.println("(write figures include reading the source records; sink " + (sink & 1) + ")");
+        System.out.println("(" + n + " simple records; writes from primitive arrays of " + recs.n
+                + " records, calls left out; sink " + (sink & 1) + ")");
         for (Path f : files) {
             Files.delete(f);
         }
@@ -102,9 +118,108 @@ public final class TraceSpeed {
         sink += sum;
     }
 
-    private static void copy(Path src, Path dst, Codec codec) throws IOException {
+    /** The records of a trace held in primitive arrays, written through the public API or as plain longs. */
+    private static final class Records {
+        final int[] kind;
+        final int[] size;
+        final long[] a;
+        final long[] b;
+        int n;
+
+        Records(Path f, int max) throws IOException {
+            kind = new int[max];
+            size = new int[max];
+            a = new long[max];
+            b = new long[max];
+            try (TraceReader r = TraceReader.open(f)) {
+                for (int k = r.next(); k != RecordKind.EOF; k = r.next()) {
+                    if (k == RecordKind.CALL) {
+                        continue;
+                    }
+                    kind[n] = k;
+                    size[n] = k == RecordKind.MEMORY ? r.memType() : r.size();
+                    a[n] = r.address();
+                    b[n] = r.source();
+                    n++;
+                }
+            }
+        }
+
+        void write(Path out, Codec codec, boolean addr64) throws IOException {
+            try (TraceWriter w = TraceWriter.create(out, TraceWriter.Options.classic().codec(codec).addr64(addr64))) {
+                for (int i = 0; i < n; i++) {
+                    switch (kind[i]) {
+                        case RecordKind.MEMORY: w.memoryType(size[i], a[i]); break;
+                        case RecordKind.FETCH: w.fetch(a[i], size[i]); break;
+                        case RecordKind.BRANCH: w.branch(b[i], a[i]); break;
+                        case RecordKind.PROC_CALL: w.procCall(b[i], a[i]); break;
+                        default: w.procStart(a[i]); break;
+                    }
+                }
+            }
+        }
+
+        /** The writer's encoding alone: records into a channel that drops the bytes. */
+        void discardWrite() throws IOException {
+            try (TraceWriter w = new TraceWriter(new Discard(), "discard", TraceWriter.Options.classic())) {
+                for (int i = 0; i < n; i++) {
+                    switch (kind[i]) {
+                        case RecordKind.MEMORY: w.memoryType(size[i], a[i]); break;
+                        case RecordKind.BRANCH: w.branch(b[i], a[i]); break;
+                        case RecordKind.PROC_CALL: w.procCall(b[i], a[i]); break;
+                        default: w.procStart(a[i]); break;
+                    }
+                }
+            }
+        }
+
+        void plainWrite(Path out, ByteBuffer buf, boolean discard) throws IOException {
+            try (java.nio.channels.WritableByteChannel ch = discard ? new Discard() : FileChannel.open(out,
+                    StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+                int p = 0;
+                for (int i = 0; i < n; i++) {
+                    if (p == buf.capacity()) {
+                        buf.clear();
+                        while (buf.hasRemaining()) {
+                            ch.write(buf);
+                        }
+                        p = 0;
+                    }
+                    buf.putLong(p, ((long) size[i] << 32) | (a[i] & 0xFFFFFFFFL));
+                    p += 8;
+                }
+                buf.limit(p).position(0);
+                while (buf.hasRemaining()) {
+                    ch.write(buf);
+                }
+                buf.clear();
+            }
+        }
+    }
+
+    /** A channel that consumes and drops every byte. */
+    private static final class Discard implements java.nio.channels.WritableByteChannel {
+        @Override
+        public int write(ByteBuffer src) {
+            int k = src.remaining();
+            sink += src.get(src.limit() - 1);
+            src.position(src.limit());
+            return k;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return true;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    private static void copy(Path src, Path dst, Codec codec, boolean addr64) throws IOException {
         try (TraceReader r = TraceReader.open(src);
-                TraceWriter w = TraceWriter.create(dst, TraceWriter.Options.classic().codec(codec))) {
+                TraceWriter w = TraceWriter.create(dst, TraceWriter.Options.classic().codec(codec).addr64(addr64))) {
             while (r.next() != RecordKind.EOF) {
                 w.copy(r);
             }

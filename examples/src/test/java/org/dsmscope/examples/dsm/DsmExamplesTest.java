@@ -44,8 +44,8 @@ class DsmExamplesTest {
                 f.get(45, TimeUnit.SECONDS);
             }
         } finally {
-            for (Dsm d : ds) {
-                d.close();
+            for (int i = ds.size() - 1; i >= 0; i--) {
+                ds.get(i).close();
             }
             pool.shutdownNow();
         }

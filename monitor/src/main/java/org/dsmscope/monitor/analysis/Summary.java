@@ -35,6 +35,8 @@ public final class Summary {
     public final TreeMap<String, Long> counts = new TreeMap<>();
     /** Eventcount inconsistencies found. */
     public List<EventcountChecker.Inconsistency> inconsistencies = new ArrayList<>();
+    /** Advance → Await arrows of the synchronization view. */
+    public List<SyncArrows.Arrow> arrows = new ArrayList<>();
     /** Damage that ended reading early (lenient mode), or null. */
     public String damage;
     /** Notes stored in the recording. */
@@ -43,6 +45,7 @@ public final class Summary {
     public long events;
 
     private final Map<Long, Integer> maxAttempt = new HashMap<>();
+    private final SyncArrows sync = new SyncArrows();
 
     private Summary(Path file) {
         this.file = file;
@@ -73,6 +76,7 @@ public final class Summary {
             ps.levels.merge(e.getValue(), 1L, Long::sum);
         }
         s.inconsistencies = ec.check(thresholdNanos);
+        s.arrows = s.sync.arrows();
         return s;
     }
 
@@ -116,6 +120,7 @@ public final class Summary {
                     break;
                 case ADVANCE:
                     ec.add(time, p, 0, b.a[i], b.b[i]);
+                    sync.advance(b.a[i], p, time);
                     break;
                 case COUNT_UPDATE:
                     ec.add(time, p, 1, b.a[i], b.b[i]);
@@ -126,6 +131,9 @@ public final class Summary {
                 case AWAIT:
                 case AWAIT_WITH_TIMEOUT:
                     ec.add(time + Math.max(0, b.d[i]), p, 1, b.a[i], b.c[i]);
+                    if (b.e[i] > 0 && b.c[i] >= b.b[i]) {
+                        sync.await(b.a[i], p, b.b[i], time + b.d[i]);
+                    }
                     break;
                 case FRAG_SEND:
                     if (q < 0) {
@@ -248,6 +256,7 @@ public final class Summary {
         }
         out.println();
         out.println("Clock offsets (ns subtracted): " + offsets);
+        out.println("Synchronization arrows (advance -> released await): " + arrows.size());
         out.println("Eventcount inconsistencies: " + inconsistencies.size());
         for (EventcountChecker.Inconsistency x : inconsistencies) {
             out.println("  " + x);
@@ -326,6 +335,17 @@ public final class Summary {
             inc.add(m);
         }
         root.put("eventcountInconsistencies", inc);
+        List<Object> ar = new ArrayList<>();
+        for (SyncArrows.Arrow a : arrows) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("event", a.event);
+            m.put("advanceProcess", a.fromProc);
+            m.put("advanceTime", a.fromTime);
+            m.put("awaitProcess", a.toProc);
+            m.put("awaitEnd", a.toTime);
+            ar.add(m);
+        }
+        root.put("syncArrows", ar);
         root.put("notes", notes);
         return root;
     }

@@ -1,7 +1,7 @@
 package org.dsmscope.monitor.probe;
 
-import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ToIntFunction;
 import org.dsmscope.monitor.Monitor;
 import org.dsmscope.monitor.event.EventType;
@@ -47,7 +47,7 @@ public class TransportProbe extends Protocol {
     private final short uniId = ClassConfigurator.getProtocolId(UNICAST3.class);
     private final short frag4Id = ClassConfigurator.getProtocolId(FRAG4.class);
     private final short frag2Id = ClassConfigurator.getProtocolId(FRAG2.class);
-    private final Map<Integer, Peer> state = new HashMap<>();
+    private final Map<Integer, Peer> state = new ConcurrentHashMap<>();
     private final Peer mcastOut = new Peer();
     private volatile int self = Integer.MIN_VALUE;
 
@@ -87,9 +87,8 @@ public class TransportProbe extends Protocol {
     }
 
     private Peer peer(int id) {
-        synchronized (state) {
-            return state.computeIfAbsent(id, k -> new Peer());
-        }
+        Peer p = state.get(id);
+        return p != null ? p : state.computeIfAbsent(id, k -> new Peer());
     }
 
     private int selfId() {

@@ -135,8 +135,7 @@ public final class RecordingReader implements AutoCloseable {
             long at = pos;
             long end = indexAt >= 0 ? indexAt : size;
             if (at == end && indexAt >= 0) {
-                readIndexBlock();
-                complete = true;
+                complete = true; // the index follows: it only serves seek()
                 return false;
             }
             if (at + 5 > size) {
@@ -196,10 +195,6 @@ public final class RecordingReader implements AutoCloseable {
             }
         }
         return false;
-    }
-
-    private void readIndexBlock() {
-        // the index is only needed for seeking (see seek); reaching it ends the event stream
     }
 
     private void decodeChunk(byte[] c, int len, long at) {
@@ -280,10 +275,9 @@ public final class RecordingReader implements AutoCloseable {
             }
         }
         // process-name blocks precede chunks; re-read them so names stay known after a seek
-        long keep = pos;
         pos = RecordingFormat.HEADER;
         while (pos < (target < 0 ? indexAt : target) && nextChunk()) {
-            keep = pos;
+            continue;
         }
         pos = target < 0 ? indexAt : target;
         complete = false;
