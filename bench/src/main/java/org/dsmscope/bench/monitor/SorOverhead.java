@@ -24,9 +24,11 @@ import org.dsmscope.monitor.record.Recorder;
  * far less than wall time.
  *
  * <p>Usage: {@code java -cp bench/target/benchmarks.jar org.dsmscope.bench.monitor.SorOverhead [members=4]
- * [N=256] [iterations=150] [rounds=5]}
+ * [N=256] [iterations=150] [rounds=5] [levels=7 (bit mask: 1 program, 2 message, 4 transport)]}
  */
 public final class SorOverhead {
+    private static int mask;
+
     private SorOverhead() {
     }
 
@@ -36,6 +38,7 @@ public final class SorOverhead {
         int n = args.length > 1 ? Integer.parseInt(args[1]) : 256;
         int iters = args.length > 2 ? Integer.parseInt(args[2]) : 150;
         int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 5;
+        mask = args.length > 4 ? Integer.parseInt(args[4]) : org.dsmscope.monitor.event.Level.ALL;
         java.util.logging.LogManager.getLogManager().reset();
         run(members, n, 20, false, null, true); // warm-up, results checked against a sequential run
         run(members, n, 20, true, null, true);
@@ -78,6 +81,7 @@ public final class SorOverhead {
         Recorder rec = monitored ? new Recorder(file) : null;
         if (monitored) {
             router.addSink(rec);
+            router.setEnabledMask(mask);
         }
         String cluster = "bench-" + System.nanoTime();
         List<Dsm> ds = new ArrayList<>();

@@ -20,6 +20,11 @@ import org.junit.jupiter.api.Timeout;
 class DsmExamplesTest {
     private static int clusters;
 
+    @org.junit.jupiter.api.BeforeAll
+    static void quietJGroups() {
+        java.util.logging.Logger.getLogger("org.jgroups").setLevel(java.util.logging.Level.WARNING);
+    }
+
     static void runAll(DsmApp app, int members, String... args) throws Exception {
         String cluster = "ex" + ProcessHandle.current().pid() + "-" + (++clusters);
         List<Dsm> ds = new ArrayList<>();
