@@ -19,6 +19,9 @@ import org.dsmscope.trace.TraceSet;
  */
 final class Prescan {
     final LongIntMap syncVars = new LongIntMap(64);
+    /** Smallest and largest synchronization variable: most addresses are rejected by one range check. */
+    long syncMin = Long.MAX_VALUE;
+    long syncMax = Long.MIN_VALUE;
     final boolean[] hasFetch;
     /** Number of leading call records whose times come from the call trace (all of them unless it mismatched). */
     final long[] usableCalls;
@@ -38,7 +41,12 @@ final class Prescan {
     }
 
     /** Read buffer per trace during the replay: small, so that many interleaved traces stay in cache. */
-    static final int REPLAY_BUFFER = 64 << 10;
+    static final int REPLAY_BUFFER = 16 << 10;
+
+    /** Whether {@code address} is a synchronization variable (exact; a range check first). */
+    boolean isSyncVariable(long address) {
+        return address >= syncMin && address <= syncMax && syncVars.get(address) >= 0;
+    }
 
     static TraceReader open(Path p, ReplayOptions o) {
         return open(p, o, 1 << 20);
@@ -89,6 +97,10 @@ final class Prescan {
         long[] ioB = skeleton ? new long[4] : null;
         try {
             for (int k = r.next(); k != RecordKind.EOF; k = r.next()) {
+                if (k == RecordKind.MEMORY && !skeleton) {
+                    // Without -i only calls and fetch records matter here: no per-record work on the hot kind.
+                    continue;
+                }
                 switch (k) {
                     case RecordKind.MEMORY:
                         if (!stopped) {
@@ -121,7 +133,10 @@ final class Prescan {
                     case RecordKind.CALL: {
                         int type = r.callType();
                         if (CallType.hasSyncVariable(type)) {
-                            syncVars.put(r.arg(1), 0);
+                            long v = r.arg(1);
+                            syncVars.put(v, 0);
+                            syncMin = Math.min(syncMin, v);
+                            syncMax = Math.max(syncMax, v);
                         }
                         if (type == CallType.MARKER) {
                             long cmd = r.arg(1);

@@ -211,7 +211,7 @@ public final class Replay implements ReplayContext {
 
     @Override
     public boolean isSyncVariable(long address) {
-        return pre != null && pre.syncVars.get(address) >= 0;
+        return pre != null && pre.isSyncVariable(address);
     }
 
     @Override
