@@ -74,6 +74,13 @@ public class TraceReadBench {
         return sum;
     }
 
+    /** The reader's batch form ({@code nextBatch}): runs of memory and branch records as raw words. */
+    @Benchmark
+    @OperationsPerInvocation(N)
+    public long readBatch() throws IOException {
+        return TraceSpeed.readBatch(file);
+    }
+
     /** Baseline: a plain loop of getLong over the file's bytes through one direct buffer (NONE only). */
     @Benchmark
     @OperationsPerInvocation(N)
