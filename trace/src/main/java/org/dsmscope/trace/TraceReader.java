@@ -359,6 +359,50 @@ public final class TraceReader implements AutoCloseable {
         return j - i;
     }
 
+    /** Index in {@link #runWords()} of the first word of the last {@link #nextRun}. */
+    private int runStart;
+
+    /**
+     * Zero-copy form of {@link #nextBatch}: the same records, left in the reader's own array; returns how many,
+     * found at {@link #runWords()} from {@link #runStart()}. Those words are read-only and valid until the next
+     * call of any reading method.
+     */
+    public int nextRun(int max) {
+        int p = pos;
+        if ((p & 7) != 0 || max <= 0) {
+            return 0;
+        }
+        int i = p >>> 3;
+        int end = Math.min(lim >>> 3, i + max);
+        long[] w = words;
+        boolean ext = extended;
+        int j = i;
+        while (j < end) {
+            int f1 = (int) (w[j] >>> 32);
+            if ((f1 >>> 12) == 0 ? !MEM_VALID[f1] : BRANCH_KIND[f1 >>> 28] == 0
+                    && !(ext && (f1 & 0xFFFF0000) == SmaitFormat.TAG_FETCH && (f1 & 0xFFFF) != 0)) {
+                break;
+            }
+            j++;
+        }
+        runStart = i;
+        if (j > i) {
+            pos = j << 3;
+            cur = w[j - 1];
+        }
+        return j - i;
+    }
+
+    /** The array holding the words of the last {@link #nextRun} (the reader's own; do not modify). */
+    public long[] runWords() {
+        return words;
+    }
+
+    /** Where the words of the last {@link #nextRun} start in {@link #runWords()}. */
+    public int runStart() {
+        return runStart;
+    }
+
     /** Kind of a word returned by {@link #nextBatch}: memory, procedure start, branch, procedure call or fetch. */
     public static int wordKind(long word) {
         int f1 = (int) (word >>> 32);

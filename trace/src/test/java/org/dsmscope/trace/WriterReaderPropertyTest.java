@@ -106,8 +106,9 @@ class WriterReaderPropertyTest {
     }
 
     @Property(tries = 60)
-    void batchReading_returnsTheSameRecordsAsNext(@ForAll("addr64Traces") List<Rec> recs, @ForAll boolean addr64,
-            @ForAll boolean little, @ForAll Codec codec, @ForAll("batchSizes") int max) throws IOException {
+    void batchAndRunReading_returnTheSameRecordsAsNext(@ForAll("addr64Traces") List<Rec> recs, @ForAll boolean addr64,
+            @ForAll boolean little, @ForAll Codec codec, @ForAll("batchSizes") int max, @ForAll boolean zeroCopy)
+            throws IOException {
         ByteOrder order = little ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN;
         List<Rec> trace = addr64 ? recs : recs.stream().filter(r -> !Rec.needs64(r)).collect(java.util.stream.Collectors.toList());
         if (trace.isEmpty()) {
@@ -121,7 +122,7 @@ class WriterReaderPropertyTest {
             long[] words = new long[max + 3];
             try (TraceReader r = TraceReader.open(f, new TraceReader.Options().bufferBytes(200))) {
                 for (;;) {
-                    int n = r.nextBatch(words, 3, max);
+                    int n = zeroCopy ? r.nextRun(max) : r.nextBatch(words, 3, max);
                     if (n == 0) {
                         if (r.next() == RecordKind.EOF) {
                             break;
@@ -129,8 +130,10 @@ class WriterReaderPropertyTest {
                         batched.add(Rec.of(r));
                         continue;
                     }
-                    for (int i = 3; i < 3 + n; i++) {
-                        batched.add(decode(words[i], r.addressHigh()));
+                    long[] src = zeroCopy ? r.runWords() : words;
+                    int from = zeroCopy ? r.runStart() : 3;
+                    for (int i = from; i < from + n; i++) {
+                        batched.add(decode(src[i], r.addressHigh()));
                     }
                     assertEquals(batched.get(batched.size() - 1), Rec.of(r), "accessors describe the last word");
                 }

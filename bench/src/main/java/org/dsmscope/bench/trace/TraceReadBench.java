@@ -81,6 +81,13 @@ public class TraceReadBench {
         return TraceSpeed.readBatch(file);
     }
 
+    /** The reader's zero-copy batch form ({@code nextRun}): runs of up to 1024 records in the reader's array. */
+    @Benchmark
+    @OperationsPerInvocation(N)
+    public long readRun() throws IOException {
+        return TraceSpeed.readRun(file);
+    }
+
     /** Baseline: a plain loop of getLong over the file's bytes through one direct buffer (NONE only). */
     @Benchmark
     @OperationsPerInvocation(N)
