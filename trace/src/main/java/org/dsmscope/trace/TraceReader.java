@@ -321,6 +321,99 @@ public final class TraceReader implements AutoCloseable {
         return slowNext();
     }
 
+    /**
+     * Batch form of {@link #next()} for the common records: copies the following memory, branch, procedure and
+     * fetch records, up to {@code max} of them, into {@code dst} from {@code off} as raw simple-record words (first
+     * field in bits 63..32, second field in 31..0, whatever the file's byte order; {@link #wordKind(long)} gives a
+     * word's kind, the first field decodes as in the format table, the address is {@link #addressHigh()} | the low
+     * 32 bits) and returns how many. It stops before any other record (calls, address-high and wide records, bad
+     * input) and at the end of the buffered bytes, so every word of a batch shares {@link #addressHigh()}.
+     * Returns 0 when the next record needs {@link #next()}: call it then (it also refills and reports the end of
+     * the file). Afterwards the accessors describe the last word copied. Allocates nothing.
+     */
+    public int nextBatch(long[] dst, int off, int max) {
+        int p = pos;
+        if ((p & 7) != 0 || max <= 0) {
+            return 0;
+        }
+        int i = p >>> 3;
+        int end = Math.min(lim >>> 3, i + Math.min(max, dst.length - off));
+        long[] w = words;
+        boolean ext = extended;
+        int j = i;
+        int d = off - i;
+        while (j < end) {
+            long v = w[j];
+            int f1 = (int) (v >>> 32);
+            if ((f1 >>> 12) == 0 ? !MEM_VALID[f1] : BRANCH_KIND[f1 >>> 28] == 0
+                    && !(ext && (f1 & 0xFFFF0000) == SmaitFormat.TAG_FETCH && (f1 & 0xFFFF) != 0)) {
+                break;
+            }
+            dst[d + j] = v;
+            j++;
+        }
+        if (j > i) {
+            pos = j << 3;
+            cur = w[j - 1];
+        }
+        return j - i;
+    }
+
+    /** Index in {@link #runWords()} of the first word of the last {@link #nextRun}. */
+    private int runStart;
+
+    /**
+     * Zero-copy form of {@link #nextBatch}: the same records, left in the reader's own array; returns how many,
+     * found at {@link #runWords()} from {@link #runStart()}. Those words are read-only and valid until the next
+     * call of any reading method.
+     */
+    public int nextRun(int max) {
+        int p = pos;
+        if ((p & 7) != 0 || max <= 0) {
+            return 0;
+        }
+        int i = p >>> 3;
+        int end = Math.min(lim >>> 3, i + max);
+        long[] w = words;
+        boolean ext = extended;
+        int j = i;
+        while (j < end) {
+            int f1 = (int) (w[j] >>> 32);
+            if ((f1 >>> 12) == 0 ? !MEM_VALID[f1] : BRANCH_KIND[f1 >>> 28] == 0
+                    && !(ext && (f1 & 0xFFFF0000) == SmaitFormat.TAG_FETCH && (f1 & 0xFFFF) != 0)) {
+                break;
+            }
+            j++;
+        }
+        runStart = i;
+        if (j > i) {
+            pos = j << 3;
+            cur = w[j - 1];
+        }
+        return j - i;
+    }
+
+    /** The array holding the words of the last {@link #nextRun} (the reader's own; do not modify). */
+    public long[] runWords() {
+        return words;
+    }
+
+    /** Where the words of the last {@link #nextRun} start in {@link #runWords()}. */
+    public int runStart() {
+        return runStart;
+    }
+
+    /** Kind of a word returned by {@link #nextBatch}: memory, procedure start, branch, procedure call or fetch. */
+    public static int wordKind(long word) {
+        int f1 = (int) (word >>> 32);
+        return (f1 >>> 12) == 0 ? RecordKind.MEMORY : TOP_KIND[f1 >>> 28];
+    }
+
+    /** Bits 63..32 of the addresses of the current record and of the words of the last {@link #nextBatch}. */
+    public long addressHigh() {
+        return addrHi;
+    }
+
     private int slowNext() {
         for (;;) {
             if (lim - pos < SmaitFormat.CALL_BYTES && !eofSeen) {

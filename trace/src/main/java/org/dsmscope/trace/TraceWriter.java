@@ -12,7 +12,9 @@ import java.nio.file.StandardOpenOption;
 /**
  * Streaming writer of one SMAIT trace file (seed 000 Appendix A; extensions in {@link SmaitFormat}).
  *
- * <p>Records go into a direct buffer that is written out when full; nothing is allocated per record. A classic
+ * <p>Records go into a {@code long[]} (one array store each, first field in the high half, rotated for a
+ * little-endian file) that is copied into a direct buffer in the file's byte order and written out in one large
+ * write when full; nothing is allocated per record. A classic
  * writer (no header) refuses what classic SMAIT cannot hold: extension records and addresses beyond 32 bits. An
  * extended writer writes a header and, with {@link Options#addr64}, address-high records when an address's
  * upper 32 bits change. Not thread-safe: one writer per thread file.
@@ -69,12 +71,16 @@ public final class TraceWriter implements AutoCloseable {
     private final String name;
     private final WritableByteChannel out;
     private final ByteBuffer buf;
+    /** Records not yet written, each as it goes into {@link #view} (so a long in the file's order). */
+    private final long[] words;
+    /** {@link #buf} as longs in the file's byte order. */
+    private final java.nio.LongBuffer view;
+    /** 0 for big-endian, 32 for little-endian: turns first field &lt;&lt; 32 | second field into the long to store. */
+    private final int rot;
     private final boolean extended;
     private final boolean addr64;
-    private final boolean big;
-    private final int cap;
-    /** Write position in {@link #buf} (the buffer's own position is used only while flushing). */
-    private int pos;
+    /** Records in {@link #words}. */
+    private int count;
     private long addrHi;
     private long written;
     private boolean closed;
@@ -84,8 +90,9 @@ public final class TraceWriter implements AutoCloseable {
         this.name = name;
         this.out = o.codec.encode(out);
         this.buf = ByteBuffer.allocateDirect(o.bufferBytes).order(o.order);
-        this.big = o.order == ByteOrder.BIG_ENDIAN;
-        this.cap = buf.capacity();
+        this.words = new long[o.bufferBytes / SmaitFormat.SIMPLE];
+        this.view = buf.duplicate().order(o.order).asLongBuffer();
+        this.rot = o.order == ByteOrder.BIG_ENDIAN ? 0 : 32;
         this.extended = o.extended || o.addr64;
         this.addr64 = o.addr64;
         if (extended) {
@@ -112,19 +119,18 @@ public final class TraceWriter implements AutoCloseable {
 
     /** Bytes of records written so far (uncompressed, header included). */
     public long bytesWritten() {
-        return written + pos;
+        return written + (long) count * SmaitFormat.SIMPLE;
     }
 
     private void put(int f1, int f2) {
-        int p = pos;
-        if (p > cap - SmaitFormat.SIMPLE) {
+        int c = count;
+        if (c == words.length) {
             flushBuffer();
-            p = 0;
+            c = 0;
         }
-        // One 8-byte store: in big-endian the first field is the high half, in little-endian the low half.
-        long v = big ? ((long) f1 << 32) | (f2 & 0xFFFFFFFFL) : ((long) f2 << 32) | (f1 & 0xFFFFFFFFL);
-        buf.putLong(p, v);
-        pos = p + SmaitFormat.SIMPLE;
+        // One array store: in big-endian the first field is the high half, in little-endian the low half.
+        words[c] = Long.rotateLeft(((long) f1 << 32) | (f2 & 0xFFFFFFFFL), rot);
+        count = c + 1;
     }
 
     /** Writes one raw simple record as it is (for converters); the caller keeps the format valid. */
@@ -267,8 +273,9 @@ public final class TraceWriter implements AutoCloseable {
     }
 
     private void flushBuffer() {
-        buf.limit(pos).position(0);
-        pos = 0;
+        view.put(0, words, 0, count);
+        buf.limit(count * SmaitFormat.SIMPLE).position(0);
+        count = 0;
         try {
             while (buf.hasRemaining()) {
                 written += out.write(buf);

@@ -91,6 +91,11 @@ record Rec(int kind, int memKind, int size, int reg, long a, long b, int callTyp
         }
     }
 
+    /** True if the record has an address beyond 32 bits (or a size only a wide record holds). */
+    static boolean needs64(Rec r) {
+        return (r.a >>> 32) != 0 || (r.b >>> 32) != 0;
+    }
+
     static void write(Path file, TraceWriter.Options o, List<Rec> recs) throws IOException {
         try (TraceWriter w = TraceWriter.create(file, o)) {
             for (Rec r : recs) {

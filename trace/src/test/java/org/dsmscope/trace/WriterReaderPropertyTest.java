@@ -104,4 +104,66 @@ class WriterReaderPropertyTest {
             Files.delete(f);
         }
     }
+
+    @Property(tries = 60)
+    void batchAndRunReading_returnTheSameRecordsAsNext(@ForAll("addr64Traces") List<Rec> recs, @ForAll boolean addr64,
+            @ForAll boolean little, @ForAll Codec codec, @ForAll("batchSizes") int max, @ForAll boolean zeroCopy)
+            throws IOException {
+        ByteOrder order = little ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN;
+        List<Rec> trace = addr64 ? recs : recs.stream().filter(r -> !Rec.needs64(r)).collect(java.util.stream.Collectors.toList());
+        if (trace.isEmpty()) {
+            return;
+        }
+        Path f = Files.createTempFile("prop", ".t");
+        try {
+            TraceWriter.Options wo = new TraceWriter.Options().order(order).codec(codec).bufferBytes(96);
+            Rec.write(f, addr64 ? wo.addr64(true) : wo.extended(true), trace);
+            List<Rec> batched = new java.util.ArrayList<>();
+            long[] words = new long[max + 3];
+            try (TraceReader r = TraceReader.open(f, new TraceReader.Options().bufferBytes(200))) {
+                for (;;) {
+                    int n = zeroCopy ? r.nextRun(max) : r.nextBatch(words, 3, max);
+                    if (n == 0) {
+                        if (r.next() == RecordKind.EOF) {
+                            break;
+                        }
+                        batched.add(Rec.of(r));
+                        continue;
+                    }
+                    long[] src = zeroCopy ? r.runWords() : words;
+                    int from = zeroCopy ? r.runStart() : 3;
+                    for (int i = from; i < from + n; i++) {
+                        batched.add(decode(src[i], r.addressHigh()));
+                    }
+                    assertEquals(batched.get(batched.size() - 1), Rec.of(r), "accessors describe the last word");
+                }
+                assertEquals(trace.size(), r.records());
+            }
+            assertEquals(trace, batched);
+        } finally {
+            Files.delete(f);
+        }
+    }
+
+    @Provide
+    Arbitrary<Integer> batchSizes() {
+        return Arbitraries.integers().between(1, 40);
+    }
+
+    /** Reference decoding of a batch word, straight from the format table. */
+    private static Rec decode(long w, long hi) {
+        int f1 = (int) (w >>> 32);
+        long a = hi | (w & 0xFFFF_FFFFL);
+        switch (TraceReader.wordKind(w)) {
+            case RecordKind.MEMORY:
+                int size = MemType.bytes(f1);
+                int reg = (f1 >>> 8) & 0xF;
+                return (f1 & 0xF) == MemType.STORE ? Rec.store(size, reg, a) : Rec.load(size, reg, a);
+            case RecordKind.PROC_START: return Rec.procStart(a);
+            case RecordKind.BRANCH: return Rec.branch(hi | (f1 & SmaitFormat.BRANCH_FIELD_MASK), a);
+            case RecordKind.PROC_CALL: return Rec.procCall(hi | (f1 & SmaitFormat.BRANCH_FIELD_MASK), a);
+            case RecordKind.FETCH: return Rec.fetch(a, f1 & 0xFFFF);
+            default: throw new AssertionError("batch word of kind " + TraceReader.wordKind(w));
+        }
+    }
 }

@@ -74,6 +74,20 @@ public class TraceReadBench {
         return sum;
     }
 
+    /** The reader's batch form ({@code nextBatch}): runs of memory and branch records as raw words. */
+    @Benchmark
+    @OperationsPerInvocation(N)
+    public long readBatch() throws IOException {
+        return TraceSpeed.readBatch(file);
+    }
+
+    /** The reader's zero-copy batch form ({@code nextRun}): runs of up to 1024 records in the reader's array. */
+    @Benchmark
+    @OperationsPerInvocation(N)
+    public long readRun() throws IOException {
+        return TraceSpeed.readRun(file);
+    }
+
     /** Baseline: a plain loop of getLong over the file's bytes through one direct buffer (NONE only). */
     @Benchmark
     @OperationsPerInvocation(N)

@@ -49,7 +49,8 @@ public final class TraceSpeed {
         }
         Path out = dir.resolve("out");
         String[] names = {"plain getLong loop", "read NONE", "read LZ4", "read ZSTD", "write NONE", "write LZ4",
-            "write ZSTD", "plain putLong loop", "write NONE, discard", "plain putLong, discard"};
+            "write ZSTD", "plain putLong loop", "write NONE, discard", "plain putLong, discard", "read NONE, batch",
+            "read LZ4, batch", "read ZSTD, batch", "read NONE, run", "read LZ4, run", "read ZSTD, run"};
         Records recs = new Records(files[0], n);
         double[] best = new double[names.length];
         ByteBuffer plain = ByteBuffer.allocateDirect(1 << 20);
@@ -67,6 +68,14 @@ public final class TraceSpeed {
             best[7] = Math.max(best[7], rate(recs.n, () -> recs.plainWrite(out, plain, false)));
             best[8] = Math.max(best[8], rate(recs.n, () -> recs.discardWrite()));
             best[9] = Math.max(best[9], rate(recs.n, () -> recs.plainWrite(out, plain, true)));
+            for (int c = 0; c < codecs.length; c++) {
+                Path f = files[c];
+                best[10 + c] = Math.max(best[10 + c], rate(n, () -> readBatch(f)));
+            }
+            for (int c = 0; c < codecs.length; c++) {
+                Path f = files[c];
+                best[13 + c] = Math.max(best[13 + c], rate(n, () -> readRun(f)));
+            }
         }
         for (int i = 0; i < names.length; i++) {
             System.out.printf("%-20s %7.1f M simple records per CPU second%n", names[i], best[i]);
@@ -116,6 +125,60 @@ public final class TraceSpeed {
             }
         }
         sink += sum;
+    }
+
+    private static final long[] BATCH = new long[1024];
+
+    /** The reader's batch form: runs of memory and branch records as raw words, the rest through next(). */
+    static long readBatch(Path f) throws IOException {
+        long sum = 0;
+        long[] batch = BATCH;
+        try (TraceReader r = TraceReader.open(f)) {
+            for (;;) {
+                int n = r.nextBatch(batch, 0, batch.length);
+                if (n == 0) {
+                    int k = r.next();
+                    if (k == RecordKind.EOF) {
+                        break;
+                    }
+                    sum += r.address() + k;
+                    continue;
+                }
+                long hi = r.addressHigh();
+                for (int i = 0; i < n; i++) {
+                    long w = batch[i];
+                    sum += (hi | (w & 0xFFFFFFFFL)) + TraceReader.wordKind(w);
+                }
+            }
+        }
+        sink += sum;
+        return sum;
+    }
+
+    /** The reader's zero-copy batch form: runs of up to 1024 memory and branch records in the reader's array. */
+    static long readRun(Path f) throws IOException {
+        long sum = 0;
+        try (TraceReader r = TraceReader.open(f)) {
+            for (;;) {
+                int n = r.nextRun(1024);
+                if (n == 0) {
+                    int k = r.next();
+                    if (k == RecordKind.EOF) {
+                        break;
+                    }
+                    sum += r.address() + k;
+                    continue;
+                }
+                long hi = r.addressHigh();
+                long[] words = r.runWords();
+                for (int i = r.runStart(), end = i + n; i < end; i++) {
+                    long w = words[i];
+                    sum += (hi | (w & 0xFFFFFFFFL)) + TraceReader.wordKind(w);
+                }
+            }
+        }
+        sink += sum;
+        return sum;
     }
 
     /** The records of a trace held in primitive arrays, written through the public API or as plain longs. */
