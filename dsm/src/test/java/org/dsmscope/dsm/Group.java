@@ -27,7 +27,7 @@ final class Group implements AutoCloseable {
             DsmConfig c = DsmConfig.of(r, n);
             c.cluster = cluster;
             c.router = router;
-            c.timeoutMillis = 10_000;
+            c.timeoutMillis = 30_000; // forming a group under a loaded CI machine can take seconds
             if (tune != null) {
                 tune.accept(c);
             }
