@@ -55,8 +55,8 @@ public final class Ciat implements Analysis {
     private EventTrace events;
     private CiatResult result;
     private final List<Path> written = new ArrayList<>();
-    // Partitioned replay (SPEC §4): this instance keeps the state of pages (page mod parts == part) and of the
-    // access-age streams of threads (thread mod parts == part); partition 0 also counts everything per record.
+    // Partitioned analysis (SPEC §4): this instance keeps the state of pages (page mod parts == part) and of the
+    // access-age streams of threads (ageOwner); partition 0 also counts everything per record.
     private int part;
     private int parts = 1;
     private long ownerMask = -1;
@@ -156,9 +156,18 @@ public final class Ciat implements Analysis {
         } else {
             memory.foreignData(size);
         }
-        if (size > 0 && (opt.ageScope == AccessAge.Scope.GLOBAL ? part == 0 : thread % parts == part)) {
+        if (size > 0 && ageOwner(thread) == part) {
             age.access(thread, address, size, ph.age);
         }
+    }
+
+    /**
+     * The partition that keeps the access-age stream of {@code thread}: (thread + 1) mod partitions, so that
+     * partition 0, which also counts the mix, does not also get thread 0's stream (usually the largest: serial
+     * phases); the global stream goes to the last partition.
+     */
+    private int ageOwner(int thread) {
+        return opt.ageScope == AccessAge.Scope.GLOBAL ? parts - 1 : (thread + 1) % parts;
     }
 
     /** The partition owning a 4 KiB page (page number mod partitions, as {@link ReplayContext#partitionOf}). */

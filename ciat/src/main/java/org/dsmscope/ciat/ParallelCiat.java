@@ -18,8 +18,8 @@ import org.dsmscope.trace.TraceSet;
  * {@link RecordBatch} and hands full batches to N worker threads through bounded queues; batches come back to a
  * fixed pool when every worker has read them, so a slow worker stalls the replay (back-pressure) and memory stays
  * at pool × batch size. Worker k runs a {@link Ciat} as partition k of N: it keeps the communication and
- * memory-usage state of the 4 KiB pages with page number mod N = k, the access-age streams of threads t mod N = k
- * (global scope: worker 0), and worker 0 also counts what belongs to records (mix, strings, instruction stream,
+ * memory-usage state of the 4 KiB pages with page number mod N = k, the access-age streams of threads (t + 1) mod N = k
+ * (global scope: worker N - 1), and worker 0 also counts what belongs to records (mix, strings, instruction stream,
  * calls, times). Records reach every worker in replay order, so phase boundaries need no barrier: each worker
  * closes its phase statistics at the phase-end record, and {@link Partitioned#merge} combines them per phase
  * (page-crossing accesses by access number, events by access number) into exactly a serial run's results.
@@ -216,6 +216,20 @@ public final class ParallelCiat implements Analysis, AutoCloseable {
         return List.copyOf(written);
     }
 
+    /** CPU time of each worker thread in ns, after {@link #end} (-1 where the JVM cannot measure thread CPU). */
+    public long[] workerCpuNanos() {
+        long[] t = new long[workers.size()];
+        for (int i = 0; i < t.length; i++) {
+            t[i] = workers.get(i).cpuNanos;
+        }
+        return t;
+    }
+
+    private static long cpuTime() {
+        java.lang.management.ThreadMXBean b = java.lang.management.ManagementFactory.getThreadMXBean();
+        return b.isCurrentThreadCpuTimeSupported() ? b.getCurrentThreadCpuTime() : -1;
+    }
+
     /** Number of worker threads. */
     public int workers() {
         return n;
@@ -228,6 +242,8 @@ public final class ParallelCiat implements Analysis, AutoCloseable {
         final Thread thread;
         private final CallEvent event = new CallEvent();
         private final WorkerContext wctx;
+        /** CPU time this worker used, ns (-1 if unmeasured), written before the thread ends. */
+        volatile long cpuNanos = -1;
 
         Worker(int k, Ciat ciat, WorkerContext wctx) {
             this.queue = new ArrayBlockingQueue<>(poolSize);
@@ -255,6 +271,7 @@ public final class ParallelCiat implements Analysis, AutoCloseable {
                         free.add(b);
                     }
                     if (last) {
+                        cpuNanos = cpuTime();
                         return;
                     }
                 }

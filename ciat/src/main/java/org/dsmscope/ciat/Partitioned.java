@@ -19,7 +19,7 @@ import org.dsmscope.ciat.report.TextReport;
 /**
  * Merges the CIAT instances of a partitioned replay (SPEC §4 "Partitioning", {@code Replay.runPartitioned}) into
  * the result a serial run gives, and writes the outputs. Partition k kept the pages with page number mod n = k
- * and the access-age streams of threads t mod n = k; partition 0 also counted everything that belongs to records
+ * and the access-age streams of threads (t + 1) mod n = k; partition 0 also counted everything that belongs to records
  * (mix, instruction stream, calls, times). Page-crossing accesses were logged as partial results and are combined
  * here by access number.
  */
