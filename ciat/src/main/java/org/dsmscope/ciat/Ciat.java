@@ -60,6 +60,8 @@ public final class Ciat implements Analysis {
     private int part;
     private int parts = 1;
     private long ownerMask = -1;
+    /** Per thread: this partition keeps its access-age stream ({@link #ageOwner}). */
+    private boolean[] ageMine;
     private long accessSeq;
     private final PartialLog partial = new PartialLog();
     private SeqEventFile seqEvents;
@@ -82,6 +84,10 @@ public final class Ciat implements Analysis {
         part = c.partition();
         parts = Math.max(1, c.partitions());
         ownerMask = Integer.bitCount(parts) == 1 ? parts - 1 : -1;
+        ageMine = new boolean[threads];
+        for (int t = 0; t < threads; t++) {
+            ageMine[t] = ageOwner(t) == part;
+        }
         comm.partition(part, parts);
         memory.partition(part, parts);
         runKind = new int[threads];
@@ -156,7 +162,7 @@ public final class Ciat implements Analysis {
         } else {
             memory.foreignData(size);
         }
-        if (size > 0 && ageOwner(thread) == part) {
+        if (size > 0 && ageMine[thread]) {
             age.access(thread, address, size, ph.age);
         }
     }
