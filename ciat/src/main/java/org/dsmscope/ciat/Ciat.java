@@ -55,10 +55,13 @@ public final class Ciat implements Analysis {
     private EventTrace events;
     private CiatResult result;
     private final List<Path> written = new ArrayList<>();
-    // Partitioned replay (SPEC §4): this instance keeps the state of pages (page mod parts == part) and of the
-    // access-age streams of threads (thread mod parts == part); partition 0 also counts everything per record.
+    // Partitioned analysis (SPEC §4): this instance keeps the state of pages (page mod parts == part) and of the
+    // access-age streams of threads (ageOwner); partition 0 also counts everything per record.
     private int part;
     private int parts = 1;
+    private long ownerMask = -1;
+    /** Per thread: this partition keeps its access-age stream ({@link #ageOwner}). */
+    private boolean[] ageMine;
     private long accessSeq;
     private final PartialLog partial = new PartialLog();
     private SeqEventFile seqEvents;
@@ -80,6 +83,11 @@ public final class Ciat implements Analysis {
         memory = new MemoryUsage(loc);
         part = c.partition();
         parts = Math.max(1, c.partitions());
+        ownerMask = Integer.bitCount(parts) == 1 ? parts - 1 : -1;
+        ageMine = new boolean[threads];
+        for (int t = 0; t < threads; t++) {
+            ageMine[t] = ageOwner(t) == part;
+        }
         comm.partition(part, parts);
         memory.partition(part, parts);
         runKind = new int[threads];
@@ -121,29 +129,56 @@ public final class Ciat implements Analysis {
 
     @Override
     public void access(int thread, int cpu, long clock, int memType, int size, boolean store, long address) {
+        access(thread, cpu, clock, memType, size, store, address, size > 0 && ctx.isSyncVariable(address));
+    }
+
+    /**
+     * One data access; {@code sync} tells whether it is to a synchronization variable (size &gt; 0 and
+     * {@link ReplayContext#isSyncVariable} of its first byte), decided by the caller ({@link ParallelCiat} asks
+     * on the replay thread).
+     */
+    void access(int thread, int cpu, long clock, int memType, int size, boolean store, long address, boolean sync) {
         PhaseStats ph = phase();
         long seq = ++accessSeq;
         if (part == 0) {
             mix(ph.mix, thread, memType, size, store);
-        }
-        memory.data(thread, address, size);
-        if (size > 0 && ctx.isSyncVariable(address)) {
-            if (part == 0) {
+            if (sync) {
                 ph.comm.syncExcluded++;
-            }
-        } else {
-            if (part == 0) {
+            } else {
                 ph.comm.considered++;
             }
-            if (parts == 1) {
+        }
+        if (parts == 1) {
+            memory.data(thread, address, size);
+            if (!sync) {
                 comm.access(cpu, clock, store, address, size, ph.comm, events);
-            } else if (size > 0) {
+            }
+        } else if (size <= 0 || ((address ^ (address + size - 1)) >>> 12) != 0 || owner(address >>> 12) == part) {
+            // This partition's page, or a page-crossing access (each partition handles its own bytes).
+            memory.data(thread, address, size);
+            if (!sync && size > 0) {
                 partitioned(ph, seq, cpu, clock, store, address, size);
             }
+        } else {
+            memory.foreignData(size);
         }
-        if (size > 0 && (opt.ageScope == AccessAge.Scope.GLOBAL ? part == 0 : thread % parts == part)) {
+        if (size > 0 && ageMine[thread]) {
             age.access(thread, address, size, ph.age);
         }
+    }
+
+    /**
+     * The partition that keeps the access-age stream of {@code thread}: (thread + 1) mod partitions, so that
+     * partition 0, which also counts the mix, does not also get thread 0's stream (usually the largest: serial
+     * phases); the global stream goes to the last partition.
+     */
+    private int ageOwner(int thread) {
+        return opt.ageScope == AccessAge.Scope.GLOBAL ? parts - 1 : (thread + 1) % parts;
+    }
+
+    /** The partition owning a 4 KiB page (page number mod partitions, as {@link ReplayContext#partitionOf}). */
+    private int owner(long page) {
+        return ownerMask >= 0 ? (int) (page & ownerMask) : (int) Long.remainderUnsigned(page, parts);
     }
 
     private void partitioned(PhaseStats ph, long seq, int cpu, long clock, boolean store, long address, int size) {

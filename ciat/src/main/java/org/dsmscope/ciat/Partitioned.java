@@ -1,6 +1,6 @@
 package org.dsmscope.ciat;
 
-import java.io.BufferedReader;
+import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -19,7 +19,7 @@ import org.dsmscope.ciat.report.TextReport;
 /**
  * Merges the CIAT instances of a partitioned replay (SPEC §4 "Partitioning", {@code Replay.runPartitioned}) into
  * the result a serial run gives, and writes the outputs. Partition k kept the pages with page number mod n = k
- * and the access-age streams of threads t mod n = k; partition 0 also counted everything that belongs to records
+ * and the access-age streams of threads (t + 1) mod n = k; partition 0 also counted everything that belongs to records
  * (mix, instruction stream, calls, times). Page-crossing accesses were logged as partial results and are combined
  * here by access number.
  */
@@ -120,14 +120,14 @@ public final class Partitioned {
                 crossing.add(new long[] {seq, clock, type, cpu, degree});
             }
         });
-        List<BufferedReader> readers = new ArrayList<>();
+        List<DataInputStream> readers = new ArrayList<>();
         try {
             for (Ciat c : parts) {
                 readers.add(c.seqEvents().reader());
             }
             long[][] head = new long[readers.size()][];
             for (int i = 0; i < readers.size(); i++) {
-                head[i] = parse(readers.get(i).readLine());
+                head[i] = SeqEventFile.read(readers.get(i), new long[5]);
             }
             int ci = 0;
             while (true) {
@@ -147,13 +147,13 @@ public final class Partitioned {
                 } else {
                     long[] h = head[best];
                     out.event(h[1], (int) h[2], (int) h[3], (int) h[4]);
-                    head[best] = parse(readers.get(best).readLine());
+                    head[best] = SeqEventFile.read(readers.get(best), h);
                 }
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read a temporary event file: " + e.getMessage(), e);
         } finally {
-            for (BufferedReader r : readers) {
+            for (DataInputStream r : readers) {
                 try {
                     r.close();
                 } catch (IOException e) {
@@ -164,20 +164,5 @@ public final class Partitioned {
                 c.seqEvents().delete();
             }
         }
-    }
-
-    private static long[] parse(String line) {
-        if (line == null) {
-            return null;
-        }
-        String[] f = line.split(" ");
-        int type = 0;
-        for (int t = 0; t < 4; t++) {
-            if (SeqEventFile.typeName(t).equals(f[2])) {
-                type = t;
-            }
-        }
-        return new long[] {Long.parseLong(f[0]), Long.parseLong(f[1]), type, Long.parseLong(f[3]),
-            Long.parseLong(f[4])};
     }
 }

@@ -1,29 +1,29 @@
 package org.dsmscope.ciat;
 
-import java.io.BufferedReader;
-import java.io.BufferedWriter;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.dsmscope.ciat.comm.CommEventSink;
 
 /**
- * A partition's communication events in a partitioned replay, spilled to a temporary file as lines
- * {@code seq clock TYPE processor degree} in access order, so that the partitions' events can be merged by access
- * number into one event trace identical to a serial run's. Deleted after the merge.
+ * A partition's communication events in a partitioned analysis, spilled to a temporary file in access order so
+ * that the partitions' events can be merged by access number into one event trace identical to a serial run's.
+ * Private binary layout (never kept: deleted after the merge): per event the access number and clock (8 bytes
+ * each, big-endian), the type (1 byte), the processor and the degree (4 bytes each).
  */
 final class SeqEventFile implements CommEventSink {
-    private static final String[] TYPES = {"RAW", "WAR", "WAW", "RAR"};
     /** Access number of the access being analysed (set before each access). */
     long seq;
     private final Path path;
-    private final Writer out;
-    private final StringBuilder sb = new StringBuilder(64);
+    private final DataOutputStream out;
 
-    private SeqEventFile(Path path, Writer out) {
+    private SeqEventFile(Path path, DataOutputStream out) {
         this.path = path;
         this.out = out;
     }
@@ -33,8 +33,8 @@ final class SeqEventFile implements CommEventSink {
         try {
             Path p = Files.createTempFile("dsmscope-ciat-events", ".tmp");
             p.toFile().deleteOnExit();
-            return new SeqEventFile(p, new BufferedWriter(Files.newBufferedWriter(p, StandardCharsets.US_ASCII),
-                    1 << 16));
+            return new SeqEventFile(p, new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(p),
+                    1 << 16)));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a temporary event file: " + e.getMessage(), e);
         }
@@ -42,11 +42,12 @@ final class SeqEventFile implements CommEventSink {
 
     @Override
     public void event(long clock, int type, int processor, int degree) {
-        sb.setLength(0);
-        sb.append(seq).append(' ').append(clock).append(' ').append(TYPES[type]).append(' ').append(processor)
-                .append(' ').append(degree).append('\n');
         try {
-            out.append(sb);
+            out.writeLong(seq);
+            out.writeLong(clock);
+            out.writeByte(type);
+            out.writeInt(processor);
+            out.writeInt(degree);
         } catch (IOException e) {
             throw new UncheckedIOException(path + ": cannot write: " + e.getMessage(), e);
         }
@@ -61,9 +62,25 @@ final class SeqEventFile implements CommEventSink {
         }
     }
 
-    /** Opens the file for reading. */
-    BufferedReader reader() throws IOException {
-        return Files.newBufferedReader(path, StandardCharsets.US_ASCII);
+    /** Opens the file for reading with {@link #read}. */
+    DataInputStream reader() throws IOException {
+        return new DataInputStream(new BufferedInputStream(Files.newInputStream(path), 1 << 16));
+    }
+
+    /** Reads the next event into {seq, clock, type, processor, degree}; null at the end. */
+    static long[] read(DataInputStream in, long[] into) throws IOException {
+        long s;
+        try {
+            s = in.readLong();
+        } catch (EOFException e) {
+            return null;
+        }
+        into[0] = s;
+        into[1] = in.readLong();
+        into[2] = in.readByte();
+        into[3] = in.readInt();
+        into[4] = in.readInt();
+        return into;
     }
 
     /** Deletes the file. */
@@ -73,10 +90,5 @@ final class SeqEventFile implements CommEventSink {
         } catch (IOException e) {
             // a temporary file; deleteOnExit is the fallback
         }
-    }
-
-    /** The type name of an event type. */
-    static String typeName(int type) {
-        return TYPES[type];
     }
 }

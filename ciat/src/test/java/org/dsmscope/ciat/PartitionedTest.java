@@ -14,10 +14,13 @@ import net.jqwik.api.constraints.IntRange;
 import org.dsmscope.ciat.age.AccessAge;
 import org.dsmscope.ciat.report.JsonReport;
 import org.dsmscope.replay.Analysis;
+import org.dsmscope.replay.CallEvent;
 import org.dsmscope.replay.Phase;
 import org.dsmscope.replay.PhaseTimes;
 import org.dsmscope.replay.ReplayContext;
+import org.dsmscope.trace.CallType;
 import org.dsmscope.trace.MemType;
+import org.dsmscope.trace.RecordKind;
 import org.dsmscope.trace.TraceSet;
 
 /**
@@ -77,8 +80,8 @@ class PartitionedTest {
         }
     }
 
-    /** Feeds the same random callbacks to every analysis. */
-    private static void drive(long seed, int threads, List<Analysis> an, List<ReplayContext> ctx) {
+    /** Feeds the same random callbacks (accesses, fetches, branches, calls, phases) to every analysis. */
+    static void drive(long seed, int threads, List<Analysis> an, List<ReplayContext> ctx) {
         SplittableRandom rnd = new SplittableRandom(seed);
         for (int i = 0; i < an.size(); i++) {
             an.get(i).begin(ctx.get(i));
@@ -95,6 +98,28 @@ class PartitionedTest {
             for (int k = 0; k < n; k++) {
                 int t = rnd.nextInt(threads);
                 long c = ++clock[t];
+                if (rnd.nextInt(25) == 0) {
+                    int[] kinds = {RecordKind.BRANCH, RecordKind.PROC_CALL, RecordKind.PROC_START};
+                    int kind = kinds[rnd.nextInt(3)];
+                    long target = 0x400000 + 4L * rnd.nextInt(16);
+                    for (Analysis a : an) {
+                        a.branch(t, t, c, kind, target + 4, target);
+                    }
+                    continue;
+                }
+                if (rnd.nextInt(30) == 0) {
+                    CallEvent e = new CallEvent();
+                    e.type = rnd.nextBoolean() ? CallType.FILE_READ : CallType.BEGIN_CRITICAL;
+                    e.startTime = rnd.nextInt(1000);
+                    e.endTime = e.startTime + rnd.nextInt(50);
+                    e.arg1 = 0x5000;
+                    e.arg2 = rnd.nextInt(4096);
+                    e.waitClocks = rnd.nextInt(3);
+                    for (Analysis a : an) {
+                        a.call(t, t, c, e);
+                    }
+                    continue;
+                }
                 if (rnd.nextInt(10) == 0) {
                     long pc = 0x400000 + 4L * rnd.nextInt(2048);
                     for (Analysis a : an) {

@@ -9,7 +9,7 @@ import java.util.concurrent.Callable;
 import org.dsmscope.ciat.Ciat;
 import org.dsmscope.ciat.CiatOptions;
 import org.dsmscope.ciat.CiatResult;
-import org.dsmscope.ciat.Partitioned;
+import org.dsmscope.ciat.ParallelCiat;
 import org.dsmscope.ciat.age.AccessAge;
 import org.dsmscope.ciat.comm.CommStats;
 import org.dsmscope.ciat.memory.AddressRanges;
@@ -120,7 +120,8 @@ public final class CiatCommand implements Callable<Integer> {
     List<String> sharedRanges = new ArrayList<>();
 
     @Option(names = "--partitions", paramLabel = "N",
-            description = "parallel analysis in N address partitions on N threads (0 = one per core; default 1)")
+            description = {"parallel analysis: one replay, CIAT's work in N address partitions on N worker",
+                "threads (0 = one per core; default 1 = serial); results identical to a serial run"})
     int partitions = 1;
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "print the command line options")
@@ -162,18 +163,19 @@ public final class CiatCommand implements Callable<Integer> {
         if (parts < 1 || parts > 1024) {
             throw new UserError("option --partitions: value " + partitions + " out of range (0..1024)");
         }
-        if (parts > 1) {
-            List<Ciat> all = Replay.runPartitioned(detailed, calls, ro, parts, k -> new Ciat(co));
-            List<Path> written = new ArrayList<>();
-            CiatResult res = Partitioned.mergeAndWrite(all, detailed.base(), written);
-            summary(res, written);
-            return 0;
-        }
         Replay replay = new Replay(detailed, calls, ro);
-        Ciat ciat = new Ciat(co);
-        replay.add(ciat);
-        replay.run();
-        summary(ciat.result(), ciat.written());
+        if (parts > 1) {
+            try (ParallelCiat par = new ParallelCiat(co, parts)) {
+                replay.add(par);
+                replay.run();
+                summary(par.result(), par.written());
+            }
+        } else {
+            Ciat ciat = new Ciat(co);
+            replay.add(ciat);
+            replay.run();
+            summary(ciat.result(), ciat.written());
+        }
         if (replay.problemCount() > 0) {
             PrintWriter out = spec.commandLine().getOut();
             out.println("ciat: continued past " + replay.problemCount() + " problem(s); first: "

@@ -328,12 +328,15 @@ class CiatCommandTest {
         for (String e : exts) {
             want.add(Files.readString(Path.of(base + e)));
         }
-        Run par = run("ciat", "-ciat_events", "--partitions", "3", "--json", dir.resolve("p.json").toString(),
-                base);
-        assertEquals(0, par.status, par.err);
-        for (int i = 0; i < exts.length; i++) {
-            assertEquals(want.get(i), Files.readString(Path.of(base + exts[i])), exts[i]);
+        for (String n : new String[] {"2", "3", "0"}) {
+            Run par = run("ciat", "-ciat_events", "--partitions", n, "--json", dir.resolve("p.json").toString(),
+                    base);
+            assertEquals(0, par.status, par.err);
+            for (int i = 0; i < exts.length; i++) {
+                assertEquals(want.get(i), Files.readString(Path.of(base + exts[i])), n + exts[i]);
+            }
+            assertEquals(Files.readString(dir.resolve("s.json")), Files.readString(dir.resolve("p.json")), n);
+            assertEquals(serial.out.lines().findFirst(), par.out.lines().findFirst(), n);
         }
-        assertEquals(Files.readString(dir.resolve("s.json")), Files.readString(dir.resolve("p.json")));
     }
 }

@@ -56,6 +56,11 @@ public final class AgeTracker {
             compact();
         }
         int t = ++now;
+        long page = first >>> PAGE_SHIFT;
+        if (page == lastKey >>> PAGE_SHIFT) {
+            int s = slot(page); // before reading the field: slot() may grow the array
+            return accessInPage(t, last[s], (int) (first & (PAGE - 1)), (int) (lastKey & (PAGE - 1)));
+        }
         int pmin = Integer.MAX_VALUE;
         int fresh = 0;
         // Pass 1: oldest previous timestamp; pass 2: move keys to now.
@@ -112,6 +117,44 @@ public final class AgeTracker {
                 break;
             }
         }
+        for (int i = t; i <= cap; i += i & -i) {
+            fen[i] += moved;
+        }
+        return age;
+    }
+
+    /** {@link #access} of keys {@code off..end} of one page (the common case: one page lookup, same result). */
+    private long accessInPage(int t, int[] l, int off, int end) {
+        int pmin = Integer.MAX_VALUE;
+        int fresh = 0;
+        for (int i = off; i <= end; i++) {
+            int p = l[i];
+            if (p == 0) {
+                fresh++;
+            } else if (p < pmin) {
+                pmin = p;
+            }
+        }
+        long age = fresh > 0 ? -1 : live - prefix(pmin - 1);
+        live += fresh;
+        int run = 0;
+        int runTs = -1;
+        for (int i = off; i <= end; i++) {
+            int p = l[i];
+            if (p != runTs) {
+                if (run > 0 && runTs > 0) {
+                    dec(runTs, run);
+                }
+                runTs = p;
+                run = 0;
+            }
+            run++;
+            l[i] = t;
+        }
+        if (run > 0 && runTs > 0) {
+            dec(runTs, run);
+        }
+        int moved = end - off + 1;
         for (int i = t; i <= cap; i += i & -i) {
             fen[i] += moved;
         }

@@ -39,6 +39,7 @@ public final class Communication {
     private final long[] scratch;
     private int part;
     private int parts = 1;
+    private long mask = -1;
 
     /** Communication state for {@code processors} processors, in its own location table. */
     public Communication(int processors) {
@@ -68,10 +69,11 @@ public final class Communication {
     public void partition(int part, int parts) {
         this.part = part;
         this.parts = parts;
+        this.mask = Integer.bitCount(parts) == 1 ? parts - 1 : -1;
     }
 
     private boolean foreign(long page) {
-        return parts > 1 && Long.remainderUnsigned(page, parts) != part;
+        return parts > 1 && (mask >= 0 ? (page & mask) : Long.remainderUnsigned(page, parts)) != part;
     }
 
     /** Number of byte locations with communication state (data locations touched). */

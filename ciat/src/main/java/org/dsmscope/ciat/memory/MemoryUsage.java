@@ -41,6 +41,7 @@ public final class MemoryUsage {
     private long fetchedInstructions;
     private int part;
     private int parts = 1;
+    private long mask = -1;
 
     /** Memory usage in its own location table. */
     public MemoryUsage() {
@@ -60,10 +61,11 @@ public final class MemoryUsage {
     public void partition(int part, int parts) {
         this.part = part;
         this.parts = parts;
+        this.mask = Integer.bitCount(parts) == 1 ? parts - 1 : -1;
     }
 
     private boolean foreign(long page) {
-        return parts > 1 && Long.remainderUnsigned(page, parts) != part;
+        return parts > 1 && (mask >= 0 ? (page & mask) : Long.remainderUnsigned(page, parts)) != part;
     }
 
     /** A data access of {@code size} bytes (0 for a zero-byte store) by {@code thread}. */
@@ -88,6 +90,16 @@ public final class MemoryUsage {
             m[i] = w + (1L << COUNT_SHIFT);
         } else {
             countOverflow.merge(address, 1L, Long::sum); // rare: more than 16 M accesses anchored at one byte
+        }
+    }
+
+    /**
+     * A data access of {@code size} &ge; 1 bytes that lies wholly on another partition's page (partitioned runs):
+     * only the totals that partition 0 keeps change.
+     */
+    public void foreignData(int size) {
+        if (part == 0) {
+            dataBytesAccessed += size;
         }
     }
 

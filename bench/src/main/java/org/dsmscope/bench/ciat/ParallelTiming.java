@@ -1,0 +1,72 @@
+package org.dsmscope.bench.ciat;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.Locale;
+import org.dsmscope.ciat.Ciat;
+import org.dsmscope.ciat.CiatOptions;
+import org.dsmscope.ciat.CiatResult;
+import org.dsmscope.ciat.ParallelCiat;
+import org.dsmscope.replay.Analysis;
+import org.dsmscope.replay.Replay;
+import org.dsmscope.replay.ReplayOptions;
+import org.dsmscope.trace.TraceSet;
+
+/**
+ * Serial versus parallel CIAT (issue 4 "Speed and memory", module README "Parallel analysis") on a trace set, in
+ * one JVM, modes alternating: wall time, process CPU time, the replay thread's CPU time and each worker's CPU
+ * time, so that the critical path on idle cores can be estimated on a loaded machine. Usage:
+ * {@code ParallelTiming TRACE_PREFIX ITERATIONS MODES} with MODES a comma list of {@code null} (replay only),
+ * {@code 1} (serial CIAT) and worker counts.
+ */
+public final class ParallelTiming {
+    private ParallelTiming() {
+    }
+
+    /** Runs the comparison. */
+    public static void main(String[] a) {
+        TraceSet set = TraceSet.ofPrefix(a[0]);
+        int iterations = Integer.parseInt(a[1]);
+        ThreadMXBean tb = ManagementFactory.getThreadMXBean();
+        com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        for (int it = 0; it < iterations; it++) {
+            for (String mode : a[2].split(",")) {
+                System.gc();
+                long w0 = System.nanoTime();
+                long p0 = os.getProcessCpuTime();
+                long t0 = tb.getCurrentThreadCpuTime();
+                Replay r = new Replay(set, null, new ReplayOptions());
+                CiatOptions o = new CiatOptions();
+                o.writeFiles = false;
+                Ciat serial = null;
+                ParallelCiat par = null;
+                if (mode.equals("null")) {
+                    r.add(new Analysis() { });
+                } else if (mode.equals("1")) {
+                    serial = new Ciat(o);
+                    r.add(serial);
+                } else {
+                    par = new ParallelCiat(o, Integer.parseInt(mode));
+                    r.add(par);
+                }
+                r.run();
+                long w = System.nanoTime() - w0;
+                long p = os.getProcessCpuTime() - p0;
+                long t = tb.getCurrentThreadCpuTime() - t0;
+                CiatResult res = serial != null ? serial.result() : par != null ? par.result() : null;
+                long acc = res == null ? 0 : res.aggregate.mix.totalLoads(-1) + res.aggregate.mix.totalStores(-1);
+                StringBuilder workers = new StringBuilder();
+                if (par != null) {
+                    for (long ns : par.workerCpuNanos()) {
+                        workers.append(String.format(Locale.ROOT, " %.2f", ns / 1e9));
+                    }
+                    par.close();
+                }
+                System.out.printf(Locale.ROOT, "%s it %d mode %s wall %.2f s process-cpu %.2f s replay-thread-cpu"
+                        + " %.2f s workers-cpu [%s ] accesses %d%n", a[0], it, mode, w / 1e9, p / 1e9, t / 1e9,
+                        workers.toString(), acc);
+            }
+        }
+    }
+}
