@@ -12,6 +12,7 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.dsmscope.trace.memory.MemoryUsageFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -58,6 +59,15 @@ class DemoCommandTest {
         JsonNode sor = new ObjectMapper().readTree(out.resolve("sor.4.ciat.json").toFile());
         assertTrue(sor.path("aggregate").path("communication").path("war").asLong() > 0,
                 "SOR's border rows are read by neighbours and then rewritten");
+        // the memory usage file CIAT wrote reads back through the shared reader CDAT's page policies will use
+        long[] pages = {0, 0};
+        MemoryUsageFile.read(out.resolve("matmul.4.memory"), p -> {
+            pages[0]++;
+            pages[1] += p.shared() ? 1 : 0;
+        });
+        JsonNode memory = mm.path("aggregate").path("memory");
+        assertEquals(memory.path("touchedPages").asLong(), pages[0]);
+        assertEquals(memory.path("sharedPages").asLong(), pages[1]);
         assertTrue(text.contains("communication (share of data accesses): RAW"), text);
         assertTrue(text.contains("working set"), text);
         assertTrue(text.contains("reports: " + out.resolve("matmul.4")), text);
