@@ -54,6 +54,10 @@ public final class TraceRuntime {
     private static boolean warnedOnce;
     private static BufferedWriter dataMap;
     private static Path dataMapFile;
+    /** The on-the-fly analysis sink (to_ciat), set by {@link Bootstrap}. */
+    static org.dsmscope.agent.sink.AnalysisSink sink;
+    /** to_ciat: the private directory the per-thread record streams spill to until the analysis reads them. */
+    private static Path spillDir;
 
     private TraceRuntime() {
     }
@@ -92,6 +96,9 @@ public final class TraceRuntime {
                     return false;
                 }
             }
+            if (o.type == AgentOptions.Type.TO_CIAT) {
+                spillDir = OnTheFly.spillDirectory(o.name);
+            }
             ThreadTrace main = newTrace(0);
             synchronized (LOCK) {
                 TRACES.add(main);
@@ -99,7 +106,7 @@ public final class TraceRuntime {
             }
             active = true;
             CURRENT.set(main);
-            if (level >= 2 && o.type != AgentOptions.Type.SUPPRESSED) {
+            if (level >= 2 && (o.type == AgentOptions.Type.NORMAL || o.type == AgentOptions.Type.COMPRESSED)) {
                 dataMapFile = Paths.get(o.name + ".partial.datamap");
                 dataMap = Files.newBufferedWriter(dataMapFile, StandardCharsets.UTF_8);
                 dataMap.write(Sidecars.DATAMAP_HEADER);
@@ -119,6 +126,9 @@ public final class TraceRuntime {
     }
 
     private static String partialName(int index) {
+        if (spillDir != null) {
+            return spillDir.resolve(index + ".smait").toString();
+        }
         return options.name + ".partial." + index;
     }
 
@@ -131,7 +141,7 @@ public final class TraceRuntime {
             TraceWriter.Options wo = new TraceWriter.Options().addr64(true).bufferBytes(1 << 18);
             os = new FileOutputStream(file.toFile());
             try {
-                if (options.type == AgentOptions.Type.COMPRESSED) {
+                if (options.type == AgentOptions.Type.COMPRESSED || options.type == AgentOptions.Type.TO_CIAT) {
                     os = Codec.parse(options.codec).encode(os);
                 }
                 w = new TraceWriter(new StreamChannel(os), file.toString(), wo);
@@ -303,6 +313,14 @@ public final class TraceRuntime {
             return;
         }
         int p = all.size();
+        if (options.type == AgentOptions.Type.TO_CIAT) {
+            List<Path> files = new ArrayList<>(p);
+            for (ThreadTrace tt : all) {
+                files.add(tt.file());
+            }
+            OnTheFly.analyse(sink, options, p, files, spillDir, err);
+            return;
+        }
         StringBuilder out = new StringBuilder("Trace output stored in:\n");
         for (ThreadTrace tt : all) {
             Path target = Paths.get(TraceSet.fileName(options.name, p, tt.index));
