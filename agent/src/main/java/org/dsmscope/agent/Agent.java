@@ -28,6 +28,19 @@ public final class Agent {
         } catch (java.net.URISyntaxException | RuntimeException e) {
             // search the class path below
         }
+        // Loaded from -Xbootclasspath/a: a boot class has no code source, but its resource URL names the jar.
+        URL self = Agent.class.getResource("Agent.class");
+        if (self != null && self.getProtocol().equals("jar")) {
+            try {
+                String u = self.getPath();
+                File f = new File(new java.net.URI(u.substring(0, u.indexOf("!/"))));
+                if (f.isFile()) {
+                    return f;
+                }
+            } catch (java.net.URISyntaxException | RuntimeException e) {
+                // search the class path below
+            }
+        }
         for (String entry : System.getProperty("java.class.path", "").split(File.pathSeparator)) {
             File f = new File(entry);
             if (f.isFile() && f.getName().endsWith(".jar")) {
