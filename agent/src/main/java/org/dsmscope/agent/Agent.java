@@ -28,6 +28,19 @@ public final class Agent {
         } catch (java.net.URISyntaxException | RuntimeException e) {
             // search the class path below
         }
+        // Loaded from -Xbootclasspath/a: a boot class has no code source, but its resource URL names the jar.
+        URL self = Agent.class.getResource("Agent.class");
+        if (self != null && self.getProtocol().equals("jar")) {
+            try {
+                String u = self.getPath();
+                File f = new File(new java.net.URI(u.substring(0, u.indexOf("!/"))));
+                if (f.isFile()) {
+                    return f;
+                }
+            } catch (java.net.URISyntaxException | RuntimeException e) {
+                // search the class path below
+            }
+        }
         for (String entry : System.getProperty("java.class.path", "").split(File.pathSeparator)) {
             File f = new File(entry);
             if (f.isFile() && f.getName().endsWith(".jar")) {
@@ -42,16 +55,29 @@ public final class Agent {
         return null;
     }
 
+    /**
+     * True if the agent jar is on the boot class path already ({@code -Xbootclasspath/a:}, as {@code dsmscope trace}
+     * starts the JVM): appending it at run time would make HotSpot warn that class data sharing is limited.
+     */
+    private static boolean onBootPath() {
+        try {
+            Class.forName("org.dsmscope.agent.core.Bootstrap", false, null);
+            return true;
+        } catch (ClassNotFoundException e) {
+            return false;
+        }
+    }
+
     /** Entry point for {@code -javaagent:dsmscope-agent.jar[=options]}. */
     public static void premain(String args, Instrumentation inst) {
         try {
             File jar = agentJar();
-            if (jar != null) {
+            if (jar != null && !onBootPath()) {
                 inst.appendToBootstrapClassLoaderSearch(new JarFile(jar));
             }
             Class<?> boot = Class.forName("org.dsmscope.agent.core.Bootstrap", true, null);
-            Method start = boot.getMethod("start", String.class, Instrumentation.class);
-            start.invoke(null, args, inst);
+            Method start = boot.getMethod("start", String.class, Instrumentation.class, String.class);
+            start.invoke(null, args, inst, jar == null ? null : jar.getAbsolutePath());
         } catch (ClassNotFoundException e) {
             System.err.println("dsmscope agent: run the agent from its jar (dsmscope-agent.jar); tracing is off");
         } catch (ReflectiveOperationException | java.io.IOException | RuntimeException e) {

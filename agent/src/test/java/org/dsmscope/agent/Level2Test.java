@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.Field;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,6 +13,7 @@ import org.dsmscope.progs.MatMul;
 import org.dsmscope.progs.MemProg;
 import org.dsmscope.trace.CallType;
 import org.dsmscope.trace.RecordKind;
+import org.dsmscope.trace.sidecar.DataMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,16 +28,12 @@ class Level2Test {
         return (sun.misc.Unsafe) f.get(null);
     }
 
-    /** Data map objects: type → address (first of each type), and all [lo, hi) ranges. */
-    private static Map<String, Long> objects(Path map, List<long[]> ranges) throws Exception {
+    /** Data map ranges: "KIND TYPE" → address (lowest of each), and all [lo, hi) ranges. */
+    private static Map<String, Long> objects(DataMap m, List<long[]> ranges) {
         Map<String, Long> first = new HashMap<>();
-        for (String line : Files.readAllLines(map)) {
-            String[] f = line.split(" ");
-            if (f[0].equals("obj") || f[0].equals("static")) {
-                long lo = Long.decode(f[1]);
-                ranges.add(new long[] {lo, lo + Long.parseLong(f[2])});
-                first.putIfAbsent(f[0] + " " + f[3], lo);
-            }
+        for (int i = 0; i < m.size(); i++) {
+            ranges.add(new long[] {m.start(i), m.end(i)});
+            first.putIfAbsent(m.kind(i) + " " + m.type(i), m.start(i));
         }
         return first;
     }
@@ -48,12 +44,13 @@ class Level2Test {
         assertEquals(0, t.exit, t.err);
         assertTrue(t.out.contains("check 34 2.0"), t.out);
         List<long[]> ranges = new ArrayList<>();
-        Map<String, Long> obj = objects(dir.resolve("tr.1.datamap"), ranges);
+        DataMap map = DataMap.read(dir.resolve("tr.1.datamap"));
+        Map<String, Long> obj = objects(map, ranges);
         sun.misc.Unsafe u = unsafe();
-        long ints = obj.get("obj int[]");
-        long longs = obj.get("obj long[]");
-        long doubles = obj.get("obj double[]");
-        long self = obj.get("obj org.dsmscope.progs.MemProg");
+        long ints = obj.get("array int[]");
+        long longs = obj.get("array long[]");
+        long doubles = obj.get("array double[]");
+        long self = obj.get("object org.dsmscope.progs.MemProg");
         List<Traced.Rec> rs = t.records(0);
         int m = 0;
         while (!(rs.get(m).isCall(CallType.MARKER) && rs.get(m).args[1] == 0)) {
@@ -97,9 +94,14 @@ class Level2Test {
         long yOff = u.objectFieldOffset(MemProg.class.getDeclaredField("y"));
         assertTrue(mem.stream().anyMatch(r -> r.memType == 0x041 && r.address == self + xOff), "m.x store");
         assertTrue(mem.stream().anyMatch(r -> r.memType == 0x081 && r.address == self + yOff), "m.y store");
-        long statics = obj.get("static org.dsmscope.progs.MemProg");
+        long statics = obj.get("statics static org.dsmscope.progs.MemProg");
         assertTrue(mem.stream().anyMatch(r -> r.memType == 0x041 && r.address >= statics && r.address < statics + 16),
                 "staticInt store in MemProg's static block");
+        // the data map (trace module format) names what each address is
+        assertEquals("int[2]", map.describe(ints + u.arrayBaseOffset(int[].class) + 8));
+        assertEquals("org.dsmscope.progs.MemProg.x", map.describe(self + xOff));
+        assertTrue(mem.stream().anyMatch(r -> r.address >= statics && r.address < statics + 16
+                && map.describe(r.address).startsWith("static org.dsmscope.progs.MemProg.")), "static field named");
         // marker 1 stops detailed tracing until marker 2
         assertTrue(stop > 0);
         int i = stop + 1;

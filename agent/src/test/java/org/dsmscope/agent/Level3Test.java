@@ -3,13 +3,13 @@ package org.dsmscope.agent;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.dsmscope.progs.BranchProg;
 import org.dsmscope.trace.RecordKind;
+import org.dsmscope.trace.sidecar.SymbolFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,15 +24,18 @@ class Level3Test {
         assertEquals(0, t.exit, t.err);
         assertTrue(t.out.contains("check 21"), t.out);
         Map<String, long[]> methods = new HashMap<>();
-        for (String line : Files.readAllLines(dir.resolve("tr.1.symbols"))) {
-            String[] f = line.split(" ");
-            if (f[0].equals("method")) {
-                methods.put(f[3], new long[] {Long.decode(f[1]), Long.decode(f[2])});
-            }
+        SymbolFile sym = SymbolFile.read(dir.resolve("tr.1.symbols"));
+        for (int m = 0; m < sym.size(); m++) {
+            methods.put(sym.className(m).replace('.', '/') + "." + sym.methodName(m) + sym.descriptor(m),
+                    new long[] {sym.start(m), sym.end(m)});
         }
         long[] main = methods.get("org/dsmscope/progs/BranchProg.main([Ljava/lang/String;)V");
         long[] twice = methods.get("org/dsmscope/progs/BranchProg.twice(I)I");
         assertTrue(main[1] < 0x1000_0000L, "code below 256 MiB");
+        int mm = sym.methodAt(main[0]);
+        assertEquals("BranchProg.java", sym.sourceFile(mm));
+        assertTrue(sym.lineAt(main[0]) > 0, "source line of main's first instruction");
+        assertTrue(sym.accessOffsets(mm).length > 0, "main's memory-access instructions");
         List<Traced.Rec> rs = t.records(0);
         assertTrue(rs.stream().anyMatch(r -> r.kind == RecordKind.PROC_START && r.address == main[0]));
         assertEquals(5, rs.stream().filter(r -> r.kind == RecordKind.PROC_START && r.address == twice[0]).count());

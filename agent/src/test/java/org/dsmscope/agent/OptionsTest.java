@@ -49,8 +49,8 @@ class OptionsTest {
     @Test
     void badOptionsAndOnTheFlyTypes_stopWithOneLineAndStatus2() throws Exception {
         String[][] cases = {{"level=7", "unknown level"}, {"type=fancy", "unknown trace type"},
-            {"colour=red", "unknown agent option"}, {"type=to_ciat", "not available yet"},
-            {"type=to_cdat", "not available yet"}};
+            {"colour=red", "unknown agent option"}, {"type=to_ciat", "needs the dsmscope distribution jar"},
+            {"type=to_cdat", "not available yet: CDAT does not exist"}};
         for (String[] c : cases) {
             Traced t = Traced.run(dir, c[0], Map.of(), dir.resolve("x").toString(), LockProg.class, "1");
             assertEquals(2, t.exit, c[0]);

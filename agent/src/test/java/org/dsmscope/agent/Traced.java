@@ -89,6 +89,7 @@ final class Traced {
         List<String> cmd = new ArrayList<>();
         cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xshare:off");
+        cmd.add("-Ddsmscope.home=" + dir); // no dsmscope.jar there: to_ciat has no analysis sink
         cmd.add("-javaagent:" + agentJar() + (agentArgs.isEmpty() ? "" : "=" + agentArgs));
         cmd.add("-cp");
         cmd.add(childClassPath());

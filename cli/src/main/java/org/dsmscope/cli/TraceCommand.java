@@ -39,6 +39,10 @@ public final class TraceCommand implements Callable<Integer> {
     @Option(names = "--codec", defaultValue = "zstd", paramLabel = "zstd|lz4", description = "Codec of compressed traces.")
     String codec;
 
+    @Option(names = "--ciat-options", paramLabel = "OPTIONS",
+            description = "to_ciat: the options of dsmscope ciat, in one argument (e.g. \"-p --json r.json\").")
+    String ciatOptions;
+
     @Option(names = "--agent", paramLabel = "JAR", description = "The agent jar (default: found beside dsmscope).")
     Path agent;
 
@@ -53,15 +57,23 @@ public final class TraceCommand implements Callable<Integer> {
         }
         String t = type.toLowerCase(Locale.ROOT);
         switch (t) {
-            case "normal": case "compressed": case "suppressed":
+            case "normal": case "compressed": case "suppressed": case "to_ciat":
                 break;
-            case "to_ciat": case "to_cdat":
-                throw new UserError("trace type " + t + " (on-the-fly analysis) is not available yet: this build has"
-                        + " no on-the-fly " + t.substring(3).toUpperCase(Locale.ROOT)
-                        + " engine; trace with --type normal and analyse the files");
+            case "to_cdat":
+                throw new UserError("trace type to_cdat (on-the-fly CDAT) is not available yet: CDAT does not exist"
+                        + " in this build; use --type to_ciat, or trace with --type normal and analyse the files");
             default:
                 throw new UserError("unknown trace type '" + type
                         + "' (expected normal, compressed, suppressed, to_ciat or to_cdat)");
+        }
+        if (ciatOptions != null && !t.equals("to_ciat")) {
+            throw new UserError("--ciat-options goes with --type to_ciat");
+        }
+        if (ciatOptions != null && !ciatOptions.isBlank()) {
+            String bad = new OnTheFlyCiat().check("to_ciat", List.of(ciatOptions.trim().split("\\s+")));
+            if (bad != null) {
+                throw new UserError(bad.replace("CIAT_OPTIONS", "--ciat-options"));
+            }
         }
         if (!codec.equalsIgnoreCase("zstd") && !codec.equalsIgnoreCase("lz4")) {
             throw new UserError("unknown codec '" + codec + "' (expected zstd or lz4)");
@@ -93,10 +105,21 @@ public final class TraceCommand implements Callable<Integer> {
         }
         List<String> cmd = new ArrayList<>();
         cmd.add(java);
+        // The agent's hooks must be visible to JDK classes: on the boot class path from the start, HotSpot keeps
+        // class data sharing for JDK classes and prints nothing (appended at run time by the agent, it warns that
+        // sharing is limited to boot classes on every run).
+        cmd.add("-Xbootclasspath/a:" + jar.toAbsolutePath());
+        Path self = ownJar();
+        if (t.equals("to_ciat") && self != null) {
+            cmd.add("-Ddsmscope.jar=" + self);
+        }
         cmd.add("-javaagent:" + jar.toAbsolutePath() + "=level=" + level + ",type=" + t + ",name=" + out
                 + ",codec=" + codec.toLowerCase(Locale.ROOT));
         cmd.addAll(program.subList(1, program.size()));
         ProcessBuilder pb = new ProcessBuilder(cmd).inheritIO();
+        if (ciatOptions != null) {
+            pb.environment().put("CIAT_OPTIONS", ciatOptions);
+        }
         Process p;
         try {
             p = pb.start();
@@ -155,6 +178,17 @@ public final class TraceCommand implements Callable<Integer> {
             }
         }
         throw new UserError("main class " + main + " not found on class path " + cp);
+    }
+
+    /** The dsmscope jar this command runs from (null when run from classes). */
+    private static Path ownJar() {
+        try {
+            Path here = Paths.get(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return Files.isRegularFile(here) && here.getFileName().toString().equals("dsmscope.jar")
+                    ? here.toAbsolutePath() : null;
+        } catch (URISyntaxException | RuntimeException e) {
+            return null;
+        }
     }
 
     /** The agent jar: $DSMSCOPE_AGENT_JAR, -Ddsmscope.home, beside the dsmscope jar, or agent/target. */

@@ -89,7 +89,9 @@ class TraceCommandTest {
         String[][] cases = {
             {"unknown level", "trace", "--level", "4", "--", java(), "-cp", cp, "X"},
             {"unknown trace type", "trace", "--type", "fancy", "--", java(), "-cp", cp, "X"},
-            {"not available yet", "trace", "--type", "to_ciat", "--", java(), "-cp", cp, "X"},
+            {"not available yet: CDAT does not exist", "trace", "--type", "to_cdat", "--", java(), "-cp", cp, "X"},
+            {"--ciat-options goes with --type to_ciat", "trace", "--ciat-options", "-p", "-o",
+                dir.resolve("t").toString(), "--", java(), "-cp", cp, TwoThreads.class.getName()},
             {"no such directory", "trace", "-o", dir.resolve("missing/t").toString(), "--", java(), "-cp", cp, "X"},
             {"main class org.nowhere.Main not found", "trace", "-o", dir.resolve("t").toString(), "--", java(),
                 "-cp", cp, "org.nowhere.Main"},

@@ -74,8 +74,7 @@ public final class Addresses {
         long mine = HEAP_TOP.getAndAdd(size);
         WeakIdentityTable.Entry e = TABLE.entry(o, h, mine);
         if (e.value == mine) {
-            TraceRuntime.dataMapLine(t, "obj 0x" + Long.toHexString(mine) + " " + size + " "
-                    + o.getClass().getTypeName() + " " + site);
+            TraceRuntime.object(t, mine, size, o.getClass(), site);
         }
         return e;
     }
@@ -86,17 +85,14 @@ public final class Addresses {
         synchronized (b) {
             if (b[0] == 0) {
                 b[0] = STATIC_TOP.getAndAdd((size + 7) & ~7L);
-                StringBuilder l = new StringBuilder("static 0x").append(Long.toHexString(b[0])).append(' ')
-                        .append(size).append(' ').append(c.getTypeName()).append(" -");
+                java.util.List<Object[]> fields = new java.util.ArrayList<>();
                 for (java.lang.reflect.Field f : c.getDeclaredFields()) {
                     if (java.lang.reflect.Modifier.isStatic(f.getModifiers())) {
                         long[] off = Layouts.staticOffset(f);
-                        l.append("\nsfield ").append(c.getTypeName()).append(' ').append(off[0]).append(' ')
-                                .append(Layouts.bytesOf(f.getType())).append(' ').append(c.getTypeName()).append('.')
-                                .append(f.getName()).append(' ').append(f.getType().getTypeName());
+                        fields.add(new Object[] {(int) off[0], Layouts.bytesOf(f.getType()), f.getName()});
                     }
                 }
-                TraceRuntime.dataMapLine(null, l);
+                Sidecars.statics(b[0], size, c.getTypeName(), fields);
             }
             return b[0];
         }

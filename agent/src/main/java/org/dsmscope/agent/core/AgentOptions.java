@@ -6,7 +6,8 @@ import java.util.Map;
 /**
  * The agent's options (seed 000 §2): {@code -javaagent:dsmscope-agent.jar=level=2,type=normal,name=NAME} and the
  * environment variables {@code TRACE_FILE_TYPE}, {@code TRACE_FILE_NAME}, {@code CALL_FILE_NAME},
- * {@code CONFIGURATION_FILE_NAME}. Agent arguments override the environment.
+ * {@code CONFIGURATION_FILE_NAME}, and {@code CIAT_OPTIONS} (the options of {@code dsmscope ciat} for
+ * {@code to_ciat}). Agent arguments override the environment.
  *
  * <p>Keys: {@code level} (1, 2, 3), {@code type} (normal, compressed, suppressed, to_ciat, to_cdat), {@code name}
  * (path prefix of the trace files), {@code calls} (call trace name, on-the-fly only), {@code config} (CDAT
@@ -42,6 +43,8 @@ public final class AgentOptions {
     public String codec = "zstd";
     /** Do not print the names of the files at exit. */
     public boolean quiet;
+    /** Options of the on-the-fly analysis ({@code CIAT_OPTIONS}, split at white space; to_ciat only). */
+    public java.util.List<String> analysisOptions = java.util.List.of();
 
     /** Parses the environment, then the agent argument string (null or empty: environment only). */
     public static AgentOptions parse(String args, Map<String, String> env) {
@@ -54,6 +57,10 @@ public final class AgentOptions {
         }
         o.calls = env.get("CALL_FILE_NAME");
         o.config = env.get("CONFIGURATION_FILE_NAME");
+        String ciat = env.get("CIAT_OPTIONS");
+        if (ciat != null && !ciat.isBlank()) {
+            o.analysisOptions = java.util.List.of(ciat.trim().split("\\s+"));
+        }
         if (args == null || args.isBlank()) {
             return o;
         }

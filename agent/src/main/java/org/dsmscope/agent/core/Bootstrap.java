@@ -3,7 +3,9 @@ package org.dsmscope.agent.core;
 import java.lang.instrument.Instrumentation;
 import java.util.Map;
 import java.util.Set;
+import java.util.ServiceConfigurationError;
 import org.dsmscope.agent.instrument.Transformer;
+import org.dsmscope.agent.sink.AnalysisSink;
 
 /**
  * Starts the agent inside the bootstrap class loader (seed 000 §2): parses the options, sets up layouts and the
@@ -15,8 +17,8 @@ public final class Bootstrap {
     private Bootstrap() {
     }
 
-    /** Called by {@code org.dsmscope.agent.Agent.premain}. */
-    public static void start(String args, Instrumentation inst) {
+    /** Called by {@code org.dsmscope.agent.Agent.premain}; {@code agentJar} is the agent's jar (null: unknown). */
+    public static void start(String args, Instrumentation inst, String agentJar) {
         AgentOptions o;
         try {
             o = AgentOptions.parse(args, System.getenv());
@@ -25,12 +27,26 @@ public final class Bootstrap {
             System.exit(2);
             return;
         }
-        if (o.type == AgentOptions.Type.TO_CIAT || o.type == AgentOptions.Type.TO_CDAT) {
-            System.err.println("dsmscope agent: trace type " + o.type.name().toLowerCase(java.util.Locale.ROOT)
-                    + " is not available yet (no on-the-fly analysis engine in this build); write files with"
-                    + " type=normal or type=compressed and analyse them afterwards");
+        if (o.type == AgentOptions.Type.TO_CDAT) {
+            System.err.println("dsmscope agent: trace type to_cdat is not available yet: CDAT does not exist in"
+                    + " this build; use type=to_ciat, or write files with type=normal and analyse them afterwards");
             System.exit(2);
             return;
+        }
+        if (o.type == AgentOptions.Type.TO_CIAT) {
+            String bad;
+            try {
+                AnalysisSink sink = SinkLoader.load("to_ciat", agentJar);
+                bad = sink.check("to_ciat", o.analysisOptions);
+                TraceRuntime.sink = sink;
+            } catch (RuntimeException | ServiceConfigurationError | LinkageError e) {
+                bad = e.getMessage();
+            }
+            if (bad != null) {
+                System.err.println("dsmscope agent: " + bad);
+                System.exit(2);
+                return;
+            }
         }
         long t0 = System.nanoTime();
         Layouts.init(o.level >= 2);

@@ -149,6 +149,7 @@ public final class Layouts {
         Class<?> c = o.getClass();
         if (c.isArray()) {
             int k = kindOf(c);
+            ARRAY_ROWS.get(c);
             return alignUp(BASE[k] + (long) java.lang.reflect.Array.getLength(o) * SCALE[k]);
         }
         return SIZES.get(c);
@@ -164,24 +165,32 @@ public final class Layouts {
      */
     private static long instanceSizeUncached(Class<?> c) {
         long end = vm != null ? vm.objectHeaderSize() : HEADER;
-        StringBuilder fields = new StringBuilder();
+        java.util.List<Object[]> fields = new java.util.ArrayList<>();
         for (Class<?> k = c; k != null; k = k.getSuperclass()) {
             for (Field f : k.getDeclaredFields()) {
                 if (!Modifier.isStatic(f.getModifiers())) {
                     long off = fieldOffset(f);
                     end = Math.max(end, off + bytesOf(f.getType()));
-                    fields.append("field ").append(c.getTypeName()).append(' ').append(off).append(' ')
-                            .append(bytesOf(f.getType())).append(' ').append(k.getTypeName()).append('.')
-                            .append(f.getName()).append(' ').append(f.getType().getTypeName()).append('\n');
+                    fields.add(new Object[] {(int) off, bytesOf(f.getType()), f.getName()});
                 }
             }
         }
         long size = alignUp(Math.max(end, 16));
         if (LAID_OUT.add(c.getName())) {
-            TraceRuntime.dataMapLine(null, "class " + c.getTypeName() + " " + size + "\n" + fields.toString().strip());
+            Sidecars.layout(c.getTypeName(), fields);
         }
         return size;
     }
+
+    /** Array classes whose element layout went to the data map (computed once per class). */
+    private static final ClassValue<Boolean> ARRAY_ROWS = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> c) {
+            int k = kindOf(c);
+            Sidecars.arrayLayout(c.getTypeName(), (int) BASE[k], SCALE[k]);
+            return Boolean.TRUE;
+        }
+    };
 
     /** Classes whose layout went to the data map (ClassValue may compute a value twice). */
     private static final java.util.Set<String> LAID_OUT = java.util.concurrent.ConcurrentHashMap.newKeySet();

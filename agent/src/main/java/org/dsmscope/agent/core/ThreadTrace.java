@@ -56,8 +56,13 @@ public final class ThreadTrace {
     public int retSrc;
     /** Reentrancy guard: set while a hook runs JDK code that may call back into hooks. */
     public boolean inHook;
-    /** Data map lines of objects this thread allocated, flushed to the sidecar in chunks. */
-    public final StringBuilder dataMap;
+    /** Data map rows of objects this thread gave addresses to, flushed to the sidecar in batches of {@link #OBJS}. */
+    static final int OBJS = 512;
+    long[] objAddr;
+    long[] objSize;
+    Class<?>[] objType;
+    String[] objSite;
+    int nObj;
 
     private ThreadTrace() {
         index = -1;
@@ -67,7 +72,6 @@ public final class ThreadTrace {
         cache = null;
         monitors = null;
         locks = null;
-        dataMap = null;
     }
 
     ThreadTrace(int index, Path file, TraceWriter writer, java.io.OutputStream stream, boolean detailed) {
@@ -81,7 +85,6 @@ public final class ThreadTrace {
         this.cache = new WeakIdentityTable.Entry[CACHE];
         this.monitors = new DepthMap();
         this.locks = new DepthMap();
-        this.dataMap = new StringBuilder();
     }
 
     /** The file this trace is written to while the program runs (null when suppressed). */

@@ -1,11 +1,9 @@
 package org.dsmscope.agent.core;
 
-import java.io.BufferedWriter;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -18,6 +16,8 @@ import org.dsmscope.trace.CallType;
 import org.dsmscope.trace.Codec;
 import org.dsmscope.trace.TraceSet;
 import org.dsmscope.trace.TraceWriter;
+import org.dsmscope.trace.sidecar.DataMap;
+import org.dsmscope.trace.sidecar.SymbolFile;
 
 /**
  * Global state of a traced run (seed 000 §2, SPEC §3): options, the clock, thread numbering (main = 0, others in
@@ -52,8 +52,11 @@ public final class TraceRuntime {
     private static Thread mainThread;
     private static PrintStream err = System.err;
     private static boolean warnedOnce;
-    private static BufferedWriter dataMap;
     private static Path dataMapFile;
+    /** The on-the-fly analysis sink (to_ciat), set by {@link Bootstrap}. */
+    static org.dsmscope.agent.sink.AnalysisSink sink;
+    /** to_ciat: the private directory the per-thread record streams spill to until the analysis reads them. */
+    private static Path spillDir;
 
     private TraceRuntime() {
     }
@@ -92,6 +95,9 @@ public final class TraceRuntime {
                     return false;
                 }
             }
+            if (o.type == AgentOptions.Type.TO_CIAT) {
+                spillDir = OnTheFly.spillDirectory(o.name);
+            }
             ThreadTrace main = newTrace(0);
             synchronized (LOCK) {
                 TRACES.add(main);
@@ -99,10 +105,9 @@ public final class TraceRuntime {
             }
             active = true;
             CURRENT.set(main);
-            if (level >= 2 && o.type != AgentOptions.Type.SUPPRESSED) {
+            if (level >= 2 && (o.type == AgentOptions.Type.NORMAL || o.type == AgentOptions.Type.COMPRESSED)) {
                 dataMapFile = Paths.get(o.name + ".partial.datamap");
-                dataMap = Files.newBufferedWriter(dataMapFile, StandardCharsets.UTF_8);
-                dataMap.write(Sidecars.DATAMAP_HEADER);
+                Sidecars.openDataMap(dataMapFile);
             }
             return true;
         } catch (IOException | RuntimeException e) {
@@ -119,6 +124,9 @@ public final class TraceRuntime {
     }
 
     private static String partialName(int index) {
+        if (spillDir != null) {
+            return spillDir.resolve(index + ".smait").toString();
+        }
         return options.name + ".partial." + index;
     }
 
@@ -131,7 +139,7 @@ public final class TraceRuntime {
             TraceWriter.Options wo = new TraceWriter.Options().addr64(true).bufferBytes(1 << 18);
             os = new FileOutputStream(file.toFile());
             try {
-                if (options.type == AgentOptions.Type.COMPRESSED) {
+                if (options.type == AgentOptions.Type.COMPRESSED || options.type == AgentOptions.Type.TO_CIAT) {
                     os = Codec.parse(options.codec).encode(os);
                 }
                 w = new TraceWriter(new StreamChannel(os), file.toString(), wo);
@@ -246,37 +254,38 @@ public final class TraceRuntime {
         }
     }
 
-    /** Appends a data map line; flushed to the sidecar in chunks. */
-    public static void dataMapLine(ThreadTrace tt, CharSequence line) {
-        if (dataMap == null) {
+    /** A data map row for an object that just got an address; batched per thread. */
+    public static void object(ThreadTrace tt, long addr, long size, Class<?> type, String site) {
+        if (!Sidecars.dataMapOpen()) {
             return;
         }
-        if (tt != null && tt.traced) {
-            tt.dataMap.append(line).append('\n');
-            if (tt.dataMap.length() > (1 << 15)) {
-                flushDataMap(tt);
-            }
-        } else {
-            synchronized (LOCK) {
-                try {
-                    dataMap.append(line).append('\n');
-                } catch (IOException e) {
-                    dataMap = null;
-                }
-            }
+        if (tt == null || !tt.traced) {
+            Sidecars.objects(new long[] {addr}, new long[] {size}, new Class<?>[] {type}, new String[] {site}, 1);
+            return;
+        }
+        if (tt.objAddr == null) {
+            tt.objAddr = new long[ThreadTrace.OBJS];
+            tt.objSize = new long[ThreadTrace.OBJS];
+            tt.objType = new Class<?>[ThreadTrace.OBJS];
+            tt.objSite = new String[ThreadTrace.OBJS];
+        }
+        int i = tt.nObj;
+        tt.objAddr[i] = addr;
+        tt.objSize[i] = size;
+        tt.objType[i] = type;
+        tt.objSite[i] = site;
+        tt.nObj = i + 1;
+        if (i + 1 == ThreadTrace.OBJS) {
+            flushDataMap(tt);
         }
     }
 
     private static void flushDataMap(ThreadTrace tt) {
-        synchronized (LOCK) {
-            try {
-                if (dataMap != null && tt.dataMap.length() > 0) {
-                    dataMap.append(tt.dataMap);
-                }
-            } catch (IOException | RuntimeException e) {
-                dataMap = null;
-            }
-            tt.dataMap.setLength(0);
+        int n = tt.nObj;
+        if (n > 0) {
+            Sidecars.objects(tt.objAddr, tt.objSize, tt.objType, tt.objSite, Math.min(n, ThreadTrace.OBJS));
+            java.util.Arrays.fill(tt.objType, null);
+            tt.nObj = 0;
         }
     }
 
@@ -303,6 +312,14 @@ public final class TraceRuntime {
             return;
         }
         int p = all.size();
+        if (options.type == AgentOptions.Type.TO_CIAT) {
+            List<Path> files = new ArrayList<>(p);
+            for (ThreadTrace tt : all) {
+                files.add(tt.file());
+            }
+            OnTheFly.analyse(sink, options, p, files, spillDir, err);
+            return;
+        }
         StringBuilder out = new StringBuilder("Trace output stored in:\n");
         for (ThreadTrace tt : all) {
             Path target = Paths.get(TraceSet.fileName(options.name, p, tt.index));
@@ -314,16 +331,13 @@ public final class TraceRuntime {
             }
         }
         String prefix = options.name + "." + p;
-        Sidecars.writeSymbols(Paths.get(prefix + ".symbols"));
-        synchronized (LOCK) {
-            if (dataMap != null) {
-                try {
-                    dataMap.close();
-                    Files.move(dataMapFile, Paths.get(prefix + ".datamap"), StandardCopyOption.REPLACE_EXISTING);
-                } catch (IOException e) {
-                    warn("cannot write data map " + prefix + ".datamap: " + e.getMessage());
-                }
-                dataMap = null;
+        Sidecars.writeSymbols(SymbolFile.pathFor(prefix));
+        if (dataMapFile != null) {
+            try {
+                Sidecars.closeDataMap();
+                Files.move(dataMapFile, DataMap.pathFor(prefix), StandardCopyOption.REPLACE_EXISTING);
+            } catch (IOException e) {
+                warn("cannot write data map " + DataMap.pathFor(prefix) + ": " + e.getMessage());
             }
         }
         if (!options.quiet) {

@@ -2,12 +2,14 @@ package org.dsmscope.agent.instrument;
 
 import java.lang.instrument.ClassFileTransformer;
 import java.security.ProtectionDomain;
+import org.dsmscope.agent.core.SinkLoader;
 import org.dsmscope.agent.core.TraceRuntime;
 
 /**
  * The agent's class file transformer: rewrites application classes as they load ({@link ClassInstrumenter}) and
  * patches {@code java.lang.Thread} ({@link ThreadPatch}). JDK classes (boot and platform loaders, {@code java/},
- * {@code javax/}, {@code jdk/}, {@code sun/}, {@code com/sun/}), the agent and the marker API are left alone.
+ * {@code javax/}, {@code jdk/}, {@code sun/}, {@code com/sun/}), the agent, the marker API and the on-the-fly
+ * analysis ({@link SinkLoader}'s loader) are left alone.
  * A class that cannot be rewritten loads unchanged, with one warning.
  */
 public final class Transformer implements ClassFileTransformer {
@@ -28,7 +30,7 @@ public final class Transformer implements ClassFileTransformer {
             if (loader == null) {
                 return name.equals("java/lang/Thread") ? ThreadPatch.patch(bytes) : null;
             }
-            if (redefined != null || loader == platform || excluded(name)) {
+            if (redefined != null || loader == platform || loader == SinkLoader.loader() || excluded(name)) {
                 return null;
             }
             return ClassInstrumenter.instrument(bytes, level);

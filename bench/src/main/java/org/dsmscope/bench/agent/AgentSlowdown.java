@@ -21,11 +21,15 @@ import org.dsmscope.trace.TraceReader;
  * <pre>
  *   java -cp bench/target/classes:trace/target/classes:$ZSTD:$LZ4 org.dsmscope.bench.agent.AgentSlowdown \
  *        [--n 512] [--threads 4] [--repeat 3] [--agent agent/target/dsmscope-agent.jar] [--dir /tmp/x]
+ *        [--to-ciat cli/target/dsmscope.jar]
  * </pre>
+ * With {@code --to-ciat JAR} it measures only the uninstrumented run and on-the-fly CIAT at level 2 (seed 000 §2
+ * {@code to_ciat}, the analysis sink loaded from JAR; report and memory file written into the run directory).
  * The child class path is {@code bench/target/classes} (only the workload), never a jar holding agent classes.
  */
 public final class AgentSlowdown {
     private static Path agent = Paths.get("agent/target/dsmscope-agent.jar");
+    private static final List<String> JVM = new ArrayList<>();
 
     private AgentSlowdown() {
     }
@@ -37,6 +41,7 @@ public final class AgentSlowdown {
         int repeat = 3;
         Path dir = Files.createTempDirectory("dsmscope-slowdown");
         String cp = Paths.get("bench/target/classes").toAbsolutePath().toString();
+        String toCiat = null;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--n": n = Integer.parseInt(args[i + 1]); break;
@@ -45,12 +50,24 @@ public final class AgentSlowdown {
                 case "--agent": agent = Paths.get(args[i + 1]); break;
                 case "--dir": dir = Paths.get(args[i + 1]); break;
                 case "--cp": cp = args[i + 1]; break;
+                case "--to-ciat": toCiat = Paths.get(args[i + 1]).toAbsolutePath().toString(); break;
                 default: throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
         System.out.printf("matrix multiply %dx%d, %d threads, best of %d runs, %d cores; wall s (cpu s = user+sys)%n",
                 n, n, p, repeat, Runtime.getRuntime().availableProcessors());
         double[] plain = {Double.MAX_VALUE, Double.MAX_VALUE};
+        if (toCiat != null) {
+            for (int r = 0; r < repeat; r++) {
+                min(plain, run(null, cp, p, n, dir));
+            }
+            JVM.add("-Ddsmscope.jar=" + toCiat);
+            String name = dir.resolve("fly").toString();
+            double[] fly = run("level=2,type=to_ciat,name=" + name + ",quiet=true", cp, p, n, dir);
+            line("uninstrumented", plain, plain, "");
+            line("level 2 to_ciat", fly, plain, "report " + name + "." + (p + 1) + ".ciat_report");
+            return;
+        }
         double[] l1 = {Double.MAX_VALUE, Double.MAX_VALUE};
         String l1name = dir.resolve("l1").toString();
         for (int r = 0; r < repeat; r++) {
@@ -111,6 +128,8 @@ public final class AgentSlowdown {
         }
         cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         if (agentOpts != null) {
+            cmd.add("-Xbootclasspath/a:" + agent.toAbsolutePath());
+            cmd.addAll(JVM);
             cmd.add("-javaagent:" + agent.toAbsolutePath() + "=" + agentOpts);
         }
         cmd.add("-cp");

@@ -1,0 +1,122 @@
+package org.dsmscope.cli;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import org.dsmscope.agent.sink.AnalysisSink;
+import org.dsmscope.ciat.Ciat;
+import org.dsmscope.ciat.CiatOptions;
+import org.dsmscope.ciat.age.AccessAge;
+import org.dsmscope.ciat.memory.AddressRanges;
+import org.dsmscope.replay.Replay;
+import org.dsmscope.replay.ReplayOptions;
+import org.dsmscope.trace.TraceSet;
+import picocli.CommandLine;
+
+/**
+ * The on-the-fly CIAT sink (seed 000 §2 and §4 {@code to_ciat}, SPEC §1): the agent finds it with
+ * {@code ServiceLoader} in dsmscope.jar and runs it in an isolated class loader at the end of a traced run. It
+ * takes the options of {@code dsmscope ciat} (from {@code CIAT_OPTIONS}), parses them with {@link CiatCommand}'s
+ * own definitions, and runs the same {@link Replay} and {@link Ciat} on the run's per-thread streams, writing
+ * {@code NAME.p.ciat_report}, {@code NAME.p.memory} and the requested extras exactly as {@code dsmscope ciat NAME.p}
+ * does on the files of a {@code normal} run.
+ */
+public final class OnTheFlyCiat implements AnalysisSink {
+    @Override
+    public boolean handles(String type) {
+        return "to_ciat".equals(type);
+    }
+
+    @Override
+    public String check(String type, List<String> options) {
+        try {
+            CiatCommand c = parse(options);
+            replayOptions(c).validate();
+            ciatOptions(c).validate();
+            return null;
+        } catch (RuntimeException e) {
+            return "CIAT_OPTIONS: " + e.getMessage();
+        }
+    }
+
+    @Override
+    public List<Path> analyse(String type, String base, List<Path> threadFiles, String calls, List<String> options,
+            PrintStream log) {
+        try {
+            CiatCommand c = parse(options);
+            TraceSet detailed = TraceSet.of(base, threadFiles);
+            TraceSet callSet = calls == null ? null : TraceSet.ofPrefix(calls);
+            Replay replay = new Replay(detailed, callSet, replayOptions(c));
+            Ciat ciat = new Ciat(ciatOptions(c));
+            replay.add(ciat);
+            replay.run();
+            if (replay.problemCount() > 0) {
+                log.println("dsmscope agent: to_ciat: continued past " + replay.problemCount() + " problem(s); first: "
+                        + (replay.problems().isEmpty() ? "-" : replay.problems().get(0)));
+            }
+            return ciat.written();
+        } catch (CommandLine.ParameterException | UserError | org.dsmscope.trace.BadInputException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+
+    /** The ciat options, parsed by {@code dsmscope ciat}'s own option definitions. */
+    private static CiatCommand parse(List<String> options) {
+        CiatCommand c = new CiatCommand();
+        new CommandLine(c).parseArgs(options.toArray(new String[0]));
+        if (!c.sets.isEmpty() || c.traceList != null || c.callList != null) {
+            throw new UserError("to_ciat analyses the traced run itself: give no trace sets or -t/-c lists"
+                    + " (CALL_FILE_NAME names call traces)");
+        }
+        return c;
+    }
+
+    private static ReplayOptions replayOptions(CiatCommand c) {
+        ReplayOptions o = new ReplayOptions();
+        o.parallelStart = c.parallelStart;
+        o.interleave = c.interleave;
+        o.affinity = c.affinity;
+        o.rrInterleaving = c.rr;
+        o.keepLongSlices = c.keep;
+        o.sliceLength = c.slice;
+        o.handleIo = c.handleIo;
+        o.bufferedIo = c.bufferedIo;
+        o.asynchIo = c.asynchIo;
+        o.distributedIo = c.distributedIo;
+        o.dmaBandwidth = c.dmaBw;
+        o.diskLatency = c.diskLatency;
+        o.ipc = c.ipc;
+        o.mhz = c.mhz;
+        o.skipBadRecords = c.skipBad;
+        return o;
+    }
+
+    private static CiatOptions ciatOptions(CiatCommand c) {
+        CiatOptions o = new CiatOptions();
+        o.events = c.events;
+        o.json = c.json;
+        switch (c.ageScope.toLowerCase(Locale.ROOT)) {
+            case "thread": o.ageScope = AccessAge.Scope.THREAD; break;
+            case "global": o.ageScope = AccessAge.Scope.GLOBAL; break;
+            default: throw new UserError("option --age-scope: '" + c.ageScope + "' is not thread or global");
+        }
+        o.ageGranularity = c.granularity;
+        o.sampleRate = c.sample;
+        o.busy1 = c.busy1;
+        AddressRanges r = new AddressRanges();
+        if (c.hpux) {
+            r.hpux();
+        }
+        for (String s : c.privateRanges) {
+            long[] lh = AddressRanges.parse("--private-range", s);
+            r.addPrivate(lh[0], lh[1]);
+        }
+        for (String s : c.sharedRanges) {
+            long[] lh = AddressRanges.parse("--shared-range", s);
+            r.addShared(lh[0], lh[1]);
+        }
+        o.ranges = r;
+        return o;
+    }
+}

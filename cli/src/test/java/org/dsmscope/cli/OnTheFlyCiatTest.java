@@ -1,0 +1,119 @@
+package org.dsmscope.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.dsmscope.tracedprog.LockHeavy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * End-to-end tests of on-the-fly CIAT ({@code dsmscope trace --type to_ciat}, seed 000 §2 and §4): the traced JVM
+ * finds the analysis sink on the class path it is given (the test's own, standing for dsmscope.jar) and writes
+ * the CIAT report itself. The 4 GB run is long: {@code mvn -pl cli verify -Ddsmscope.longTests=true
+ * -Dtest=OnTheFlyCiatTest}.
+ */
+class OnTheFlyCiatTest {
+    @TempDir
+    Path dir;
+
+    private final StringWriter err = new StringWriter();
+
+    private int trace(List<String> jvm, String ciatOptions, String name, String... progArgs) {
+        List<String> a = new ArrayList<>(List.of("trace", "--level", "2", "--type", "to_ciat", "-o", name));
+        if (ciatOptions != null) {
+            a.add("--ciat-options");
+            a.add(ciatOptions);
+        }
+        a.add("--");
+        a.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        a.add("-Ddsmscope.jar=" + System.getProperty("java.class.path"));
+        a.addAll(jvm);
+        a.add("-cp");
+        a.add(Paths.get("target", "test-classes").toAbsolutePath().toString());
+        a.add(LockHeavy.class.getName());
+        a.addAll(List.of(progArgs));
+        picocli.CommandLine cl = Main.commandLine();
+        cl.setErr(new PrintWriter(err, true));
+        return cl.execute(a.toArray(new String[0]));
+    }
+
+    private List<String> filesIn(Path d) throws Exception {
+        try (Stream<Path> s = Files.list(d)) {
+            return s.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    @Test
+    void toCiat_writesTheSameReportMemoryFileAndJsonAsDsmscopeCiatOnTheSameRecords() throws Exception {
+        assumeTrue(TraceCommand.findAgentJar() != null, "agent jar not built");
+        Path json = dir.resolve("fly.json");
+        String name = dir.resolve("fly").toString();
+        int status = trace(List.of("-Ddsmscope.spill.keep=true"), "--json " + json, name, "2", "2000", "64");
+        assertEquals(0, status, err.toString());
+        assertTrue(err.toString().isEmpty(), err.toString());
+        // The records the analysis saw, kept as fly.3.t: analyse them offline under another name.
+        Path off = Files.createDirectory(dir.resolve("off"));
+        for (int t = 0; t < 3; t++) {
+            Files.copy(Paths.get(name + ".3." + t), off.resolve("x.3." + t));
+        }
+        Path offJson = off.resolve("x.json");
+        assertEquals(0, Main.run("ciat", "--json", offJson.toString(), off.resolve("x.3").toString()));
+        assertEquals(-1L, Files.mismatch(Paths.get(name + ".3.ciat_report"), off.resolve("x.3.ciat_report")));
+        assertEquals(-1L, Files.mismatch(Paths.get(name + ".3.memory"), off.resolve("x.3.memory")));
+        assertEquals(-1L, Files.mismatch(json, offJson));
+        JsonNode acc = new ObjectMapper().readTree(json.toFile()).path("aggregate").path("accesses");
+        assertTrue(acc.path("loads").asLong() > 2 * 2000 * 64, acc.toString());
+    }
+
+    @Test
+    void toCiat_leavesOnlyTheResults_andRunsFiftyMegabytesOfTraceInA64MegabyteHeap() throws Exception {
+        assumeTrue(TraceCommand.findAgentJar() != null, "agent jar not built");
+        String name = dir.resolve("small").toString();
+        // 4 workers (5 traced threads with main) x 3000 rounds x (256 load-store pairs + a critical section): about 50 MB of level 2 records.
+        int status = trace(List.of("-Xmx64m"), null, name, "4", "3000", "256");
+        assertEquals(0, status, err.toString());
+        assertTrue(err.toString().isEmpty(), err.toString());
+        assertEquals(List.of("small.5.ciat_report", "small.5.memory"), filesIn(dir));
+        String report = Files.readString(dir.resolve("small.5.ciat_report"));
+        assertTrue(report.contains("critical"), report.substring(0, Math.min(400, report.length())));
+    }
+
+    @Test
+    void badCiatOptions_stopBeforeTheProgramRuns_withStatus2() throws Exception {
+        assumeTrue(TraceCommand.findAgentJar() != null, "agent jar not built");
+        int status = trace(List.of(), "--age-scope sideways", dir.resolve("bad").toString(), "2", "10", "1");
+        assertEquals(2, status);
+        assertTrue(err.toString().contains("--ciat-options: option --age-scope"), err.toString());
+        assertEquals(List.of(), filesIn(dir));
+    }
+
+    /** More than 4 GB of level 2 records (memory records alone) under -Xmx512m, analysed without trace files. */
+    @Test
+    @EnabledIfSystemProperty(named = "dsmscope.longTests", matches = "true")
+    void toCiat_analysesMoreThanFourGigabytesOfTraceInA512MegabyteHeap() throws Exception {
+        assumeTrue(TraceCommand.findAgentJar() != null, "agent jar not built");
+        Path json = dir.resolve("big.json");
+        long t0 = System.nanoTime();
+        int status = trace(List.of("-Xmx512m"), "--json " + json, dir.resolve("big").toString(), "4", "300000", "256");
+        long s = (System.nanoTime() - t0) / 1_000_000_000L;
+        assertEquals(0, status, err.toString());
+        JsonNode acc = new ObjectMapper().readTree(json.toFile()).path("aggregate").path("accesses");
+        long bytes = 8 * (acc.path("loads").asLong() + acc.path("stores").asLong());
+        System.out.println("on-the-fly CIAT of " + bytes + " bytes of memory records in " + s + " s");
+        assertTrue(bytes >= 4_000_000_000L, "memory records: " + bytes + " bytes");
+        assertEquals(List.of("big.5.ciat_report", "big.5.memory", "big.json"), filesIn(dir));
+    }
+}
