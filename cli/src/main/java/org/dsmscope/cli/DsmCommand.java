@@ -38,6 +38,15 @@ public final class DsmCommand implements Runnable {
         @Option(names = "--record", description = "Record all three monitoring levels to FILE (DSMSCOPE-REC v1).")
         Path record;
 
+        @Option(names = "--levels", defaultValue = "all", paramLabel = "LIST",
+                description = {"Monitoring levels to record from the start: program, message, transport (comma-"
+                    + "separated), all or none (default all).",
+                    "With --control, a line 'levels LIST' on standard input switches them while the members run."})
+        String levels;
+
+        @Option(names = "--control", description = "Read run-time commands ('levels LIST') from standard input.")
+        boolean control;
+
         @Option(names = "--timeout", description = "Stop members still running after this many seconds (default 120).",
                 defaultValue = "120")
         long timeout;
@@ -72,7 +81,18 @@ public final class DsmCommand implements Runnable {
                     throw new UserError(command.get(0) + ": no such class on the classpath");
                 }
             }
+            int mask;
+            try {
+                mask = org.dsmscope.monitor.event.Level.parseMask(levels);
+            } catch (IllegalArgumentException e) {
+                throw new UserError("--levels: " + e.getMessage());
+            }
             Launcher.Options o = new Launcher.Options();
+            o.levels = mask;
+            if (control && record == null) {
+                throw new UserError("--control switches recorded levels: it needs --record FILE");
+            }
+            o.control = control ? System.in : null;
             o.members = members;
             o.loss = loss;
             o.delayMillis = delay;

@@ -47,6 +47,30 @@ class DsmRunCommandTest {
 
     @Test
     @Timeout(120)
+    void levelsProgramOnly_recordsNoMessageOrTransportEvents() throws Exception {
+        Path rec = dir.resolve("prog.dsmrec");
+        StringWriter err = new StringWriter();
+        int rc = run(err, "dsm", "run", "--members", "3", "--levels", "program", "--record", rec.toString(),
+                "--timeout", "90", "--", "org.dsmscope.examples.dsm.MatMul", "24");
+        assertEquals(0, rc, err.toString());
+        Path json = dir.resolve("p.json");
+        assertEquals(0, run(err, "monitor", "summary", rec.toString(), "--json", json.toString()), err.toString());
+        JsonNode counts = new ObjectMapper().readTree(json.toFile()).get("eventCounts");
+        assertTrue(counts.path("Advance").asLong() > 0, counts.toString());
+        assertEquals(0, counts.path("Frag_Send").asLong(), counts.toString());
+        assertEquals(0, counts.path("Msg_Send_Begin").asLong(), counts.toString());
+    }
+
+    @Test
+    void unknownLevel_exit2() {
+        StringWriter err = new StringWriter();
+        assertEquals(2, run(err, "dsm", "run", "--levels", "tcp", "--record", dir.resolve("x").toString(), "--",
+                "org.dsmscope.examples.dsm.MatMul", "16"));
+        assertTrue(err.toString().contains("unknown monitoring level 'tcp'"), err.toString());
+    }
+
+    @Test
+    @Timeout(120)
     void memberKilledMidRun_othersFinish_launcherSaysSo_recordingReadable() throws Exception {
         Path rec = dir.resolve("kill.dsmrec");
         StringWriter err = new StringWriter();

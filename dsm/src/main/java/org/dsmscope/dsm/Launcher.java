@@ -36,6 +36,13 @@ public final class Launcher {
         public long opTimeoutMillis = 20_000;
         /** Classpath for the members (default: this JVM's). */
         public String classpath;
+        /** Classes of events recorded from the start (a {@link org.dsmscope.monitor.event.Level} mask). */
+        public int levels = org.dsmscope.monitor.event.Level.ALL;
+        /**
+         * Where run-time commands come from while the members run (null: none). A line {@code levels LIST}
+         * switches the recorded classes of events in every member at once (seed 002 §4.2).
+         */
+        public InputStream control;
         /** Application class and arguments. */
         public List<String> command = new ArrayList<>();
     }
@@ -59,6 +66,10 @@ public final class Launcher {
             rec = new Recorder(o.record);
             route = new RouteServer();
             route.addSink(rec);
+            route.setMask(o.levels);
+            if (o.control != null) {
+                controlLoop(o.control, route, err);
+            }
         }
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<Process> procs = new ArrayList<>();
@@ -124,6 +135,36 @@ public final class Launcher {
             }
             Files.deleteIfExists(disco);
         }
+    }
+
+    /** Reads {@code levels LIST} commands on a daemon thread and switches the members' event classes. */
+    private static void controlLoop(InputStream control, RouteServer route, PrintStream err) {
+        Thread t = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(control, StandardCharsets.UTF_8))) {
+                for (String line = in.readLine(); line != null; line = in.readLine()) {
+                    String cmd = line.strip();
+                    if (cmd.isEmpty()) {
+                        continue;
+                    }
+                    if (!cmd.startsWith("levels ")) {
+                        err.println("dsmscope: unknown command '" + cmd + "' (expected: levels program,message,"
+                                + "transport | all | none)");
+                        continue;
+                    }
+                    try {
+                        int mask = org.dsmscope.monitor.event.Level.parseMask(cmd.substring(7));
+                        route.setMask(mask);
+                        err.println("dsmscope: recording levels " + org.dsmscope.monitor.event.Level.describe(mask));
+                    } catch (IllegalArgumentException e) {
+                        err.println("dsmscope: " + e.getMessage());
+                    }
+                }
+            } catch (IOException e) {
+                // the control stream closed: keep the current classes
+            }
+        }, "dsmscope-dsm-control");
+        t.setDaemon(true);
+        t.start();
     }
 
     private static void deleteTree(Path f) throws IOException {

@@ -28,6 +28,8 @@ public final class RouteServer implements AutoCloseable {
     private final List<Socket> conns = new CopyOnWriteArrayList<>();
     private final List<Thread> readers = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
+    /** Classes of events switched on; sent to each member when it connects and whenever it changes. */
+    private volatile int mask = org.dsmscope.monitor.event.Level.ALL;
 
     /** Listens on an ephemeral loopback port. */
     public RouteServer() throws IOException {
@@ -52,6 +54,10 @@ public final class RouteServer implements AutoCloseable {
             try {
                 Socket s = server.accept();
                 conns.add(s);
+                int m = mask;
+                if (m != org.dsmscope.monitor.event.Level.ALL) {
+                    sendMask(s, m);
+                }
                 Thread r = new Thread(() -> read(s), "dsmscope-route-reader");
                 r.setDaemon(true);
                 readers.add(r);
@@ -100,19 +106,32 @@ public final class RouteServer implements AutoCloseable {
         }
     }
 
-    /** Switches classes of events in every connected member (bits of Level.bit()). */
+    /**
+     * Switches classes of events in every connected member and in members that connect later (bits of
+     * {@link org.dsmscope.monitor.event.Level#bit()}).
+     */
     public void setMask(int mask) {
+        this.mask = mask;
         for (Socket s : conns) {
-            try {
-                DataOutputStream o = new DataOutputStream(s.getOutputStream());
-                synchronized (s) {
-                    o.writeByte(MASK);
-                    o.writeByte(mask);
-                    o.flush();
-                }
-            } catch (IOException ex) {
-                // that member is gone
+            sendMask(s, mask);
+        }
+    }
+
+    /** The classes of events switched on. */
+    public int mask() {
+        return mask;
+    }
+
+    private static void sendMask(Socket s, int mask) {
+        try {
+            DataOutputStream o = new DataOutputStream(s.getOutputStream());
+            synchronized (s) {
+                o.writeByte(MASK);
+                o.writeByte(mask);
+                o.flush();
             }
+        } catch (IOException ex) {
+            // that member is gone
         }
     }
 
