@@ -185,7 +185,8 @@ public final class CiatCommand implements Callable<Integer> {
         return 0;
     }
 
-    private ReplayOptions replayOptions() {
+    /** The replay options these command-line options give (also used by on-the-fly CIAT). */
+    ReplayOptions replayOptions() {
         ReplayOptions o = new ReplayOptions();
         o.parallelStart = parallelStart;
         o.interleave = interleave;
@@ -205,7 +206,8 @@ public final class CiatCommand implements Callable<Integer> {
         return o;
     }
 
-    private CiatOptions ciatOptions() {
+    /** The CIAT options these command-line options give (also used by on-the-fly CIAT). */
+    CiatOptions ciatOptions() {
         CiatOptions o = new CiatOptions();
         o.events = events;
         o.json = json;

@@ -32,8 +32,8 @@ public final class OnTheFlyCiat implements AnalysisSink {
     public String check(String type, List<String> options) {
         try {
             CiatCommand c = parse(options);
-            replayOptions(c).validate();
-            ciatOptions(c).validate();
+            c.replayOptions().validate();
+            c.ciatOptions().validate();
             return null;
         } catch (RuntimeException e) {
             return "CIAT_OPTIONS: " + e.getMessage();
@@ -47,8 +47,8 @@ public final class OnTheFlyCiat implements AnalysisSink {
             CiatCommand c = parse(options);
             TraceSet detailed = TraceSet.of(base, threadFiles);
             TraceSet callSet = calls == null ? null : TraceSet.ofPrefix(calls);
-            Replay replay = new Replay(detailed, callSet, replayOptions(c));
-            Ciat ciat = new Ciat(ciatOptions(c));
+            Replay replay = new Replay(detailed, callSet, c.replayOptions());
+            Ciat ciat = new Ciat(c.ciatOptions());
             replay.add(ciat);
             replay.run();
             if (replay.problemCount() > 0) {
@@ -70,53 +70,5 @@ public final class OnTheFlyCiat implements AnalysisSink {
                     + " (CALL_FILE_NAME names call traces)");
         }
         return c;
-    }
-
-    private static ReplayOptions replayOptions(CiatCommand c) {
-        ReplayOptions o = new ReplayOptions();
-        o.parallelStart = c.parallelStart;
-        o.interleave = c.interleave;
-        o.affinity = c.affinity;
-        o.rrInterleaving = c.rr;
-        o.keepLongSlices = c.keep;
-        o.sliceLength = c.slice;
-        o.handleIo = c.handleIo;
-        o.bufferedIo = c.bufferedIo;
-        o.asynchIo = c.asynchIo;
-        o.distributedIo = c.distributedIo;
-        o.dmaBandwidth = c.dmaBw;
-        o.diskLatency = c.diskLatency;
-        o.ipc = c.ipc;
-        o.mhz = c.mhz;
-        o.skipBadRecords = c.skipBad;
-        return o;
-    }
-
-    private static CiatOptions ciatOptions(CiatCommand c) {
-        CiatOptions o = new CiatOptions();
-        o.events = c.events;
-        o.json = c.json;
-        switch (c.ageScope.toLowerCase(Locale.ROOT)) {
-            case "thread": o.ageScope = AccessAge.Scope.THREAD; break;
-            case "global": o.ageScope = AccessAge.Scope.GLOBAL; break;
-            default: throw new UserError("option --age-scope: '" + c.ageScope + "' is not thread or global");
-        }
-        o.ageGranularity = c.granularity;
-        o.sampleRate = c.sample;
-        o.busy1 = c.busy1;
-        AddressRanges r = new AddressRanges();
-        if (c.hpux) {
-            r.hpux();
-        }
-        for (String s : c.privateRanges) {
-            long[] lh = AddressRanges.parse("--private-range", s);
-            r.addPrivate(lh[0], lh[1]);
-        }
-        for (String s : c.sharedRanges) {
-            long[] lh = AddressRanges.parse("--shared-range", s);
-            r.addShared(lh[0], lh[1]);
-        }
-        o.ranges = r;
-        return o;
     }
 }
