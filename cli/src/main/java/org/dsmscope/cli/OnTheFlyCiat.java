@@ -3,14 +3,9 @@ package org.dsmscope.cli;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 import org.dsmscope.agent.sink.AnalysisSink;
 import org.dsmscope.ciat.Ciat;
-import org.dsmscope.ciat.CiatOptions;
-import org.dsmscope.ciat.age.AccessAge;
-import org.dsmscope.ciat.memory.AddressRanges;
 import org.dsmscope.replay.Replay;
-import org.dsmscope.replay.ReplayOptions;
 import org.dsmscope.trace.TraceSet;
 import picocli.CommandLine;
 
