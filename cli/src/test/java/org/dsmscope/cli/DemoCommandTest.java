@@ -72,4 +72,15 @@ class DemoCommandTest {
         assertTrue(text.contains("working set"), text);
         assertTrue(text.contains("reports: " + out.resolve("matmul.4")), text);
     }
+
+    @Test
+    void demoOptionsOutOfRange_exit2WithTheOption() {
+        StringWriter err = new StringWriter();
+        picocli.CommandLine cl = Main.commandLine();
+        cl.setErr(new PrintWriter(err, true));
+        assertEquals(2, cl.execute("demo", "-o", dir.resolve("d").toString(), "--level", "5"));
+        assertTrue(err.toString().contains("option --level: value 5 out of range (2 or 3)"), err.toString());
+        assertEquals(2, cl.execute("demo", "-o", dir.resolve("d").toString(), "--threads", "0"));
+        assertTrue(err.toString().contains("option --threads: value 0 out of range (1..64)"), err.toString());
+    }
 }

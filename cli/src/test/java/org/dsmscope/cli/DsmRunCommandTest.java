@@ -62,6 +62,14 @@ class DsmRunCommandTest {
     }
 
     @Test
+    void control_withoutRecord_exit2() {
+        StringWriter err = new StringWriter();
+        assertEquals(2, run(err, "dsm", "run", "--control", "--", "org.dsmscope.examples.dsm.MatMul", "16"));
+        assertTrue(err.toString().contains("--control switches recorded levels: it needs --record FILE"),
+                err.toString());
+    }
+
+    @Test
     void unknownLevel_exit2() {
         StringWriter err = new StringWriter();
         assertEquals(2, run(err, "dsm", "run", "--levels", "tcp", "--record", dir.resolve("x").toString(), "--",

@@ -142,22 +142,7 @@ public final class Launcher {
         Thread t = new Thread(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(control, StandardCharsets.UTF_8))) {
                 for (String line = in.readLine(); line != null; line = in.readLine()) {
-                    String cmd = line.strip();
-                    if (cmd.isEmpty()) {
-                        continue;
-                    }
-                    if (!cmd.startsWith("levels ")) {
-                        err.println("dsmscope: unknown command '" + cmd + "' (expected: levels program,message,"
-                                + "transport | all | none)");
-                        continue;
-                    }
-                    try {
-                        int mask = org.dsmscope.monitor.event.Level.parseMask(cmd.substring(7));
-                        route.setMask(mask);
-                        err.println("dsmscope: recording levels " + org.dsmscope.monitor.event.Level.describe(mask));
-                    } catch (IllegalArgumentException e) {
-                        err.println("dsmscope: " + e.getMessage());
-                    }
+                    control(line, route, err);
                 }
             } catch (IOException e) {
                 // the control stream closed: keep the current classes
@@ -165,6 +150,29 @@ public final class Launcher {
         }, "dsmscope-dsm-control");
         t.setDaemon(true);
         t.start();
+    }
+
+    /**
+     * Carries out one run-time command: {@code levels LIST} switches the recorded classes of events in every
+     * member; anything else is reported on {@code err}. Blank lines are ignored.
+     */
+    static void control(String line, RouteServer route, PrintStream err) {
+        String cmd = line.strip();
+        if (cmd.isEmpty()) {
+            return;
+        }
+        if (!cmd.startsWith("levels ")) {
+            err.println("dsmscope: unknown command '" + cmd + "' (expected: levels program,message,transport | all"
+                    + " | none)");
+            return;
+        }
+        try {
+            int mask = org.dsmscope.monitor.event.Level.parseMask(cmd.substring(7));
+            route.setMask(mask);
+            err.println("dsmscope: recording levels " + org.dsmscope.monitor.event.Level.describe(mask));
+        } catch (IllegalArgumentException e) {
+            err.println("dsmscope: " + e.getMessage());
+        }
     }
 
     private static void deleteTree(Path f) throws IOException {
