@@ -205,8 +205,14 @@ public final class TraceRuntime {
 
     /** True if the JVM's shutdown sequence starts the thread (a shutdown hook: not traced). */
     private static boolean startedByShutdown() {
-        return StackWalker.getInstance().walk(s -> s.limit(16).anyMatch(
-                f -> f.getClassName().equals("java.lang.ApplicationShutdownHooks")));
+        // A stack trace rather than StackWalker's stream API: no stream or lambda classes to load at start-up.
+        StackTraceElement[] st = Thread.currentThread().getStackTrace();
+        for (int i = 0; i < st.length && i < 16; i++) {
+            if (st[i].getClassName().equals("java.lang.ApplicationShutdownHooks")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The index of a traced thread, -1 if it is not traced. */
