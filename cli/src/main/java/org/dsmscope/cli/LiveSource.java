@@ -25,6 +25,14 @@ final class LiveSource implements Replay.Source {
     private boolean hasZero;
     private long min = Long.MAX_VALUE;
     private long max = Long.MIN_VALUE;
+    /** Bytes of records read by the replay so far, and when the progress property was last set. */
+    private long read;
+    private long reported;
+    /**
+     * System property with the bytes of records the analysis has read so far (updated every 64 KiB), so that a
+     * program, a test or a debugger can see that the analysis progresses while the program runs.
+     */
+    static final String PROGRESS = "dsmscope.live.analysed";
 
     LiveSource(List<ReadableByteChannel> channels, LongSupplier firstCallTime) {
         this.channels = channels;
@@ -111,6 +119,11 @@ final class LiveSource implements Replay.Source {
             int n = in.read(dst);
             if (n <= 0) {
                 return n;
+            }
+            read += n;
+            if (read - reported >= 64 << 10) {
+                reported = read;
+                System.setProperty(PROGRESS, Long.toString(read));
             }
             int i = p0;
             int end = p0 + n;

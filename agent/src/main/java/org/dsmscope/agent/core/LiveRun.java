@@ -265,7 +265,8 @@ final class LiveRun {
             StringBuilder out = new StringBuilder("On-the-fly CIAT of " + p + " thread" + (p == 1 ? "" : "s")
                     + " (analysed while the program ran");
             long s = spilled.get();
-            out.append(s > 0 ? "; " + (s >> 20) + " MiB of records spilled to disk" : "").append(") stored in:\n");
+            out.append(s > 0 ? "; " + s + " bytes of records spilled to disk beyond the " + budget + "-byte budget"
+                    : "").append(") stored in:\n");
             for (Path w : written) {
                 out.append("\tfile ").append(w).append('\n');
             }
