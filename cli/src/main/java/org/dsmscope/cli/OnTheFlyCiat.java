@@ -1,8 +1,12 @@
 package org.dsmscope.cli;
 
 import java.io.PrintStream;
+import java.nio.channels.ReadableByteChannel;
 import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongSupplier;
 import org.dsmscope.agent.sink.AnalysisSink;
 import org.dsmscope.ciat.Ciat;
 import org.dsmscope.replay.Replay;
@@ -15,7 +19,8 @@ import picocli.CommandLine;
  * takes the options of {@code dsmscope ciat} (from {@code CIAT_OPTIONS}), parses them with {@link CiatCommand}'s
  * own definitions, and runs the same {@link Replay} and {@link Ciat} on the run's per-thread streams, writing
  * {@code NAME.p.ciat_report}, {@code NAME.p.memory} and the requested extras exactly as {@code dsmscope ciat NAME.p}
- * does on the files of a {@code normal} run.
+ * does on the files of a {@code normal} run: while the program runs ({@link #analyseLive}, the streams read as the
+ * agent hands them over, {@link LiveSource}) when the thread count is known, else at the end of the run.
  */
 public final class OnTheFlyCiat implements AnalysisSink {
     @Override
@@ -42,18 +47,52 @@ public final class OnTheFlyCiat implements AnalysisSink {
             CiatCommand c = parse(options);
             TraceSet detailed = TraceSet.of(base, threadFiles);
             TraceSet callSet = calls == null ? null : TraceSet.ofPrefix(calls);
-            Replay replay = new Replay(detailed, callSet, c.replayOptions());
-            Ciat ciat = new Ciat(c.ciatOptions());
-            replay.add(ciat);
-            replay.run();
-            if (replay.problemCount() > 0) {
-                log.println("dsmscope agent: to_ciat: continued past " + replay.problemCount() + " problem(s); first: "
-                        + (replay.problems().isEmpty() ? "-" : replay.problems().get(0)));
-            }
-            return ciat.written();
+            return run(new Replay(detailed, callSet, c.replayOptions()), c, log);
         } catch (CommandLine.ParameterException | UserError | org.dsmscope.trace.BadInputException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
+    }
+
+    @Override
+    public String liveRefusal(String type, List<String> options, boolean calls) {
+        if (calls) {
+            return "call traces are matched against whole traces";
+        }
+        try {
+            int i = parse(options).replayOptions().interleave;
+            return i > 0 ? "-i " + i + " needs every trace's synchronization skeleton first" : null;
+        } catch (RuntimeException e) {
+            return e.getMessage();
+        }
+    }
+
+    @Override
+    public List<Path> analyseLive(String type, String base, List<ReadableByteChannel> threads,
+            LongSupplier firstCallTime, List<String> options, PrintStream log) {
+        try {
+            CiatCommand c = parse(options);
+            List<Path> names = new ArrayList<>();
+            for (int t = 0; t < threads.size(); t++) {
+                names.add(Paths.get(base + "." + t));
+            }
+            LiveSource src = new LiveSource(threads, firstCallTime);
+            Replay replay = Replay.live(TraceSet.of(base, names), src, c.replayOptions());
+            return run(replay, c, log);
+        } catch (CommandLine.ParameterException | UserError | org.dsmscope.trace.BadInputException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+
+    /** Runs CIAT on a replay, as {@code dsmscope ciat} does; returns the files written. */
+    private static List<Path> run(Replay replay, CiatCommand c, PrintStream log) {
+        Ciat ciat = new Ciat(c.ciatOptions());
+        replay.add(ciat);
+        replay.run();
+        if (replay.problemCount() > 0) {
+            log.println("dsmscope agent: to_ciat: continued past " + replay.problemCount() + " problem(s); first: "
+                    + (replay.problems().isEmpty() ? "-" : replay.problems().get(0)));
+        }
+        return ciat.written();
     }
 
     /** The ciat options, parsed by {@code dsmscope ciat}'s own option definitions. */

@@ -43,6 +43,11 @@ public final class TraceCommand implements Callable<Integer> {
             description = "to_ciat: the options of dsmscope ciat, in one argument (e.g. \"-p --json r.json\").")
     String ciatOptions;
 
+    @Option(names = "--threads", paramLabel = "P",
+            description = "to_ciat: the number of threads the run traces (main included); then the analysis runs while"
+                    + " the program runs (without it, at the end of the run).")
+    Integer threads;
+
     @Option(names = "--agent", paramLabel = "JAR", description = "The agent jar (default: found beside dsmscope).")
     Path agent;
 
@@ -65,6 +70,10 @@ public final class TraceCommand implements Callable<Integer> {
             default:
                 throw new UserError("unknown trace type '" + type
                         + "' (expected normal, compressed, suppressed, to_ciat or to_cdat)");
+        }
+        if (threads != null && (!t.equals("to_ciat") || threads < 1 || threads > 4096)) {
+            throw new UserError(t.equals("to_ciat") ? "--threads " + threads + ": expected a thread count 1..4096"
+                    : "--threads goes with --type to_ciat");
         }
         if (ciatOptions != null && !t.equals("to_ciat")) {
             throw new UserError("--ciat-options goes with --type to_ciat");
@@ -114,7 +123,7 @@ public final class TraceCommand implements Callable<Integer> {
             cmd.add("-Ddsmscope.jar=" + self);
         }
         cmd.add("-javaagent:" + jar.toAbsolutePath() + "=level=" + level + ",type=" + t + ",name=" + out
-                + ",codec=" + codec.toLowerCase(Locale.ROOT));
+                + ",codec=" + codec.toLowerCase(Locale.ROOT) + (threads == null ? "" : ",threads=" + threads));
         cmd.addAll(program.subList(1, program.size()));
         ProcessBuilder pb = new ProcessBuilder(cmd).inheritIO();
         if (ciatOptions != null) {

@@ -32,7 +32,13 @@ class OnTheFlyCiatTest {
     private final StringWriter err = new StringWriter();
 
     private int trace(List<String> jvm, String ciatOptions, String name, String... progArgs) {
+        return traceWith(List.of(), jvm, ciatOptions, name, LockHeavy.class.getName(), progArgs);
+    }
+
+    private int traceWith(List<String> opts, List<String> jvm, String ciatOptions, String name, String main,
+            String... progArgs) {
         List<String> a = new ArrayList<>(List.of("trace", "--level", "2", "--type", "to_ciat", "-o", name));
+        a.addAll(opts);
         if (ciatOptions != null) {
             a.add("--ciat-options");
             a.add(ciatOptions);
@@ -43,7 +49,7 @@ class OnTheFlyCiatTest {
         a.addAll(jvm);
         a.add("-cp");
         a.add(Paths.get("target", "test-classes").toAbsolutePath().toString());
-        a.add(LockHeavy.class.getName());
+        a.add(main);
         a.addAll(List.of(progArgs));
         picocli.CommandLine cl = Main.commandLine();
         cl.setErr(new PrintWriter(err, true));
@@ -78,6 +84,83 @@ class OnTheFlyCiatTest {
         assertTrue(acc.path("loads").asLong() > 2 * 2000 * 64, acc.toString());
     }
 
+    /** A run with the thread count, so the analysis runs while the program runs; the records kept as NAME.p.t. */
+    private Process live(String name, int p, String budget, String main, String... progArgs) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xbootclasspath/a:" + TraceCommand.findAgentJar().toAbsolutePath(),
+                "-Ddsmscope.jar=" + System.getProperty("java.class.path"), "-Ddsmscope.spill.keep=true",
+                "-Ddsmscope.live.budget=" + budget,
+                "-javaagent:" + TraceCommand.findAgentJar().toAbsolutePath() + "=level=2,type=to_ciat,threads=" + p
+                        + ",name=" + name,
+                "-cp", Paths.get("target", "test-classes").toAbsolutePath().toString(), main));
+        cmd.addAll(List.of(progArgs));
+        return new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.PIPE)
+                .redirectError(ProcessBuilder.Redirect.PIPE).start();
+    }
+
+    /** Runs {@code dsmscope ciat} on the kept records of run {@code name} (p threads) and compares the results. */
+    private void sameAsOffline(String name, int p) throws Exception {
+        Path off = Files.createDirectory(dir.resolve("off-" + Paths.get(name).getFileName()));
+        for (int t = 0; t < p; t++) {
+            Files.copy(Paths.get(name + "." + p + "." + t), off.resolve("x." + p + "." + t));
+        }
+        assertEquals(0, Main.run("ciat", off.resolve("x." + p).toString()));
+        assertEquals(-1L, Files.mismatch(Paths.get(name + "." + p + ".ciat_report"), off.resolve("x." + p + ".ciat_report")));
+        assertEquals(-1L, Files.mismatch(Paths.get(name + "." + p + ".memory"), off.resolve("x." + p + ".memory")));
+    }
+
+    private static String[] finish(Process pr) throws Exception {
+        String out = new String(pr.getInputStream().readAllBytes());
+        String errs = new String(pr.getErrorStream().readAllBytes());
+        assertTrue(pr.waitFor(300, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(0, pr.exitValue(), out + errs);
+        return new String[] {out, errs};
+    }
+
+    @Test
+    void toCiatWithTheThreadCount_analysesWhileTheProgramRuns_andWritesTheSameResultsAsDsmscopeCiat()
+            throws Exception {
+        assumeTrue(TraceCommand.findAgentJar() != null, "agent jar not built");
+        Path json = dir.resolve("live.json");
+        String name = dir.resolve("live").toString();
+        int status = traceWith(List.of("--threads", "3"), List.of("-Ddsmscope.spill.keep=true"), "--json " + json, name,
+                LockHeavy.class.getName(), "2", "2000", "64");
+        assertEquals(0, status, err.toString());
+        Path off = Files.createDirectory(dir.resolve("off"));
+        for (int t = 0; t < 3; t++) {
+            Files.copy(Paths.get(name + ".3." + t), off.resolve("x.3." + t));
+        }
+        Path offJson = off.resolve("x.json");
+        assertEquals(0, Main.run("ciat", "--json", offJson.toString(), off.resolve("x.3").toString()));
+        assertEquals(-1L, Files.mismatch(Paths.get(name + ".3.ciat_report"), off.resolve("x.3.ciat_report")));
+        assertEquals(-1L, Files.mismatch(Paths.get(name + ".3.memory"), off.resolve("x.3.memory")));
+        assertEquals(-1L, Files.mismatch(json, offJson));
+    }
+
+    @Test
+    void aBudgetOfZero_spillsEveryChunkToDisk_andChangesNoResult() throws Exception {
+        assumeTrue(TraceCommand.findAgentJar() != null, "agent jar not built");
+        String name = dir.resolve("spill").toString();
+        String[] r = finish(live(name, 5, "0", LockHeavy.class.getName(), "4", "1000", "256"));
+        assertTrue(r[1].contains("analysed while the program ran; ") && r[1].contains("spilled to disk"), r[1]);
+        sameAsOffline(name, 5);
+        try (Stream<Path> s = Files.list(dir)) {
+            assertTrue(s.noneMatch(f -> f.getFileName().toString().startsWith(".dsmscope-live")), "spill left behind");
+        }
+    }
+
+    @Test
+    void aThreadBlockedInUntracedCode_doesNotStopTheAnalysis_whileOthersRun() throws Exception {
+        assumeTrue(TraceCommand.findAgentJar() != null, "agent jar not built");
+        String name = dir.resolve("blocked").toString();
+        // A: 6000 steps (96 KB of records, less than one buffer) then BlockingQueue.take(); B: 200,000 steps. The
+        // program ends only after the analysis read 150 KiB: possible only if A's records were handed over while A
+        // was blocked (the timer), since the replay cannot pass A's clock without them.
+        String[] r = finish(live(name, 3, "67108864", "org.dsmscope.tracedprog.BlockedWorker", "6000", "200000", "150"));
+        assertTrue(r[0].contains("BlockedWorker check"), r[0] + r[1]);
+        sameAsOffline(name, 3);
+    }
+
     @Test
     void toCiat_leavesOnlyTheResults_andRunsFiftyMegabytesOfTraceInA64MegabyteHeap() throws Exception {
         assumeTrue(TraceCommand.findAgentJar() != null, "agent jar not built");
@@ -107,7 +190,9 @@ class OnTheFlyCiatTest {
         assumeTrue(TraceCommand.findAgentJar() != null, "agent jar not built");
         Path json = dir.resolve("big.json");
         long t0 = System.nanoTime();
-        int status = trace(List.of("-Xmx512m"), "--json " + json, dir.resolve("big").toString(), "4", "300000", "256");
+        // With the thread count: analysed while the program runs (in memory, spilling beyond the budget).
+        int status = traceWith(List.of("--threads", "5"), List.of("-Xmx512m"), "--json " + json,
+                dir.resolve("big").toString(), LockHeavy.class.getName(), "4", "300000", "256");
         long s = (System.nanoTime() - t0) / 1_000_000_000L;
         assertEquals(0, status, err.toString());
         JsonNode acc = new ObjectMapper().readTree(json.toFile()).path("aggregate").path("accesses");

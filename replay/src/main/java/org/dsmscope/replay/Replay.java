@@ -23,6 +23,8 @@ public final class Replay implements ReplayContext {
     private final TraceSet calls;
     private final ReplayOptions o;
     private final List<Analysis> analyses = new ArrayList<>();
+    /** On-the-fly input (null: the trace files of {@link #detailed}, prescanned). */
+    private final Source source;
     private final Problems problems = new Problems();
     private Prescan pre;
     private ThreadEngine threads;
@@ -42,6 +44,47 @@ public final class Replay implements ReplayContext {
         this.detailed = detailed;
         this.calls = callsOrNull;
         this.o = o;
+        this.source = null;
+    }
+
+    /**
+     * Traces that are analysed while they are produced (on-the-fly analysis, seed 000 §2 {@code to_ciat}): thread
+     * t's records arrive through {@link #channel(int)}, whose reads block until the producer hands over more (-1 at
+     * the thread's end), and what the {@code Prescan} pass learns from whole files comes from the producer instead.
+     */
+    public interface Source {
+        /** Thread t's SMAIT record stream (extended or classic, uncompressed or compressed as a file would be). */
+        java.nio.channels.ReadableByteChannel channel(int thread);
+
+        /** µs of the run's first call record (the smallest first call start time); asked once every stream is open. */
+        long firstCallTime();
+
+        /** Whether thread t's trace holds instruction-fetch extension records (it must say so before they come). */
+        boolean hasFetch(int thread);
+
+        /** {@link ReplayContext#isSyncVariable} for an access being replayed now. */
+        boolean isSyncVariable(long address);
+    }
+
+    /**
+     * An on-the-fly replay of {@code named.size()} thread traces read from {@code source} (the files of {@code
+     * named} are only names: for outputs and messages). No call traces and no {@code -i} (their prescan needs whole
+     * traces): those throw {@link BadInputException}.
+     */
+    public static Replay live(TraceSet named, Source source, ReplayOptions o) {
+        return new Replay(named, o, source);
+    }
+
+    private Replay(TraceSet named, ReplayOptions o, Source source) {
+        o.validate();
+        if (o.interleave > 0) {
+            throw new BadInputException("-i " + o.interleave + " needs every trace's synchronization skeleton before"
+                    + " the replay starts: not available while the program runs (analyse trace files instead)");
+        }
+        this.detailed = named;
+        this.calls = null;
+        this.o = o;
+        this.source = source;
     }
 
     /** Plugs in an analysis (before {@link #run()}); returns this replay. */
@@ -54,7 +97,7 @@ public final class Replay implements ReplayContext {
     public void run() {
         int n = detailed.size();
         boolean interleaved = o.interleave > 0;
-        if (pre == null) {
+        if (pre == null && source == null) {
             pre = new Prescan(n, o, problems);
             pre.run(detailed, calls, interleaved);
         }
@@ -63,12 +106,13 @@ public final class Replay implements ReplayContext {
         TraceReader[] crd = calls == null ? null : new TraceReader[n];
         try {
             for (int t = 0; t < n; t++) {
-                rd[t] = Prescan.open(detailed.files().get(t), o, Prescan.REPLAY_BUFFER);
+                rd[t] = source != null ? openLive(t) : Prescan.open(detailed.files().get(t), o, Prescan.REPLAY_BUFFER);
                 if (crd != null && pre.usableCalls[t] > 0) {
                     crd[t] = Prescan.open(calls.files().get(t), o);
                 }
             }
-            CallTimes times = new CallTimes(crd, pre.usableCalls, pre.t0, n);
+            CallTimes times = source != null ? new CallTimes(null, new long[n], source.firstCallTime(), n)
+                    : new CallTimes(crd, pre.usableCalls, pre.t0, n);
             for (Analysis a : an) {
                 a.begin(this);
             }
@@ -79,7 +123,7 @@ public final class Replay implements ReplayContext {
                 total = slices.total;
                 replayed = slices.replayed;
             } else {
-                threads = new ThreadEngine(this, an, rd, times, pre.hasFetch);
+                threads = new ThreadEngine(this, an, rd, times, source != null ? liveFetch(n) : pre.hasFetch);
                 threads.run();
                 total = threads.total;
                 replayed = threads.replayed;
@@ -97,6 +141,25 @@ public final class Replay implements ReplayContext {
                 }
             }
         }
+    }
+
+    /** Thread t's reader over the on-the-fly source, with the options and buffer of a file replay. */
+    private TraceReader openLive(int t) {
+        String name = detailed.files().get(t).toString();
+        try {
+            return new TraceReader(source.channel(t), name, TraceReader.Options.defaults()
+                    .skipBadRecords(o.skipBadRecords).bufferBytes(Prescan.REPLAY_BUFFER));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(name + ": cannot read: " + e.getMessage(), e);
+        }
+    }
+
+    private boolean[] liveFetch(int n) {
+        boolean[] f = new boolean[n];
+        for (int t = 0; t < n; t++) {
+            f[t] = source.hasFetch(t);
+        }
+        return f;
     }
 
     /**
@@ -211,7 +274,7 @@ public final class Replay implements ReplayContext {
 
     @Override
     public boolean isSyncVariable(long address) {
-        return pre != null && pre.isSyncVariable(address);
+        return source != null ? source.isSyncVariable(address) : pre != null && pre.isSyncVariable(address);
     }
 
     @Override

@@ -41,6 +41,11 @@ public final class AgentOptions {
     public String config;
     /** Codec name for compressed traces. */
     public String codec = "zstd";
+    /**
+     * to_ciat: the number of threads the run traces (main included), 0 if unknown. Known, it lets the analysis run
+     * while the program runs; unknown, the analysis runs at the end of the run.
+     */
+    public int threads;
     /** Do not print the names of the files at exit. */
     public boolean quiet;
     /** Options of the on-the-fly analysis ({@code CIAT_OPTIONS}, split at white space; to_ciat only). */
@@ -102,12 +107,22 @@ public final class AgentOptions {
                     }
                     o.codec = value.toLowerCase(Locale.ROOT);
                     break;
+                case "threads":
+                    try {
+                        o.threads = Integer.parseInt(value);
+                    } catch (NumberFormatException e) {
+                        o.threads = -1;
+                    }
+                    if (o.threads < 1 || o.threads > 4096) {
+                        throw new IllegalArgumentException("threads=" + value + ": expected a thread count 1..4096");
+                    }
+                    break;
                 case "quiet":
                     o.quiet = Boolean.parseBoolean(value);
                     break;
                 default:
                     throw new IllegalArgumentException("unknown agent option '" + key
-                            + "' (expected level, type, name, calls, config, codec, quiet)");
+                            + "' (expected level, type, name, calls, config, codec, threads, quiet)");
             }
         }
         return o;

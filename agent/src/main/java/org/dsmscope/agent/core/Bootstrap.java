@@ -55,7 +55,12 @@ public final class Bootstrap {
             return;
         }
         long t2 = System.nanoTime();
-        Thread hook = new Thread(Bootstrap::finish, "dsmscope-agent-shutdown");
+        Thread hook = new Thread(new Runnable() {
+            @Override
+            public void run() {
+                finish();
+            }
+        }, "dsmscope-agent-shutdown");
         TraceRuntime.agentThread(hook);
         Runtime.getRuntime().addShutdownHook(hook);
         try {

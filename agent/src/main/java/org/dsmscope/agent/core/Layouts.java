@@ -57,6 +57,11 @@ public final class Layouts {
     private Layouts() {
     }
 
+    /** The {@code Unsafe} instance, null if it cannot be had. */
+    static sun.misc.Unsafe unsafeOrNull() {
+        return UNSAFE;
+    }
+
     private static sun.misc.Unsafe unsafe() {
         try {
             Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");

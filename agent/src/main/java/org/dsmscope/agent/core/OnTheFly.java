@@ -25,9 +25,14 @@ final class OnTheFly {
      * directory of {@code name}), so the spill goes to the disk the user chose rather than to a RAM-backed /tmp.
      */
     static Path spillDirectory(String name) throws IOException {
+        return spillDirectory(name, ".dsmscope-spill-");
+    }
+
+    /** A new private directory named {@code prefix*}, where {@link #spillDirectory(String)} puts it. */
+    static Path spillDirectory(String name, String prefix) throws IOException {
         String d = System.getProperty("dsmscope.spill.dir");
         Path dir = d != null && !d.isEmpty() ? Paths.get(d) : Paths.get(name).toAbsolutePath().getParent();
-        Path spill = Files.createTempDirectory(dir, ".dsmscope-spill-");
+        Path spill = Files.createTempDirectory(dir, prefix);
         spill.toFile().deleteOnExit();
         return spill;
     }

@@ -33,7 +33,19 @@ public final class ThreadTrace {
     boolean stoppedSelf;
 
     private final int[] buf;
+    /**
+     * Next free slot of {@link #buf}. The owner appends below it and then advances it with a release store
+     * ({@link #advance}), so another thread that reads it with an acquire load ({@link #publish}) sees every record
+     * below it complete; those slots do not change until the owner drains the buffer, under this monitor.
+     */
     private int pos;
+    /** Slots below this were handed over by {@link #publish} already (guarded by this monitor). */
+    private int handed;
+    /** Buffers drained so far (guarded by this monitor): the timer publishes only threads that drained none. */
+    private long drains;
+    private long drainsSeen;
+    private static final sun.misc.Unsafe U = Layouts.unsafeOrNull();
+    private static final long POS = U == null ? -1 : offset("pos");
     private long addrHi;
     private TraceWriter writer;
     /** The stream under the writer: full buffers go to it in bulk, after the writer's own buffer is flushed. */
@@ -108,7 +120,29 @@ public final class ThreadTrace {
         }
         buf[p] = type;
         buf[p + 1] = (int) address;
-        pos = p + 2;
+        advance(p + 2);
+    }
+
+    private static long offset(String field) {
+        try {
+            return U.objectFieldOffset(ThreadTrace.class.getDeclaredField(field));
+        } catch (NoSuchFieldException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Sets {@link #pos} with release semantics (a plain store on x86: only the compiler may not reorder it). */
+    private void advance(int p) {
+        if (POS >= 0) {
+            U.putOrderedInt(this, POS, p);
+        } else {
+            pos = p;
+        }
+    }
+
+    /** Reads another thread's {@link #pos} with acquire semantics. */
+    private int published() {
+        return POS >= 0 ? U.getIntVolatile(this, POS) : pos;
     }
 
     private void setHi(long hi) {
@@ -124,7 +158,7 @@ public final class ThreadTrace {
         }
         buf[p] = f1;
         buf[p + 1] = f2;
-        pos = p + 2;
+        advance(p + 2);
     }
 
     /** Appends a branch-type record (procedure start 4, taken branch 8, procedure call C) over code addresses. */
@@ -152,19 +186,53 @@ public final class ThreadTrace {
         b[p + 9] = (int) a3;
         b[p + 10] = base | 5;
         b[p + 11] = (int) a4;
-        pos = p + 12;
+        advance(p + 12);
     }
 
     /** Hands the full buffer to the writer; returns the new position (0). */
     private synchronized int drain() {
         if (!closed) {
-            writeOut(pos);
+            writeOut(handed, pos);
         }
+        handed = 0;
+        drains++;
         pos = 0;
         return 0;
     }
 
-    private void writeOut(int n) {
+    /**
+     * On-the-fly analysis: hands the records appended so far, and not yet handed over, to the writer and flushes
+     * it, so the analysis can replay them while this thread is blocked or slow. Any thread may call it (the
+     * owner before it blocks, the agent's timer); it takes only what the owner published ({@link #pos}).
+     */
+    public synchronized void publish() {
+        int p = published();
+        if (closed || p <= handed) {
+            return;
+        }
+        writeOut(handed, p);
+        handed = p;
+        TraceWriter w = writer;
+        if (w != null) {
+            try {
+                w.flush();
+            } catch (RuntimeException e) {
+                TraceRuntime.warn("cannot write " + file + ": " + e.getMessage() + "; the rest of this thread's trace is lost");
+                writer = null;
+            }
+        }
+    }
+
+    /** The timer's {@link #publish}: only if the thread drained no buffer since the last call (slow or blocked). */
+    synchronized void publishIfIdle() {
+        if (drains == drainsSeen) {
+            publish();
+        }
+        drainsSeen = drains;
+    }
+
+    private void writeOut(int from, int to) {
+        int n = to - from;
         recordBytes += 4L * n;
         TraceWriter w = writer;
         if (w == null) {
@@ -177,11 +245,11 @@ public final class ThreadTrace {
                 if (bytes == null) {
                     bytes = new byte[4 * BUFFER_INTS];
                 }
-                java.nio.ByteBuffer.wrap(bytes).asIntBuffer().put(buf, 0, n);
+                java.nio.ByteBuffer.wrap(bytes).asIntBuffer().put(buf, from, n);
                 stream.write(bytes, 0, 4 * n);
             } else {
                 int[] b = buf;
-                for (int i = 0; i + 1 < n; i += 2) {
+                for (int i = from; i + 1 < to; i += 2) {
                     w.raw(b[i], b[i + 1]);
                 }
             }
@@ -211,7 +279,7 @@ public final class ThreadTrace {
         }
         // A foreign thread (the shutdown hook) may finish while the owner still appends at pos: write what is
         // there, then the end record straight to the writer, never into the shared buffer.
-        writeOut(pos);
+        writeOut(handed, Math.max(handed, published()));
         TraceWriter w0 = writer;
         if (w0 != null) {
             try {
@@ -223,6 +291,7 @@ public final class ThreadTrace {
         recordBytes += SmaitFormat.CALL_BYTES;
         closed = true;
         pos = 0;
+        handed = 0;
         TraceWriter w = writer;
         writer = null;
         if (w != null) {

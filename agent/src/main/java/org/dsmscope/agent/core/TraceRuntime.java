@@ -57,6 +57,9 @@ public final class TraceRuntime {
     static org.dsmscope.agent.sink.AnalysisSink sink;
     /** to_ciat: the private directory the per-thread record streams spill to until the analysis reads them. */
     private static Path spillDir;
+    /** to_ciat with a known thread count: the analysis that runs while the program runs (else null). */
+    private static LiveRun live;
+    private static boolean warnedUntraced;
 
     private TraceRuntime() {
     }
@@ -96,12 +99,30 @@ public final class TraceRuntime {
                 }
             }
             if (o.type == AgentOptions.Type.TO_CIAT) {
-                spillDir = OnTheFly.spillDirectory(o.name);
+                String refusal = o.threads <= 0 ? "" : o.calls != null && !o.calls.isEmpty()
+                        ? "CALL_FILE_NAME: the call traces are matched against whole traces"
+                        : sink.liveRefusal("to_ciat", o.analysisOptions, false);
+                if (refusal == null) {
+                    live = LiveRun.create(o, sink, err);
+                } else {
+                    if (!refusal.isEmpty()) {
+                        warn("to_ciat: analysing at the end of the run: " + refusal);
+                    }
+                    spillDir = OnTheFly.spillDirectory(o.name);
+                }
             }
             ThreadTrace main = newTrace(0);
             synchronized (LOCK) {
                 TRACES.add(main);
                 INDEX.put(mainThread, 0);
+                if (live != null) {
+                    for (Thread t : live.threads()) {
+                        AGENT_THREADS.put(t, Boolean.TRUE);
+                    }
+                }
+            }
+            if (live != null) {
+                live.begin();
             }
             active = true;
             CURRENT.set(main);
@@ -123,6 +144,28 @@ public final class TraceRuntime {
         }
     }
 
+    /** The records of threads that filled no buffer since the last call go to the analysis (timer). */
+    static void publishIdle() {
+        List<ThreadTrace> all;
+        synchronized (LOCK) {
+            all = new ArrayList<>(TRACES);
+        }
+        for (ThreadTrace tt : all) {
+            tt.publishIfIdle();
+        }
+    }
+
+    /** A traced thread is about to block (join, wait, barrier, latch, semaphore): its records go to the analysis. */
+    public static void blocking(ThreadTrace t) {
+        if (live != null && t.traced) {
+            try {
+                t.publish();
+            } catch (RuntimeException e) {
+                // recording only
+            }
+        }
+    }
+
     private static String partialName(int index) {
         if (spillDir != null) {
             return spillDir.resolve(index + ".smait").toString();
@@ -134,7 +177,15 @@ public final class TraceRuntime {
         TraceWriter w = null;
         Path file = null;
         OutputStream os = null;
-        if (options.type != AgentOptions.Type.SUPPRESSED) {
+        if (live != null) {
+            os = live.stream(index);
+            if (os == null) {
+                return null;
+            }
+            file = Paths.get(TraceSet.fileName(options.name, options.threads, index));
+            w = new TraceWriter(new StreamChannel(os), file.toString(),
+                    new TraceWriter.Options().addr64(true).bufferBytes(1 << 18));
+        } else if (options.type != AgentOptions.Type.SUPPRESSED) {
             file = Paths.get(partialName(index));
             TraceWriter.Options wo = new TraceWriter.Options().addr64(true).bufferBytes(1 << 18);
             os = new FileOutputStream(file.toFile());
@@ -152,6 +203,10 @@ public final class TraceRuntime {
         ThreadTrace tt = new ThreadTrace(index, file, w, os, detailed);
         long n = now();
         tt.call(CallType.START_TRACE, n, n, 0, 0, index, 0);
+        if (live != null) {
+            live.firstCall(index, n);
+            tt.publish();
+        }
         return tt;
     }
 
@@ -187,6 +242,14 @@ public final class TraceRuntime {
             ThreadTrace tt;
             try {
                 tt = newTrace(idx);
+                if (tt == null) {
+                    if (!warnedUntraced) {
+                        warnedUntraced = true;
+                        warn("to_ciat: threads=" + options.threads + ": thread " + idx + " (" + child.getName()
+                                + ") and later threads are not traced");
+                    }
+                    return;
+                }
             } catch (IOException | RuntimeException e) {
                 if (!warnedOnce) {
                     warnedOnce = true;
@@ -205,8 +268,14 @@ public final class TraceRuntime {
 
     /** True if the JVM's shutdown sequence starts the thread (a shutdown hook: not traced). */
     private static boolean startedByShutdown() {
-        return StackWalker.getInstance().walk(s -> s.limit(16).anyMatch(
-                f -> f.getClassName().equals("java.lang.ApplicationShutdownHooks")));
+        // A stack trace rather than StackWalker's stream API: no stream or lambda classes to load at start-up.
+        StackTraceElement[] st = Thread.currentThread().getStackTrace();
+        for (int i = 0; i < st.length && i < 16; i++) {
+            if (st[i].getClassName().equals("java.lang.ApplicationShutdownHooks")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The index of a traced thread, -1 if it is not traced. */
@@ -312,6 +381,10 @@ public final class TraceRuntime {
             return;
         }
         int p = all.size();
+        if (live != null) {
+            live.finish(p, err);
+            return;
+        }
         if (options.type == AgentOptions.Type.TO_CIAT) {
             List<Path> files = new ArrayList<>(p);
             for (ThreadTrace tt : all) {

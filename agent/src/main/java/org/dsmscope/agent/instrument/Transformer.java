@@ -33,6 +33,9 @@ public final class Transformer implements ClassFileTransformer {
             if (redefined != null || loader == platform || loader == SinkLoader.loader() || excluded(name)) {
                 return null;
             }
+            if (level == 1 && !LevelOneFilter.mayNeedRewrite(bytes)) {
+                return null;
+            }
             return ClassInstrumenter.instrument(bytes, level);
         } catch (Throwable t) {
             TraceRuntime.warn("class " + name.replace('/', '.') + " left uninstrumented: " + t);

@@ -55,6 +55,7 @@ public final class CallHooks {
             return b.await();
         }
         long t0 = TraceRuntime.now();
+        TraceRuntime.blocking(t);
         int r = b.await();
         barrier(t, b, b.getParties(), t0);
         return r;
@@ -68,6 +69,7 @@ public final class CallHooks {
             return b.await(time, unit);
         }
         long t0 = TraceRuntime.now();
+        TraceRuntime.blocking(t);
         int r = b.await(time, unit);
         barrier(t, b, b.getParties(), t0);
         return r;
@@ -139,6 +141,7 @@ public final class CallHooks {
     public static void latchAwait(CountDownLatch l) throws InterruptedException {
         ThreadTrace t = TraceRuntime.current();
         long t0 = TraceRuntime.now();
+        TraceRuntime.blocking(t);
         l.await();
         if (t.traced) {
             record(t, CallType.SYNC_ACQUIRE, l, t0, lastRelease(l), 1);
@@ -149,6 +152,7 @@ public final class CallHooks {
     public static boolean latchAwait(CountDownLatch l, long time, TimeUnit unit) throws InterruptedException {
         ThreadTrace t = TraceRuntime.current();
         long t0 = TraceRuntime.now();
+        TraceRuntime.blocking(t);
         boolean ok = l.await(time, unit);
         if (ok && t.traced) {
             record(t, CallType.SYNC_ACQUIRE, l, t0, lastRelease(l), 1);
@@ -179,6 +183,7 @@ public final class CallHooks {
     /** {@code s.acquire()}. */
     public static void acquire(Semaphore s) throws InterruptedException {
         long t0 = TraceRuntime.now();
+        TraceRuntime.blocking(TraceRuntime.current());
         s.acquire();
         acquired(TraceRuntime.current(), s, t0, 1);
     }
@@ -186,6 +191,7 @@ public final class CallHooks {
     /** {@code s.acquire(n)}. */
     public static void acquire(Semaphore s, int n) throws InterruptedException {
         long t0 = TraceRuntime.now();
+        TraceRuntime.blocking(TraceRuntime.current());
         s.acquire(n);
         acquired(TraceRuntime.current(), s, t0, n);
     }
@@ -193,6 +199,7 @@ public final class CallHooks {
     /** {@code s.acquireUninterruptibly()}. */
     public static void acquireUninterruptibly(Semaphore s) {
         long t0 = TraceRuntime.now();
+        TraceRuntime.blocking(TraceRuntime.current());
         s.acquireUninterruptibly();
         acquired(TraceRuntime.current(), s, t0, 1);
     }
@@ -200,6 +207,7 @@ public final class CallHooks {
     /** {@code s.acquireUninterruptibly(n)}. */
     public static void acquireUninterruptibly(Semaphore s, int n) {
         long t0 = TraceRuntime.now();
+        TraceRuntime.blocking(TraceRuntime.current());
         s.acquireUninterruptibly(n);
         acquired(TraceRuntime.current(), s, t0, n);
     }
@@ -273,9 +281,11 @@ public final class CallHooks {
         try {
             long a;
             Class<?> c = target.getClass();
-            if (c.isArray()) {
-                int k = Layouts.kindOf(c);
-                a = Addresses.of(target, t) + Layouts.base(k) + Math.max(0, index) * Layouts.scale(k);
+            if (c.isArray() || !isAtomic(c)) {
+                // A VarHandle on an application object or array: the object's own address, which no field or
+                // array element access ever has (they start after the header), so the synchronization variables
+                // are disjoint from the data addresses (on-the-fly CIAT relies on it: agent/README.md).
+                a = Addresses.of(target, t);
             } else {
                 a = Addresses.of(target, t) + VALUE_OFFSET.get(c);
             }
@@ -283,6 +293,16 @@ public final class CallHooks {
         } catch (Throwable e) {
             // recording only
         }
+    }
+
+    /** True for the {@code java.util.concurrent.atomic} classes and their subclasses (ldcw on their value field). */
+    private static boolean isAtomic(Class<?> c) {
+        for (Class<?> k = c; k != null; k = k.getSuperclass()) {
+            if (k.getName().startsWith("java.util.concurrent.atomic.")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     // ---- files (called by generated wrappers after the operation) ----

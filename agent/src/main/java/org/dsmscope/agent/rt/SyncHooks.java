@@ -142,6 +142,7 @@ public final class SyncHooks {
                 w.lockAddr = Addresses.of(lock, t);
                 t.call(CallType.END_CRITICAL, w.t0, w.t0, w.lockAddr, 0, 0, 0);
             }
+            TraceRuntime.blocking(t);
             return w;
         } catch (Throwable e) {
             return null;

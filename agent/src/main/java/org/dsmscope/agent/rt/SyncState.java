@@ -17,9 +17,17 @@ final class SyncState {
     /** The lock a Condition belongs to (null if unknown or not a Condition). */
     Object lock;
 
+    /** Creates states (a class, not a method reference: no lambda bootstrap in a traced JVM's start-up). */
+    private static final java.util.function.Supplier<Object> NEW = new java.util.function.Supplier<>() {
+        @Override
+        public Object get() {
+            return new SyncState();
+        }
+    };
+
     /** The state of {@code o}, created on first use. */
     static SyncState of(Object o) {
-        return (SyncState) Addresses.STATE.attachment(o, SyncState::new);
+        return (SyncState) Addresses.STATE.attachment(o, NEW);
     }
 
     /** Adds a waiting thread's ticket; returns it. Call with this object's monitor held. */

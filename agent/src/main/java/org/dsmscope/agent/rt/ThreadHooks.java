@@ -30,6 +30,7 @@ public final class ThreadHooks {
             ThreadTrace t = TraceRuntime.current();
             if (t.traced) {
                 t.pendingStart = TraceRuntime.now();
+                TraceRuntime.blocking(t);
             }
         } catch (Throwable e) {
             // never disturb Thread.join

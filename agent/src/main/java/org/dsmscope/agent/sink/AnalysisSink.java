@@ -29,4 +29,26 @@ public interface AnalysisSink {
      */
     List<Path> analyse(String type, String base, List<Path> threadFiles, String calls, List<String> options,
             PrintStream log);
+
+    /**
+     * Null if this sink can analyse {@code type} with {@code options} while the program runs
+     * ({@link #analyseLive}), else one line saying why not; the agent then analyses at the end of the run
+     * ({@link #analyse}). {@code calls}: a call trace set was named.
+     */
+    default String liveRefusal(String type, List<String> options, boolean calls) {
+        return "this analysis sink runs at the end of the run only";
+    }
+
+    /**
+     * Analyses the run while it runs, on a thread of the agent's: {@code threads.get(t)} delivers thread t's SMAIT
+     * records (extended format, uncompressed) as the program produces them — a read blocks until more arrive, or
+     * returns 0 when nothing is there yet and the buffer already holds at least one call record's 48 bytes, and -1
+     * after the thread's last record. {@code firstCallTime} gives the run's first call time (µs) once every thread
+     * has started; the agent writes no instruction-fetch records. Returns the files written, report first; throws
+     * {@link IllegalArgumentException} with one line for bad input.
+     */
+    default List<Path> analyseLive(String type, String base, List<java.nio.channels.ReadableByteChannel> threads,
+            java.util.function.LongSupplier firstCallTime, List<String> options, PrintStream log) {
+        throw new UnsupportedOperationException("analyseLive");
+    }
 }

@@ -21,10 +21,12 @@ import org.dsmscope.trace.TraceReader;
  * <pre>
  *   java -cp bench/target/classes:trace/target/classes:$ZSTD:$LZ4 org.dsmscope.bench.agent.AgentSlowdown \
  *        [--n 512] [--threads 4] [--repeat 3] [--agent agent/target/dsmscope-agent.jar] [--dir /tmp/x]
- *        [--to-ciat cli/target/dsmscope.jar]
+ *        [--to-ciat cli/target/dsmscope.jar [--at-exit true]]
  * </pre>
  * With {@code --to-ciat JAR} it measures only the uninstrumented run and on-the-fly CIAT at level 2 (seed 000 §2
- * {@code to_ciat}, the analysis sink loaded from JAR; report and memory file written into the run directory).
+ * {@code to_ciat}, the analysis sink loaded from JAR; report and memory file written into the run directory): with
+ * the thread count given to the agent, so the analysis runs while the program runs; {@code --at-exit true} leaves
+ * it out (the analysis runs at the end of the run, on spilled streams).
  * The child class path is {@code bench/target/classes} (only the workload), never a jar holding agent classes.
  */
 public final class AgentSlowdown {
@@ -42,6 +44,7 @@ public final class AgentSlowdown {
         Path dir = Files.createTempDirectory("dsmscope-slowdown");
         String cp = Paths.get("bench/target/classes").toAbsolutePath().toString();
         String toCiat = null;
+        boolean atExit = false;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--n": n = Integer.parseInt(args[i + 1]); break;
@@ -51,6 +54,7 @@ public final class AgentSlowdown {
                 case "--dir": dir = Paths.get(args[i + 1]); break;
                 case "--cp": cp = args[i + 1]; break;
                 case "--to-ciat": toCiat = Paths.get(args[i + 1]).toAbsolutePath().toString(); break;
+                case "--at-exit": atExit = Boolean.parseBoolean(args[i + 1]); break;
                 default: throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -63,9 +67,10 @@ public final class AgentSlowdown {
             }
             JVM.add("-Ddsmscope.jar=" + toCiat);
             String name = dir.resolve("fly").toString();
-            double[] fly = run("level=2,type=to_ciat,name=" + name + ",quiet=true", cp, p, n, dir);
+            double[] fly = run("level=2,type=to_ciat,name=" + name + ",quiet=true"
+                    + (atExit ? "" : ",threads=" + (p + 1)), cp, p, n, dir);
             line("uninstrumented", plain, plain, "");
-            line("level 2 to_ciat", fly, plain, "report " + name + "." + (p + 1) + ".ciat_report");
+            line(atExit ? "level 2 to_ciat, at exit" : "level 2 to_ciat, live", fly, plain, "report " + name + "." + (p + 1) + ".ciat_report");
             return;
         }
         double[] l1 = {Double.MAX_VALUE, Double.MAX_VALUE};

@@ -1,0 +1,305 @@
+package org.dsmscope.agent.core;
+
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.dsmscope.agent.sink.AnalysisSink;
+import org.dsmscope.trace.Codec;
+import org.dsmscope.trace.TraceSet;
+
+/**
+ * On-the-fly analysis while the program runs ({@code to_ciat} with {@code threads=P}, seed 000 §2, SPEC §1 and
+ * §3): P {@link LiveStream}s, one per traced thread, read by the analysis sink on the agent's thread
+ * {@code dsmscope-analysis}; a timer ({@code dsmscope-flush}) that every {@code -Ddsmscope.live.flushMs} (100 ms)
+ * hands over the records of threads that filled no buffer since its last tick (blocked or slow threads, on which
+ * the pseudo-clock replay would otherwise stall); the in-memory budget
+ * ({@code -Ddsmscope.live.budget=BYTES}, default the smaller of 64 MiB and an eighth of the heap) beyond which
+ * chunks spill, compressed, to a private directory {@code .dsmscope-live-*} beside NAME (or
+ * {@code -Ddsmscope.spill.dir}); and the end of the run, which ends every stream and waits for the analysis.
+ */
+final class LiveRun {
+    private final AgentOptions o;
+    private final int p;
+    private final LiveStream[] streams;
+    private final long[] firstCall;
+    private final long budget;
+    private final AtomicLong queued = new AtomicLong();
+    private final AtomicLong spilled = new AtomicLong();
+    private volatile boolean dead;
+    private volatile boolean over;
+    private Path spillDir;
+    private final boolean keep = Boolean.getBoolean("dsmscope.spill.keep");
+    private final Thread analysis;
+    private final Thread timer;
+    private volatile List<Path> written;
+    private volatile Throwable failure;
+
+    private LiveRun(AgentOptions o, AnalysisSink sink, PrintStream err) {
+        this.o = o;
+        this.p = o.threads;
+        streams = new LiveStream[p];
+        firstCall = new long[p];
+        java.util.Arrays.fill(firstCall, -1);
+        long b = Long.getLong("dsmscope.live.budget", Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 8));
+        budget = Math.max(0, b);
+        analysis = new Thread(new Runnable() {
+            @Override
+            public void run() {
+                analyse(sink, err);
+            }
+        }, "dsmscope-analysis");
+        analysis.setDaemon(true);
+        analysis.setContextClassLoader(sink.getClass().getClassLoader());
+        long period = Math.max(1, Long.getLong("dsmscope.live.flushMs", 100));
+        timer = new Thread(new Runnable() {
+            @Override
+            public void run() {
+                while (!over) {
+                    try {
+                        Thread.sleep(period);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    TraceRuntime.publishIdle();
+                }
+            }
+        }, "dsmscope-flush");
+        timer.setDaemon(true);
+    }
+
+    /** Creates the run; {@link #begin} starts its threads once they are registered as the agent's own. */
+    static LiveRun create(AgentOptions o, AnalysisSink sink, PrintStream err) {
+        return new LiveRun(o, sink, err);
+    }
+
+    /** The analysis and timer threads (to be registered as untraced before {@link #begin}). */
+    Thread[] threads() {
+        return new Thread[] {analysis, timer};
+    }
+
+    void begin() {
+        analysis.start();
+        timer.start();
+    }
+
+    /** The stream thread {@code index} writes to; null if {@code index >= threads} (that thread is not traced). */
+    synchronized OutputStream stream(int index) throws IOException {
+        if (index >= p) {
+            return null;
+        }
+        OutputStream k = null;
+        if (keep) {
+            k = Codec.parse(o.codec).encode(new FileOutputStream(spillDir().resolve(index + ".smait").toFile()));
+        }
+        LiveStream s = new LiveStream(this, index, k);
+        streams[index] = s;
+        notifyAll();
+        return s;
+    }
+
+    /** The first call record's start time of thread {@code index} (its start-of-trace record), µs. */
+    synchronized void firstCall(int index, long us) {
+        firstCall[index] = us & 0xFFFFFFFFL;
+    }
+
+    /** The run's first call time: the smallest first start time, as the prescan of files computes it. */
+    private synchronized long firstCallTime() {
+        long m = Long.MAX_VALUE;
+        for (long f : firstCall) {
+            if (f >= 0) {
+                m = Math.min(m, f);
+            }
+        }
+        return m == Long.MAX_VALUE ? 0 : m;
+    }
+
+    private void analyse(AnalysisSink sink, PrintStream err) {
+        List<ReadableByteChannel> chans = new ArrayList<>(p);
+        for (int t = 0; t < p; t++) {
+            chans.add(channel(t));
+        }
+        try {
+            written = sink.analyseLive("to_ciat", o.name + "." + p, chans, new java.util.function.LongSupplier() {
+                @Override
+                public long getAsLong() {
+                    return firstCallTime();
+                }
+            }, o.analysisOptions, err);
+        } catch (Throwable t) {
+            failure = t;
+            dead = true;
+        } finally {
+            for (ReadableByteChannel c : chans) {
+                try {
+                    c.close();
+                } catch (IOException e) {
+                    // nothing to release
+                }
+            }
+        }
+    }
+
+    /** Thread t's channel; the stream may not exist yet (thread not started): the first read waits for it. */
+    private ReadableByteChannel channel(int t) {
+        return new ReadableByteChannel() {
+            private ReadableByteChannel in;
+            private boolean closed;
+
+            private ReadableByteChannel in() throws IOException {
+                if (in == null) {
+                    synchronized (LiveRun.this) {
+                        while (streams[t] == null) {
+                            try {
+                                LiveRun.this.wait();
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                                throw new java.io.InterruptedIOException("on-the-fly analysis interrupted");
+                            }
+                        }
+                        in = streams[t].channel();
+                    }
+                }
+                return in;
+            }
+
+            @Override
+            public int read(java.nio.ByteBuffer dst) throws IOException {
+                return in().read(dst);
+            }
+
+            @Override
+            public boolean isOpen() {
+                return !closed;
+            }
+
+            @Override
+            public void close() throws IOException {
+                closed = true;
+                synchronized (LiveRun.this) {
+                    if (in == null && streams[t] != null) {
+                        in = streams[t].channel();
+                    }
+                }
+                if (in != null) {
+                    in.close();
+                }
+            }
+        };
+    }
+
+    /** Takes {@code len} bytes of the in-memory budget; false if they do not fit (the chunk spills). */
+    boolean reserve(int len) {
+        if (queued.addAndGet(len) > budget) {
+            queued.addAndGet(-len);
+            return false;
+        }
+        return true;
+    }
+
+    /** Gives back a chunk's bytes when the analysis takes it. */
+    void release(int len) {
+        queued.addAndGet(-len);
+    }
+
+    /** Counts spilled bytes (uncompressed). */
+    void spilled(int len) {
+        spilled.addAndGet(len);
+    }
+
+    /** True once the analysis stopped: records are dropped. */
+    boolean dead() {
+        return dead;
+    }
+
+    /** The private spill directory, created on first use. */
+    synchronized Path spillDir() throws IOException {
+        if (spillDir == null) {
+            spillDir = OnTheFly.spillDirectory(o.name, ".dsmscope-live-");
+        }
+        return spillDir;
+    }
+
+    /**
+     * The end of the run (shutdown hook, every trace finished): ends the streams of threads that never started,
+     * waits for the analysis and lists what it wrote.
+     */
+    void finish(int traced, PrintStream err) {
+        over = true;
+        timer.interrupt();
+        synchronized (this) {
+            for (int t = 0; t < p; t++) {
+                if (streams[t] == null) {
+                    try {
+                        stream(t);
+                    } catch (IOException e) {
+                        continue;
+                    }
+                    streams[t].endUnused();
+                }
+            }
+        }
+        try {
+            analysis.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        Throwable f = failure;
+        if (traced < p) {
+            TraceRuntime.warn("to_ciat: threads=" + p + ", but the run traced " + traced + " thread"
+                    + (traced == 1 ? "" : "s") + ": no report (give threads=" + traced + ", or no thread count to"
+                    + " analyse at the end of the run)");
+        } else if (f instanceof IllegalArgumentException) {
+            TraceRuntime.warn("to_ciat: " + f.getMessage());
+        } else if (f != null) {
+            TraceRuntime.warn("to_ciat: the analysis failed: " + f);
+        } else if (!o.quiet) {
+            StringBuilder out = new StringBuilder("On-the-fly CIAT of " + p + " thread" + (p == 1 ? "" : "s")
+                    + " (analysed while the program ran");
+            long s = spilled.get();
+            out.append(s > 0 ? "; " + s + " bytes of records spilled to disk beyond the " + budget + "-byte budget"
+                    : "").append(") stored in:\n");
+            for (Path w : written) {
+                out.append("\tfile ").append(w).append('\n');
+            }
+            err.print(out);
+            err.flush();
+        }
+        cleanUp(traced);
+    }
+
+    private void cleanUp(int traced) {
+        Path d;
+        synchronized (this) {
+            d = spillDir;
+        }
+        if (d == null) {
+            return;
+        }
+        for (int t = 0; t < p; t++) {
+            Path f = d.resolve(t + ".smait");
+            try {
+                if (keep && t < traced) {
+                    Files.move(f, Paths.get(TraceSet.fileName(o.name, p, t)), StandardCopyOption.REPLACE_EXISTING);
+                } else {
+                    Files.deleteIfExists(f);
+                }
+            } catch (IOException e) {
+                TraceRuntime.warn("cannot delete " + f + ": " + e.getMessage());
+            }
+        }
+        try {
+            Files.deleteIfExists(d);
+        } catch (IOException e) {
+            TraceRuntime.warn("cannot delete " + d + ": " + e.getMessage());
+        }
+    }
+}

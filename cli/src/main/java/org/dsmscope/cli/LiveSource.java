@@ -1,0 +1,172 @@
+package org.dsmscope.cli;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.ReadableByteChannel;
+import java.util.List;
+import java.util.function.LongSupplier;
+import org.dsmscope.replay.Replay;
+import org.dsmscope.trace.CallType;
+
+/**
+ * The replay's input for on-the-fly CIAT ({@link OnTheFlyCiat#analyseLive}): the agent's per-thread channels, the
+ * run's first call time from the agent, no instruction-fetch records (the agent writes none), and the
+ * synchronization variables learnt from the records as they are read: every channel is scanned for argument 1 of
+ * the call records that have one ({@link CallType#hasSyncVariable}) before the replay sees them. The agent gives
+ * synchronization records addresses that no data access has (agent/README.md "On-the-fly CIAT"), so the answer for
+ * every access is the one the prescan of whole files gives.
+ */
+final class LiveSource implements Replay.Source {
+    private final List<ReadableByteChannel> channels;
+    private final LongSupplier firstCallTime;
+    private long[] set = new long[64];
+    private int size;
+    private boolean hasZero;
+    private long min = Long.MAX_VALUE;
+    private long max = Long.MIN_VALUE;
+    /** Bytes of records read by the replay so far, and when the progress property was last set. */
+    private long read;
+    private long reported;
+    /**
+     * System property with the bytes of records the analysis has read so far (updated every 64 KiB), so that a
+     * program, a test or a debugger can see that the analysis progresses while the program runs.
+     */
+    static final String PROGRESS = "dsmscope.live.analysed";
+
+    LiveSource(List<ReadableByteChannel> channels, LongSupplier firstCallTime) {
+        this.channels = channels;
+        this.firstCallTime = firstCallTime;
+    }
+
+    @Override
+    public ReadableByteChannel channel(int thread) {
+        return new Scan(channels.get(thread));
+    }
+
+    @Override
+    public long firstCallTime() {
+        return firstCallTime.getAsLong();
+    }
+
+    @Override
+    public boolean hasFetch(int thread) {
+        return false;
+    }
+
+    @Override
+    public boolean isSyncVariable(long a) {
+        if (a < min || a > max) {
+            return false;
+        }
+        if (a == 0) {
+            return hasZero;
+        }
+        int m = set.length - 1;
+        for (int i = hash(a) & m; set[i] != 0; i = (i + 1) & m) {
+            if (set[i] == a) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static int hash(long a) {
+        long h = a * 0x9E3779B97F4A7C15L;
+        return (int) (h ^ (h >>> 32));
+    }
+
+    private void add(long a) {
+        min = Math.min(min, a);
+        max = Math.max(max, a);
+        if (a == 0) {
+            hasZero = true;
+            return;
+        }
+        int m = set.length - 1;
+        int i = hash(a) & m;
+        for (; set[i] != 0; i = (i + 1) & m) {
+            if (set[i] == a) {
+                return;
+            }
+        }
+        set[i] = a;
+        if (++size * 2 > set.length) {
+            long[] old = set;
+            set = new long[old.length * 2];
+            size = 0;
+            for (long v : old) {
+                if (v != 0) {
+                    add(v);
+                }
+            }
+        }
+    }
+
+    /** A channel that notes argument 1 of synchronization calls in the bytes it passes (8-byte simple records). */
+    private final class Scan implements ReadableByteChannel {
+        private final ReadableByteChannel in;
+        private final byte[] part = new byte[8];
+        private int parts;
+
+        Scan(ReadableByteChannel in) {
+            this.in = in;
+        }
+
+        @Override
+        public int read(ByteBuffer dst) throws IOException {
+            int p0 = dst.position();
+            int n = in.read(dst);
+            if (n <= 0) {
+                return n;
+            }
+            read += n;
+            if (read - reported >= 64 << 10) {
+                reported = read;
+                System.setProperty(PROGRESS, Long.toString(read));
+            }
+            int i = p0;
+            int end = p0 + n;
+            while (parts > 0 && i < end) {
+                part[parts++] = dst.get(i++);
+                if (parts == 8) {
+                    ByteBuffer w = ByteBuffer.wrap(part).order(dst.order());
+                    word(w.getInt(0), w.getInt(4));
+                    parts = 0;
+                }
+            }
+            boolean le = dst.order() == ByteOrder.LITTLE_ENDIAN;
+            for (; i + 8 <= end; i += 8) {
+                int f1 = dst.getInt(i);
+                if (le) {
+                    f1 = Integer.reverseBytes(f1);
+                }
+                if ((f1 & 0xFFFFF00F) == 0x1002) {
+                    int f2 = dst.getInt(i + 4);
+                    word(f1, le ? Integer.reverseBytes(f2) : f2);
+                }
+            }
+            while (i < end) {
+                part[parts++] = dst.get(i++);
+            }
+            return n;
+        }
+
+        /** A simple record (fields in stream order): part 2 (argument 1) of a call record with a synchronization variable. */
+        private void word(int f1, int f2) {
+            if ((f1 & 0xFFFFF00F) == 0x1002 && CallType.hasSyncVariable((f1 >>> 4) & 0xFF)) {
+                add(f2 & 0xFFFFFFFFL);
+            }
+        }
+
+        @Override
+        public boolean isOpen() {
+            return in.isOpen();
+        }
+
+        @Override
+        public void close() throws IOException {
+            in.close();
+        }
+    }
+}
