@@ -34,9 +34,21 @@ class BadInputTest {
         return s.toString();
     }
 
+    /** Mapping windows to read with besides the default: none (read through a buffer), one word, two words. */
+    private static final long[] MAPS = {0, 8, 16};
+
+    /** The error of reading {@code f}, the same whether the file is mapped (in any window size) or read. */
     private TraceFormatException failure(Path f) {
+        TraceFormatException e = failure(f, new TraceReader.Options());
+        for (long map : MAPS) {
+            assertEquals(e.getMessage(), failure(f, new TraceReader.Options().mapBytes(map)).getMessage());
+        }
+        return e;
+    }
+
+    private static TraceFormatException failure(Path f, TraceReader.Options o) {
         return assertThrows(TraceFormatException.class, () -> {
-            try (TraceReader r = TraceReader.open(f)) {
+            try (TraceReader r = TraceReader.open(f, o)) {
                 while (r.next() != RecordKind.EOF) {
                     // read all
                 }
@@ -45,7 +57,15 @@ class BadInputTest {
     }
 
     private long skipped(Path f, int expectRecords) throws IOException {
-        try (TraceReader r = TraceReader.open(f, new TraceReader.Options().skipBadRecords(true))) {
+        long n = skipped(f, expectRecords, new TraceReader.Options());
+        for (long map : MAPS) {
+            assertEquals(n, skipped(f, expectRecords, new TraceReader.Options().mapBytes(map)));
+        }
+        return n;
+    }
+
+    private static long skipped(Path f, int expectRecords, TraceReader.Options o) throws IOException {
+        try (TraceReader r = TraceReader.open(f, o.skipBadRecords(true))) {
             int n = 0;
             while (r.next() != RecordKind.EOF) {
                 n++;
