@@ -50,7 +50,7 @@ public final class TraceReader implements AutoCloseable {
             return this;
         }
 
-        /** Size of the read buffer in bytes (compressed or unmapped files; the record chunk is at most 32 KiB). */
+        /** Size of the read buffer in bytes (at most 256 KiB is used); the record chunk is at most 32 KiB. */
         public Options bufferBytes(int n) {
             this.bufferBytes = Math.max(4 * SmaitFormat.CALL_BYTES, n & ~7);
             return this;
@@ -87,6 +87,11 @@ public final class TraceReader implements AutoCloseable {
     private static final int[] TOP_KIND = new int[16];
     /** {@link RecordKind#MEMORY} for valid memory-access type fields, else 0 (index: the 12-bit first field). */
     private static final int[] MEM_KIND = new int[0x1000];
+    /**
+     * Read buffer at most (one LZ4 block: decompressed straight into it, it is still in the L2 cache when the
+     * chunks are copied out; larger buffers measured slower).
+     */
+    static final int READ_BYTES = 1 << 18;
     /** Words in the record chunk at most (32 KiB: it stays in the L1 cache while the caller works on it). */
     static final int CHUNK_WORDS = 4096;
 
@@ -183,7 +188,7 @@ public final class TraceReader implements AutoCloseable {
         }
         if (s == null) {
             s = new WordSource.Channel(codec == Codec.NONE ? raw : codec.decode(new WordSource.PrefixChannel(head.array(), n,
-                    raw)), o.bufferBytes, head.array(), codec == Codec.NONE ? n : 0);
+                    raw)), Math.min(o.bufferBytes, READ_BYTES), head.array(), codec == Codec.NONE ? n : 0);
         }
         this.src = s;
         fillOrFail();

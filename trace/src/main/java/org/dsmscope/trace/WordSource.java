@@ -66,7 +66,7 @@ abstract class WordSource implements AutoCloseable {
 
         Channel(ReadableByteChannel in, int bytes, byte[] head, int n) {
             this.in = in;
-            this.buf = ByteBuffer.allocateDirect(Math.max(16, bytes + 8));
+            this.buf = ByteBuffer.allocateDirect(Math.max(16, bytes));
             buf.put(head, 0, n);
             beView = buf.duplicate().clear().order(ByteOrder.BIG_ENDIAN).asLongBuffer();
             leView = buf.duplicate().clear().order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
