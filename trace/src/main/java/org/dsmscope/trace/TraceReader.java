@@ -509,6 +509,10 @@ public final class TraceReader implements AutoCloseable {
     private void fillOrFail() {
         try {
             fill();
+        } catch (InternalError e) {
+            // a fault in a mapping: the file shrank between the size check and the copy
+            throw new UncheckedIOException(name + ": cannot read: the file shrank while being read",
+                    new IOException(e.getMessage(), e));
         } catch (IOException e) {
             if (codec != Codec.NONE) {
                 throw new TraceFormatException(name, base + ((long) avail << 3), "corrupt or truncated "

@@ -135,12 +135,11 @@ abstract class WordSource implements AutoCloseable {
                 return 0;
             }
             int n = Math.min(max, wlen - wpos);
-            try {
-                copy(view, wpos, dst, off, n);
-            } catch (InternalError e) {
-                // a fault in the mapping: the file shrank underneath
-                throw new IOException("the file changed while being read (" + e.getMessage() + ")");
+            if (ch.size() < mapStart + ((long) (wpos + n) << 3)) {
+                // touching mapped pages beyond the end of the file would fault (an InternalError, not an IOException)
+                throw new IOException("the file shrank while being read");
             }
+            copy(view, wpos, dst, off, n);
             wpos += n;
             return n;
         }

@@ -227,4 +227,27 @@ class BadInputTest {
         BadInputException e = assertThrows(BadInputException.class, () -> TraceSet.ofPrefix(prefix));
         assertEquals(prefix + ".1: no such trace file", e.getMessage());
     }
+
+    @Test
+    void fileTruncatedWhileMapped_isAReadErrorNotAFault() throws IOException {
+        Path f = dir.resolve("shrinks.1.0");
+        try (TraceWriter w = TraceWriter.create(f, TraceWriter.Options.classic())) {
+            for (int i = 0; i < 20000; i++) {
+                w.memory(MemType.LOAD, 4, MemType.FIXED, 8L * i);
+            }
+        }
+        try (TraceReader r = TraceReader.open(f)) {
+            assertEquals(RecordKind.MEMORY, r.next());
+            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(f,
+                    java.nio.file.StandardOpenOption.WRITE)) {
+                ch.truncate(4096);
+            }
+            java.io.UncheckedIOException e = assertThrows(java.io.UncheckedIOException.class, () -> {
+                while (r.next() != RecordKind.EOF) {
+                    // read on into the pages the truncation took away
+                }
+            });
+            assertEquals(f + ": cannot read: the file shrank while being read", e.getMessage());
+        }
+    }
 }
