@@ -284,6 +284,12 @@ final class Lz4FrameChannels {
         public int write(ByteBuffer src) throws IOException {
             int n = src.remaining();
             while (src.hasRemaining()) {
+                if (block.position() == 0 && src.remaining() >= BLOCK && src.isDirect()) {
+                    // a whole block in the caller's direct buffer: compress it from there, without a copy
+                    emit(src, src.position(), BLOCK);
+                    src.position(src.position() + BLOCK);
+                    continue;
+                }
                 int k = Math.min(block.remaining(), src.remaining());
                 int lim = src.limit();
                 src.limit(src.position() + k);
@@ -301,11 +307,17 @@ final class Lz4FrameChannels {
             if (len == 0) {
                 return;
             }
+            emit(block, 0, len);
+            block.clear();
+        }
+
+        /** Writes the {@code len} bytes of {@code src} at {@code from} as one block (compressed unless that grows it). */
+        private void emit(ByteBuffer src, int from, int len) throws IOException {
             int at = out.position();
-            int c = comp.compress(block, 0, len, out, at + 4, out.capacity() - at - 8);
+            int c = comp.compress(src, from, len, out, at + 4, out.capacity() - at - 8);
             if (c >= len) {
-                ByteBuffer b = block.duplicate();
-                b.flip();
+                ByteBuffer b = src.duplicate();
+                b.limit(from + len).position(from);
                 out.position(at + 4);
                 out.put(b);
                 out.putInt(at, 0x80000000 | len);
@@ -315,7 +327,6 @@ final class Lz4FrameChannels {
                 out.position(at + 4 + c);
                 out.putInt(XXH.hash(out, at + 4, c, 0));
             }
-            block.clear();
             drain();
         }
 

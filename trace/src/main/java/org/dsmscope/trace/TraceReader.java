@@ -17,10 +17,12 @@ import java.nio.file.StandardOpenOption;
  *
  * <p>{@link #next()} decodes the next record and returns its {@link RecordKind}; accessors then describe it until
  * the following call. Call records are reassembled from their six simple records and checked (all six present, in
- * order, of one type). Compression (zstd or LZ4 frames) and the byte order are detected when the file opens. The
- * file is read through a fixed direct buffer whose simple records are mirrored into a {@code long[]} (first field
- * in the high half, whatever the file's byte order) at every refill, so files larger than memory stream through
- * and the hot path is one array load and a table lookup, allocating nothing. Not thread-safe.
+ * order, of one type). Compression (zstd or LZ4 frames) and the byte order are detected when the file opens.
+ * Simple records are copied in chunks of at most 32 KiB into a {@code long[]} (first field in the high half,
+ * whatever the file's byte order; see {@link WordSource}: uncompressed files straight from a memory mapping, others
+ * through a direct read buffer), so files larger than memory stream through. Each chunk is checked in one tight
+ * loop up to its first record that is not a memory, branch, procedure or fetch record; the hot path of
+ * {@link #next()} is then one array load and a lookup by the top byte, allocating nothing. Not thread-safe.
  *
  * <p>On bad input {@link #next()} throws {@link TraceFormatException} naming the file and the byte offset of the
  * record (offsets count the uncompressed record stream, header included). With
@@ -34,6 +36,7 @@ public final class TraceReader implements AutoCloseable {
         ByteOrder order;
         boolean skipBad;
         int bufferBytes = 1 << 20;
+        long mapBytes = 1L << 26;
 
         /** Byte order of a headerless file, instead of detecting it (null: detect); a header always wins. */
         public Options order(ByteOrder o) {
@@ -47,9 +50,18 @@ public final class TraceReader implements AutoCloseable {
             return this;
         }
 
-        /** Size of the read buffer in bytes. */
+        /** Size of the read buffer in bytes (at most 256 KiB is used); the record chunk is at most 32 KiB. */
         public Options bufferBytes(int n) {
             this.bufferBytes = Math.max(4 * SmaitFormat.CALL_BYTES, n & ~7);
+            return this;
+        }
+
+        /**
+         * Uncompressed files are mapped into memory in windows of this many bytes (rounded down to a multiple of
+         * 8; 64 MiB by default) and copied from the page cache without a read; 0 reads them through the buffer.
+         */
+        public Options mapBytes(long n) {
+            this.mapBytes = n & ~7L;
             return this;
         }
 
@@ -66,10 +78,22 @@ public final class TraceReader implements AutoCloseable {
 
     /** Record kind by the top hex digit of a branch record's first field; 0 for other digits. */
     private static final int[] BRANCH_KIND = new int[16];
+    /**
+     * Kind of a checked hot-path word by its top byte: 00 memory (the scan checked the type field), 10 fetch, 4x,
+     * 8x, Cx the branch kinds.
+     */
+    private static final int[] FAST_KIND = new int[256];
     /** Hot-path kind by the top hex digit: branch kinds, and FETCH for digit 1 (checked further). */
     private static final int[] TOP_KIND = new int[16];
     /** {@link RecordKind#MEMORY} for valid memory-access type fields, else 0 (index: the 12-bit first field). */
     private static final int[] MEM_KIND = new int[0x1000];
+    /**
+     * Read buffer at most (one LZ4 block: decompressed straight into it, it is still in the L2 cache when the
+     * chunks are copied out; larger buffers measured slower).
+     */
+    static final int READ_BYTES = 1 << 18;
+    /** Words in the record chunk at most (32 KiB: it stays in the L1 cache while the caller works on it). */
+    static final int CHUNK_WORDS = 4096;
 
     static {
         BRANCH_KIND[4] = RecordKind.PROC_START;
@@ -78,34 +102,50 @@ public final class TraceReader implements AutoCloseable {
         System.arraycopy(BRANCH_KIND, 0, TOP_KIND, 0, 16);
         TOP_KIND[1] = RecordKind.FETCH;
         for (int f = 0; f < 0x1000; f++) {
+            MEM_KIND[f] = MemType.valid(f) ? RecordKind.MEMORY : 0;
+        }
+        for (int b = 0; b < 256; b++) {
+            FAST_KIND[b] = BRANCH_KIND[b >>> 4];
+        }
+        FAST_KIND[0] = RecordKind.MEMORY;
+        FAST_KIND[0x10] = RecordKind.FETCH;
+        for (int f = 0; f < 0x1000; f++) {
             MEM_VALID[f] = MemType.valid(f);
             MEM_BYTES[f] = MEM_VALID[f] ? MemType.bytes(f) : 0;
-            MEM_KIND[f] = MEM_VALID[f] ? RecordKind.MEMORY : 0;
         }
     }
 
     private final String name;
-    private final ReadableByteChannel in;
-    private final ByteBuffer buf;
-    /** The buffer's simple records as longs in the file's byte order, refreshed by every fill (hot path reads it). */
+    private final WordSource src;
+    /**
+     * The current chunk of simple records, first field in the high half whatever the file's byte order (the hot
+     * path reads only this array; small enough to stay in the L1 cache).
+     */
     private final long[] words;
-    private java.nio.LongBuffer view;
     private final boolean skipBad;
     private final Codec codec;
     private ByteOrder order;
     private boolean extended;
     private boolean addr64;
     private int headerFlags;
+    /** The source is exhausted: {@link #avail} words and {@link #tail} trailing bytes are all that is left. */
     private boolean eofSeen;
-    /** Stream offset of buf index 0. */
+    private int tail;
+    /** Trailing bytes consumed (skipped) at the end of the stream. */
+    private int tailDone;
+    /** Stream offset of words[0]. */
     private long base;
-    private int pos;
-    private int lim;
-    /** The hot path may decode at positions below this: a whole call record's bytes are buffered beyond. */
-    private int fastEnd = Integer.MIN_VALUE;
+    /** Index of the next word. */
+    private int wi;
+    /** Words held in {@link #words}. */
+    private int avail;
+    /**
+     * The hot path returns words below this index without looking further: they have been scanned and are all
+     * memory, branch, procedure or fetch records (see {@link #scan}).
+     */
+    private int okEnd;
     /** Bits 63..32 of addresses (set by address-high records), already shifted into place. */
     private long addrHi;
-    private boolean big;
     private long skipped;
 
     /** Bytes of the stream consumed that are not one simple record per record (header, call parts 2-6, skips). */
@@ -114,6 +154,8 @@ public final class TraceReader implements AutoCloseable {
     // The current record.
     /** Records a headerless file needs before its byte order can be inferred from their shapes. */
     private static final int LE_EVIDENCE = 64;
+    /** Records a headerless file's byte-order detection looks at, at most. */
+    private static final int LE_SAMPLE = 4096;
 
     /** Value of {@link #cur} at the end of the file (and before the first record): a first field no record has. */
     private static final long EOF_WORD = 0xFFFFFFFF_00000000L;
@@ -135,18 +177,22 @@ public final class TraceReader implements AutoCloseable {
         }
         int n = head.position();
         this.codec = Codec.detect(head.array(), n);
-        this.buf = ByteBuffer.allocateDirect(o.bufferBytes);
-        this.words = new long[o.bufferBytes >>> 3];
-        if (codec == Codec.NONE) {
-            this.in = raw;
-            buf.put(head.array(), 0, n);
-        } else {
-            this.in = codec.decode(new PrefixChannel(head.array(), n, raw));
+        this.words = new long[Math.max(SmaitFormat.CALL_PARTS, Math.min(o.bufferBytes >>> 3, CHUNK_WORDS))];
+        WordSource s = null;
+        if (codec == Codec.NONE && raw instanceof FileChannel && o.mapBytes > 0) {
+            FileChannel fc = (FileChannel) raw;
+            long start = fc.position() - n;
+            if (n == 8 && fc.size() >= start + 8) {
+                s = new WordSource.Mapped(fc, start, o.mapBytes);
+            }
         }
-        buf.flip();
-        lim = buf.limit();
+        if (s == null) {
+            s = new WordSource.Channel(codec == Codec.NONE ? raw : codec.decode(new WordSource.PrefixChannel(head.array(), n,
+                    raw)), Math.min(o.bufferBytes, READ_BYTES), head.array(), codec == Codec.NONE ? n : 0);
+        }
+        this.src = s;
         fillOrFail();
-        if (lim == 0) {
+        if (avail == 0 && tail == 0) {
             throw new TraceFormatException(name, 0, "empty trace file (no records)");
         }
         detectOrder(o.order);
@@ -180,21 +226,21 @@ public final class TraceReader implements AutoCloseable {
     }
 
     private void detectOrder(ByteOrder forced) {
-        int beWord = buf.order(ByteOrder.BIG_ENDIAN).getInt(0);
-        int leWord = lim >= 4 ? Integer.reverseBytes(beWord) : 0;
-        if (lim >= 8 && beWord == SmaitFormat.HEADER_MAGIC) {
+        int beWord = avail > 0 ? (int) (words[0] >>> 32) : 0;
+        int leWord = Integer.reverseBytes(beWord);
+        if (avail > 0 && beWord == SmaitFormat.HEADER_MAGIC) {
             order = ByteOrder.BIG_ENDIAN;
-        } else if (lim >= 8 && leWord == SmaitFormat.HEADER_MAGIC) {
+        } else if (avail > 0 && leWord == SmaitFormat.HEADER_MAGIC) {
             order = ByteOrder.LITTLE_ENDIAN;
         } else {
             order = forced != null ? forced : (looksLittleEndian() ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN);
         }
-        buf.order(order);
-        big = order == ByteOrder.BIG_ENDIAN;
-        view = buf.duplicate().clear().order(order).asLongBuffer();
-        toWords();
-        if (lim >= 8 && buf.getInt(0) == SmaitFormat.HEADER_MAGIC) {
-            int word = buf.getInt(4);
+        if (order == ByteOrder.LITTLE_ENDIAN) {
+            WordSource.toLittle(words, 0, avail);
+            src.order(false);
+        }
+        if (avail > 0 && (int) (words[0] >>> 32) == SmaitFormat.HEADER_MAGIC) {
+            int word = (int) words[0];
             int major = word >>> 24;
             if (major != SmaitFormat.VERSION_MAJOR) {
                 throw new TraceFormatException(name, 0, "unsupported extended format version " + major
@@ -203,28 +249,27 @@ public final class TraceReader implements AutoCloseable {
             headerFlags = word & 0xFFFF;
             extended = true;
             addr64 = (headerFlags & SmaitFormat.FLAG_ADDR64) != 0;
-            pos = SmaitFormat.SIMPLE;
+            wi = 1;
             nonRecordBytes = SmaitFormat.SIMPLE;
         }
     }
 
-    /** Headerless: little-endian only if certain (see {@link SmaitFormat}). */
+    /** Headerless: little-endian only if certain (see {@link SmaitFormat}); words are still big-endian here. */
     private boolean looksLittleEndian() {
-        if (lim < SmaitFormat.SIMPLE) {
+        if (avail < 1) {
             return false;
         }
-        ByteBuffer b = buf.duplicate().order(ByteOrder.BIG_ENDIAN);
-        int be = b.getInt(0);
+        int be = (int) (words[0] >>> 32);
         if (validFirstWord(be)) {
-            if (lim < LE_EVIDENCE * SmaitFormat.SIMPLE) {
+            if (avail < LE_EVIDENCE) {
                 return false;
             }
             // Every one of the first records valid read little-endian, some memory or call records among them,
             // and not one memory or call record read big-endian (a big-endian SMAIT file has them early).
-            int n = Math.min(lim / SmaitFormat.SIMPLE, 4096);
+            int n = Math.min(avail, LE_SAMPLE);
             boolean memOrCall = false;
             for (int i = 0; i < n; i++) {
-                int w = b.getInt(i * SmaitFormat.SIMPLE);
+                int w = (int) (words[i] >>> 32);
                 int le = Integer.reverseBytes(w);
                 if ((w >>> 28) == 0 || !validFirstWord(le)) {
                     return false;
@@ -233,12 +278,12 @@ public final class TraceReader implements AutoCloseable {
             }
             return memOrCall;
         }
-        if (lim < SmaitFormat.CALL_BYTES) {
+        if (avail < SmaitFormat.CALL_PARTS) {
             return false;
         }
         int type = (Integer.reverseBytes(be) >>> 4) & 0xFF;
         for (int i = 0; i < SmaitFormat.CALL_PARTS; i++) {
-            if (Integer.reverseBytes(b.getInt(i * SmaitFormat.SIMPLE)) != SmaitFormat.callTag(type, i)) {
+            if (Integer.reverseBytes((int) (words[i] >>> 32)) != SmaitFormat.callTag(type, i)) {
                 return false;
             }
         }
@@ -253,43 +298,52 @@ public final class TraceReader implements AutoCloseable {
         return top == 4 || top == 8 || top == 0xC;
     }
 
-    /** Refills the buffer so that at least one call record is available if the stream has it. */
+    /** Moves the unread words to the front and refills the chunk, so that a call record is there if the stream has it. */
     private void fill() throws IOException {
-        if (eofSeen) {
-            return;
-        }
-        buf.limit(lim).position(pos);
-        base += pos;
-        buf.compact();
-        pos = 0;
-        while (buf.hasRemaining()) {
-            int r = in.read(buf);
-            if (r < 0) {
+        int rem = avail - wi;
+        System.arraycopy(words, wi, words, 0, rem);
+        base += (long) wi << 3;
+        wi = 0;
+        okEnd = 0;
+        avail = rem;
+        long[] w = words;
+        while (avail < w.length && !eofSeen) {
+            int r = src.read(w, avail, w.length - avail);
+            if (r == 0) {
                 eofSeen = true;
-                break;
+                tail = src.tail();
             }
-            if (r == 0 && buf.position() >= SmaitFormat.CALL_BYTES) {
-                break;
-            }
-        }
-        lim = buf.position();
-        fastEnd = lim - SmaitFormat.CALL_BYTES + 1;
-        buf.limit(buf.capacity());
-        if (view != null) {
-            toWords();
+            avail += r;
         }
     }
 
-    /** Copies the buffer's simple records into {@link #words}, each as first field &lt;&lt; 32 | second field. */
-    private void toWords() {
-        int n = lim >>> 3;
-        view.get(0, words, 0, n);
-        if (!big) {
-            long[] w = words;
-            for (int i = 0; i < n; i++) {
-                w[i] = Long.rotateLeft(w[i], 32);
+    /**
+     * Index of the first word from {@code from} on that is not a valid memory, branch, procedure or (extended
+     * files) fetch record, or {@link #avail}: the one check of the hot path, done for a whole chunk at a time.
+     */
+    private int scan(int from) {
+        long[] w = words;
+        int end = avail;
+        int j = from;
+        if (extended) {
+            while (j < end) {
+                int f1 = (int) (w[j] >>> 32);
+                if ((f1 >>> 12) == 0 ? !MEM_VALID[f1 & 0xFFF] : BRANCH_KIND[f1 >>> 28] == 0
+                        && ((f1 & 0xFFFF0000) != SmaitFormat.TAG_FETCH || (f1 & 0xFFFF) == 0)) {
+                    break;
+                }
+                j++;
+            }
+        } else {
+            while (j < end) {
+                int f1 = (int) (w[j] >>> 32);
+                if ((f1 >>> 12) == 0 ? !MEM_VALID[f1 & 0xFFF] : BRANCH_KIND[f1 >>> 28] == 0) {
+                    break;
+                }
+                j++;
             }
         }
+        return j;
     }
 
     /**
@@ -300,25 +354,29 @@ public final class TraceReader implements AutoCloseable {
      * @throws UncheckedIOException if the file cannot be read
      */
     public int next() {
-        int p = pos;
-        if (p < fastEnd) {
-            // Hot path: one 8-byte load, a table lookup, three field stores, no allocation. Memory and branch
-            // records only; the accessors decode the kept simple record. Calls, extensions, refills and errors
-            // are in slowNext().
-            long v = words[p >>> 3];
+        int i = wi;
+        if (i < avail) {
+            // Hot path: one array load, a lookup by the type field or the top hex digit, two field stores.
+            long v = words[i];
             int f1 = (int) (v >>> 32);
-            int k = (f1 >>> 12) == 0 ? MEM_KIND[f1] : TOP_KIND[f1 >>> 28];
-            if (k == RecordKind.FETCH && !(extended && (f1 & 0xFFFF0000) == SmaitFormat.TAG_FETCH
+            int k = (f1 >>> 12) == 0 ? MEM_KIND[f1 & 0xFFF] : TOP_KIND[f1 >>> 28];
+            if (k != 0 && (k != RecordKind.FETCH || extended && (f1 & 0xFFFF0000) == SmaitFormat.TAG_FETCH
                     && (f1 & 0xFFFF) != 0)) {
-                k = 0;
-            }
-            if (k != 0) {
-                pos = p + SmaitFormat.SIMPLE;
+                wi = i + 1;
                 cur = v;
                 return k;
             }
         }
         return slowNext();
+    }
+
+    /** Extends the checked words past {@link #wi}; returns how many there are from {@link #wi} on. */
+    private int checked() {
+        int i = wi;
+        if (okEnd <= i) {
+            okEnd = scan(i);
+        }
+        return okEnd - i;
     }
 
     /**
@@ -327,36 +385,20 @@ public final class TraceReader implements AutoCloseable {
      * field in bits 63..32, second field in 31..0, whatever the file's byte order; {@link #wordKind(long)} gives a
      * word's kind, the first field decodes as in the format table, the address is {@link #addressHigh()} | the low
      * 32 bits) and returns how many. It stops before any other record (calls, address-high and wide records, bad
-     * input) and at the end of the buffered bytes, so every word of a batch shares {@link #addressHigh()}.
+     * input) and at the end of the buffered words, so every word of a batch shares {@link #addressHigh()}.
      * Returns 0 when the next record needs {@link #next()}: call it then (it also refills and reports the end of
      * the file). Afterwards the accessors describe the last word copied. Allocates nothing.
      */
     public int nextBatch(long[] dst, int off, int max) {
-        int p = pos;
-        if ((p & 7) != 0 || max <= 0) {
+        int n = Math.min(Math.min(max, dst.length - off), checked());
+        if (n <= 0) {
             return 0;
         }
-        int i = p >>> 3;
-        int end = Math.min(lim >>> 3, i + Math.min(max, dst.length - off));
-        long[] w = words;
-        boolean ext = extended;
-        int j = i;
-        int d = off - i;
-        while (j < end) {
-            long v = w[j];
-            int f1 = (int) (v >>> 32);
-            if ((f1 >>> 12) == 0 ? !MEM_VALID[f1] : BRANCH_KIND[f1 >>> 28] == 0
-                    && !(ext && (f1 & 0xFFFF0000) == SmaitFormat.TAG_FETCH && (f1 & 0xFFFF) != 0)) {
-                break;
-            }
-            dst[d + j] = v;
-            j++;
-        }
-        if (j > i) {
-            pos = j << 3;
-            cur = w[j - 1];
-        }
-        return j - i;
+        int i = wi;
+        System.arraycopy(words, i, dst, off, n);
+        wi = i + n;
+        cur = words[i + n - 1];
+        return n;
     }
 
     /** Index in {@link #runWords()} of the first word of the last {@link #nextRun}. */
@@ -368,29 +410,15 @@ public final class TraceReader implements AutoCloseable {
      * call of any reading method.
      */
     public int nextRun(int max) {
-        int p = pos;
-        if ((p & 7) != 0 || max <= 0) {
+        int i = wi;
+        runStart = i;
+        int n = Math.min(max, checked());
+        if (n <= 0) {
             return 0;
         }
-        int i = p >>> 3;
-        int end = Math.min(lim >>> 3, i + max);
-        long[] w = words;
-        boolean ext = extended;
-        int j = i;
-        while (j < end) {
-            int f1 = (int) (w[j] >>> 32);
-            if ((f1 >>> 12) == 0 ? !MEM_VALID[f1] : BRANCH_KIND[f1 >>> 28] == 0
-                    && !(ext && (f1 & 0xFFFF0000) == SmaitFormat.TAG_FETCH && (f1 & 0xFFFF) != 0)) {
-                break;
-            }
-            j++;
-        }
-        runStart = i;
-        if (j > i) {
-            pos = j << 3;
-            cur = w[j - 1];
-        }
-        return j - i;
+        wi = i + n;
+        cur = words[i + n - 1];
+        return n;
     }
 
     /** The array holding the words of the last {@link #nextRun} (the reader's own; do not modify). */
@@ -405,8 +433,7 @@ public final class TraceReader implements AutoCloseable {
 
     /** Kind of a word returned by {@link #nextBatch}: memory, procedure start, branch, procedure call or fetch. */
     public static int wordKind(long word) {
-        int f1 = (int) (word >>> 32);
-        return (f1 >>> 12) == 0 ? RecordKind.MEMORY : TOP_KIND[f1 >>> 28];
+        return FAST_KIND[(int) (word >>> 56)];
     }
 
     /** Bits 63..32 of the addresses of the current record and of the words of the last {@link #nextBatch}. */
@@ -416,28 +443,29 @@ public final class TraceReader implements AutoCloseable {
 
     private int slowNext() {
         for (;;) {
-            if (lim - pos < SmaitFormat.CALL_BYTES && !eofSeen) {
+            if (avail - wi < SmaitFormat.CALL_PARTS && !eofSeen) {
                 fillOrFail();
             }
-            int avail = lim - pos;
-            if (avail < SmaitFormat.SIMPLE) {
-                if (avail == 0) {
+            if (wi >= avail) {
+                int left = tail - tailDone;
+                if (left == 0) {
                     cur = EOF_WORD;
                     return RecordKind.EOF;
                 }
-                bad(avail, "truncated record: " + avail + " trailing byte" + (avail == 1 ? "" : "s")
+                badTail(0, "truncated record: " + left + " trailing byte" + (left == 1 ? "" : "s")
                         + " (a simple record has 8)");
                 continue;
             }
-            int f1 = buf.getInt(pos);
-            int f2 = buf.getInt(pos + 4);
+            long v = words[wi];
+            int f1 = (int) (v >>> 32);
+            int f2 = (int) v;
             int top = f1 >>> 28;
             if (top == 0 && f1 < 0x1000) {
                 if (!MEM_VALID[f1]) {
-                    bad(SmaitFormat.SIMPLE, String.format("bad memory-access type field %08x", f1));
+                    bad(1, String.format("bad memory-access type field %08x", f1));
                     continue;
                 }
-                return simple(f1, f2, RecordKind.MEMORY);
+                return fast();
             }
             switch (top) {
                 case 0:
@@ -457,35 +485,38 @@ public final class TraceReader implements AutoCloseable {
                         if (r == 0) {
                             continue;
                         }
-                        bad(SmaitFormat.SIMPLE, String.format("bad extension record %08x %08x", f1, f2));
+                        bad(1, String.format("bad extension record %08x %08x", f1, f2));
                         continue;
                     }
                     break;
                 case 4:
                 case 8:
                 case 0xC:
-                    return simple(f1, f2, BRANCH_KIND[top]);
+                    return fast();
                 default:
                     break;
             }
-            bad(SmaitFormat.SIMPLE, unknownTagMessage(f1));
+            bad(1, unknownTagMessage(f1));
         }
     }
 
-    /** Makes the simple record (f1, f2) at {@link #pos} the current record of kind {@code k}. */
-    private int simple(int f1, int f2, int k) {
-        pos += SmaitFormat.SIMPLE;
-        cur = ((long) f1 << 32) | (f2 & 0xFFFFFFFFL);
-        return k;
+    /** The word at {@link #wi} is a hot-path record: check the words after it too, then take it. */
+    private int fast() {
+        cur = words[wi++];
+        return FAST_KIND[(int) (cur >>> 56)];
     }
 
     private void fillOrFail() {
         try {
             fill();
+        } catch (InternalError e) {
+            // a fault in a mapping: the file shrank between the size check and the copy
+            throw new UncheckedIOException(name + ": cannot read: the file shrank while being read",
+                    new IOException(e.getMessage(), e));
         } catch (IOException e) {
             if (codec != Codec.NONE) {
-                throw new TraceFormatException(name, base + lim, "corrupt or truncated " + codec.name().toLowerCase()
-                        + " stream: " + e.getMessage());
+                throw new TraceFormatException(name, base + ((long) avail << 3), "corrupt or truncated "
+                        + codec.name().toLowerCase() + " stream: " + e.getMessage());
             }
             throw new UncheckedIOException(name + ": cannot read: " + e.getMessage(), e);
         }
@@ -509,7 +540,7 @@ public final class TraceReader implements AutoCloseable {
                 return -1;
             }
             addrHi = (f2 & 0xFFFFFFFFL) << 32;
-            pos += SmaitFormat.SIMPLE;
+            wi++;
             nonRecordBytes += SmaitFormat.SIMPLE;
             return 0;
         }
@@ -518,8 +549,7 @@ public final class TraceReader implements AutoCloseable {
             if (len < 1 || len > 0xFFFF) {
                 return -1;
             }
-            simple(f1, f2, RecordKind.FETCH);
-            return RecordKind.FETCH;
+            return fast();
         }
         if (sub == SmaitFormat.TAG_WIDE_MEM) {
             int k = (f1 >>> 20) & 0xF;
@@ -528,7 +558,7 @@ public final class TraceReader implements AutoCloseable {
             if (k > 1 || reg > MemType.VECTOR || size == 0) {
                 return -1;
             }
-            simple(f1, f2, RecordKind.MEMORY);
+            cur = words[wi++];
             return RecordKind.MEMORY;
         }
         return -1;
@@ -538,24 +568,25 @@ public final class TraceReader implements AutoCloseable {
         int t = (f1 >>> 4) & 0xFF;
         int part0 = f1 & 0xF;
         if (part0 != 0) {
-            bad(SmaitFormat.SIMPLE, String.format("call record part %d of type %02x (%s) without part 0", part0,
+            bad(1, String.format("call record part %d of type %02x (%s) without part 0", part0,
                     t, CallType.name(t)));
             return false;
         }
         if (!CallType.isKnown(t)) {
-            bad(SmaitFormat.SIMPLE, String.format("unknown call type %02x in record tag %08x", t, f1));
+            bad(1, String.format("unknown call type %02x in record tag %08x", t, f1));
             return false;
         }
-        int have = (lim - pos) / SmaitFormat.SIMPLE;
+        int have = avail - wi;
         for (int i = 0; i < SmaitFormat.CALL_PARTS; i++) {
             if (i >= have) {
                 String what = String.format("truncated call record of type %02x (%s): part %d missing at end of"
                         + " file", t, CallType.name(t), i);
                 // skip the parts that are there
-                bad(i * SmaitFormat.SIMPLE + (lim - pos) % SmaitFormat.SIMPLE, what);
+                badTail(i, what);
                 return false;
             }
-            int g = buf.getInt(pos + i * SmaitFormat.SIMPLE);
+            long v = words[wi + i];
+            int g = (int) (v >>> 32);
             if (g != SmaitFormat.callTag(t, i)) {
                 String found;
                 if ((g >>> 12) == 1 && ((g >>> 4) & 0xFF) == t) {
@@ -563,29 +594,46 @@ public final class TraceReader implements AutoCloseable {
                 } else {
                     found = String.format("record tag %08x", g);
                 }
-                bad(i * SmaitFormat.SIMPLE, String.format("call record of type %02x (%s): part %d expected at byte"
-                        + " offset %d, found %s", t, CallType.name(t), i, base + pos + (long) i * SmaitFormat.SIMPLE,
+                bad(i, String.format("call record of type %02x (%s): part %d expected at byte"
+                        + " offset %d, found %s", t, CallType.name(t), i, pos() + (long) i * SmaitFormat.SIMPLE,
                         found));
                 return false;
             }
-            callWords[i] = buf.getInt(pos + i * SmaitFormat.SIMPLE + 4);
+            callWords[i] = (int) v;
         }
         callType = t;
         cur = (long) SmaitFormat.callTag(t, 0) << 32;
-        pos += SmaitFormat.CALL_BYTES;
+        wi += SmaitFormat.CALL_PARTS;
         nonRecordBytes += SmaitFormat.CALL_BYTES - SmaitFormat.SIMPLE;
         return true;
     }
 
-    /** Reports a bad record spanning {@code len} bytes at the current position: throw, or skip and count. */
-    private void bad(int len, String what) {
+    /** Stream offset of the next word. */
+    private long pos() {
+        return base + ((long) wi << 3) + tailDone;
+    }
+
+    /** Reports a bad record of {@code n} simple records at the current position: throw, or skip and count. */
+    private void bad(int n, String what) {
         if (!skipBad) {
-            throw new TraceFormatException(name, base + pos, what);
+            throw new TraceFormatException(name, pos(), what);
         }
         skipped++;
-        int n = Math.min(Math.max(len, 1), lim - pos);
-        pos += n;
-        nonRecordBytes += n;
+        int k = Math.min(Math.max(n, 1), avail - wi);
+        wi += k;
+        nonRecordBytes += (long) k << 3;
+    }
+
+    /** As {@link #bad}, at the end of the stream: also skips the trailing bytes. */
+    private void badTail(int n, String what) {
+        if (!skipBad) {
+            throw new TraceFormatException(name, pos(), what);
+        }
+        skipped++;
+        int left = tail - tailDone;
+        wi += n;
+        tailDone += left;
+        nonRecordBytes += ((long) n << 3) + left;
     }
 
     // ---- accessors of the current record ----
@@ -605,7 +653,7 @@ public final class TraceReader implements AutoCloseable {
 
     /** Byte offset of the current record in the uncompressed stream. */
     public long offset() {
-        long end = base + pos;
+        long end = pos();
         int k = kind();
         return k == RecordKind.EOF ? end : end - (k == RecordKind.CALL ? SmaitFormat.CALL_BYTES : SmaitFormat.SIMPLE);
     }
@@ -715,46 +763,11 @@ public final class TraceReader implements AutoCloseable {
 
     /** Records returned so far (a call record counts once). */
     public long records() {
-        return (base + pos - nonRecordBytes) / SmaitFormat.SIMPLE;
+        return (pos() - nonRecordBytes) / SmaitFormat.SIMPLE;
     }
 
     @Override
     public void close() throws IOException {
-        in.close();
-    }
-
-    /** A channel that first returns a few already-read bytes, then the rest of another channel. */
-    private static final class PrefixChannel implements ReadableByteChannel {
-        private final byte[] head;
-        private int headPos;
-        private final int headLen;
-        private final ReadableByteChannel rest;
-
-        PrefixChannel(byte[] head, int n, ReadableByteChannel rest) {
-            this.head = head;
-            this.headLen = n;
-            this.rest = rest;
-        }
-
-        @Override
-        public int read(ByteBuffer dst) throws IOException {
-            if (headPos < headLen) {
-                int n = Math.min(dst.remaining(), headLen - headPos);
-                dst.put(head, headPos, n);
-                headPos += n;
-                return n;
-            }
-            return rest.read(dst);
-        }
-
-        @Override
-        public boolean isOpen() {
-            return rest.isOpen();
-        }
-
-        @Override
-        public void close() throws IOException {
-            rest.close();
-        }
+        src.close();
     }
 }

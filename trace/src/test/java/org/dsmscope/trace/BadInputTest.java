@@ -34,9 +34,21 @@ class BadInputTest {
         return s.toString();
     }
 
+    /** Mapping windows to read with besides the default: none (read through a buffer), one word, two words. */
+    private static final long[] MAPS = {0, 8, 16};
+
+    /** The error of reading {@code f}, the same whether the file is mapped (in any window size) or read. */
     private TraceFormatException failure(Path f) {
+        TraceFormatException e = failure(f, new TraceReader.Options());
+        for (long map : MAPS) {
+            assertEquals(e.getMessage(), failure(f, new TraceReader.Options().mapBytes(map)).getMessage());
+        }
+        return e;
+    }
+
+    private static TraceFormatException failure(Path f, TraceReader.Options o) {
         return assertThrows(TraceFormatException.class, () -> {
-            try (TraceReader r = TraceReader.open(f)) {
+            try (TraceReader r = TraceReader.open(f, o)) {
                 while (r.next() != RecordKind.EOF) {
                     // read all
                 }
@@ -45,7 +57,15 @@ class BadInputTest {
     }
 
     private long skipped(Path f, int expectRecords) throws IOException {
-        try (TraceReader r = TraceReader.open(f, new TraceReader.Options().skipBadRecords(true))) {
+        long n = skipped(f, expectRecords, new TraceReader.Options());
+        for (long map : MAPS) {
+            assertEquals(n, skipped(f, expectRecords, new TraceReader.Options().mapBytes(map)));
+        }
+        return n;
+    }
+
+    private static long skipped(Path f, int expectRecords, TraceReader.Options o) throws IOException {
+        try (TraceReader r = TraceReader.open(f, o.skipBadRecords(true))) {
             int n = 0;
             while (r.next() != RecordKind.EOF) {
                 n++;
@@ -206,5 +226,28 @@ class BadInputTest {
         String prefix = dir.resolve("run.2").toString();
         BadInputException e = assertThrows(BadInputException.class, () -> TraceSet.ofPrefix(prefix));
         assertEquals(prefix + ".1: no such trace file", e.getMessage());
+    }
+
+    @Test
+    void fileTruncatedWhileMapped_isAReadErrorNotAFault() throws IOException {
+        Path f = dir.resolve("shrinks.1.0");
+        try (TraceWriter w = TraceWriter.create(f, TraceWriter.Options.classic())) {
+            for (int i = 0; i < 20000; i++) {
+                w.memory(MemType.LOAD, 4, MemType.FIXED, 8L * i);
+            }
+        }
+        try (TraceReader r = TraceReader.open(f)) {
+            assertEquals(RecordKind.MEMORY, r.next());
+            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(f,
+                    java.nio.file.StandardOpenOption.WRITE)) {
+                ch.truncate(4096);
+            }
+            java.io.UncheckedIOException e = assertThrows(java.io.UncheckedIOException.class, () -> {
+                while (r.next() != RecordKind.EOF) {
+                    // read on into the pages the truncation took away
+                }
+            });
+            assertEquals(f + ": cannot read: the file shrank while being read", e.getMessage());
+        }
     }
 }

@@ -23,6 +23,12 @@ class WriterReaderPropertyTest {
                 .list().ofMaxSize(200);
     }
 
+    /** Mapping windows of uncompressed files: none (read through the buffer), tiny, odd, and the default. */
+    @Provide
+    Arbitrary<Long> mapSizes() {
+        return Arbitraries.of(0L, 8L, 40L, 48L, 200L, 4096L, 1L << 26);
+    }
+
     @Provide
     Arbitrary<List<Rec>> addr64Traces() {
         return Arbitraries.oneOf(memory(-1L, true), call(), branch(-1L, true), fetch())
@@ -67,7 +73,7 @@ class WriterReaderPropertyTest {
 
     @Property(tries = 60)
     void classicWriteThenRead_isIdentity(@ForAll("classicTraces") List<Rec> recs,
-            @ForAll boolean little, @ForAll Codec codec) throws IOException {
+            @ForAll boolean little, @ForAll Codec codec, @ForAll("mapSizes") long map) throws IOException {
         ByteOrder order = little ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN;
         Path f = Files.createTempFile("prop", ".t");
         try {
@@ -75,7 +81,7 @@ class WriterReaderPropertyTest {
             if (recs.isEmpty()) {
                 return; // an empty classic file is an error of its own (see BadInputTest)
             }
-            assertEquals(recs, Rec.readAll(f, new TraceReader.Options().order(order).bufferBytes(200)));
+            assertEquals(recs, Rec.readAll(f, new TraceReader.Options().order(order).bufferBytes(200).mapBytes(map)));
         } finally {
             Files.delete(f);
         }
@@ -83,13 +89,13 @@ class WriterReaderPropertyTest {
 
     @Property(tries = 60)
     void addr64WriteThenRead_isIdentity(@ForAll("addr64Traces") List<Rec> recs,
-            @ForAll boolean little, @ForAll Codec codec) throws IOException {
+            @ForAll boolean little, @ForAll Codec codec, @ForAll("mapSizes") long map) throws IOException {
         ByteOrder order = little ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN;
         Path f = Files.createTempFile("prop", ".t");
         try {
             Rec.write(f, new TraceWriter.Options().order(order).codec(codec).addr64(true).bufferBytes(96), recs);
-            assertEquals(recs, Rec.readAll(f, new TraceReader.Options().bufferBytes(200)));
-            try (TraceReader r = TraceReader.open(f)) {
+            assertEquals(recs, Rec.readAll(f, new TraceReader.Options().bufferBytes(200).mapBytes(map)));
+            try (TraceReader r = TraceReader.open(f, new TraceReader.Options().mapBytes(map))) {
                 long offset = 8;
                 while (r.next() != RecordKind.EOF) {
                     if (r.offset() < offset) {
@@ -107,8 +113,8 @@ class WriterReaderPropertyTest {
 
     @Property(tries = 60)
     void batchAndRunReading_returnTheSameRecordsAsNext(@ForAll("addr64Traces") List<Rec> recs, @ForAll boolean addr64,
-            @ForAll boolean little, @ForAll Codec codec, @ForAll("batchSizes") int max, @ForAll boolean zeroCopy)
-            throws IOException {
+            @ForAll boolean little, @ForAll Codec codec, @ForAll("batchSizes") int max, @ForAll boolean zeroCopy,
+            @ForAll("mapSizes") long map) throws IOException {
         ByteOrder order = little ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN;
         List<Rec> trace = addr64 ? recs : recs.stream().filter(r -> !Rec.needs64(r)).collect(java.util.stream.Collectors.toList());
         if (trace.isEmpty()) {
@@ -120,7 +126,7 @@ class WriterReaderPropertyTest {
             Rec.write(f, addr64 ? wo.addr64(true) : wo.extended(true), trace);
             List<Rec> batched = new java.util.ArrayList<>();
             long[] words = new long[max + 3];
-            try (TraceReader r = TraceReader.open(f, new TraceReader.Options().bufferBytes(200))) {
+            try (TraceReader r = TraceReader.open(f, new TraceReader.Options().bufferBytes(200).mapBytes(map))) {
                 for (;;) {
                     int n = zeroCopy ? r.nextRun(max) : r.nextBatch(words, 3, max);
                     if (n == 0) {

@@ -16,7 +16,7 @@ import org.dsmscope.trace.TraceWriter;
 /**
  * The trace benchmarks measured in CPU time of the measuring thread, interleaved with their baselines in every
  * round: on a shared machine wall-clock scores (JMH's) move with the other load, CPU time much less. Prints the
- * best round of each. Run: {@code java -cp bench/target/benchmarks.jar org.dsmscope.bench.trace.TraceSpeed}.
+ * median round of each and the range. Temporary files go to {@code java.io.tmpdir}. Run: {@code java -cp bench/target/benchmarks.jar org.dsmscope.bench.trace.TraceSpeed}.
  */
 public final class TraceSpeed {
     private static final ThreadMXBean MX = ManagementFactory.getThreadMXBean();
@@ -52,33 +52,39 @@ public final class TraceSpeed {
             "write ZSTD", "plain putLong loop", "write NONE, discard", "plain putLong, discard", "read NONE, batch",
             "read LZ4, batch", "read ZSTD, batch", "read NONE, run", "read LZ4, run", "read ZSTD, run"};
         Records recs = new Records(files[0], n);
-        double[] best = new double[names.length];
+        double[][] all = new double[names.length][rounds];
         ByteBuffer plain = ByteBuffer.allocateDirect(1 << 20);
         for (int r = 0; r < rounds; r++) {
-            best[0] = Math.max(best[0], rate(n, () -> plainLoop(files[0], plain)));
+            measure(all, names, 0, r, n, () -> plainLoop(files[0], plain));
             for (int c = 0; c < codecs.length; c++) {
                 Path f = files[c];
-                best[1 + c] = Math.max(best[1 + c], rate(n, () -> read(f)));
+                measure(all, names, 1 + c, r, n, () -> read(f));
             }
             for (int c = 0; c < codecs.length; c++) {
                 Path src = files[0];
                 Codec codec = codecs[c];
-                best[4 + c] = Math.max(best[4 + c], rate(recs.n, () -> recs.write(out, codec, args.length > 1)));
+                measure(all, names, 4 + c, r, recs.n, () -> recs.write(out, codec, args.length > 1));
             }
-            best[7] = Math.max(best[7], rate(recs.n, () -> recs.plainWrite(out, plain, false)));
-            best[8] = Math.max(best[8], rate(recs.n, () -> recs.discardWrite()));
-            best[9] = Math.max(best[9], rate(recs.n, () -> recs.plainWrite(out, plain, true)));
+            measure(all, names, 7, r, recs.n, () -> recs.plainWrite(out, plain, false));
+            measure(all, names, 8, r, recs.n, () -> recs.discardWrite());
+            measure(all, names, 9, r, recs.n, () -> recs.plainWrite(out, plain, true));
             for (int c = 0; c < codecs.length; c++) {
                 Path f = files[c];
-                best[10 + c] = Math.max(best[10 + c], rate(n, () -> readBatch(f)));
+                measure(all, names, 10 + c, r, n, () -> readBatch(f));
             }
             for (int c = 0; c < codecs.length; c++) {
                 Path f = files[c];
-                best[13 + c] = Math.max(best[13 + c], rate(n, () -> readRun(f)));
+                measure(all, names, 13 + c, r, n, () -> readRun(f));
             }
         }
+        System.out.println("M simple records per CPU second over " + rounds + " rounds: median (min-max)");
         for (int i = 0; i < names.length; i++) {
-            System.out.printf("%-20s %7.1f M simple records per CPU second%n", names[i], best[i]);
+            double[] a = all[i];
+            java.util.Arrays.sort(a);
+            if (a[a.length - 1] == 0) {
+                continue;
+            }
+            System.out.printf("%-24s %7.1f  (%.1f-%.1f)%n", names[i], median(a), a[0], a[a.length - 1]);
         }
         System.out.println("(" + n + " simple records; writes from primitive arrays of " + recs.n
                 + " records, calls left out; sink " + (sink & 1) + ")");
@@ -87,6 +93,18 @@ public final class TraceSpeed {
         }
         Files.deleteIfExists(out);
         Files.delete(dir);
+    }
+
+    /** Runs benchmark {@code i} in round {@code r} unless the system property {@code only} (a regex) excludes it. */
+    private static void measure(double[][] all, String[] names, int i, int r, int n, Work w) throws IOException {
+        if (names[i].matches(System.getProperty("only", ".*"))) {
+            all[i][r] = rate(n, w);
+        }
+    }
+
+    private static double median(double[] sorted) {
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 
     private interface Work {
