@@ -75,7 +75,7 @@ public final class ConvertCommand implements Callable<Integer> {
             }
             in = TraceSet.ofArguments(inputs);
         }
-        TraceWriter.Options o = new TraceWriter.Options().codec(CliOptions.codec(type, codec))
+        TraceWriter.Options o = new TraceWriter.Options().codec(CliOptions.codec(type, codec)).background(true)
                 .order(CliOptions.byteOrder(byteOrder, ByteOrder.BIG_ENDIAN));
         TraceConverter.Variant v = extended ? TraceConverter.Variant.EXTENDED
                 : classic ? TraceConverter.Variant.CLASSIC : TraceConverter.Variant.SAME;

@@ -61,7 +61,7 @@ public final class ImportCommand implements Runnable {
 
         @Override
         public Integer call() throws IOException {
-            TraceWriter.Options o = new TraceWriter.Options().codec(CliOptions.codec(type, codec))
+            TraceWriter.Options o = new TraceWriter.Options().codec(CliOptions.codec(type, codec)).background(true)
                     .order(CliOptions.byteOrder(byteOrder, java.nio.ByteOrder.BIG_ENDIAN));
             LackeyImporter.Result r = new LackeyImporter(o, threadsFromSched, skipBad).run(input, name);
             java.io.PrintWriter err = spec.commandLine().getErr();

@@ -57,7 +57,7 @@ public final class TraceConverter {
             }
             try (TraceReader r = TraceReader.open(src, readOptions)) {
                 boolean ext = variant == Variant.EXTENDED || (variant == Variant.SAME && r.extended());
-                TraceWriter.Options o = new TraceWriter.Options().order(base.order).codec(base.codec)
+                TraceWriter.Options o = new TraceWriter.Options().order(base.order).codec(base.codec).background(base.background)
                         .extended(ext).addr64(ext && (variant == Variant.EXTENDED || r.addr64()));
                 Path tmp = dst.resolveSibling(dst.getFileName() + ".tmp");
                 boolean ok = false;

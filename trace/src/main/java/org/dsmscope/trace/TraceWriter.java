@@ -28,6 +28,7 @@ public final class TraceWriter implements AutoCloseable {
         boolean addr64;
         Codec codec = Codec.NONE;
         int bufferBytes = 1 << 20;
+        boolean background;
 
         /** Byte order (big-endian by default, as PA-RISC wrote). */
         public Options order(ByteOrder o) {
@@ -56,6 +57,16 @@ public final class TraceWriter implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Compress and write full buffers on a background thread while the caller fills the next one (for bulk
+         * writers such as convert, import and gen; off by default, and a file smaller than one buffer never
+         * starts the thread). I/O errors surface at a later record or at {@link TraceWriter#close}.
+         */
+        public Options background(boolean b) {
+            this.background = b;
+            return this;
+        }
+
         /** Size of the write buffer in bytes (a multiple of 48 is rounded to; at most 256 KiB is used). */
         public Options bufferBytes(int n) {
             this.bufferBytes = Math.max(SmaitFormat.CALL_BYTES, n - n % SmaitFormat.CALL_BYTES);
@@ -75,14 +86,17 @@ public final class TraceWriter implements AutoCloseable {
 
     private final String name;
     private final WritableByteChannel out;
-    private final ByteBuffer buf;
+    private ByteBuffer buf;
     /**
      * Records not yet in {@link #buf}, each as it goes into {@link #view} (so a long in the file's order); small
      * (32 KiB at most), so that it stays in the L1 cache.
      */
     private final long[] words;
     /** {@link #buf} as longs in the file's byte order. */
-    private final java.nio.LongBuffer view;
+    private java.nio.LongBuffer view;
+    private final ByteOrder order;
+    /** The I/O thread's side with {@link Options#background}, else null. */
+    private final BackgroundWrite background;
     /** Records in {@link #buf}, and how many it holds. */
     private int filled;
     private final int bufWords;
@@ -104,6 +118,16 @@ public final class TraceWriter implements AutoCloseable {
         this.bufWords = buf.capacity() / SmaitFormat.SIMPLE;
         this.words = new long[Math.min(bufWords, STAGE_WORDS)];
         this.view = buf.duplicate().order(o.order).asLongBuffer();
+        this.order = o.order;
+        if (o.background) {
+            ByteBuffer[] spares = new ByteBuffer[BackgroundWrite.BUFFERS - 1];
+            for (int i = 0; i < spares.length; i++) {
+                spares[i] = ByteBuffer.allocateDirect(buf.capacity()).order(o.order);
+            }
+            this.background = new BackgroundWrite(this.out, name, spares);
+        } else {
+            this.background = null;
+        }
         this.rot = o.order == ByteOrder.BIG_ENDIAN ? 0 : 32;
         this.extended = o.extended || o.addr64;
         this.addr64 = o.addr64;
@@ -308,6 +332,12 @@ public final class TraceWriter implements AutoCloseable {
     private void writeBuffer() {
         buf.limit(filled * SmaitFormat.SIMPLE).position(0);
         filled = 0;
+        if (background != null) {
+            written += buf.limit();
+            buf = background.swap(buf);
+            view = buf.duplicate().order(order).asLongBuffer();
+            return;
+        }
         try {
             while (buf.hasRemaining()) {
                 written += out.write(buf);
@@ -318,7 +348,7 @@ public final class TraceWriter implements AutoCloseable {
         buf.clear();
     }
 
-    /** Writes buffered records to the channel (not a durability guarantee). */
+    /** Writes buffered records to the channel, or with {@link Options#background} hands them to its thread (not a durability guarantee). */
     public void flush() {
         flushBuffer();
     }
@@ -331,7 +361,15 @@ public final class TraceWriter implements AutoCloseable {
         }
         closed = true;
         try {
-            flushBuffer();
+            if (background != null) {
+                stage();
+                buf.limit(filled * SmaitFormat.SIMPLE).position(0);
+                written += buf.limit();
+                filled = 0;
+                background.finish(buf);
+            } else {
+                flushBuffer();
+            }
         } finally {
             out.close();
         }
