@@ -78,7 +78,9 @@ public final class Launcher {
             for (int r = 0; r < o.members; r++) {
                 List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC",
                         "-Djava.net.preferIPv4Stack=true", "-Djgroups.bind_addr=127.0.0.1",
-                        "-Djava.util.logging.config.file=/dev/null",
+                        "-Djava.util.logging.config.file=/dev/null"));
+                cmd.addAll(memberJavaOptions());
+                cmd.addAll(List.of(
                         "-cp", o.classpath != null ? o.classpath : defaultClasspath(),
                         MemberMain.class.getName(), Integer.toString(r), Integer.toString(o.members), cluster,
                         disco.toString(), Double.toString(o.loss), Integer.toString(o.delayMillis),
@@ -173,6 +175,15 @@ public final class Launcher {
         } catch (IllegalArgumentException e) {
             err.println("dsmscope: " + e.getMessage());
         }
+    }
+
+    /**
+     * Extra JVM options for every member from the environment variable {@code DSMSCOPE_MEMBER_JAVA_OPTS}
+     * (split at white space), e.g. a {@code java.util.logging} configuration that shows JGroups' debug output.
+     */
+    static List<String> memberJavaOptions() {
+        String v = System.getenv("DSMSCOPE_MEMBER_JAVA_OPTS");
+        return v == null || v.isBlank() ? List.of() : List.of(v.strip().split("\\s+"));
     }
 
     private static void deleteTree(Path f) throws IOException {

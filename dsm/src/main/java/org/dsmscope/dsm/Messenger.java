@@ -13,6 +13,7 @@ import org.dsmscope.monitor.event.Level;
 import org.jgroups.Address;
 import org.jgroups.BytesMessage;
 import org.jgroups.JChannel;
+import org.jgroups.MergeView;
 import org.jgroups.Message;
 import org.jgroups.View;
 
@@ -55,6 +56,8 @@ final class Messenger {
     private final Map<Long, Call> calls = new ConcurrentHashMap<>();
     private volatile Map<Integer, Address> members = new HashMap<>();
     private volatile long viewId = -1;
+    private volatile boolean started;
+    private int merges;
 
     Messenger(Dsm dsm, JChannel ch, Monitor mon) {
         this.dsm = dsm;
@@ -97,6 +100,16 @@ final class Messenger {
         return viewId;
     }
 
+    /** The group has formed and the application runs: later merges are reported. */
+    void started() {
+        started = true;
+    }
+
+    /** Number of merge views seen after the start. */
+    synchronized int merges() {
+        return merges;
+    }
+
     void view(View v) {
         viewId = v.getViewId().getId();
         Map<Integer, Address> m = new HashMap<>();
@@ -106,6 +119,9 @@ final class Messenger {
         Set<Integer> gone = new TreeSet<>(members.keySet());
         gone.removeAll(m.keySet());
         members = m;
+        if (v instanceof MergeView && started) {
+            merged((MergeView) v);
+        }
         if (!gone.isEmpty()) {
             for (Call c : calls.values()) {
                 c.left(gone, c.waiting.size() == 1 && c.what.startsWith("getTicket")
@@ -113,6 +129,37 @@ final class Messenger {
             }
             dsm.memberLeft(gone);
         }
+    }
+
+    /**
+     * After the group split and merged again (a {@link MergeView} once the application runs; the group forms
+     * without merges, see {@link Formation}): messages between the subgroups sent while they were apart are lost
+     * for good, so the idempotent requests still waiting for members are sent again to those members, and the
+     * merge is reported once on stderr.
+     */
+    private void merged(MergeView v) {
+        int resent = 0;
+        for (Call c : calls.values()) {
+            for (int r : c.resendTo()) {
+                send(r, c.kind, c.ctx, c.body);
+                resent++;
+            }
+        }
+        synchronized (this) {
+            merges++;
+        }
+        System.err.println("dsm m" + rank + ": the group split and merged again (" + v.getSubgroups().size()
+                + " subgroups, now " + ranks() + "); messages between them may be lost, " + resent
+                + " requests sent again");
+    }
+
+    /**
+     * Multicasts an idempotent request (copy-set change, getUpdates, eventSync) whose replies {@code c} waits
+     * for; it is sent again to members that have not replied when the group merges after a split.
+     */
+    void request(Call c, int kind, int ctx, byte[] body) {
+        c.resendable(kind, ctx, body);
+        send(-1, kind, ctx, body);
     }
 
     Call call(String what, Set<Integer> waiting, boolean unicast) {
