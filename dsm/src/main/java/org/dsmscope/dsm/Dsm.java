@@ -134,6 +134,11 @@ public final class Dsm implements AutoCloseable {
             }
             Thread.sleep(10);
         }
+        if (!net.awaitReady(cfg.members, deadline)) {
+            ch.close();
+            throw new DsmException("member m" + cfg.rank + ": the group of " + cfg.members + " formed here but only "
+                    + net.readyFrom() + " confirmed it within " + cfg.timeoutMillis + " ms");
+        }
         net.started();
     }
 
@@ -150,6 +155,11 @@ public final class Dsm implements AutoCloseable {
     /** Ranks of the members currently in the group. */
     public TreeSet<Integer> ranks() {
         return net.ranks();
+    }
+
+    /** Number of JGroups merge views this member has seen (a split group merged again). */
+    public int mergeViews() {
+        return net.merges();
     }
 
     /** This member's monitor, or null when unmonitored. */
