@@ -141,9 +141,9 @@ public final class LiveServer implements AutoCloseable {
                 Socket s = server.accept();
                 s.setTcpNoDelay(true);
                 Viewer v = new Viewer(s);
+                v.start();
                 viewers.add(v);
                 connected.incrementAndGet();
-                v.start();
             } catch (IOException ex) {
                 return;
             }
@@ -254,10 +254,10 @@ public final class LiveServer implements AutoCloseable {
                 for (String line = in.readLine(); line != null; line = in.readLine()) {
                     command(line.strip());
                 }
-                // end of commands; the viewer may still be reading (a broken connection shows when writing)
             } catch (IOException ex) {
-                gone();
+                // the viewer went away
             }
+            gone(); // a viewer that closes its sending side has stopped viewing
         }
 
         private void command(String cmd) {
@@ -309,7 +309,7 @@ public final class LiveServer implements AutoCloseable {
                     Object o = queue.poll(100, TimeUnit.MILLISECONDS);
                     long d = droppedHere.get();
                     if (d != reported) {
-                        LiveFormat.dropped(g, d - reported);
+                        LiveFormat.dropped(g, d - reported, d);
                         reported = d;
                     }
                     if (o instanceof EventBuffer) {
@@ -327,7 +327,11 @@ public final class LiveServer implements AutoCloseable {
                         g.flush();
                         Integer status = end;
                         if (status != null) {
-                            LiveFormat.end(g, status, droppedHere.get());
+                            long d2 = droppedHere.get();
+                            if (d2 != reported) {
+                                LiveFormat.dropped(g, d2 - reported, d2);
+                            }
+                            LiveFormat.end(g, status, d2);
                             g.flush();
                             break;
                         }
@@ -393,10 +397,11 @@ public final class LiveServer implements AutoCloseable {
             g.writeRaw('\n');
         }
 
-        static void dropped(JsonGenerator g, long n) throws IOException {
+        static void dropped(JsonGenerator g, long n, long total) throws IOException {
             g.writeStartObject();
             g.writeStringField("kind", "dropped");
             g.writeNumberField("events", n);
+            g.writeNumberField("total", total);
             g.writeEndObject();
             g.writeRaw('\n');
         }
