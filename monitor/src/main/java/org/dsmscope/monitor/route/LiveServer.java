@@ -324,9 +324,9 @@ public final class LiveServer implements AutoCloseable {
                         LiveFormat.notice(g, (Object[]) o);
                     }
                     if (queue.isEmpty()) {
-                        g.flush();
-                        Integer status = end;
-                        if (status != null) {
+                        g.flush(); // may block on a slow viewer while the queue fills again
+                        Integer status = end; // read before looking at the queue: nothing is queued after it
+                        if (status != null && queue.isEmpty()) {
                             long d2 = droppedHere.get();
                             if (d2 != reported) {
                                 LiveFormat.dropped(g, d2 - reported, d2);
