@@ -309,7 +309,7 @@ public final class LiveServer implements AutoCloseable {
                     Object o = queue.poll(100, TimeUnit.MILLISECONDS);
                     long d = droppedHere.get();
                     if (d != reported) {
-                        LiveFormat.dropped(g, d - reported, d);
+                        LiveFormat.counts(g, "dropped", "events", d - reported, "total", d);
                         reported = d;
                     }
                     if (o instanceof EventBuffer) {
@@ -329,9 +329,9 @@ public final class LiveServer implements AutoCloseable {
                         if (status != null && queue.isEmpty()) {
                             long d2 = droppedHere.get();
                             if (d2 != reported) {
-                                LiveFormat.dropped(g, d2 - reported, d2);
+                                LiveFormat.counts(g, "dropped", "events", d2 - reported, "total", d2);
                             }
-                            LiveFormat.end(g, status, d2);
+                            LiveFormat.counts(g, "end", "status", status, "dropped", d2);
                             g.flush();
                             break;
                         }
@@ -397,20 +397,12 @@ public final class LiveServer implements AutoCloseable {
             g.writeRaw('\n');
         }
 
-        static void dropped(JsonGenerator g, long n, long total) throws IOException {
+        /** A line {@code {"kind":KIND,K1:V1,K2:V2}} ({@code dropped}, {@code end}). */
+        static void counts(JsonGenerator g, String kind, String k1, long v1, String k2, long v2) throws IOException {
             g.writeStartObject();
-            g.writeStringField("kind", "dropped");
-            g.writeNumberField("events", n);
-            g.writeNumberField("total", total);
-            g.writeEndObject();
-            g.writeRaw('\n');
-        }
-
-        static void end(JsonGenerator g, int status, long droppedAll) throws IOException {
-            g.writeStartObject();
-            g.writeStringField("kind", "end");
-            g.writeNumberField("status", status);
-            g.writeNumberField("dropped", droppedAll);
+            g.writeStringField("kind", kind);
+            g.writeNumberField(k1, v1);
+            g.writeNumberField(k2, v2);
             g.writeEndObject();
             g.writeRaw('\n');
         }
