@@ -21,7 +21,7 @@ public final class DsmCommand implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
-    /** {@code dsm run --members N [--loss P] [--delay MS] [--record FILE] -- CLASS ARGS}. */
+    /** {@code dsm run --members N [--loss P] [--delay MS] [--record FILE] [--live PORT] -- CLASS ARGS}. */
     @Command(name = "run", description = "Start N members as separate JVMs, collect their output, optionally record.")
     static final class Run implements Callable<Integer> {
         @Option(names = "--members", description = "Number of member JVMs (default 4).", defaultValue = "4")
@@ -46,6 +46,21 @@ public final class DsmCommand implements Runnable {
 
         @Option(names = "--control", description = "Read run-time commands ('levels LIST') from standard input.")
         boolean control;
+
+        @Option(names = "--live", paramLabel = "PORT", defaultValue = "-1",
+                description = {"Also stream the events live to viewers connecting to 127.0.0.1:PORT (0: a free port,"
+                    + " printed), e.g. 'dsmscope monitor watch --port PORT'; format dsmscope-live 1.",
+                    "Members emit only the classes that the recorder and the connected viewers want."})
+        int live;
+
+        @Option(names = "--live-wait", paramLabel = "S", defaultValue = "0",
+                description = "With --live: wait up to S seconds for a first viewer before starting the members.")
+        long liveWait;
+
+        @Option(names = "--live-queue", paramLabel = "N", defaultValue = "65536",
+                description = "With --live: each viewer's queue holds N events; a slower viewer loses events (counted),"
+                    + " never the members' time (default 65536).")
+        int liveQueue;
 
         @Option(names = "--timeout", description = "Stop members still running after this many seconds (default 120).",
                 defaultValue = "120")
@@ -93,6 +108,18 @@ public final class DsmCommand implements Runnable {
                 throw new UserError("--control switches recorded levels: it needs --record FILE");
             }
             o.control = control ? System.in : null;
+            if (live < -1 || live > 65535) {
+                throw new UserError("--live must be a port 0..65535, got " + live);
+            }
+            if (liveQueue < 1) {
+                throw new UserError("--live-queue must be at least 1, got " + liveQueue);
+            }
+            if (liveWait < 0) {
+                throw new UserError("--live-wait must not be negative");
+            }
+            o.livePort = live;
+            o.liveWaitSeconds = liveWait;
+            o.liveQueue = liveQueue;
             o.members = members;
             o.loss = loss;
             o.delayMillis = delay;
@@ -100,7 +127,11 @@ public final class DsmCommand implements Runnable {
             o.timeoutSeconds = timeout;
             o.classpath = classpath;
             o.command = command;
-            return Launcher.run(o, System.out, System.err);
+            try {
+                return Launcher.run(o, System.out, System.err);
+            } catch (java.net.BindException e) {
+                throw new UserError(e.getMessage());
+            }
         }
     }
 }

@@ -135,4 +135,39 @@ class DsmRunCommandTest {
         assertEquals(2, run(err, "dsm", "run", "--", "no.such.Clazz"));
         assertTrue(err.toString().contains("no such class"), err.toString());
     }
+
+    @Test
+    @Timeout(60)
+    void liveOptionsOutOfRange_andWatchWithNothingToWatch_areUserErrors() throws Exception {
+        StringWriter err = new StringWriter();
+        assertEquals(2, run(err, "dsm", "run", "--live", "70000", "--", "org.dsmscope.examples.dsm.MatMul", "16"));
+        assertTrue(err.toString().contains("--live must be a port"), err.toString());
+        assertEquals(2, run(err, "dsm", "run", "--live", "0", "--live-queue", "0", "--",
+                "org.dsmscope.examples.dsm.MatMul", "16"));
+        assertEquals(2, run(err, "monitor", "watch", "--port", "0"));
+        int free;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            free = s.getLocalPort();
+        }
+        StringWriter err2 = new StringWriter();
+        assertEquals(2, run(err2, "monitor", "watch", "--port", Integer.toString(free), "--wait", "0"));
+        assertTrue(err2.toString().contains("cannot connect to 127.0.0.1:" + free), err2.toString());
+        StringWriter err3 = new StringWriter();
+        assertEquals(2, run(err3, "monitor", "watch", "--port", Integer.toString(free), "--levels", "tcp"));
+        assertTrue(err3.toString().contains("unknown monitoring level 'tcp'"), err3.toString());
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 5, java.net.InetAddress.getLoopbackAddress())) {
+            Thread t = new Thread(() -> {
+                try (java.net.Socket c = s.accept()) {
+                    c.getOutputStream().write("HTTP/1.1 200 OK\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                } catch (java.io.IOException e) {
+                    // the test fails on the exit status
+                }
+            });
+            t.start();
+            StringWriter err4 = new StringWriter();
+            assertEquals(2, run(err4, "monitor", "watch", "--port", Integer.toString(s.getLocalPort())));
+            assertTrue(err4.toString().contains("not a dsmscope-live 1 stream"), err4.toString());
+            t.join();
+        }
+    }
 }

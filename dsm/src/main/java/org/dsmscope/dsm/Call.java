@@ -17,6 +17,9 @@ final class Call {
     final Map<Integer, Long> values = new HashMap<>();
     int redirect = -1;
     String failure;
+    int kind;
+    int ctx;
+    byte[] body;
 
     Call(long id, String what, Set<Integer> waiting) {
         this.id = id;
@@ -43,6 +46,18 @@ final class Call {
             }
         }
         notifyAll();
+    }
+
+    /** Remembers an idempotent request, to be sent again after a merge ({@link Messenger#request}). */
+    synchronized void resendable(int kind, int ctx, byte[] body) {
+        this.kind = kind;
+        this.ctx = ctx;
+        this.body = body;
+    }
+
+    /** Members to send the request to again (none unless it is idempotent). */
+    synchronized Set<Integer> resendTo() {
+        return body == null ? Set.of() : new TreeSet<>(waiting);
     }
 
     synchronized boolean done() {

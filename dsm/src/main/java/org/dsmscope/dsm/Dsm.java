@@ -95,13 +95,24 @@ public final class Dsm implements AutoCloseable {
         return d;
     }
 
-    /** Joins the group without waiting for the others (several members started from one thread). */
+    /**
+     * Joins the group without waiting for the others (several members started from one thread). With file
+     * discovery (separate JVMs), member 0 creates the group and the others connect only once it has: members that
+     * start at the same moment would otherwise each find no one, create a group of their own and be merged later
+     * (see {@link Formation}).
+     */
     public static Dsm start(DsmConfig cfg) throws Exception {
+        if (cfg.discoveryDir != null && cfg.rank != 0) {
+            Formation.awaitCreator(cfg);
+        }
         Dsm d = new Dsm(cfg);
         if (d.mon != null) {
             d.mon.emit(EventType.PROC_START, -1, 0, 0, 0, 0, 0);
         }
         d.ch.connect(cfg.cluster);
+        if (cfg.discoveryDir != null && cfg.rank == 0) {
+            Formation.announceCreated(cfg);
+        }
         return d;
     }
 
@@ -113,31 +124,22 @@ public final class Dsm implements AutoCloseable {
     }
 
     private void waitForMembers() throws InterruptedException {
+        Formation f = new Formation(cfg.members, 300);
         long deadline = System.currentTimeMillis() + cfg.timeoutMillis;
-        long stableSince = -1;
-        long lastId = -1;
-        while (true) {
-            int n = net.ranks().size();
-            long id = net.viewId();
-            long now = System.currentTimeMillis();
-            if (n >= cfg.members) {
-                if (id != lastId) {
-                    lastId = id;
-                    stableSince = now;
-                } else if (now - stableSince >= 300) {
-                    return; // the full view has held for 300 ms: the group has formed
-                }
-            } else {
-                stableSince = -1;
-                lastId = -1;
-            }
-            if (now > deadline) {
+        while (!f.formed(net.ranks(), net.viewId(), System.currentTimeMillis())) {
+            if (System.currentTimeMillis() > deadline) {
                 ch.close();
-                throw new DsmException("member m" + cfg.rank + ": only " + n + " of " + cfg.members
-                        + " members joined within " + cfg.timeoutMillis + " ms");
+                throw new DsmException("member m" + cfg.rank + ": " + f.missing(net.ranks()) + " within "
+                        + cfg.timeoutMillis + " ms (group now " + net.ranks() + ")");
             }
             Thread.sleep(10);
         }
+        if (!net.awaitReady(cfg.members, deadline)) {
+            ch.close();
+            throw new DsmException("member m" + cfg.rank + ": the group of " + cfg.members + " formed here but only "
+                    + net.readyFrom() + " confirmed it within " + cfg.timeoutMillis + " ms");
+        }
+        net.started();
     }
 
     /** This member's rank. */
@@ -153,6 +155,11 @@ public final class Dsm implements AutoCloseable {
     /** Ranks of the members currently in the group. */
     public TreeSet<Integer> ranks() {
         return net.ranks();
+    }
+
+    /** Number of JGroups merge views this member has seen (a split group merged again). */
+    public int mergeViews() {
+        return net.merges();
     }
 
     /** This member's monitor, or null when unmonitored. */
@@ -386,7 +393,7 @@ public final class Dsm implements AutoCloseable {
         Map<Integer, Long> need = new HashMap<>();
         if (!others.isEmpty()) {
             Call c = net.call("getUpdates(seg " + s.id + ")", others, false);
-            net.send(-1, Messenger.GETREQ, s.id, ByteBuffer.allocate(8).putLong(c.id).array());
+            net.request(c, Messenger.GETREQ, s.id, ByteBuffer.allocate(8).putLong(c.id).array());
             blocked += net.await(c, s.id);
             synchronized (c) {
                 need.putAll(c.values);
@@ -454,7 +461,8 @@ public final class Dsm implements AutoCloseable {
         TreeSet<Integer> others = net.others();
         if (!others.isEmpty()) {
             Call c = net.call((join ? "needUpdates" : "dontNeedUpdates") + "(seg " + s.id + ")", others, false);
-            net.send(-1, join ? Messenger.JOIN : Messenger.LEAVE, s.id, ByteBuffer.allocate(8).putLong(c.id).array());
+            net.request(c, join ? Messenger.JOIN : Messenger.LEAVE, s.id,
+                    ByteBuffer.allocate(8).putLong(c.id).array());
             blocked = net.await(c, s.id);
         }
         long seq;
@@ -608,7 +616,7 @@ public final class Dsm implements AutoCloseable {
         TreeSet<Integer> others = net.others();
         if (!others.isEmpty()) {
             Call c = net.call("eventSync(event " + e.id + ")", others, false);
-            net.send(-1, Messenger.SYNCREQ, e.id, ByteBuffer.allocate(8).putLong(c.id).array());
+            net.request(c, Messenger.SYNCREQ, e.id, ByteBuffer.allocate(8).putLong(c.id).array());
             blocked = net.await(c, e.id); // replies carry every member's advances as each replier knows them
         }
         long count = e.count();

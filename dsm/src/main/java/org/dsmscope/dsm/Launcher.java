@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.dsmscope.monitor.record.Recorder;
+import org.dsmscope.monitor.route.LiveServer;
 import org.dsmscope.monitor.route.RouteServer;
 
 /**
@@ -43,6 +44,17 @@ public final class Launcher {
          * switches the recorded classes of events in every member at once (seed 002 §4.2).
          */
         public InputStream control;
+        /**
+         * Port on 127.0.0.1 where live viewers connect ({@code dsmscope monitor watch --port PORT}, format
+         * "dsmscope-live 1"); 0 picks a free port, -1 (default) means no live viewing.
+         */
+        public int livePort = -1;
+        /** With live viewing: wait up to this many seconds for a first viewer before starting the members. */
+        public long liveWaitSeconds;
+        /** Capacity of each viewer's queue in events; what does not fit is dropped and counted. */
+        public int liveQueue = org.dsmscope.monitor.route.LiveServer.DEFAULT_QUEUE;
+        /** Told the live port once viewers can connect (tests; null: none). */
+        public java.util.function.IntConsumer liveStarted;
         /** Application class and arguments. */
         public List<String> command = new ArrayList<>();
     }
@@ -62,15 +74,22 @@ public final class Launcher {
         String cluster = "dsm-" + ProcessHandle.current().pid() + "-" + System.nanoTime() % 100000;
         RouteServer route = null;
         Recorder rec = null;
+        LiveServer live = null;
+        if (o.record != null || o.livePort >= 0) {
+            route = new RouteServer();
+        }
         if (o.record != null) {
             rec = new Recorder(o.record);
-            route = new RouteServer();
             route.addSink(rec);
             route.setMask(o.levels);
             if (o.control != null) {
                 controlLoop(o.control, route, err);
             }
         }
+        if (o.livePort >= 0) {
+            live = startLive(o, route, err);
+        }
+        int status = 1;
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<Process> procs = new ArrayList<>();
         List<Thread> pumps = new ArrayList<>();
@@ -78,7 +97,9 @@ public final class Launcher {
             for (int r = 0; r < o.members; r++) {
                 List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC",
                         "-Djava.net.preferIPv4Stack=true", "-Djgroups.bind_addr=127.0.0.1",
-                        "-Djava.util.logging.config.file=/dev/null",
+                        "-Djava.util.logging.config.file=/dev/null"));
+                cmd.addAll(memberJavaOptions());
+                cmd.addAll(List.of(
                         "-cp", o.classpath != null ? o.classpath : defaultClasspath(),
                         MemberMain.class.getName(), Integer.toString(r), Integer.toString(o.members), cluster,
                         disco.toString(), Double.toString(o.loss), Integer.toString(o.delayMillis),
@@ -112,8 +133,15 @@ public final class Launcher {
             if (route != null) {
                 route.drain(3000);
             }
-            return failed == 0 ? 0 : 1;
+            status = failed == 0 ? 0 : 1;
+            return status;
         } finally {
+            if (live != null) {
+                live.finish(status, 3000);
+                if (live.dropped() > 0) {
+                    err.println("dsmscope: live viewers were too slow: " + live.dropped() + " events dropped for them");
+                }
+            }
             for (Process p : procs) {
                 if (p.isAlive()) {
                     p.destroyForcibly();
@@ -135,6 +163,27 @@ public final class Launcher {
             }
             Files.deleteIfExists(disco);
         }
+    }
+
+    private static LiveServer startLive(Options o, RouteServer route, PrintStream err)
+            throws IOException, InterruptedException {
+        LiveServer live;
+        try {
+            live = new LiveServer(route, o.livePort, o.levels, o.liveQueue);
+        } catch (java.net.BindException e) {
+            route.close();
+            throw new java.net.BindException("--live " + o.livePort + ": cannot listen on 127.0.0.1:" + o.livePort
+                    + " (" + e.getMessage() + ")");
+        }
+        err.println("dsmscope: live events on 127.0.0.1:" + live.port() + " (dsmscope monitor watch --port "
+                + live.port() + ")");
+        if (o.liveStarted != null) {
+            o.liveStarted.accept(live.port());
+        }
+        if (o.liveWaitSeconds > 0 && !live.awaitViewers(1, o.liveWaitSeconds * 1000)) {
+            err.println("dsmscope: no viewer connected within " + o.liveWaitSeconds + " s; starting anyway");
+        }
+        return live;
     }
 
     /** Reads {@code levels LIST} commands on a daemon thread and switches the members' event classes. */
@@ -173,6 +222,15 @@ public final class Launcher {
         } catch (IllegalArgumentException e) {
             err.println("dsmscope: " + e.getMessage());
         }
+    }
+
+    /**
+     * Extra JVM options for every member from the environment variable {@code DSMSCOPE_MEMBER_JAVA_OPTS}
+     * (split at white space), e.g. a {@code java.util.logging} configuration that shows JGroups' debug output.
+     */
+    static List<String> memberJavaOptions() {
+        String v = System.getenv("DSMSCOPE_MEMBER_JAVA_OPTS");
+        return v == null || v.isBlank() ? List.of() : List.of(v.strip().split("\\s+"));
     }
 
     private static void deleteTree(Path f) throws IOException {

@@ -13,6 +13,7 @@ import org.dsmscope.monitor.event.Level;
 import org.jgroups.Address;
 import org.jgroups.BytesMessage;
 import org.jgroups.JChannel;
+import org.jgroups.MergeView;
 import org.jgroups.Message;
 import org.jgroups.View;
 
@@ -44,6 +45,7 @@ final class Messenger {
     static final int HANDOFF = 15;
     static final int HANDOFFACK = 16;
     static final int ECSTATE = 17;
+    static final int READY = 18;
     private static final int HEADER = 17;
 
     private final Dsm dsm;
@@ -55,6 +57,9 @@ final class Messenger {
     private final Map<Long, Call> calls = new ConcurrentHashMap<>();
     private volatile Map<Integer, Address> members = new HashMap<>();
     private volatile long viewId = -1;
+    private volatile boolean started;
+    private final Set<Integer> ready = new TreeSet<>();
+    private int merges;
 
     Messenger(Dsm dsm, JChannel ch, Monitor mon) {
         this.dsm = dsm;
@@ -77,6 +82,7 @@ final class Messenger {
             case ORDER:
             case HANDOFF:
             case ECSTATE:
+            case READY:
                 return EventType.REQUEST;
             default:
                 return EventType.REPLY;
@@ -97,6 +103,53 @@ final class Messenger {
         return viewId;
     }
 
+    /** The group has formed and the application runs: later merges are reported. */
+    void started() {
+        started = true;
+    }
+
+    /**
+     * The start barrier: multicasts READY every 200 ms until READY has come from every other rank (every member
+     * answers each READY request it gets, whether or not it waits at the barrier itself). A member's view being complete does not mean the
+     * others' are: JGroups' coordinator installs a view before the joiner gets its join response, and a multicast
+     * sent in that gap can be lost to the joiner for good (its join digest already counts it). After the barrier
+     * every member has every other in its view, so messages between them are reliable.
+     */
+    boolean awaitReady(int members, long deadline) throws InterruptedException {
+        if (members <= 1) {
+            return true;
+        }
+        while (true) {
+            synchronized (ready) {
+                if (ready.size() >= members - 1) {
+                    return true;
+                }
+            }
+            send(-1, READY, 0, new byte[] {0});
+            synchronized (ready) {
+                long left = deadline - System.currentTimeMillis();
+                if (left <= 0) {
+                    return false;
+                }
+                if (ready.size() < members - 1) {
+                    ready.wait(Math.min(left, 200));
+                }
+            }
+        }
+    }
+
+    /** Ranks a READY has come from (for the error when the barrier is not passed). */
+    TreeSet<Integer> readyFrom() {
+        synchronized (ready) {
+            return new TreeSet<>(ready);
+        }
+    }
+
+    /** Number of merge views seen (the group forms without any, see {@link Formation}). */
+    synchronized int merges() {
+        return merges;
+    }
+
     void view(View v) {
         viewId = v.getViewId().getId();
         Map<Integer, Address> m = new HashMap<>();
@@ -106,6 +159,14 @@ final class Messenger {
         Set<Integer> gone = new TreeSet<>(members.keySet());
         gone.removeAll(m.keySet());
         members = m;
+        if (v instanceof MergeView) {
+            synchronized (this) {
+                merges++;
+            }
+            if (started) {
+                merged((MergeView) v);
+            }
+        }
         if (!gone.isEmpty()) {
             for (Call c : calls.values()) {
                 c.left(gone, c.waiting.size() == 1 && c.what.startsWith("getTicket")
@@ -113,6 +174,34 @@ final class Messenger {
             }
             dsm.memberLeft(gone);
         }
+    }
+
+    /**
+     * After the group split and merged again (a {@link MergeView} once the application runs; the group forms
+     * without merges, see {@link Formation}): messages between the subgroups sent while they were apart are lost
+     * for good, so the idempotent requests still waiting for members are sent again to those members, and the
+     * merge is reported once on stderr.
+     */
+    private void merged(MergeView v) {
+        int resent = 0;
+        for (Call c : calls.values()) {
+            for (int r : c.resendTo()) {
+                send(r, c.kind, c.ctx, c.body);
+                resent++;
+            }
+        }
+        System.err.println("dsm m" + rank + ": the group split and merged again (" + v.getSubgroups().size()
+                + " subgroups, now " + ranks() + "); messages between them may be lost, " + resent
+                + " requests sent again");
+    }
+
+    /**
+     * Multicasts an idempotent request (copy-set change, getUpdates, eventSync) whose replies {@code c} waits
+     * for; it is sent again to members that have not replied when the group merges after a split.
+     */
+    void request(Call c, int kind, int ctx, byte[] body) {
+        c.resendable(kind, ctx, body);
+        send(-1, kind, ctx, body);
     }
 
     Call call(String what, Set<Integer> waiting, boolean unicast) {
@@ -293,6 +382,16 @@ final class Messenger {
                 }
                 if (c != null) {
                     c.reply(src, 0);
+                }
+                return;
+            }
+            case READY: {
+                synchronized (ready) {
+                    ready.add(src);
+                    ready.notifyAll();
+                }
+                if (b.get() == 0) {
+                    send(src, READY, 0, new byte[] {1}); // answer a request: its sender learns we have it in view
                 }
                 return;
             }

@@ -84,7 +84,13 @@ final class Stacks {
         p.add(uni);
         p.add(new STABLE().setDesiredAverageGossip(2000).setMaxBytes(1_000_000));
         GMS gms = new GMS();
-        gms.setJoinTimeout(cfg.transport == DsmConfig.Transport.UDP ? 1500 : 500);
+        if (cfg.transport == DsmConfig.Transport.UDP) {
+            // joiners find member 0 as coordinator (Formation); on a loaded machine a join response may take a
+            // while, and a joiner that gave up would make a group of its own, to be merged later
+            gms.setJoinTimeout(2000).setMaxJoinAttempts(5);
+        } else {
+            gms.setJoinTimeout(500);
+        }
         gms.setValue("print_local_addr", false);
         p.add(gms);
         FRAG4 frag = new FRAG4();

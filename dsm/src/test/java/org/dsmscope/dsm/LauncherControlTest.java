@@ -31,6 +31,7 @@ class LauncherControlTest {
         Router early = new Router();
         Router late = new Router();
         try (RouteServer route = new RouteServer(); SocketSink s1 = new SocketSink(route.port(), early)) {
+            route.addSink(new org.dsmscope.monitor.event.MemorySink()); // the recorder: members emit what it wants
             Launcher.control("levels program,transport", route, err);
             int mask = Level.PROGRAM.bit() | Level.TRANSPORT.bit();
             assertEquals(mask, route.mask());

@@ -16,10 +16,33 @@ import org.dsmscope.monitor.event.EventType;
  * Corrected time = recorded time − offset of its process.
  */
 public final class ClockAligner {
-    private final Map<Long, Long> sends = new HashMap<>();
+    private final Map<Long, Long> sends;
     private final Map<Long, long[]> minDelta = new HashMap<>();
     private final TreeSet<Integer> procs = new TreeSet<>();
-    private final java.util.List<long[]> pendingRecv = new java.util.ArrayList<>();
+    private final java.util.ArrayDeque<long[]> pendingRecv = new java.util.ArrayDeque<>();
+    private final int remember;
+    private int matched;
+
+    /** An aligner that remembers every send (post-mortem use on a recording). */
+    public ClockAligner() {
+        this(Integer.MAX_VALUE);
+    }
+
+    /**
+     * An aligner for live use that remembers at most {@code remember} sends and unmatched receives (the oldest
+     * are forgotten), so its memory stays bounded however long the program runs.
+     */
+    public ClockAligner(int remember) {
+        this.remember = remember;
+        this.sends = new java.util.LinkedHashMap<>(16, 0.75f, false) {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Long, Long> eldest) {
+                return size() > ClockAligner.this.remember;
+            }
+        };
+    }
 
     private static long key(int proc, long seq) {
         return ((long) proc << 40) ^ seq;
@@ -37,34 +60,61 @@ public final class ClockAligner {
             if (t == EventType.MSG_SEND_BEGIN.code) {
                 sends.put(key(b.proc[i], b.b[i]), b.time[i]);
             } else if (t == EventType.MSG_RECEIVE_END.code && b.peer[i] >= 0) {
-                pendingRecv.add(new long[] {b.peer[i], b.proc[i], b.b[i], b.time[i]});
+                long[] r = {b.peer[i], b.proc[i], b.b[i], b.time[i]};
+                if (!match(r)) {
+                    pendingRecv.add(r);
+                    if (pendingRecv.size() > remember) {
+                        pendingRecv.poll();
+                    }
+                }
             }
         }
+    }
+
+    /** Matches a receive with its send if known, updating the smallest difference of its direction. */
+    private boolean match(long[] r) {
+        Long s = sends.get(key((int) r[0], r[2]));
+        if (s == null) {
+            return false;
+        }
+        long d = r[3] - s;
+        long[] cur = minDelta.computeIfAbsent(pair((int) r[0], (int) r[1]), k -> new long[] {Long.MAX_VALUE});
+        cur[0] = Math.min(cur[0], d);
+        matched++;
+        return true;
+    }
+
+    /** Matches receives that arrived before their sends (batches of different processes come in any order). */
+    private void matchPending() {
+        pendingRecv.removeIf(this::match);
     }
 
     /** Number of matched send / receive pairs. */
     public int matched() {
-        int n = 0;
-        for (long[] r : pendingRecv) {
-            if (sends.containsKey(key((int) r[0], r[2]))) {
-                n++;
+        matchPending();
+        return matched;
+    }
+
+    /**
+     * The processes whose offset rests on messages both ways with another process (after {@link #offsets}); the
+     * others keep offset 0 because nothing relates their clocks yet.
+     */
+    public TreeSet<Integer> linked() {
+        TreeSet<Integer> out = new TreeSet<>();
+        for (long k : minDelta.keySet()) {
+            int p = (int) (k >> 32);
+            int q = (int) k;
+            if (minDelta.containsKey(pair(q, p))) {
+                out.add(p);
+                out.add(q);
             }
         }
-        return n;
+        return out;
     }
 
     /** Offsets (ns) to subtract from each process's timestamps; the lowest id gets 0. */
     public TreeMap<Integer, Long> offsets() {
-        minDelta.clear();
-        for (long[] r : pendingRecv) {
-            Long s = sends.get(key((int) r[0], r[2]));
-            if (s == null) {
-                continue;
-            }
-            long d = r[3] - s;
-            long[] cur = minDelta.computeIfAbsent(pair((int) r[0], (int) r[1]), k -> new long[] {Long.MAX_VALUE});
-            cur[0] = Math.min(cur[0], d);
-        }
+        matchPending();
         TreeMap<Integer, Long> off = new TreeMap<>();
         if (procs.isEmpty()) {
             return off;

@@ -12,24 +12,62 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.dsmscope.monitor.event.EventBuffer;
 import org.dsmscope.monitor.event.EventSink;
+import org.dsmscope.monitor.event.EventType;
+import org.dsmscope.monitor.event.Level;
 
 /**
  * The tool's end of trace routing (seed 002 §4.2): accepts member connections on 127.0.0.1, passes every batch
- * to the sinks (the recorder, live viewers) and can switch classes of events on and off in all members at once.
- * A member that dies mid-run only ends its own connection.
+ * to the sinks (the recorder, live viewers) and switches classes of events on and off in all members at once.
+ * Each sink is a {@link Subscription} with the classes it wants; members emit the union of what the sinks want
+ * (nothing while no one listens) and each sink gets only its own classes. A member that dies mid-run only ends
+ * its own connection.
  */
 public final class RouteServer implements AutoCloseable {
     static final byte PROC = 'P';
     static final byte BATCH = 'B';
     static final byte MASK = 'M';
 
+    /** A sink and the classes of events it wants (bits of {@link Level#bit()}), changeable while members run. */
+    public final class Subscription {
+        final EventSink sink;
+        final boolean passive;
+        final boolean followsDefault;
+        volatile int mask;
+
+        Subscription(EventSink sink, int mask, boolean passive, boolean followsDefault) {
+            this.sink = sink;
+            this.mask = mask & Level.ALL;
+            this.passive = passive;
+            this.followsDefault = followsDefault;
+        }
+
+        /** Switches the classes this sink wants; members are told at once if the union changes. */
+        public void setMask(int m) {
+            mask = m & Level.ALL;
+            pushMask();
+        }
+
+        /** The classes this sink wants. */
+        public int mask() {
+            return mask;
+        }
+
+        /** Stops delivering to this sink. */
+        public void cancel() {
+            subs.remove(this);
+            pushMask();
+        }
+    }
+
     private final ServerSocket server;
-    private final List<EventSink> sinks = new CopyOnWriteArrayList<>();
+    private final List<Subscription> subs = new CopyOnWriteArrayList<>();
     private final List<Socket> conns = new CopyOnWriteArrayList<>();
     private final List<Thread> readers = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
-    /** Classes of events switched on; sent to each member when it connects and whenever it changes. */
-    private volatile int mask = org.dsmscope.monitor.event.Level.ALL;
+    /** Classes wanted by sinks added with {@link #addSink} (the recorder's levels). */
+    private volatile int defaultMask = Level.ALL;
+    /** Classes the members emit: the union over subscriptions; sent on connect and whenever it changes. */
+    private int memberMask = Level.ALL;
 
     /** Listens on an ephemeral loopback port. */
     public RouteServer() throws IOException {
@@ -44,19 +82,32 @@ public final class RouteServer implements AutoCloseable {
         return server.getLocalPort();
     }
 
-    /** Adds a sink for routed events. */
+    /** Adds a sink that wants the classes set by {@link #setMask} (all by default). */
     public void addSink(EventSink s) {
-        sinks.add(s);
+        subs.add(new Subscription(s, defaultMask, false, true));
+        pushMask();
+    }
+
+    /**
+     * Adds a sink wanting the classes in {@code mask}. A passive sink asks for nothing: it gets the classes of its
+     * mask only while other sinks have members emit them (e.g. message events for clock alignment).
+     */
+    public Subscription subscribe(EventSink s, int mask, boolean passive) {
+        Subscription sub = new Subscription(s, mask, passive, false);
+        subs.add(sub);
+        pushMask();
+        return sub;
     }
 
     private void acceptLoop() {
         while (!closed) {
             try {
                 Socket s = server.accept();
-                conns.add(s);
-                int m = mask;
-                if (m != org.dsmscope.monitor.event.Level.ALL) {
-                    sendMask(s, m);
+                synchronized (this) {
+                    conns.add(s);
+                    if (memberMask != Level.ALL) {
+                        sendMask(s, memberMask);
+                    }
                 }
                 Thread r = new Thread(() -> read(s), "dsmscope-route-reader");
                 r.setDaemon(true);
@@ -70,14 +121,15 @@ public final class RouteServer implements AutoCloseable {
 
     private void read(Socket s) {
         EventBuffer buf = new EventBuffer(org.dsmscope.monitor.Monitor.CAPACITY);
+        EventBuffer part = new EventBuffer(org.dsmscope.monitor.Monitor.CAPACITY);
         try (DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream(), 1 << 16))) {
             while (true) {
                 byte kind = in.readByte();
                 if (kind == PROC) {
                     int p = in.readInt();
                     String name = in.readUTF();
-                    for (EventSink k : sinks) {
-                        k.process(p, name);
+                    for (Subscription k : subs) {
+                        k.sink.process(p, name);
                     }
                 } else if (kind == BATCH) {
                     int n = in.readInt();
@@ -86,15 +138,14 @@ public final class RouteServer implements AutoCloseable {
                     }
                     if (buf.capacity() < n) {
                         buf = new EventBuffer(n);
+                        part = new EventBuffer(n);
                     }
                     buf.clear();
                     for (int i = 0; i < n; i++) {
                         buf.add(in.readLong(), in.readInt(), in.readByte(), in.readInt(), in.readLong(),
                                 in.readLong(), in.readLong(), in.readLong(), in.readLong());
                     }
-                    for (EventSink k : sinks) {
-                        k.accept(buf);
-                    }
+                    deliver(buf, part);
                 } else {
                     return;
                 }
@@ -106,20 +157,73 @@ public final class RouteServer implements AutoCloseable {
         }
     }
 
-    /**
-     * Switches classes of events in every connected member and in members that connect later (bits of
-     * {@link org.dsmscope.monitor.event.Level#bit()}).
-     */
-    public void setMask(int mask) {
-        this.mask = mask;
-        for (Socket s : conns) {
-            sendMask(s, mask);
+    /** Passes a batch to every sink, restricted to the classes it wants ({@code part} is scratch space). */
+    private void deliver(EventBuffer buf, EventBuffer part) {
+        int present = 0;
+        for (int i = 0; i < buf.size(); i++) {
+            present |= levelBit(buf.type[i]);
+        }
+        for (Subscription k : subs) {
+            int m = k.mask;
+            if ((present & m) == 0) {
+                continue;
+            }
+            if ((present & ~m) == 0) {
+                k.sink.accept(buf);
+                continue;
+            }
+            part.clear();
+            for (int i = 0; i < buf.size(); i++) {
+                if ((levelBit(buf.type[i]) & m) != 0) {
+                    part.addFrom(buf, i);
+                }
+            }
+            k.sink.accept(part);
         }
     }
 
-    /** The classes of events switched on. */
+    private static int levelBit(byte code) {
+        EventType t = EventType.of(code);
+        return t == null ? 0 : t.level.bit();
+    }
+
+    /**
+     * Sets the classes of events wanted by the sinks added with {@link #addSink} (the recorder's levels, bits of
+     * {@link Level#bit()}); members are switched at once, also those that connect later.
+     */
+    public void setMask(int mask) {
+        defaultMask = mask & Level.ALL;
+        for (Subscription k : subs) {
+            if (k.followsDefault) {
+                k.mask = defaultMask;
+            }
+        }
+        pushMask();
+    }
+
+    /** The classes of events wanted by the sinks added with {@link #addSink}. */
     public int mask() {
-        return mask;
+        return defaultMask;
+    }
+
+    /** The classes of events members emit: the union of what the sinks want. */
+    public synchronized int memberMask() {
+        return memberMask;
+    }
+
+    private synchronized void pushMask() {
+        int m = 0;
+        for (Subscription k : subs) {
+            if (!k.passive) {
+                m |= k.mask;
+            }
+        }
+        if (m != memberMask) {
+            memberMask = m;
+            for (Socket s : conns) {
+                sendMask(s, m);
+            }
+        }
     }
 
     private static void sendMask(Socket s, int mask) {
