@@ -20,8 +20,8 @@ import picocli.CommandLine.Command;
             // subcommands (keep one per line, sorted by tool)
             CiatCommand.class,
             ConvertCommand.class,
-            DsmCommand.class,
             DemoCommand.class,
+            DsmCommand.class,
             DumpCommand.class,
             GenCommand.class,
             ImportCommand.class,
