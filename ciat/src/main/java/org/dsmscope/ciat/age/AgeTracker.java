@@ -15,27 +15,50 @@ import org.dsmscope.ciat.table.PageMap;
  * moved with one tree update). When timestamps reach the tree's capacity, live timestamps are renumbered densely
  * (order kept) and the tree rebuilt, so memory stays proportional to the distinct keys, not the trace length.
  *
- * <p>Layout: keys in pages of 512 found through a {@link PageMap}, one {@code int} timestamp per key (0 = never).
- * Not thread-safe; no allocation per access except when a new page is touched.
+ * <p>Layout: keys in pages of 4096 found through a {@link PageMap}; per aligned group of 4 keys one {@code int}:
+ * 0 = no key of the group accessed yet, &gt; 0 = the timestamp of all four keys (the common case: aligned 4- and
+ * 8-byte accesses move whole groups, so a group's keys share a timestamp), &lt; 0 = the group is split and its four
+ * keys' timestamps (0 = never) are in a side table ({@code split}, entry -e-1); a split group whose keys come to
+ * share a timestamp again is joined and its entry reused. Results are exactly those of one timestamp per key. The
+ * newest {@value #CHUNK} timestamps' counts stay in a small array and enter the tree in one walk per chunk.
+ * Not thread-safe; no allocation per access except when a new page is touched or the side table grows.
  */
 public final class AgeTracker {
-    /** Keys per page: small (512) so that sparsely touched regions (a thread's view of shared data) waste little. */
-    private static final int PAGE_SHIFT = 9;
-    private static final int PAGE = 1 << PAGE_SHIFT;
+    /** log2 of the keys per page. */
+    private static final int PAGE_SHIFT = 12;
+    /** log2 of the keys per group. */
+    private static final int GROUP_SHIFT = 2;
+    /** Keys per group. */
+    private static final int GROUP = 1 << GROUP_SHIFT;
+    /** log2 of the groups per page. */
+    private static final int GROUPS_SHIFT = PAGE_SHIFT - GROUP_SHIFT;
+    /** Groups per page. */
+    private static final int GROUPS = 1 << GROUPS_SHIFT;
+    /** Timestamps per chunk: counts of the newest chunk live in {@link #recent}, not yet in the tree. */
+    private static final int CHUNK = 1024;
+    /** log2 of the timestamps per block of the chunk (block sums make a count over the chunk short). */
+    private static final int BLOCK_SHIFT = 6;
 
     private final PageMap pages = new PageMap();
     private int[][] last = new int[64][];
+    /** Split groups: four key timestamps per entry. */
+    private int[] split = new int[4 * 64];
+    private int splitUsed;
+    private int[] freeSplit = new int[16];
+    private int freeCount;
     private int now;
     private int cap;
     private int[] fen;
     private long live;
-    /** Timestamps per chunk: counts of the newest chunk live in {@link #recent}, not yet in the tree. */
-    private static final int CHUNK = 64;
     /** First timestamp of the current chunk (1 + a multiple of CHUNK). */
     private int chunk = 1;
     /** Counts of timestamps chunk..chunk+CHUNK-1. */
     private final int[] recent = new int[CHUNK];
-    private long recentTotal;
+    /** Sums of {@link #recent} per block of 2^BLOCK_SHIFT timestamps. */
+    private final int[] blockSum = new int[CHUNK >> BLOCK_SHIFT];
+    // The run of equal previous timestamps being removed (pass 2 of an access).
+    private int runTs;
+    private int run;
 
     /** An empty tracker. */
     public AgeTracker() {
@@ -43,14 +66,14 @@ public final class AgeTracker {
         fen = new int[cap + 1];
     }
 
-    /** Number of keys pages allocated. */
+    /** Number of key pages allocated (4096 keys each). */
     public int pages() {
         return pages.size();
     }
 
-    /** Bytes of state held (timestamps, tree, map). */
+    /** Bytes of state held (group timestamps, split groups, tree, map). */
     public long footprintBytes() {
-        return (long) pages.size() * PAGE * 4 + fen.length * 4L + pages.footprintBytes()
+        return (long) pages.size() * GROUPS * 4 + split.length * 4L + fen.length * 4L + pages.footprintBytes()
                 + last.length * 8L;
     }
 
@@ -66,119 +89,142 @@ public final class AgeTracker {
         if (t == chunk + CHUNK) {
             flush();
         }
-        long page = first >>> PAGE_SHIFT;
-        if (page == lastKey >>> PAGE_SHIFT) {
-            int s = slot(page); // before reading the field: slot() may grow the array
-            return accessInPage(t, last[s], (int) (first & (PAGE - 1)), (int) (lastKey & (PAGE - 1)));
-        }
+        long g0 = first >>> GROUP_SHIFT;
+        long g1 = lastKey >>> GROUP_SHIFT;
+        // Pass 1: the oldest previous timestamp among the keys, or a new key.
         int pmin = Integer.MAX_VALUE;
-        int fresh = 0;
-        // Pass 1: oldest previous timestamp; pass 2: move keys to now.
-        for (long k = first; k <= lastKey; ) {
-            int s = slot(k >>> PAGE_SHIFT);
-            int[] l = last[s];
-            int off = (int) (k & (PAGE - 1));
-            long pageEnd = k | (PAGE - 1);
-            int end = (int) (Math.min(lastKey, pageEnd) & (PAGE - 1));
-            for (int i = off; i <= end; i++) {
-                int p = l[i];
-                if (p == 0) {
-                    fresh++;
-                } else if (p < pmin) {
-                    pmin = p;
-                }
+        boolean fresh = false;
+        boolean onePg = (g0 >>> GROUPS_SHIFT) == (g1 >>> GROUPS_SHIFT);
+        int[] l = null;
+        for (long g = g0; g <= g1; g++) {
+            if (l == null || (g & (GROUPS - 1)) == 0) {
+                int s = slot(g >>> GROUPS_SHIFT); // before reading the field: slot() may grow the array
+                l = last[s];
             }
-            k = pageEnd + 1;
-            if (pageEnd == -1L) {
-                break;
-            }
-        }
-        long age = fresh > 0 ? -1 : since(pmin);
-        live += fresh;
-        int moved = 0;
-        for (long k = first; k <= lastKey; ) {
-            int s = pages.get(k >>> PAGE_SHIFT);
-            int off = (int) (k & (PAGE - 1));
-            long pageEnd = k | (PAGE - 1);
-            int end = (int) (Math.min(lastKey, pageEnd) & (PAGE - 1));
-            move(t, last[s], off, end);
-            moved += end - off + 1;
-            k = pageEnd + 1;
-            if (pageEnd == -1L) {
-                break;
-            }
-        }
-        recent[t - chunk] += moved;
-        recentTotal += moved;
-        return age;
-    }
-
-    /** {@link #access} of keys {@code off..end} of one page (the common case: one page lookup, same result). */
-    private long accessInPage(int t, int[] l, int off, int end) {
-        int p0 = l[off];
-        int pmin = p0;
-        boolean same = true;
-        for (int i = off + 1; i <= end; i++) {
-            int p = l[i];
-            same &= p == p0;
-            pmin = Math.min(pmin, p);
-        }
-        int n = end - off + 1;
-        if (same) {
-            // The common case: the keys share one previous timestamp (or are all new): one run.
-            l[off] = t;
-            for (int i = off + 1; i <= end; i++) {
-                l[i] = t;
-            }
-            long age;
-            if (p0 == 0) {
-                age = -1;
-                live += n;
+            int e = l[(int) (g & (GROUPS - 1))];
+            if (e > 0) {
+                pmin = Math.min(pmin, e);
+            } else if (e == 0) {
+                fresh = true;
             } else {
-                age = since(p0);
-                dec(p0, n);
-            }
-            recent[t - chunk] += n;
-            recentTotal += n;
-            return age;
-        }
-        long age;
-        if (pmin == 0) {
-            // some key is new: infinite; count the new keys
-            int fresh = 0;
-            for (int i = off; i <= end; i++) {
-                fresh += l[i] == 0 ? 1 : 0;
-            }
-            age = -1;
-            live += fresh;
-        } else {
-            age = since(pmin);
-        }
-        move(t, l, off, end);
-        recent[t - chunk] += n;
-        recentTotal += n;
-        return age;
-    }
-
-    /** Moves keys {@code off..end} of page array {@code l} to timestamp t, removing each run from its old count. */
-    private void move(int t, int[] l, int off, int end) {
-        int run = 0;
-        int runTs = -1;
-        for (int i = off; i <= end; i++) {
-            int p = l[i];
-            if (p != runTs) {
-                if (run > 0 && runTs > 0) {
-                    dec(runTs, run);
+                int base = (-e - 1) << GROUP_SHIFT;
+                int lo = g == g0 ? (int) (first & (GROUP - 1)) : 0;
+                int hi = g == g1 ? (int) (lastKey & (GROUP - 1)) : GROUP - 1;
+                for (int k = lo; k <= hi; k++) {
+                    int p = split[base + k];
+                    if (p == 0) {
+                        fresh = true;
+                    } else {
+                        pmin = Math.min(pmin, p);
+                    }
                 }
-                runTs = p;
-                run = 0;
             }
-            run++;
-            l[i] = t;
         }
-        if (run > 0 && runTs > 0) {
+        long age = fresh ? -1 : since(pmin);
+        // Pass 2: move the keys to t, removing runs of equal previous timestamps from their counts.
+        runTs = 0;
+        run = 0;
+        l = onePg ? l : null;
+        for (long g = g0; g <= g1; g++) {
+            if (l == null || (!onePg && (g & (GROUPS - 1)) == 0)) {
+                l = last[pages.get(g >>> GROUPS_SHIFT)];
+            }
+            int gi = (int) (g & (GROUPS - 1));
+            int lo = g == g0 ? (int) (first & (GROUP - 1)) : 0;
+            int hi = g == g1 ? (int) (lastKey & (GROUP - 1)) : GROUP - 1;
+            int e = l[gi];
+            if (lo == 0 && hi == GROUP - 1) {
+                // the whole group moves to t
+                if (e > 0) {
+                    count(e, GROUP);
+                } else if (e == 0) {
+                    live += GROUP;
+                } else {
+                    moveKeys(-e - 1, 0, GROUP - 1, 0);
+                    release(-e - 1);
+                }
+                l[gi] = t;
+            } else {
+                int idx;
+                if (e < 0) {
+                    idx = -e - 1;
+                } else {
+                    idx = allocate(e);
+                    l[gi] = -idx - 1;
+                }
+                moveKeys(idx, lo, hi, t);
+                int b = idx << GROUP_SHIFT;
+                if (split[b] == t && split[b + 1] == t && split[b + 2] == t && split[b + 3] == t) {
+                    release(idx);
+                    l[gi] = t;
+                }
+            }
+        }
+        if (run > 0) {
             dec(runTs, run);
         }
+        int moved = (int) (lastKey - first + 1);
+        recent[t - chunk] += moved;
+        blockSum[(t - chunk) >> BLOCK_SHIFT] += moved;
+        return age;
+    }
+
+
+    /** Counts n keys leaving timestamp ts (runs of equal timestamps are removed from the counts at once). */
+    private void count(int ts, int n) {
+        if (ts != runTs) {
+            if (run > 0) {
+                dec(runTs, run);
+            }
+            runTs = ts;
+            run = 0;
+        }
+        run += n;
+    }
+
+    /** Keys lo..hi of split group idx move to t (t = 0: only count them out, the group is being joined). */
+    private void moveKeys(int idx, int lo, int hi, int t) {
+        int b = idx << GROUP_SHIFT;
+        for (int k = lo; k <= hi; k++) {
+            int p = split[b + k];
+            if (p == 0) {
+                live++;
+            } else {
+                count(p, 1);
+            }
+            split[b + k] = t;
+        }
+    }
+
+    /** A split entry whose four keys hold timestamp e (0 = never). */
+    private int allocate(int e) {
+        int idx;
+        if (freeCount > 0) {
+            idx = freeSplit[--freeCount];
+        } else {
+            idx = splitUsed++;
+            if ((idx << GROUP_SHIFT) >= split.length) {
+                split = java.util.Arrays.copyOf(split, split.length * 2);
+            }
+        }
+        int b = idx << GROUP_SHIFT;
+        split[b] = e;
+        split[b + 1] = e;
+        split[b + 2] = e;
+        split[b + 3] = e;
+        return idx;
+    }
+
+    private void release(int idx) {
+        int b = idx << GROUP_SHIFT;
+        split[b] = 0;
+        split[b + 1] = 0;
+        split[b + 2] = 0;
+        split[b + 3] = 0;
+        if (freeCount == freeSplit.length) {
+            freeSplit = java.util.Arrays.copyOf(freeSplit, freeCount * 2);
+        }
+        freeSplit[freeCount++] = idx;
     }
 
     /**
@@ -188,9 +234,15 @@ public final class AgeTracker {
     private long since(int p) {
         int[] r = recent;
         if (p >= chunk) {
+            // counts after now are still 0: the rest of p's block, then the block sums up to now's block
+            int i0 = p - chunk;
+            int b0 = i0 >> BLOCK_SHIFT;
             long s = 0;
-            for (int i = p - chunk, e = now - chunk; i < e; i++) {
+            for (int i = i0, e = (b0 + 1) << BLOCK_SHIFT; i < e; i++) {
                 s += r[i];
+            }
+            for (int b = b0 + 1, e = (now - chunk) >> BLOCK_SHIFT; b <= e; b++) {
+                s += blockSum[b];
             }
             return s;
         }
@@ -201,7 +253,7 @@ public final class AgeTracker {
     private void dec(int ts, int n) {
         if (ts >= chunk) {
             recent[ts - chunk] -= n;
-            recentTotal -= n;
+            blockSum[(ts - chunk) >> BLOCK_SHIFT] -= n;
             return;
         }
         for (int i = ts; i <= cap; i += i & -i) {
@@ -242,7 +294,7 @@ public final class AgeTracker {
             f[i] += total;
         }
         java.util.Arrays.fill(r, 0);
-        recentTotal = 0;
+        java.util.Arrays.fill(blockSum, 0);
         chunk += CHUNK;
     }
 
@@ -252,7 +304,7 @@ public final class AgeTracker {
             last = java.util.Arrays.copyOf(last, s * 2);
         }
         if (last[s] == null) {
-            last[s] = new int[PAGE];
+            last[s] = new int[GROUPS];
         }
         return s;
     }
@@ -277,14 +329,19 @@ public final class AgeTracker {
         }
         for (int s = 0; s < pages.size(); s++) {
             int[] l = last[s];
-            for (int i = 0; i < PAGE; i++) {
-                if (l[i] != 0) {
+            for (int i = 0; i < GROUPS; i++) {
+                if (l[i] > 0) {
                     l[i] = rank[l[i]];
                 }
             }
         }
+        for (int i = 0, e = splitUsed << GROUP_SHIFT; i < e; i++) {
+            if (split[i] != 0) {
+                split[i] = rank[split[i]];
+            }
+        }
         int newCap = cap;
-        long keys = (long) pages.size() * PAGE;
+        long keys = (long) pages.size() << PAGE_SHIFT;
         while (liveTs * 2L > newCap || (newCap < keys / 8 && newCap < (1 << 29))) {
             if (newCap > (1 << 29)) {
                 throw new IllegalStateException("access age: more than 2^28 live timestamps");
@@ -299,7 +356,7 @@ public final class AgeTracker {
                 int r = rank[t];
                 if (r >= newChunk) {
                     recent[r - newChunk] = cnt[t];
-                    recentTotal += cnt[t];
+                    blockSum[(r - newChunk) >> BLOCK_SHIFT] += cnt[t];
                 } else {
                     nf[r] = cnt[t];
                 }
