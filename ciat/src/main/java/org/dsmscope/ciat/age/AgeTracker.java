@@ -8,19 +8,21 @@ import org.dsmscope.ciat.table.PageMap;
  * access; an access of several keys takes the largest age among them, infinite if any key is new.
  *
  * <p>Algorithm: every access gets a timestamp {@code now}; {@code last[key]} holds the timestamp of the key's most
- * recent access, and a Fenwick tree over timestamps holds at position t the number of keys whose most recent
- * access is t. The age of an access whose oldest previous timestamp among its keys is p is the number of keys with
- * most recent access in [p, now-1] &mdash; all live keys minus one prefix sum &mdash; because every key of the current access
- * lies in that range too. The keys then move to {@code now} (adjacent keys with the same previous timestamp are
- * moved with one tree update). When timestamps reach the tree's capacity, live timestamps are renumbered densely
- * (order kept) and the tree rebuilt, so memory stays proportional to the distinct keys, not the trace length.
+ * recent access, and {@code cnt[t]} the number of keys whose most recent access is t, with a Fenwick tree over
+ * blocks of 32 timestamps (small enough to stay in the L1/L2 cache). The age of an access whose oldest previous
+ * timestamp among its keys is p is the number of keys with most recent access in [p, now-1] &mdash; the rest of p's
+ * block plus all live keys minus one block prefix sum &mdash; because every key of the current access lies in that
+ * range too. The keys then move to {@code now} (adjacent keys with the same previous timestamp are moved with one
+ * update). The newest {@value #PENDING} blocks' sums are kept beside the tree and enter it when timestamps move past
+ * them, so short reuse distances cost no tree walk at all. When timestamps reach the capacity,
+ * live timestamps are renumbered densely (order kept) and the tree rebuilt, so memory stays proportional to the
+ * distinct keys, not the trace length.
  *
  * <p>Layout: keys in pages of 4096 found through a {@link PageMap}; per aligned group of 4 keys one {@code int}:
  * 0 = no key of the group accessed yet, &gt; 0 = the timestamp of all four keys (the common case: aligned 4- and
  * 8-byte accesses move whole groups, so a group's keys share a timestamp), &lt; 0 = the group is split and its four
  * keys' timestamps (0 = never) are in a side table ({@code split}, entry -e-1); a split group whose keys come to
- * share a timestamp again is joined and its entry reused. Results are exactly those of one timestamp per key. The
- * newest {@value #CHUNK} timestamps' counts stay in a small array and enter the tree in one walk per chunk.
+ * share a timestamp again is joined and its entry reused. Results are exactly those of one timestamp per key.
  * Not thread-safe; no allocation per access except when a new page is touched or the side table grows.
  */
 public final class AgeTracker {
@@ -34,10 +36,12 @@ public final class AgeTracker {
     private static final int GROUPS_SHIFT = PAGE_SHIFT - GROUP_SHIFT;
     /** Groups per page. */
     private static final int GROUPS = 1 << GROUPS_SHIFT;
-    /** Timestamps per chunk: counts of the newest chunk live in {@link #recent}, not yet in the tree. */
-    private static final int CHUNK = 1024;
-    /** log2 of the timestamps per block of the chunk (block sums make a count over the chunk short). */
-    private static final int BLOCK_SHIFT = 6;
+    /** log2 of the timestamps per block of the tree. */
+    private static final int BLOCK_SHIFT = 5;
+    /** Newest blocks whose counts are kept beside the tree (added to it when timestamps move past them). */
+    private static final int PENDING = 32;
+    /** Timestamps per block. */
+    private static final int BLOCK = 1 << BLOCK_SHIFT;
 
     private final PageMap pages = new PageMap();
     private int[][] last = new int[64][];
@@ -48,14 +52,15 @@ public final class AgeTracker {
     private int freeCount;
     private int now;
     private int cap;
-    private int[] fen;
+    /** Keys per most recent timestamp (0..cap + BLOCK - 1). */
+    private int[] cnt;
+    /** Fenwick tree over blocks: node b + 1 covers block b (timestamps 64b..64b+63), {@link #blocks} nodes. */
+    private int[] bfen;
+    private int blocks;
     private long live;
-    /** First timestamp of the current chunk (1 + a multiple of CHUNK). */
-    private int chunk = 1;
-    /** Counts of timestamps chunk..chunk+CHUNK-1. */
-    private final int[] recent = new int[CHUNK];
-    /** Sums of {@link #recent} per block of 2^BLOCK_SHIFT timestamps. */
-    private final int[] blockSum = new int[CHUNK >> BLOCK_SHIFT];
+    /** First of the newest PENDING blocks (a multiple of PENDING), whose sums are in pendSum, not in the tree. */
+    private int pendBase;
+    private final int[] pendSum = new int[PENDING];
     // The run of equal previous timestamps being removed (pass 2 of an access).
     private int runTs;
     private int run;
@@ -63,7 +68,9 @@ public final class AgeTracker {
     /** An empty tracker. */
     public AgeTracker() {
         cap = 1 << 12;
-        fen = new int[cap + 1];
+        cnt = new int[cap + BLOCK];
+        blocks = (cap >> BLOCK_SHIFT) + 1;
+        bfen = new int[blocks + 1];
     }
 
     /** Number of key pages allocated (4096 keys each). */
@@ -73,8 +80,8 @@ public final class AgeTracker {
 
     /** Bytes of state held (group timestamps, split groups, tree, map). */
     public long footprintBytes() {
-        return (long) pages.size() * GROUPS * 4 + split.length * 4L + fen.length * 4L + pages.footprintBytes()
-                + last.length * 8L;
+        return (long) pages.size() * GROUPS * 4 + split.length * 4L + cnt.length * 4L + bfen.length * 4L
+                + pages.footprintBytes() + last.length * 8L;
     }
 
     /**
@@ -86,8 +93,12 @@ public final class AgeTracker {
             compact();
         }
         int t = ++now;
-        if (t == chunk + CHUNK) {
-            flush();
+        if ((t >> BLOCK_SHIFT) >= pendBase + PENDING) {
+            for (int i = 0; i < PENDING; i++) {
+                blockAdd(pendBase + i, pendSum[i]);
+                pendSum[i] = 0;
+            }
+            pendBase = ((t >> BLOCK_SHIFT) / PENDING) * PENDING;
         }
         long g0 = first >>> GROUP_SHIFT;
         long g1 = lastKey >>> GROUP_SHIFT;
@@ -164,8 +175,8 @@ public final class AgeTracker {
             dec(runTs, run);
         }
         int moved = (int) (lastKey - first + 1);
-        recent[t - chunk] += moved;
-        blockSum[(t - chunk) >> BLOCK_SHIFT] += moved;
+        cnt[t] += moved;
+        pendSum[(t >> BLOCK_SHIFT) - pendBase] += moved;
         return age;
     }
 
@@ -228,74 +239,54 @@ public final class AgeTracker {
     }
 
     /**
-     * Live keys whose most recent access is at or after timestamp {@code p} (before the current access moves
-     * any key): the current chunk's counts from p on, plus, for p before the chunk, the tree's suffix from p.
+     * Live keys whose most recent access is at or after timestamp {@code p} (before the current access moves any
+     * key): the counts from p to the end of its block (later ones are still 0), plus the blocks after p's block.
      */
     private long since(int p) {
-        int[] r = recent;
-        if (p >= chunk) {
-            // counts after now are still 0: the rest of p's block, then the block sums up to now's block
-            int i0 = p - chunk;
-            int b0 = i0 >> BLOCK_SHIFT;
-            long s = 0;
-            for (int i = i0, e = (b0 + 1) << BLOCK_SHIFT; i < e; i++) {
-                s += r[i];
-            }
-            for (int b = b0 + 1, e = (now - chunk) >> BLOCK_SHIFT; b <= e; b++) {
-                s += blockSum[b];
-            }
-            return s;
+        int[] c = cnt;
+        int b = p >> BLOCK_SHIFT;
+        int inBlock = 0;
+        for (int i = p, e = (b + 1) << BLOCK_SHIFT; i < e; i++) {
+            inBlock += c[i];
         }
-        return live - prefix(p - 1);
+        if (b >= pendBase) {
+            for (int i = b + 1 - pendBase; i < PENDING; i++) {
+                inBlock += pendSum[i];
+            }
+            return inBlock;
+        }
+        // the tree lacks only the pending blocks, which lie after b: live counts them
+        return inBlock + live - blockPrefix(b + 1);
     }
 
     /** Removes n keys from timestamp ts. */
     private void dec(int ts, int n) {
-        if (ts >= chunk) {
-            recent[ts - chunk] -= n;
-            blockSum[(ts - chunk) >> BLOCK_SHIFT] -= n;
+        cnt[ts] -= n;
+        int b = ts >> BLOCK_SHIFT;
+        if (b >= pendBase) {
+            pendSum[b - pendBase] -= n;
+        } else {
+            blockAdd(b, -n);
+        }
+    }
+
+    /** Adds d to block b's count in the tree. */
+    private void blockAdd(int b, int d) {
+        if (d == 0) {
             return;
         }
-        for (int i = ts; i <= cap; i += i & -i) {
-            fen[i] -= n;
+        for (int i = b + 1; i <= blocks; i += i & -i) {
+            bfen[i] += d;
         }
     }
 
-    /** Sum of the tree's counts at timestamps 1..i (all before the current chunk). */
-    private long prefix(int i) {
+    /** Sum of the tree's counts of blocks 0..k-1. */
+    private long blockPrefix(int k) {
         long s = 0;
-        for (; i > 0; i -= i & -i) {
-            s += fen[i];
+        for (int i = k; i > 0; i -= i & -i) {
+            s += bfen[i];
         }
         return s;
-    }
-
-    /**
-     * Adds the current chunk's counts to the tree and starts the next chunk: the tree nodes inside the aligned
-     * chunk are built in O(CHUNK) (as the linear-time Fenwick build), the nodes above it get the chunk's total on
-     * one upward walk, so the per-access cost of the tree is one walk per CHUNK timestamps.
-     */
-    private void flush() {
-        int[] r = recent;
-        int base = chunk - 1;
-        for (int i = 1; i <= CHUNK; i++) {
-            int j = i + (i & -i);
-            if (j <= CHUNK) {
-                r[j - 1] += r[i - 1];
-            }
-        }
-        int[] f = fen;
-        for (int i = 1; i <= CHUNK; i++) {
-            f[base + i] += r[i - 1];
-        }
-        int total = r[CHUNK - 1];
-        int e = base + CHUNK;
-        for (int i = e + (e & -e); i <= cap; i += i & -i) {
-            f[i] += total;
-        }
-        java.util.Arrays.fill(r, 0);
-        java.util.Arrays.fill(blockSum, 0);
-        chunk += CHUNK;
     }
 
     private int slot(long page) {
@@ -311,19 +302,11 @@ public final class AgeTracker {
 
     /** Renumbers live timestamps 1..live in order and rebuilds the tree, growing it if more than half full. */
     private void compact() {
-        flush(); // the current chunk's counts into the tree: the renumbering sees every count there
-        // Point values from the tree: undo the O(n) build in reverse order.
-        int[] cnt = fen;
-        for (int i = cap; i >= 1; i--) {
-            int j = i + (i & -i);
-            if (j <= cap) {
-                cnt[j] -= cnt[i];
-            }
-        }
+        int[] c = cnt;
         int[] rank = new int[cap + 1];
         int liveTs = 0;
         for (int t = 1; t <= now; t++) {
-            if (cnt[t] != 0) {
+            if (c[t] != 0) {
                 rank[t] = ++liveTs;
             }
         }
@@ -348,29 +331,35 @@ public final class AgeTracker {
             }
             newCap *= 2;
         }
-        int[] nf = new int[newCap + 1];
-        // The chunk after renumbering: the newest timestamps' counts stay in recent, the rest go to the tree.
-        int newChunk = (liveTs / CHUNK) * CHUNK + 1;
+        int[] nc = new int[newCap + BLOCK];
         for (int t = 1; t <= now; t++) {
-            if (cnt[t] != 0) {
-                int r = rank[t];
-                if (r >= newChunk) {
-                    recent[r - newChunk] = cnt[t];
-                    blockSum[(r - newChunk) >> BLOCK_SHIFT] += cnt[t];
-                } else {
-                    nf[r] = cnt[t];
-                }
+            if (c[t] != 0) {
+                nc[rank[t]] = c[t];
             }
         }
-        for (int i = 1; i <= newCap; i++) {
+        int nb = (newCap >> BLOCK_SHIFT) + 1;
+        int[] nf = new int[nb + 1];
+        int newBase = ((liveTs >> BLOCK_SHIFT) / PENDING) * PENDING;
+        java.util.Arrays.fill(pendSum, 0);
+        for (int t = 1; t <= liveTs; t++) {
+            int b = t >> BLOCK_SHIFT;
+            if (b >= newBase) {
+                pendSum[b - newBase] += nc[t];
+            } else {
+                nf[b + 1] += nc[t];
+            }
+        }
+        for (int i = 1; i <= nb; i++) {
             int j = i + (i & -i);
-            if (j <= newCap) {
+            if (j <= nb) {
                 nf[j] += nf[i];
             }
         }
-        fen = nf;
+        cnt = nc;
+        bfen = nf;
+        blocks = nb;
         cap = newCap;
         now = liveTs;
-        chunk = newChunk;
+        pendBase = newBase;
     }
 }
