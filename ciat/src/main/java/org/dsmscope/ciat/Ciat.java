@@ -77,7 +77,7 @@ public final class Ciat implements Analysis {
         this.ctx = c;
         threads = c.threads();
         processors = Math.max(c.processors(), 1);
-        LocationState loc = new LocationState(processors);
+        LocationState loc = new LocationState(processors, threads);
         comm = new Communication(processors, loc);
         age = new AccessAge(threads, opt.ageScope, opt.ageGranularity, opt.sampleRate);
         memory = new MemoryUsage(loc);

@@ -246,14 +246,27 @@ public final class AgeTracker {
         int[] c = cnt;
         int b = p >> BLOCK_SHIFT;
         int inBlock = 0;
-        for (int i = p, e = (b + 1) << BLOCK_SHIFT; i < e; i++) {
-            inBlock += c[i];
-        }
         if (b >= pendBase) {
-            for (int i = b + 1 - pendBase; i < PENDING; i++) {
+            // a pending block: its sum is known, so count from the nearer end of the block; later blocks up to
+            // now's block (the ones after it are still empty)
+            int start = b << BLOCK_SHIFT;
+            if (p - start < BLOCK / 2) {
+                inBlock = pendSum[b - pendBase];
+                for (int i = start; i < p; i++) {
+                    inBlock -= c[i];
+                }
+            } else {
+                for (int i = p, e = start + BLOCK; i < e; i++) {
+                    inBlock += c[i];
+                }
+            }
+            for (int i = b + 1 - pendBase, e = (now >> BLOCK_SHIFT) - pendBase; i <= e; i++) {
                 inBlock += pendSum[i];
             }
             return inBlock;
+        }
+        for (int i = p, e = (b + 1) << BLOCK_SHIFT; i < e; i++) {
+            inBlock += c[i];
         }
         // the tree lacks only the pending blocks, which lie after b: live counts them
         return inBlock + live - blockPrefix(b + 1);
