@@ -102,6 +102,32 @@ public final class AgeTracker {
         }
         long g0 = first >>> GROUP_SHIFT;
         long g1 = lastKey >>> GROUP_SHIFT;
+        if (g1 - g0 <= 1 && (first & (GROUP - 1)) == 0 && (lastKey & (GROUP - 1)) == GROUP - 1
+                && (g0 >>> GROUPS_SHIFT) == (g1 >>> GROUPS_SHIFT)) {
+            // The common case, an aligned 4- or 8-key access: one or two whole groups of one page that share a
+            // previous timestamp (or are both new) move to t in one update; otherwise the general path below.
+            int s = slot(g0 >>> GROUPS_SHIFT);
+            int[] l = last[s];
+            int i0 = (int) (g0 & (GROUPS - 1));
+            int i1 = (int) (g1 & (GROUPS - 1));
+            int e = l[i0];
+            if (e >= 0 && l[i1] == e) {
+                int n = (int) (lastKey - first + 1);
+                long age;
+                if (e == 0) {
+                    age = -1;
+                    live += n;
+                } else {
+                    age = since(e);
+                    dec(e, n);
+                }
+                l[i0] = t;
+                l[i1] = t;
+                cnt[t] += n;
+                pendSum[(t >> BLOCK_SHIFT) - pendBase] += n;
+                return age;
+            }
+        }
         // Pass 1: the oldest previous timestamp among the keys, or a new key.
         int pmin = Integer.MAX_VALUE;
         boolean fresh = false;
