@@ -20,8 +20,9 @@ import org.dsmscope.trace.TraceSet;
 /**
  * CPU time of CIAT alone (issue 4's speed requirement without the replay): replays a trace set once into memory
  * (every callback in primitive arrays, with its synchronization-variable flag), then feeds the captured callbacks
- * {@code reps} times to a new {@link Ciat} (no output files) and prints each run's thread CPU time and the
- * accesses per CPU second. Usage: {@code java -cp bench/target/benchmarks.jar
+ * {@code reps} times to a new {@link Ciat} (no output files) and prints each run's thread CPU time, the
+ * accesses per CPU second and the bytes the run allocated per access (state pages and tables; nothing is
+ * allocated per record). Usage: {@code java -cp bench/target/benchmarks.jar
  * org.dsmscope.bench.ciat.CiatOnly TRACE_PREFIX REPS [thread|global] [GRANULARITY]}.
  */
 public final class CiatOnly implements Analysis, ReplayContext {
@@ -219,6 +220,7 @@ public final class CiatOnly implements Analysis, ReplayContext {
         new Replay(TraceSet.ofPrefix(args[0]), null, new ReplayOptions()).add(cap).run();
         int reps = Integer.parseInt(args[1]);
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        com.sun.management.ThreadMXBean amx = (com.sun.management.ThreadMXBean) mx;
         for (int r = 0; r < reps; r++) {
             CiatOptions co = new CiatOptions();
             co.writeFiles = false;
@@ -229,11 +231,14 @@ public final class CiatOnly implements Analysis, ReplayContext {
                 co.ageGranularity = Integer.parseInt(args[3]);
             }
             Ciat c = new Ciat(co);
+            long a0 = amx.getCurrentThreadAllocatedBytes();
             long c0 = mx.getCurrentThreadCpuTime();
             cap.feed(c);
             double cpu = (mx.getCurrentThreadCpuTime() - c0) / 1e9;
-            System.out.printf("ciat-only %s run %d: %d accesses, cpu %.3f s: %.2f M accesses/s of CPU time%n",
-                    args[0], r, cap.accesses, cpu, cap.accesses / cpu / 1e6);
+            long alloc = amx.getCurrentThreadAllocatedBytes() - a0;
+            System.out.printf("ciat-only %s run %d: %d accesses, cpu %.3f s: %.2f M accesses/s of CPU time,"
+                    + " allocated %.1f B/access%n", args[0], r, cap.accesses, cpu, cap.accesses / cpu / 1e6,
+                    (double) alloc / cap.accesses);
         }
     }
 }

@@ -58,6 +58,9 @@ public final class AgeTracker {
     private int[] bfen;
     private int blocks;
     private long live;
+    /** Renumbering buffers, kept between renumberings. */
+    private int[] rankBuf = new int[0];
+    private int[] spareCnt;
     /** First of the newest PENDING blocks (a multiple of PENDING), whose sums are in pendSum, not in the tree. */
     private int pendBase;
     private final int[] pendSum = new int[PENDING];
@@ -81,7 +84,8 @@ public final class AgeTracker {
     /** Bytes of state held (group timestamps, split groups, tree, map). */
     public long footprintBytes() {
         return (long) pages.size() * GROUPS * 4 + split.length * 4L + cnt.length * 4L + bfen.length * 4L
-                + pages.footprintBytes() + last.length * 8L;
+                + pages.footprintBytes() + last.length * 8L + rankBuf.length * 4L
+                + (spareCnt == null ? 0 : spareCnt.length * 4L);
     }
 
     /**
@@ -342,7 +346,11 @@ public final class AgeTracker {
     /** Renumbers live timestamps 1..live in order and rebuilds the tree, growing it if more than half full. */
     private void compact() {
         int[] c = cnt;
-        int[] rank = new int[cap + 1];
+        // Reused between renumberings (only live timestamps' entries are read, so stale ones need no clearing).
+        if (rankBuf.length < cap + 1) {
+            rankBuf = new int[cap + 1];
+        }
+        int[] rank = rankBuf;
         int liveTs = 0;
         for (int t = 1; t <= now; t++) {
             if (c[t] != 0) {
@@ -370,7 +378,8 @@ public final class AgeTracker {
             }
             newCap *= 2;
         }
-        int[] nc = new int[newCap + BLOCK];
+        int[] nc = spareCnt != null && spareCnt.length == newCap + BLOCK ? spareCnt : new int[newCap + BLOCK];
+        java.util.Arrays.fill(nc, 0);
         for (int t = 1; t <= now; t++) {
             if (c[t] != 0) {
                 nc[rank[t]] = c[t];
@@ -394,6 +403,7 @@ public final class AgeTracker {
                 nf[j] += nf[i];
             }
         }
+        spareCnt = c;
         cnt = nc;
         bfen = nf;
         blocks = nb;
