@@ -55,13 +55,16 @@ public final class Ciat implements Analysis {
     private EventTrace events;
     private CiatResult result;
     private final List<Path> written = new ArrayList<>();
-    // Partitioned analysis (SPEC §4): this instance keeps the state of pages (page mod parts == part) and of the
-    // access-age streams of threads (ageOwner); partition 0 also counts everything per record.
+    // Partitioned analysis (SPEC §4): this instance keeps the state of pages (page mod parts == part), the
+    // access-age streams of threads (ageOwner) and the access mix of threads (mixOwner); partition 0 also counts
+    // the other records (fetches, branches, calls).
     private int part;
     private int parts = 1;
     private long ownerMask = -1;
     /** Per thread: this partition keeps its access-age stream ({@link #ageOwner}). */
     private boolean[] ageMine;
+    /** Per thread: this partition counts its data accesses in the mix ({@link #mixOwner}). */
+    private boolean[] mixMine;
     private long accessSeq;
     private final PartialLog partial = new PartialLog();
     private SeqEventFile seqEvents;
@@ -77,7 +80,7 @@ public final class Ciat implements Analysis {
         this.ctx = c;
         threads = c.threads();
         processors = Math.max(c.processors(), 1);
-        LocationState loc = new LocationState(processors);
+        LocationState loc = new LocationState(processors, threads);
         comm = new Communication(processors, loc);
         age = new AccessAge(threads, opt.ageScope, opt.ageGranularity, opt.sampleRate);
         memory = new MemoryUsage(loc);
@@ -85,8 +88,10 @@ public final class Ciat implements Analysis {
         parts = Math.max(1, c.partitions());
         ownerMask = Integer.bitCount(parts) == 1 ? parts - 1 : -1;
         ageMine = new boolean[threads];
+        mixMine = new boolean[threads];
         for (int t = 0; t < threads; t++) {
             ageMine[t] = ageOwner(t) == part;
+            mixMine[t] = (t + 1) % parts == part;
         }
         comm.partition(part, parts);
         memory.partition(part, parts);
@@ -140,7 +145,7 @@ public final class Ciat implements Analysis {
     void access(int thread, int cpu, long clock, int memType, int size, boolean store, long address, boolean sync) {
         PhaseStats ph = phase();
         long seq = ++accessSeq;
-        if (part == 0) {
+        if (mixMine[thread]) {
             mix(ph.mix, thread, memType, size, store);
             if (sync) {
                 ph.comm.syncExcluded++;

@@ -19,8 +19,8 @@ import org.dsmscope.trace.TraceSet;
  * fixed pool when every worker has read them, so a slow worker stalls the replay (back-pressure) and memory stays
  * at pool × batch size. Worker k runs a {@link Ciat} as partition k of N: it keeps the communication and
  * memory-usage state of the 4 KiB pages with page number mod N = k, the access-age streams of threads (t + 1) mod N = k
- * (global scope: worker N - 1), and worker 0 also counts what belongs to records (mix, strings, instruction stream,
- * calls, times). Records reach every worker in replay order, so phase boundaries need no barrier: each worker
+ * (global scope: worker N - 1) and the access mix of the same threads, and worker 0 also counts the other records
+ * (instruction stream, calls, times). Records reach every worker in replay order, so phase boundaries need no barrier: each worker
  * closes its phase statistics at the phase-end record, and {@link Partitioned#merge} combines them per phase
  * (page-crossing accesses by access number, events by access number) into exactly a serial run's results.
  * Synchronization variables are looked up on the replay thread (the replay's context is not shared with workers).

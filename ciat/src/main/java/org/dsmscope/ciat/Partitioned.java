@@ -18,9 +18,9 @@ import org.dsmscope.ciat.report.TextReport;
 
 /**
  * Merges the CIAT instances of a partitioned replay (SPEC §4 "Partitioning", {@code Replay.runPartitioned}) into
- * the result a serial run gives, and writes the outputs. Partition k kept the pages with page number mod n = k
- * and the access-age streams of threads (t + 1) mod n = k; partition 0 also counted everything that belongs to records
- * (mix, instruction stream, calls, times). Page-crossing accesses were logged as partial results and are combined
+ * the result a serial run gives, and writes the outputs. Partition k kept the pages with page number mod n = k,
+ * the access-age streams and the access mix (counts, strings, bytes, data accesses considered) of threads
+ * (t + 1) mod n = k; partition 0 also counted the other records (instruction stream, calls, times). Page-crossing accesses were logged as partial results and are combined
  * here by access number.
  */
 public final class Partitioned {
@@ -35,6 +35,7 @@ public final class Partitioned {
         for (int k = 1; k < parts.size(); k++) {
             List<PhaseStats> pk = parts.get(k).result().phases;
             for (int i = 0; i < phases.size(); i++) {
+                phases.get(i).mix.add(pk.get(i).mix); // partitions other than 0: data accesses only
                 phases.get(i).comm.add(pk.get(i).comm);
                 phases.get(i).age.add(pk.get(i).age);
             }

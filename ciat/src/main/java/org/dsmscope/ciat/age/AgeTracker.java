@@ -8,43 +8,84 @@ import org.dsmscope.ciat.table.PageMap;
  * access; an access of several keys takes the largest age among them, infinite if any key is new.
  *
  * <p>Algorithm: every access gets a timestamp {@code now}; {@code last[key]} holds the timestamp of the key's most
- * recent access, and a Fenwick tree over timestamps holds at position t the number of keys whose most recent
- * access is t. The age of an access whose oldest previous timestamp among its keys is p is the number of keys with
- * most recent access in [p, now-1] &mdash; all live keys minus one prefix sum &mdash; because every key of the current access
- * lies in that range too. The keys then move to {@code now} (adjacent keys with the same previous timestamp are
- * moved with one tree update). When timestamps reach the tree's capacity, live timestamps are renumbered densely
- * (order kept) and the tree rebuilt, so memory stays proportional to the distinct keys, not the trace length.
+ * recent access, and {@code cnt[t]} the number of keys whose most recent access is t, with a Fenwick tree over
+ * blocks of 32 timestamps (small enough to stay in the L1/L2 cache). The age of an access whose oldest previous
+ * timestamp among its keys is p is the number of keys with most recent access in [p, now-1] &mdash; the rest of p's
+ * block plus all live keys minus one block prefix sum &mdash; because every key of the current access lies in that
+ * range too. The keys then move to {@code now} (adjacent keys with the same previous timestamp are moved with one
+ * update). The newest {@value #PENDING} blocks' sums are kept beside the tree and enter it when timestamps move past
+ * them, so short reuse distances cost no tree walk at all. When timestamps reach the capacity,
+ * live timestamps are renumbered densely (order kept) and the tree rebuilt, so memory stays proportional to the
+ * distinct keys, not the trace length.
  *
- * <p>Layout: keys in pages of 512 found through a {@link PageMap}, one {@code int} timestamp per key (0 = never).
- * Not thread-safe; no allocation per access except when a new page is touched.
+ * <p>Layout: keys in pages of 4096 found through a {@link PageMap}; per aligned group of 4 keys one {@code int}:
+ * 0 = no key of the group accessed yet, &gt; 0 = the timestamp of all four keys (the common case: aligned 4- and
+ * 8-byte accesses move whole groups, so a group's keys share a timestamp), &lt; 0 = the group is split and its four
+ * keys' timestamps (0 = never) are in a side table ({@code split}, entry -e-1); a split group whose keys come to
+ * share a timestamp again is joined and its entry reused. Results are exactly those of one timestamp per key.
+ * Not thread-safe; no allocation per access except when a new page is touched or the side table grows.
  */
 public final class AgeTracker {
-    /** Keys per page: small (512) so that sparsely touched regions (a thread's view of shared data) waste little. */
-    private static final int PAGE_SHIFT = 9;
-    private static final int PAGE = 1 << PAGE_SHIFT;
+    /** log2 of the keys per page. */
+    private static final int PAGE_SHIFT = 12;
+    /** log2 of the keys per group. */
+    private static final int GROUP_SHIFT = 2;
+    /** Keys per group. */
+    private static final int GROUP = 1 << GROUP_SHIFT;
+    /** log2 of the groups per page. */
+    private static final int GROUPS_SHIFT = PAGE_SHIFT - GROUP_SHIFT;
+    /** Groups per page. */
+    private static final int GROUPS = 1 << GROUPS_SHIFT;
+    /** log2 of the timestamps per block of the tree. */
+    private static final int BLOCK_SHIFT = 5;
+    /** Newest blocks whose counts are kept beside the tree (added to it when timestamps move past them). */
+    private static final int PENDING = 32;
+    /** Timestamps per block. */
+    private static final int BLOCK = 1 << BLOCK_SHIFT;
 
     private final PageMap pages = new PageMap();
     private int[][] last = new int[64][];
+    /** Split groups: four key timestamps per entry. */
+    private int[] split = new int[4 * 64];
+    private int splitUsed;
+    private int[] freeSplit = new int[16];
+    private int freeCount;
     private int now;
     private int cap;
-    private int[] fen;
+    /** Keys per most recent timestamp (0..cap + BLOCK - 1). */
+    private int[] cnt;
+    /** Fenwick tree over blocks: node b + 1 covers block b (timestamps 64b..64b+63), {@link #blocks} nodes. */
+    private int[] bfen;
+    private int blocks;
     private long live;
+    /** Renumbering buffers, kept between renumberings. */
+    private int[] rankBuf = new int[0];
+    private int[] spareCnt;
+    /** First of the newest PENDING blocks (a multiple of PENDING), whose sums are in pendSum, not in the tree. */
+    private int pendBase;
+    private final int[] pendSum = new int[PENDING];
+    // The run of equal previous timestamps being removed (pass 2 of an access).
+    private int runTs;
+    private int run;
 
     /** An empty tracker. */
     public AgeTracker() {
         cap = 1 << 12;
-        fen = new int[cap + 1];
+        cnt = new int[cap + BLOCK];
+        blocks = (cap >> BLOCK_SHIFT) + 1;
+        bfen = new int[blocks + 1];
     }
 
-    /** Number of keys pages allocated. */
+    /** Number of key pages allocated (4096 keys each). */
     public int pages() {
         return pages.size();
     }
 
-    /** Bytes of state held (timestamps, tree, map). */
+    /** Bytes of state held (group timestamps, split groups, tree, map). */
     public long footprintBytes() {
-        return (long) pages.size() * PAGE * 4 + fen.length * 4L + pages.footprintBytes()
-                + last.length * 8L;
+        return (long) pages.size() * GROUPS * 4 + split.length * 4L + cnt.length * 4L + bfen.length * 4L
+                + pages.footprintBytes() + last.length * 8L + rankBuf.length * 4L
+                + (spareCnt == null ? 0 : spareCnt.length * 4L);
     }
 
     /**
@@ -56,121 +97,237 @@ public final class AgeTracker {
             compact();
         }
         int t = ++now;
-        long page = first >>> PAGE_SHIFT;
-        if (page == lastKey >>> PAGE_SHIFT) {
-            int s = slot(page); // before reading the field: slot() may grow the array
-            return accessInPage(t, last[s], (int) (first & (PAGE - 1)), (int) (lastKey & (PAGE - 1)));
+        if ((t >> BLOCK_SHIFT) >= pendBase + PENDING) {
+            for (int i = 0; i < PENDING; i++) {
+                blockAdd(pendBase + i, pendSum[i]);
+                pendSum[i] = 0;
+            }
+            pendBase = ((t >> BLOCK_SHIFT) / PENDING) * PENDING;
         }
-        int pmin = Integer.MAX_VALUE;
-        int fresh = 0;
-        // Pass 1: oldest previous timestamp; pass 2: move keys to now.
-        for (long k = first; k <= lastKey; ) {
-            int s = slot(k >>> PAGE_SHIFT);
+        long g0 = first >>> GROUP_SHIFT;
+        long g1 = lastKey >>> GROUP_SHIFT;
+        if (g1 - g0 <= 1 && (first & (GROUP - 1)) == 0 && (lastKey & (GROUP - 1)) == GROUP - 1
+                && (g0 >>> GROUPS_SHIFT) == (g1 >>> GROUPS_SHIFT)) {
+            // The common case, an aligned 4- or 8-key access: one or two whole groups of one page that share a
+            // previous timestamp (or are both new) move to t in one update; otherwise the general path below.
+            int s = slot(g0 >>> GROUPS_SHIFT);
             int[] l = last[s];
-            int off = (int) (k & (PAGE - 1));
-            long pageEnd = k | (PAGE - 1);
-            int end = (int) (Math.min(lastKey, pageEnd) & (PAGE - 1));
-            for (int i = off; i <= end; i++) {
-                int p = l[i];
-                if (p == 0) {
-                    fresh++;
-                } else if (p < pmin) {
-                    pmin = p;
+            int i0 = (int) (g0 & (GROUPS - 1));
+            int i1 = (int) (g1 & (GROUPS - 1));
+            int e = l[i0];
+            if (e >= 0 && l[i1] == e) {
+                int n = (int) (lastKey - first + 1);
+                long age;
+                if (e == 0) {
+                    age = -1;
+                    live += n;
+                } else {
+                    age = since(e);
+                    dec(e, n);
                 }
-            }
-            k = pageEnd + 1;
-            if (pageEnd == -1L) {
-                break;
+                l[i0] = t;
+                l[i1] = t;
+                cnt[t] += n;
+                pendSum[(t >> BLOCK_SHIFT) - pendBase] += n;
+                return age;
             }
         }
-        // No key has a timestamp >= t yet, so the keys last accessed in [pmin, t-1] are all live keys minus
-        // those last accessed before pmin: one prefix walk.
-        long age = fresh > 0 ? -1 : live - prefix(pmin - 1);
-        live += fresh;
-        int moved = 0;
-        for (long k = first; k <= lastKey; ) {
-            int s = pages.get(k >>> PAGE_SHIFT);
-            int[] l = last[s];
-            int off = (int) (k & (PAGE - 1));
-            long pageEnd = k | (PAGE - 1);
-            int end = (int) (Math.min(lastKey, pageEnd) & (PAGE - 1));
-            int run = 0;
-            int runTs = -1;
-            for (int i = off; i <= end; i++) {
-                int p = l[i];
-                if (p != runTs) {
-                    if (run > 0 && runTs > 0) {
-                        dec(runTs, run);
+        // Pass 1: the oldest previous timestamp among the keys, or a new key.
+        int pmin = Integer.MAX_VALUE;
+        boolean fresh = false;
+        boolean onePg = (g0 >>> GROUPS_SHIFT) == (g1 >>> GROUPS_SHIFT);
+        int[] l = null;
+        for (long g = g0; g <= g1; g++) {
+            if (l == null || (g & (GROUPS - 1)) == 0) {
+                int s = slot(g >>> GROUPS_SHIFT); // before reading the field: slot() may grow the array
+                l = last[s];
+            }
+            int e = l[(int) (g & (GROUPS - 1))];
+            if (e > 0) {
+                pmin = Math.min(pmin, e);
+            } else if (e == 0) {
+                fresh = true;
+            } else {
+                int base = (-e - 1) << GROUP_SHIFT;
+                int lo = g == g0 ? (int) (first & (GROUP - 1)) : 0;
+                int hi = g == g1 ? (int) (lastKey & (GROUP - 1)) : GROUP - 1;
+                for (int k = lo; k <= hi; k++) {
+                    int p = split[base + k];
+                    if (p == 0) {
+                        fresh = true;
+                    } else {
+                        pmin = Math.min(pmin, p);
                     }
-                    runTs = p;
-                    run = 0;
                 }
-                run++;
-                l[i] = t;
-                moved++;
-            }
-            if (run > 0 && runTs > 0) {
-                dec(runTs, run);
-            }
-            k = pageEnd + 1;
-            if (pageEnd == -1L) {
-                break;
             }
         }
-        for (int i = t; i <= cap; i += i & -i) {
-            fen[i] += moved;
-        }
-        return age;
-    }
-
-    /** {@link #access} of keys {@code off..end} of one page (the common case: one page lookup, same result). */
-    private long accessInPage(int t, int[] l, int off, int end) {
-        int pmin = Integer.MAX_VALUE;
-        int fresh = 0;
-        for (int i = off; i <= end; i++) {
-            int p = l[i];
-            if (p == 0) {
-                fresh++;
-            } else if (p < pmin) {
-                pmin = p;
+        long age = fresh ? -1 : since(pmin);
+        // Pass 2: move the keys to t, removing runs of equal previous timestamps from their counts.
+        runTs = 0;
+        run = 0;
+        l = onePg ? l : null;
+        for (long g = g0; g <= g1; g++) {
+            if (l == null || (!onePg && (g & (GROUPS - 1)) == 0)) {
+                l = last[pages.get(g >>> GROUPS_SHIFT)];
             }
-        }
-        long age = fresh > 0 ? -1 : live - prefix(pmin - 1);
-        live += fresh;
-        int run = 0;
-        int runTs = -1;
-        for (int i = off; i <= end; i++) {
-            int p = l[i];
-            if (p != runTs) {
-                if (run > 0 && runTs > 0) {
-                    dec(runTs, run);
+            int gi = (int) (g & (GROUPS - 1));
+            int lo = g == g0 ? (int) (first & (GROUP - 1)) : 0;
+            int hi = g == g1 ? (int) (lastKey & (GROUP - 1)) : GROUP - 1;
+            int e = l[gi];
+            if (lo == 0 && hi == GROUP - 1) {
+                // the whole group moves to t
+                if (e > 0) {
+                    count(e, GROUP);
+                } else if (e == 0) {
+                    live += GROUP;
+                } else {
+                    moveKeys(-e - 1, 0, GROUP - 1, 0);
+                    release(-e - 1);
                 }
-                runTs = p;
-                run = 0;
+                l[gi] = t;
+            } else {
+                int idx;
+                if (e < 0) {
+                    idx = -e - 1;
+                } else {
+                    idx = allocate(e);
+                    l[gi] = -idx - 1;
+                }
+                moveKeys(idx, lo, hi, t);
+                int b = idx << GROUP_SHIFT;
+                if (split[b] == t && split[b + 1] == t && split[b + 2] == t && split[b + 3] == t) {
+                    release(idx);
+                    l[gi] = t;
+                }
             }
-            run++;
-            l[i] = t;
         }
-        if (run > 0 && runTs > 0) {
+        if (run > 0) {
             dec(runTs, run);
         }
-        int moved = end - off + 1;
-        for (int i = t; i <= cap; i += i & -i) {
-            fen[i] += moved;
-        }
+        int moved = (int) (lastKey - first + 1);
+        cnt[t] += moved;
+        pendSum[(t >> BLOCK_SHIFT) - pendBase] += moved;
         return age;
     }
 
-    private void dec(int ts, int n) {
-        for (int i = ts; i <= cap; i += i & -i) {
-            fen[i] -= n;
+
+    /** Counts n keys leaving timestamp ts (runs of equal timestamps are removed from the counts at once). */
+    private void count(int ts, int n) {
+        if (ts != runTs) {
+            if (run > 0) {
+                dec(runTs, run);
+            }
+            runTs = ts;
+            run = 0;
+        }
+        run += n;
+    }
+
+    /** Keys lo..hi of split group idx move to t (t = 0: only count them out, the group is being joined). */
+    private void moveKeys(int idx, int lo, int hi, int t) {
+        int b = idx << GROUP_SHIFT;
+        for (int k = lo; k <= hi; k++) {
+            int p = split[b + k];
+            if (p == 0) {
+                live++;
+            } else {
+                count(p, 1);
+            }
+            split[b + k] = t;
         }
     }
 
-    private long prefix(int i) {
+    /** A split entry whose four keys hold timestamp e (0 = never). */
+    private int allocate(int e) {
+        int idx;
+        if (freeCount > 0) {
+            idx = freeSplit[--freeCount];
+        } else {
+            idx = splitUsed++;
+            if ((idx << GROUP_SHIFT) >= split.length) {
+                split = java.util.Arrays.copyOf(split, split.length * 2);
+            }
+        }
+        int b = idx << GROUP_SHIFT;
+        split[b] = e;
+        split[b + 1] = e;
+        split[b + 2] = e;
+        split[b + 3] = e;
+        return idx;
+    }
+
+    private void release(int idx) {
+        int b = idx << GROUP_SHIFT;
+        split[b] = 0;
+        split[b + 1] = 0;
+        split[b + 2] = 0;
+        split[b + 3] = 0;
+        if (freeCount == freeSplit.length) {
+            freeSplit = java.util.Arrays.copyOf(freeSplit, freeCount * 2);
+        }
+        freeSplit[freeCount++] = idx;
+    }
+
+    /**
+     * Live keys whose most recent access is at or after timestamp {@code p} (before the current access moves any
+     * key): the counts from p to the end of its block (later ones are still 0), plus the blocks after p's block.
+     */
+    private long since(int p) {
+        int[] c = cnt;
+        int b = p >> BLOCK_SHIFT;
+        int inBlock = 0;
+        if (b >= pendBase) {
+            // a pending block: its sum is known, so count from the nearer end of the block; later blocks up to
+            // now's block (the ones after it are still empty)
+            int start = b << BLOCK_SHIFT;
+            if (p - start < BLOCK / 2) {
+                inBlock = pendSum[b - pendBase];
+                for (int i = start; i < p; i++) {
+                    inBlock -= c[i];
+                }
+            } else {
+                for (int i = p, e = start + BLOCK; i < e; i++) {
+                    inBlock += c[i];
+                }
+            }
+            for (int i = b + 1 - pendBase, e = (now >> BLOCK_SHIFT) - pendBase; i <= e; i++) {
+                inBlock += pendSum[i];
+            }
+            return inBlock;
+        }
+        for (int i = p, e = (b + 1) << BLOCK_SHIFT; i < e; i++) {
+            inBlock += c[i];
+        }
+        // the tree lacks only the pending blocks, which lie after b: live counts them
+        return inBlock + live - blockPrefix(b + 1);
+    }
+
+    /** Removes n keys from timestamp ts. */
+    private void dec(int ts, int n) {
+        cnt[ts] -= n;
+        int b = ts >> BLOCK_SHIFT;
+        if (b >= pendBase) {
+            pendSum[b - pendBase] -= n;
+        } else {
+            blockAdd(b, -n);
+        }
+    }
+
+    /** Adds d to block b's count in the tree. */
+    private void blockAdd(int b, int d) {
+        if (d == 0) {
+            return;
+        }
+        for (int i = b + 1; i <= blocks; i += i & -i) {
+            bfen[i] += d;
+        }
+    }
+
+    /** Sum of the tree's counts of blocks 0..k-1. */
+    private long blockPrefix(int k) {
         long s = 0;
-        for (; i > 0; i -= i & -i) {
-            s += fen[i];
+        for (int i = k; i > 0; i -= i & -i) {
+            s += bfen[i];
         }
         return s;
     }
@@ -181,58 +338,77 @@ public final class AgeTracker {
             last = java.util.Arrays.copyOf(last, s * 2);
         }
         if (last[s] == null) {
-            last[s] = new int[PAGE];
+            last[s] = new int[GROUPS];
         }
         return s;
     }
 
     /** Renumbers live timestamps 1..live in order and rebuilds the tree, growing it if more than half full. */
     private void compact() {
-        // Point values from the tree: undo the O(n) build in reverse order.
-        int[] cnt = fen;
-        for (int i = cap; i >= 1; i--) {
-            int j = i + (i & -i);
-            if (j <= cap) {
-                cnt[j] -= cnt[i];
-            }
+        int[] c = cnt;
+        // Reused between renumberings (only live timestamps' entries are read, so stale ones need no clearing).
+        if (rankBuf.length < cap + 1) {
+            rankBuf = new int[cap + 1];
         }
-        int[] rank = new int[cap + 1];
+        int[] rank = rankBuf;
         int liveTs = 0;
         for (int t = 1; t <= now; t++) {
-            if (cnt[t] != 0) {
+            if (c[t] != 0) {
                 rank[t] = ++liveTs;
             }
         }
         for (int s = 0; s < pages.size(); s++) {
             int[] l = last[s];
-            for (int i = 0; i < PAGE; i++) {
-                if (l[i] != 0) {
+            for (int i = 0; i < GROUPS; i++) {
+                if (l[i] > 0) {
                     l[i] = rank[l[i]];
                 }
             }
         }
+        for (int i = 0, e = splitUsed << GROUP_SHIFT; i < e; i++) {
+            if (split[i] != 0) {
+                split[i] = rank[split[i]];
+            }
+        }
         int newCap = cap;
-        long keys = (long) pages.size() * PAGE;
+        long keys = (long) pages.size() << PAGE_SHIFT;
         while (liveTs * 2L > newCap || (newCap < keys / 8 && newCap < (1 << 29))) {
             if (newCap > (1 << 29)) {
                 throw new IllegalStateException("access age: more than 2^28 live timestamps");
             }
             newCap *= 2;
         }
-        int[] nf = new int[newCap + 1];
+        int[] nc = spareCnt != null && spareCnt.length == newCap + BLOCK ? spareCnt : new int[newCap + BLOCK];
+        java.util.Arrays.fill(nc, 0);
         for (int t = 1; t <= now; t++) {
-            if (cnt[t] != 0) {
-                nf[rank[t]] = cnt[t];
+            if (c[t] != 0) {
+                nc[rank[t]] = c[t];
             }
         }
-        for (int i = 1; i <= newCap; i++) {
+        int nb = (newCap >> BLOCK_SHIFT) + 1;
+        int[] nf = new int[nb + 1];
+        int newBase = ((liveTs >> BLOCK_SHIFT) / PENDING) * PENDING;
+        java.util.Arrays.fill(pendSum, 0);
+        for (int t = 1; t <= liveTs; t++) {
+            int b = t >> BLOCK_SHIFT;
+            if (b >= newBase) {
+                pendSum[b - newBase] += nc[t];
+            } else {
+                nf[b + 1] += nc[t];
+            }
+        }
+        for (int i = 1; i <= nb; i++) {
             int j = i + (i & -i);
-            if (j <= newCap) {
+            if (j <= nb) {
                 nf[j] += nf[i];
             }
         }
-        fen = nf;
+        spareCnt = c;
+        cnt = nc;
+        bfen = nf;
+        blocks = nb;
         cap = newCap;
         now = liveTs;
+        pendBase = newBase;
     }
 }

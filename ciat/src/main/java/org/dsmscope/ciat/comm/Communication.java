@@ -28,11 +28,16 @@ public final class Communication {
     private static final int PAGE = LocationState.PAGE;
     private static final long WRITER = LocationState.WRITER_MASK;
     private static final long ANCHOR = LocationState.ANCHOR;
+    private static final long P_READERS = LocationState.P_READERS;
+    private static final int P_WRITER_SHIFT = LocationState.P_WRITER_SHIFT;
+    private static final long P_WRITER = LocationState.P_WRITER_MASK << P_WRITER_SHIFT;
+    private static final long P_ANCHOR = LocationState.P_ANCHOR;
 
     private final int processors;
     private final int words;
     private final int stride;
     private final LocationState loc;
+    private final boolean packed;
     private final int[] pairStamp;
     private int accessSeq;
     private long[] mat;
@@ -55,7 +60,8 @@ public final class Communication {
         this.words = (processors + 63) >>> 6;
         this.loc = loc;
         this.stride = loc.stride();
-        if (stride != words + 1) {
+        this.packed = loc.packed();
+        if (packed ? processors > LocationState.P_MAX_PROCESSORS : stride != words + 1) {
             throw new IllegalArgumentException("location table sized for another processor count");
         }
         this.pairStamp = new int[processors * processors];
@@ -133,6 +139,9 @@ public final class Communication {
         if (++accessSeq == 0) {
             java.util.Arrays.fill(pairStamp, 0);
             accessSeq = 1;
+        }
+        if (packed) {
+            return store ? storeP(cpu, address, size, st) : loadP(cpu, address, size, st);
         }
         return store ? (words == 1 ? store1(cpu, address, size, st) : storeN(cpu, address, size, st))
                 : (words == 1 ? load1(cpu, address, size, st) : loadN(cpu, address, size, st));
@@ -247,6 +256,96 @@ public final class Communication {
                 }
                 m[i] = (meta & ~(WRITER | ANCHOR)) | me | anchor;
                 m[i + 1] = 0;
+                anchor = 0;
+            }
+            a += n;
+            rem -= n;
+        }
+        return maxL > 0 ? maxL : (waw ? -1 : 0);
+    }
+
+    /** Load, packed layout (≤ 16 processors, one word per location); as {@link #load1}. */
+    private int loadP(int cpu, long address, int size, CommStats st) {
+        long bit = 1L << cpu;
+        int result = 0;
+        long a = address;
+        int rem = size;
+        while (rem > 0) {
+            int off = (int) (a & (PAGE - 1));
+            int n = Math.min(rem, PAGE - off);
+            if (foreign(a >>> PAGE_SHIFT)) {
+                a += n;
+                rem -= n;
+                continue;
+            }
+            long[] m = loc.state(loc.slot(a >>> PAGE_SHIFT));
+            for (int i = off, e = off + n; i < e; i++) {
+                long w = m[i];
+                if ((w & bit) != 0) {
+                    continue;
+                }
+                int wr = (int) ((w & P_WRITER) >>> P_WRITER_SHIFT) - 1;
+                if (wr >= 0) {
+                    if (wr != cpu) {
+                        result = 2;
+                        pair(wr, cpu, st);
+                        m[i] = w | bit;
+                    }
+                } else {
+                    if ((w & P_READERS) != 0 && result == 0) {
+                        result = 1;
+                    }
+                    m[i] = w | bit;
+                }
+            }
+            a += n;
+            rem -= n;
+        }
+        return result;
+    }
+
+    /** Store, packed layout; as {@link #store1}. */
+    private int storeP(int cpu, long address, int size, CommStats st) {
+        long bit = 1L << cpu;
+        int maxL = 0;
+        boolean waw = false;
+        long me = (long) (cpu + 1) << P_WRITER_SHIFT;
+        long a = address;
+        int rem = size;
+        long anchor = P_ANCHOR;
+        while (rem > 0) {
+            int off = (int) (a & (PAGE - 1));
+            int n = Math.min(rem, PAGE - off);
+            if (foreign(a >>> PAGE_SHIFT)) {
+                a += n;
+                rem -= n;
+                anchor = 0;
+                continue;
+            }
+            long[] m = loc.state(loc.slot(a >>> PAGE_SHIFT));
+            for (int i = off, e = off + n; i < e; i++) {
+                long w = m[i];
+                long rr = w & P_READERS;
+                int wr = (int) ((w & P_WRITER) >>> P_WRITER_SHIFT) - 1;
+                if ((w & P_ANCHOR) != 0 && rr != 0) {
+                    st.sharing[Long.bitCount(rr)]++;
+                }
+                long l = rr & ~bit;
+                if (l != 0) {
+                    int d = Long.bitCount(l);
+                    if (d > maxL) {
+                        maxL = d;
+                    }
+                    while (l != 0) {
+                        int j = Long.numberOfTrailingZeros(l);
+                        l &= l - 1;
+                        pair(cpu, j, st);
+                    }
+                } else if (wr >= 0 && wr != cpu) {
+                    waw = true;
+                    pair(wr, cpu, st);
+                }
+                m[i] = (w & ~(P_READERS | P_WRITER | P_ANCHOR)) | me | anchor;
                 anchor = 0;
             }
             a += n;
@@ -370,6 +469,21 @@ public final class Communication {
 
     /** Closes every open write epoch at the end of the analysis: S[|R|] += 1 on each anchor byte with |R| ≥ 1. */
     public void finish(CommStats st) {
+        if (packed) {
+            for (int s = 0; s < loc.pages(); s++) {
+                long[] m = loc.state(s);
+                for (int i = 0; i < m.length; i++) {
+                    long w = m[i];
+                    if ((w & P_ANCHOR) != 0) {
+                        if ((w & P_READERS) != 0) {
+                            st.sharing[Long.bitCount(w & P_READERS)]++;
+                        }
+                        m[i] = w & ~P_ANCHOR;
+                    }
+                }
+            }
+            return;
+        }
         for (int s = 0; s < loc.pages(); s++) {
             long[] m = loc.state(s);
             for (int base = 0; base < m.length; base += stride) {

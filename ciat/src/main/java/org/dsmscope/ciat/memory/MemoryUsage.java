@@ -25,13 +25,13 @@ public final class MemoryUsage {
     private static final long CODE = LocationState.CODE;
     private static final long INSN = LocationState.INSN;
     private static final long MULTI = LocationState.MULTI;
-    private static final int FIRST_SHIFT = LocationState.FIRST_SHIFT;
-    private static final long FIRST = LocationState.FIRST_MASK << FIRST_SHIFT;
     private static final int COUNT_SHIFT = LocationState.COUNT_SHIFT;
     private static final long COUNT_MAX = LocationState.COUNT_MAX;
 
     private final LocationState loc;
     private final int stride;
+    private final int firstShift;
+    private final long firstMask;
     private final java.util.HashMap<Long, Long> countOverflow = new java.util.HashMap<>();
     private int[][] codeCount = new int[64][];
     private short[] pageFirst = new short[64];
@@ -52,6 +52,8 @@ public final class MemoryUsage {
     public MemoryUsage(LocationState loc) {
         this.loc = loc;
         this.stride = loc.stride();
+        this.firstShift = loc.firstShift();
+        this.firstMask = loc.firstMask();
     }
 
     /**
@@ -125,7 +127,8 @@ public final class MemoryUsage {
 
     /** Marks the bytes touched; returns the slot of the first byte's page, -1 if another partition owns it. */
     private int touch(int thread, long address, int size, long bit) {
-        long me = (long) (thread + 1) << FIRST_SHIFT;
+        long me = (long) (thread + 1) << firstShift;
+        long firstField = firstMask;
         long a = address;
         int rem = size;
         int firstSlot = -1;
@@ -147,7 +150,7 @@ public final class MemoryUsage {
             long[] m = loc.state(s);
             for (int i = off * stride, e = (off + n) * stride; i < e; i += stride) {
                 long w = m[i];
-                long t = w & FIRST;
+                long t = w & firstField;
                 if (t == 0) {
                     m[i] = w | me | bit;
                 } else {

@@ -5,7 +5,10 @@ package org.dsmscope.ciat.table;
  * accessed location), interleaved so that one location's state lies in one cache line: pages of 4096 locations
  * found through a {@link PageMap}, each a {@code long[]} with {@link #stride()} words per location. Word 0 holds
  * packed fields (see the {@code *_SHIFT} constants); words 1..stride-1 the communication reader bitmask (one bit
- * per processor). Not thread-safe.
+ * per processor). Packed layout ({@link #packed()}, up to 16 processors and 4095 threads): one word per location,
+ * the reader bitmask in bits 0&ndash;15, the writer + 1 in bits 16&ndash;20, the anchor in bit 21, the first thread
+ * + 1 in bits 24&ndash;35, the other fields as in word 0 of the wide layout: half the memory per location, so
+ * twice as many locations per cache line. Not thread-safe.
  */
 public final class LocationState {
     /** log2 of the page size. */
@@ -33,14 +36,53 @@ public final class LocationState {
     public static final int COUNT_SHIFT = 40;
     /** The largest count word 0 holds. */
     public static final long COUNT_MAX = (1L << 24) - 1;
+    /** Packed layout: reader bitmask (bits 0&ndash;15). */
+    public static final long P_READERS = 0xFFFFL;
+    /** Packed layout: shift of the writer + 1 field (5 bits). */
+    public static final int P_WRITER_SHIFT = 16;
+    /** Packed layout: writer field mask (after shifting). */
+    public static final long P_WRITER_MASK = 0x1FL;
+    /** Packed layout: anchor bit. */
+    public static final long P_ANCHOR = 1L << 21;
+    /** Packed layout: shift of the first-thread + 1 field (12 bits). */
+    public static final int P_FIRST_SHIFT = 24;
+    /** Packed layout: the most processors. */
+    public static final int P_MAX_PROCESSORS = 16;
+    /** Packed layout: the most threads. */
+    public static final int P_MAX_THREADS = 4095;
 
     private final PageMap pages = new PageMap();
     private final int stride;
+    private final boolean packed;
     private long[][] state = new long[64][];
 
-    /** State for {@code processors} processors (reader bitmask of ceil(p / 64) words). */
+    /** State for {@code processors} processors in the wide layout (reader bitmask of ceil(p / 64) words). */
     public LocationState(int processors) {
-        this.stride = 1 + ((processors + 63) >>> 6);
+        this(processors, Integer.MAX_VALUE);
+    }
+
+    /**
+     * State for {@code processors} processors and {@code threads} threads: the packed layout (one word per
+     * location) when they fit it, else the wide one.
+     */
+    public LocationState(int processors, int threads) {
+        this.packed = processors <= P_MAX_PROCESSORS && threads <= P_MAX_THREADS;
+        this.stride = packed ? 1 : 1 + ((processors + 63) >>> 6);
+    }
+
+    /** True in the packed layout (one word per location). */
+    public boolean packed() {
+        return packed;
+    }
+
+    /** Shift of the first-thread + 1 field in word 0. */
+    public int firstShift() {
+        return packed ? P_FIRST_SHIFT : FIRST_SHIFT;
+    }
+
+    /** Mask of the first-thread + 1 field in word 0 (in place). */
+    public long firstMask() {
+        return packed ? 0xFFFL << P_FIRST_SHIFT : FIRST_MASK << FIRST_SHIFT;
     }
 
     /** Words per location. */

@@ -7,8 +7,8 @@ package org.dsmscope.ciat.table;
  * accessed location"), so the hot path does one probe per access and allocates nothing. Not thread-safe.
  */
 public final class PageMap {
-    private long[] keys;   // page + 1; 0 = empty
-    private int[] vals;
+    /** Entry i: key (page + 1; 0 = empty) at 2i, slot at 2i + 1: one cache line per probe. */
+    private long[] tab;
     private int mask;
     private int size;
     private long lastKey = -1;
@@ -17,8 +17,7 @@ public final class PageMap {
 
     /** An empty map. */
     public PageMap() {
-        keys = new long[1024];
-        vals = new int[1024];
+        tab = new long[2048];
         mask = 1023;
     }
 
@@ -40,10 +39,10 @@ public final class PageMap {
         long k = page + 1;
         int i = mix(k) & mask;
         while (true) {
-            long kk = keys[i];
+            long kk = tab[2 * i];
             if (kk == k) {
                 lastKey = page;
-                lastVal = vals[i];
+                lastVal = (int) tab[2 * i + 1];
                 return lastVal;
             }
             if (kk == 0) {
@@ -61,10 +60,10 @@ public final class PageMap {
         long k = page + 1;
         int i = mix(k) & mask;
         while (true) {
-            long kk = keys[i];
+            long kk = tab[2 * i];
             if (kk == k) {
                 lastKey = page;
-                lastVal = vals[i];
+                lastVal = (int) tab[2 * i + 1];
                 return lastVal;
             }
             if (kk == 0) {
@@ -76,13 +75,13 @@ public final class PageMap {
 
     private int add(int i, long k, long page) {
         int slot = size++;
-        keys[i] = k;
-        vals[i] = slot;
+        tab[2 * i] = k;
+        tab[2 * i + 1] = slot;
         if (slot == pageOfSlot.length) {
             pageOfSlot = java.util.Arrays.copyOf(pageOfSlot, slot * 2);
         }
         pageOfSlot[slot] = page;
-        if (size * 2 > keys.length) {
+        if (size * 2 > mask + 1) {
             grow();
         }
         lastKey = page;
@@ -91,19 +90,17 @@ public final class PageMap {
     }
 
     private void grow() {
-        long[] ok = keys;
-        int[] ov = vals;
-        keys = new long[ok.length * 2];
-        vals = new int[ok.length * 2];
-        mask = keys.length - 1;
-        for (int j = 0; j < ok.length; j++) {
-            if (ok[j] != 0) {
-                int i = mix(ok[j]) & mask;
-                while (keys[i] != 0) {
+        long[] old = tab;
+        tab = new long[old.length * 2];
+        mask = (tab.length >> 1) - 1;
+        for (int j = 0; j < old.length; j += 2) {
+            if (old[j] != 0) {
+                int i = mix(old[j]) & mask;
+                while (tab[2 * i] != 0) {
                     i = (i + 1) & mask;
                 }
-                keys[i] = ok[j];
-                vals[i] = ov[j];
+                tab[2 * i] = old[j];
+                tab[2 * i + 1] = old[j + 1];
             }
         }
     }
@@ -124,7 +121,7 @@ public final class PageMap {
 
     /** Bytes held by the map's own arrays (for memory figures). */
     public long footprintBytes() {
-        return keys.length * 8L + vals.length * 4L + pageOfSlot.length * 8L;
+        return tab.length * 8L + pageOfSlot.length * 8L;
     }
 
     private static int mix(long k) {

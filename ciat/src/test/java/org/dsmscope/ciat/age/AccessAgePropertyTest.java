@@ -121,4 +121,45 @@ class AccessAgePropertyTest {
         }
         assertEquals(reference(keys), got);
     }
+
+    @Provide
+    Arbitrary<List<long[]>> groupStreams() {
+        // Keys near a page boundary (4096), mostly aligned 4- and 8-key accesses (whole groups) mixed with 1-3
+        // and 5-16-key accesses at any offset, so groups split, join again and cross pages.
+        Arbitrary<long[]> aligned = Combinators.combine(Arbitraries.longs().between(0, 15), Arbitraries.of(4, 8))
+                .as((w, n) -> new long[] {4064 + 4 * w, 4064 + 4 * w + n - 1});
+        Arbitrary<long[]> any = Combinators.combine(Arbitraries.longs().between(0, 64),
+                Arbitraries.integers().between(1, 16)).as((a, n) -> new long[] {4064 + a, 4064 + a + n - 1});
+        return Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(3, aligned), net.jqwik.api.Tuple.of(1, any))
+                .list().ofMinSize(1).ofMaxSize(300);
+    }
+
+    @Property(tries = 200)
+    void groupsOfKeys_splitAndJoin_exactAgesMatchLinearScan(@ForAll("groupStreams") List<long[]> keys) {
+        AgeTracker tr = new AgeTracker();
+        List<Long> got = new ArrayList<>();
+        for (long[] k : keys) {
+            got.add(tr.access(k[0], k[1]));
+        }
+        assertEquals(reference(keys), got);
+    }
+
+    @Property(tries = 15)
+    void groupsOfKeys_acrossChunkFlushesAndRenumbering_exactAgesMatchLinearScan(
+            @ForAll("groupStreams") List<long[]> seed) {
+        // repeated and shifted copies: previous accesses both in the newest chunk of timestamps (1024) and in the
+        // tree, and more than the tree's first capacity (4096 timestamps)
+        AgeTracker tr = new AgeTracker();
+        List<long[]> keys = new ArrayList<>();
+        List<Long> got = new ArrayList<>();
+        for (int rep = 0; keys.size() < 4500; rep++) {
+            long shift = 4 * (rep % 3);
+            for (long[] k : seed) {
+                long[] s = {k[0] + shift, k[1] + shift};
+                keys.add(s);
+                got.add(tr.access(s[0], s[1]));
+            }
+        }
+        assertEquals(reference(keys), got);
+    }
 }

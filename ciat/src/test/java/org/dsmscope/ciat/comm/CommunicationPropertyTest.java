@@ -15,6 +15,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
+import org.dsmscope.ciat.table.LocationState;
 
 /**
  * Communication against an obviously-correct reference: a HashMap from byte address to (writer, reader set,
@@ -144,8 +145,18 @@ class CommunicationPropertyTest {
     }
 
     private static void check(int p, List<Acc> stream) {
+        check(p, stream, new LocationState(p));
+        if (p <= LocationState.P_MAX_PROCESSORS) {
+            // the packed layout (one word per location) gives the same results
+            LocationState packed = new LocationState(p, 8);
+            org.junit.jupiter.api.Assertions.assertTrue(packed.packed());
+            check(p, stream, packed);
+        }
+    }
+
+    private static void check(int p, List<Acc> stream, LocationState loc) {
         Reference ref = new Reference(p);
-        Communication comm = new Communication(p);
+        Communication comm = new Communication(p, loc);
         CommStats st = new CommStats(p);
         long clock = 0;
         for (Acc a : stream) {
