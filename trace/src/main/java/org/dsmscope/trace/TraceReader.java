@@ -192,6 +192,13 @@ public final class TraceReader implements AutoCloseable {
         }
         this.src = s;
         fillOrFail();
+        int first = avail > 0 ? (int) (words[0] >>> 32) : 0;
+        if (first != SmaitFormat.HEADER_MAGIC && first != Integer.reverseBytes(SmaitFormat.HEADER_MAGIC)) {
+            // a headerless file's byte order is detected from the words of the first chunk: read it whole
+            while (avail < words.length && !eofSeen) {
+                fillOrFail();
+            }
+        }
         if (avail == 0 && tail == 0) {
             throw new TraceFormatException(name, 0, "empty trace file (no records)");
         }
@@ -298,7 +305,7 @@ public final class TraceReader implements AutoCloseable {
         return top == 4 || top == 8 || top == 0xC;
     }
 
-    /** Moves the unread words to the front and refills the chunk, so that a call record is there if the stream has it. */
+    /** Moves the unread words to the front and reads at least one more word unless the stream has ended. */
     private void fill() throws IOException {
         int rem = avail - wi;
         System.arraycopy(words, wi, words, 0, rem);
@@ -307,7 +314,10 @@ public final class TraceReader implements AutoCloseable {
         okEnd = 0;
         avail = rem;
         long[] w = words;
-        while (avail < w.length && !eofSeen) {
+        // Stop once something new is there: a live stream (on-the-fly analysis) must not wait for a full chunk the
+        // producer may not write for a long time. slowNext() asks again while a call record is incomplete.
+        int min = Math.min(w.length, rem + 1);
+        while (avail < min && !eofSeen) {
             int r = src.read(w, avail, w.length - avail);
             if (r == 0) {
                 eofSeen = true;
@@ -443,7 +453,9 @@ public final class TraceReader implements AutoCloseable {
 
     private int slowNext() {
         for (;;) {
-            if (avail - wi < SmaitFormat.CALL_PARTS && !eofSeen) {
+            // more words when none is left, or while a call record's six parts are not all there yet
+            while (!eofSeen && (wi >= avail
+                    || (avail - wi < SmaitFormat.CALL_PARTS && (int) (words[wi] >>> 44) == 1))) {
                 fillOrFail();
             }
             if (wi >= avail) {

@@ -85,13 +85,17 @@ abstract class WordSource implements AutoCloseable {
                 if (eof) {
                     return 0;
                 }
-                // keep the bytes of an incomplete word, then read as much as the buffer holds
+                // keep the bytes of an incomplete word, then read until a whole word is there: one read takes
+                // what the channel has (a file fills the buffer), and a live stream is not waited on for more
                 buf.limit(buf.position()).position(rpos);
                 buf.compact();
                 rpos = 0;
                 while (buf.hasRemaining()) {
                     if (in.read(buf) < 0) {
                         eof = true;
+                        break;
+                    }
+                    if (buf.position() >= SmaitFormat.SIMPLE) {
                         break;
                     }
                 }
