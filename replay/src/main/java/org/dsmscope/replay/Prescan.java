@@ -82,6 +82,16 @@ final class Prescan {
         }
     }
 
+    /** Whether a run of {@link TraceReader#nextRun} words holds an instruction-fetch record. */
+    private static boolean hasFetch(long[] words, int from, int n) {
+        for (int i = from, end = from + n; i < end; i++) {
+            if (TraceReader.wordKind(words[i]) == RecordKind.FETCH) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private void scan(int t, Path file, Path callFile, Skeleton sk, boolean skeleton) {
         TraceReader r = open(file, o);
         TraceReader c = callFile == null ? null : open(callFile, o);
@@ -96,7 +106,21 @@ final class Prescan {
         long[] boundB = skeleton ? new long[16] : null;
         long[] ioB = skeleton ? new long[4] : null;
         try {
-            for (int k = r.next(); k != RecordKind.EOF; k = r.next()) {
+            boolean findFetch = !skeleton && r.extended();
+            for (;;) {
+                if (!skeleton) {
+                    // Without -i only calls and fetch records matter: skip whole runs of the hot kinds at once.
+                    for (int n; (n = r.nextRun(Integer.MAX_VALUE)) > 0; ) {
+                        if (findFetch && !hasFetch[t] && hasFetch(r.runWords(), r.runStart(), n)) {
+                            hasFetch[t] = true;
+                            findFetch = false;
+                        }
+                    }
+                }
+                int k = r.next();
+                if (k == RecordKind.EOF) {
+                    break;
+                }
                 if (k == RecordKind.MEMORY && !skeleton) {
                     // Without -i only calls and fetch records matter here: no per-record work on the hot kind.
                     continue;
