@@ -43,6 +43,7 @@ class LiveRunTest {
         List<String> kinds = Collections.synchronizedList(new ArrayList<>());
         List<Object> keep = new ArrayList<>();
         Thread[] watcher = new Thread[1];
+        long[] watcherDropped = {-1};
         o.liveStarted = port -> {
             try {
                 Socket slow = new Socket("127.0.0.1", port); // connects and never reads
@@ -54,6 +55,9 @@ class LiveRunTest {
                     try (c) {
                         for (JsonNode n = c.next(); n != null; n = c.next()) {
                             kinds.add(n.path("kind").asText());
+                            if ("end".equals(n.path("kind").asText())) {
+                                watcherDropped[0] = n.path("dropped").asLong();
+                            }
                             if ("Advance".equals(n.path("type").asText())) {
                                 seen.add(n.path("proc").asInt() + ":" + n.path("args").path("event").asLong()
                                         + ":" + n.path("args").path("value").asLong());
@@ -94,8 +98,15 @@ class LiveRunTest {
         Collections.sort(recorded);
         List<String> live = new ArrayList<>(seen);
         Collections.sort(live);
-        assertEquals(recorded, live, "the watcher saw exactly the recorded Advance events");
         assertTrue(kinds.contains("end"), kinds.toString());
+        if (watcherDropped[0] == 0) {
+            assertEquals(recorded, live, "the watcher saw exactly the recorded Advance events");
+        } else {
+            // The queue is small (64) so that the never-reading viewer overflows; on a loaded machine the watcher
+            // can overflow it too. Then it was told so, and what it saw is still exactly what was recorded.
+            assertTrue(watcherDropped[0] > 0, "the watcher's end line carries its dropped count");
+            assertTrue(recorded.containsAll(live) && live.size() <= recorded.size(), live + " vs " + recorded);
+        }
         assertTrue(errText.contains("events dropped for them"), errText); // the viewer that never read
     }
 }
