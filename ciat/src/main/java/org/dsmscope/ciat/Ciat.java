@@ -110,6 +110,7 @@ public final class Ciat implements Analysis {
 
     @Override
     public void phaseBegin(Phase phase) {
+        age.flush();
         if (current != null) {
             close(null, null);
         }
@@ -279,6 +280,7 @@ public final class Ciat implements Analysis {
     }
 
     private void close(PhaseTimes times, Phase phase) {
+        age.flush();
         if (current == null) {
             // A phase ended that was never announced (it had no records): keep it, with any pending counts.
             if (phase != null) {
@@ -300,6 +302,7 @@ public final class Ciat implements Analysis {
 
     @Override
     public void end(ReplayContext c, PhaseTimes total) {
+        age.flush();
         if (current != null) {
             close(null, null);
         }

@@ -32,6 +32,12 @@ public final class AccessAge {
     private final long threshold;
     private final long weight;
     private final AgeTracker[] trackers;
+    /** Accesses held per stream before they are analysed (see {@link #access}). */
+    private static final int RUN = Integer.getInteger("dsmscope.age.run", 1024);
+    private final long[][] heldAddress;
+    private final int[][] heldSize;
+    private final int[] held;
+    private AgeStats heldStats;
 
     /**
      * Access age for {@code threads} threads; {@code granularity} a power of two; {@code rate} in (0, 1], 1 for
@@ -51,6 +57,9 @@ public final class AccessAge {
         for (int i = 0; i < trackers.length; i++) {
             trackers[i] = new AgeTracker();
         }
+        heldAddress = new long[trackers.length][];
+        heldSize = new int[trackers.length][];
+        held = new int[trackers.length];
     }
 
     /** The scope. */
@@ -73,11 +82,60 @@ public final class AccessAge {
         return rate < 1;
     }
 
-    /** One data access of {@code size} ≥ 1 bytes at {@code address} by {@code thread}; records its age in st. */
+    /**
+     * One data access of {@code size} ≥ 1 bytes at {@code address} by {@code thread}; its age is recorded in st
+     * by the next {@link #flush} at the latest. Accesses are held per stream and analysed a run of one stream at a
+     * time: a stream's ages depend only on its own order, and a run of one stream keeps that stream's tree and
+     * recent pages in the cache, where the interleaved threads of a replay would evict them access by access.
+     * Held accesses share one {@code st}: a different one flushes them first.
+     */
     public void access(int thread, long address, int size, AgeStats st) {
+        if (st != heldStats) {
+            flush();
+            heldStats = st;
+        }
+        int i = scope == Scope.GLOBAL ? 0 : thread;
+        long[] a = heldAddress[i];
+        if (a == null) {
+            a = new long[RUN];
+            heldAddress[i] = a;
+            heldSize[i] = new int[RUN];
+        }
+        int n = held[i];
+        a[n] = address;
+        heldSize[i][n] = size;
+        if (++n == RUN) {
+            held[i] = 0;
+            analyse(i, n);
+        } else {
+            held[i] = n;
+        }
+    }
+
+    /** Analyses every held access (call before reading the stats given to {@link #access}). */
+    public void flush() {
+        for (int i = 0; i < held.length; i++) {
+            int n = held[i];
+            if (n > 0) {
+                held[i] = 0;
+                analyse(i, n);
+            }
+        }
+    }
+
+    private void analyse(int i, int n) {
+        AgeTracker tr = trackers[i];
+        AgeStats st = heldStats;
+        long[] addr = heldAddress[i];
+        int[] sizes = heldSize[i];
+        for (int k = 0; k < n; k++) {
+            analyse(tr, addr[k], sizes[k], st);
+        }
+    }
+
+    private void analyse(AgeTracker tr, long address, int size, AgeStats st) {
         long first = address >>> shift;
         long lastKey = (address + size - 1) >>> shift;
-        AgeTracker tr = trackers[scope == Scope.GLOBAL ? 0 : thread];
         if (threshold >= (1L << 24)) {
             long age = tr.access(first, lastKey);
             st.record(age < 0 ? -1 : age << shift, 1);

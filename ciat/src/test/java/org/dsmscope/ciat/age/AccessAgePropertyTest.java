@@ -86,6 +86,7 @@ class AccessAgePropertyTest {
         for (Acc a : stream) {
             age.access(a.thread, a.address, a.size, got);
         }
+        age.flush();
         assertEquals(want.accesses, got.accesses);
         assertEquals(want.infinite, got.infinite);
         org.junit.jupiter.api.Assertions.assertArrayEquals(want.buckets, got.buckets);
@@ -161,5 +162,74 @@ class AccessAgePropertyTest {
             }
         }
         assertEquals(reference(keys), got);
+    }
+
+    /**
+     * Reference for long streams of whole-group accesses of 4 or 8 keys: the textbook algorithm, one mark per key
+     * at the time of its latest access in a Fenwick tree over access times, age = marks from the oldest previous
+     * time among the access's keys to now (each key counted once, the access's own keys included).
+     */
+    static List<Long> textbook(List<long[]> keys) {
+        int n = keys.size();
+        long[] fen = new long[n + 2];
+        java.util.Map<Long, Integer> last = new java.util.HashMap<>();
+        List<Long> out = new ArrayList<>();
+        for (int t = 1; t <= n; t++) {
+            long[] k = keys.get(t - 1);
+            int oldest = Integer.MAX_VALUE;
+            boolean fresh = false;
+            for (long x = k[0]; x <= k[1]; x++) {
+                Integer p = last.get(x);
+                if (p == null) {
+                    fresh = true;
+                } else {
+                    oldest = Math.min(oldest, p);
+                }
+            }
+            long age = -1;
+            if (!fresh) {
+                age = 0;
+                for (int i = t - 1; i > 0; i -= i & -i) {
+                    age += fen[i];
+                }
+                for (int i = oldest - 1; i > 0; i -= i & -i) {
+                    age -= fen[i];
+                }
+            }
+            out.add(age);
+            for (long x = k[0]; x <= k[1]; x++) {
+                Integer p = last.put(x, t);
+                if (p != null) {
+                    for (int i = p; i <= n; i += i & -i) {
+                        fen[i]--;
+                    }
+                }
+                for (int i = t; i <= n; i += i & -i) {
+                    fen[i]++;
+                }
+            }
+        }
+        return out;
+    }
+
+    @Property(tries = 6)
+    void longStreams_manyDistinctKeys_exactAgesMatchTextbookAlgorithm(
+            @ForAll @net.jqwik.api.constraints.IntRange(min = 2000, max = 40000) int distinctGroups,
+            @ForAll @net.jqwik.api.constraints.IntRange(min = 1, max = 1000) int seed) {
+        // enough distinct keys (up to 160,000) that the timestamp capacity grows several times and the count
+        // levels reach 4-5 deep; reuse at every distance from 1 to the whole working set
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(seed);
+        List<long[]> keys = new ArrayList<>();
+        for (int i = 0; i < 120_000; i++) {
+            long g = rnd.nextInt(4) == 0 ? i % distinctGroups : rnd.nextInt(distinctGroups);
+            long first = g * 4;
+            keys.add(new long[] {first, first + (rnd.nextBoolean() ? 3 : 7)});
+        }
+        AgeTracker tr = new AgeTracker();
+        List<Long> got = new ArrayList<>();
+        for (long[] k : keys) {
+            got.add(tr.access(k[0], k[1]));
+        }
+        assertEquals(textbook(keys), got);
     }
 }

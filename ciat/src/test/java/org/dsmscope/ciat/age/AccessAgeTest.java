@@ -110,6 +110,8 @@ class AccessAgeTest {
             ex.access(0, a, 4, exact);
             sa.access(0, a, 4, sampled);
         }
+        ex.flush();
+        sa.flush();
         double maxErr = 0;
         long ce = 0;
         long cs = 0;
