@@ -405,6 +405,7 @@ public final class TraceReader implements AutoCloseable {
             return 0;
         }
         int i = wi;
+        runStart = i;
         System.arraycopy(words, i, dst, off, n);
         wi = i + n;
         cur = words[i + n - 1];
@@ -429,6 +430,23 @@ public final class TraceReader implements AutoCloseable {
         wi = i + n;
         cur = words[i + n - 1];
         return n;
+    }
+
+    /**
+     * Gives back the last {@code k} words of the {@link #nextRun} or {@link #nextBatch} just made ({@code 0 <= k <}
+     * its count, before any other reading call): the next call returns them again, and the accessors describe the
+     * last word kept. For consumers that may have to stop in the middle of a run.
+     */
+    public void unread(int k) {
+        if (k == 0) {
+            return;
+        }
+        int i = wi - k;
+        if (k < 0 || i <= runStart) {
+            throw new IllegalArgumentException("cannot give back " + k + " of a run of " + (wi - runStart) + " words");
+        }
+        wi = i;
+        cur = words[i - 1];
     }
 
     /** The array holding the words of the last {@link #nextRun} (the reader's own; do not modify). */
