@@ -185,7 +185,9 @@ final class ThreadEngine {
         }
         final TraceReader r = rd[t];
         do {
-            int n = r.nextRun(RUN);
+            // A run only when the thread may go on for a while: in lockstep (room 1) next() is cheaper.
+            long room = bound - clock[t];
+            int n = room >= MIN_RUN ? r.nextRun((int) Math.min(RUN, room)) : 0;
             if (n > 0) {
                 if (!run(t, r, n)) {
                     return;
@@ -195,7 +197,27 @@ final class ThreadEngine {
             int k = r.next();
             replayed++;
             if (k == RecordKind.MEMORY) {
-                memory(t, r.memType(), r.size(), r.address());
+                if (stopped[t]) {
+                    continue;
+                }
+                if (!announced) {
+                    announce();
+                }
+                long c = clock[t];
+                if (fetchMode[t]) {
+                    access(t, lastInstr[t], r.memType(), r.size(), r.address());
+                    continue;
+                }
+                if (pcValid[t]) {
+                    for (Analysis a : an) {
+                        a.fetch(t, t, c, pc[t], InstructionStream.WORD);
+                    }
+                    pc[t] += InstructionStream.WORD;
+                }
+                access(t, c, r.memType(), r.size(), r.address());
+                lastInstr[t] = c;
+                clock[t] = c + 1;
+                cur.busy[t]++;
             } else if (k == RecordKind.CALL) {
                 call(t, r);
                 return;
@@ -209,8 +231,13 @@ final class ThreadEngine {
         } while (clock[t] < bound && state[t] == RUNNABLE);
     }
 
-    /** Records per run taken from the reader at most. */
+    /**
+     * Records per run taken from the reader: at most {@link #RUN}, and at most the room left below the bound (a memory
+     * record advances the clock by one, a branch by its gap, others not at all, so a run is rarely given back); none below
+     * {@link #MIN_RUN}.
+     */
     private static final int RUN = 256;
+    private static final int MIN_RUN = 8;
 
     /**
      * A run of {@code n} memory, branch and fetch records straight from the reader's array, each handled exactly
