@@ -64,7 +64,25 @@ public final class TraceConverter {
                 try (TraceWriter w = new TraceWriter(java.nio.channels.FileChannel.open(tmp,
                         java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE,
                         java.nio.file.StandardOpenOption.TRUNCATE_EXISTING), dst.toString(), o)) {
-                    while (r.next() != RecordKind.EOF) {
+                    // Runs of memory, branch and fetch records go over in bulk when the writer can take fetch
+                    // records (an extended writer, or a classic source that has none); the rest record by record.
+                    boolean bulk = w.extended() || !r.extended();
+                    for (;;) {
+                        int n = bulk ? r.nextRun(RUN) : 0;
+                        if (n > 0) {
+                            try {
+                                w.words(r.runWords(), r.runStart(), n, r.addressHigh());
+                            } catch (BadInputException e) {
+                                // refused at its first word (the high word is the run's): name that word's offset
+                                long first = r.offset() - (long) (n - 1) * SmaitFormat.SIMPLE;
+                                throw new BadInputException(src + ": byte offset " + first + ": " + e.getMessage());
+                            }
+                            res.records += n;
+                            continue;
+                        }
+                        if (r.next() == RecordKind.EOF) {
+                            break;
+                        }
                         try {
                             w.copy(r);
                         } catch (BadInputException e) {
@@ -85,4 +103,7 @@ public final class TraceConverter {
         }
         return res;
     }
+
+    /** Records per run taken from the reader at most. */
+    private static final int RUN = 1024;
 }

@@ -12,9 +12,10 @@ import java.nio.file.StandardOpenOption;
 /**
  * Streaming writer of one SMAIT trace file (seed 000 Appendix A; extensions in {@link SmaitFormat}).
  *
- * <p>Records go into a small {@code long[]} (one array store each, first field in the high half, rotated for a
- * little-endian file) that is copied in bulk into a 256 KiB direct buffer in the file's byte order, written out in
- * one write when full; nothing is allocated per record. A classic
+ * <p>Records go into a small {@code long[]} (one array store each, first field in the high half; the chunk is
+ * rotated in place for a little-endian file) that is copied in bulk into a 256 KiB direct buffer in the file's
+ * byte order, written out in one write when full; nothing is allocated per record. Batches ({@link
+ * #raw(int[], int, int)}, {@link #words}) fill the small array in one loop or one copy. A classic
  * writer (no header) refuses what classic SMAIT cannot hold: extension records and addresses beyond 32 bits. An
  * extended writer writes a header and, with {@link Options#addr64}, address-high records when an address's
  * upper 32 bits change. Not thread-safe: one writer per thread file.
@@ -88,8 +89,8 @@ public final class TraceWriter implements AutoCloseable {
     private final WritableByteChannel out;
     private ByteBuffer buf;
     /**
-     * Records not yet in {@link #buf}, each as it goes into {@link #view} (so a long in the file's order); small
-     * (32 KiB at most), so that it stays in the L1 cache.
+     * Records not yet in {@link #buf}, first field in the high half whatever the file's order (rotated in place
+     * just before the copy for a little-endian file); small (32 KiB at most), so that it stays in the L1 cache.
      */
     private final long[] words;
     /** {@link #buf} as longs in the file's byte order. */
@@ -100,8 +101,8 @@ public final class TraceWriter implements AutoCloseable {
     /** Records in {@link #buf}, and how many it holds. */
     private int filled;
     private final int bufWords;
-    /** 0 for big-endian, 32 for little-endian: turns first field &lt;&lt; 32 | second field into the long to store. */
-    private final int rot;
+    /** False for a little-endian file: its staged words are rotated (second field high) before the copy. */
+    private final boolean big;
     private final boolean extended;
     private final boolean addr64;
     /** Records in {@link #words}. */
@@ -128,7 +129,7 @@ public final class TraceWriter implements AutoCloseable {
         } else {
             this.background = null;
         }
-        this.rot = o.order == ByteOrder.BIG_ENDIAN ? 0 : 32;
+        this.big = o.order == ByteOrder.BIG_ENDIAN;
         this.extended = o.extended || o.addr64;
         this.addr64 = o.addr64;
         if (extended) {
@@ -158,20 +159,76 @@ public final class TraceWriter implements AutoCloseable {
         return written + (long) (filled + count) * SmaitFormat.SIMPLE;
     }
 
+    /** True if this writer allows 64-bit addresses. */
+    public boolean addr64() {
+        return addr64;
+    }
+
     private void put(int f1, int f2) {
         int c = count;
         if (c == words.length) {
             stage();
             c = 0;
         }
-        // One array store: in big-endian the first field is the high half, in little-endian the low half.
-        words[c] = Long.rotateLeft(((long) f1 << 32) | (f2 & 0xFFFFFFFFL), rot);
+        // One array store, first field high; the byte order is applied to the whole chunk when it is staged.
+        words[c] = ((long) f1 << 32) | (f2 & 0xFFFFFFFFL);
         count = c + 1;
     }
 
     /** Writes one raw simple record as it is (for converters); the caller keeps the format valid. */
     public void raw(int field1, int field2) {
         put(field1, field2);
+    }
+
+    /**
+     * Writes {@code n} raw simple records from {@code fields} at {@code off}, two ints each (first field, second
+     * field, as {@link #raw(int, int)} takes them): a batch for producers that keep records as pairs of ints. The
+     * caller keeps the format valid.
+     */
+    public void raw(int[] fields, int off, int n) {
+        int i = off;
+        int end = off + 2 * n;
+        long[] w = words;
+        while (i < end) {
+            int c = count;
+            if (c == w.length) {
+                stage();
+                c = 0;
+            }
+            int stop = Math.min(end, i + 2 * (w.length - c));
+            for (; i < stop; i += 2) {
+                w[c++] = ((long) fields[i] << 32) | (fields[i + 1] & 0xFFFFFFFFL);
+            }
+            count = c;
+        }
+    }
+
+    /**
+     * Writes {@code n} simple-record words from {@code src} at {@code off} (first field in bits 63..32, as
+     * {@link TraceReader#nextRun} and {@link TraceReader#nextBatch} return them) whose addresses have the high word
+     * {@code addressHigh} (bits 63..32, in place, as {@link TraceReader#addressHigh()} gives them); an address-high
+     * record goes first when it changes, as before a single record. The words must be memory, branch, procedure
+     * or fetch records this writer may write (fetch records in the extended format only): only the address width
+     * is checked. Copies in bulk, with no work per record.
+     */
+    public void words(long[] src, int off, int n, long addressHigh) {
+        if (n <= 0) {
+            return;
+        }
+        if (addressHigh >>> 32 != addrHi) {
+            low(addressHigh | (src[off] & 0xFFFFFFFFL)); // an error names the first word's address
+        }
+        int i = off;
+        int end = off + n;
+        while (i < end) {
+            if (count == words.length) {
+                stage();
+            }
+            int k = Math.min(end - i, words.length - count);
+            System.arraycopy(src, i, words, count, k);
+            count += k;
+            i += k;
+        }
     }
 
     private int low(long address) {
@@ -311,10 +368,17 @@ public final class TraceWriter implements AutoCloseable {
     /** Moves the staged records into {@link #buf} (in the file's byte order), writing it out whenever full. */
     private void stage() {
         int c = count;
+        long[] w = words;
+        if (!big) {
+            // little-endian: the first field goes into the low half, which the little-endian view stores first
+            for (int i = 0; i < c; i++) {
+                w[i] = Long.rotateLeft(w[i], 32);
+            }
+        }
         int off = 0;
         while (off < c) {
             int k = Math.min(bufWords - filled, c - off);
-            view.put(filled, words, off, k);
+            view.put(filled, w, off, k);
             filled += k;
             off += k;
             if (filled == bufWords) {

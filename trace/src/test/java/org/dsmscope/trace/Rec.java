@@ -50,6 +50,23 @@ record Rec(int kind, int memKind, int size, int reg, long a, long b, int callTyp
     }
 
     /** The current record of {@code r} as a value. */
+    /** Reference decoding of a batch word, straight from the format table. */
+    static Rec word(long w, long hi) {
+        int f1 = (int) (w >>> 32);
+        long a = hi | (w & 0xFFFF_FFFFL);
+        switch (TraceReader.wordKind(w)) {
+            case RecordKind.MEMORY:
+                int size = MemType.bytes(f1);
+                int reg = (f1 >>> 8) & 0xF;
+                return (f1 & 0xF) == MemType.STORE ? Rec.store(size, reg, a) : Rec.load(size, reg, a);
+            case RecordKind.PROC_START: return Rec.procStart(a);
+            case RecordKind.BRANCH: return Rec.branch(hi | (f1 & SmaitFormat.BRANCH_FIELD_MASK), a);
+            case RecordKind.PROC_CALL: return Rec.procCall(hi | (f1 & SmaitFormat.BRANCH_FIELD_MASK), a);
+            case RecordKind.FETCH: return Rec.fetch(a, f1 & 0xFFFF);
+            default: throw new AssertionError("batch word of kind " + TraceReader.wordKind(w));
+        }
+    }
+
     static Rec of(TraceReader r) {
         switch (r.kind()) {
             case RecordKind.MEMORY:

@@ -139,7 +139,7 @@ class WriterReaderPropertyTest {
                     long[] src = zeroCopy ? r.runWords() : words;
                     int from = zeroCopy ? r.runStart() : 3;
                     for (int i = from; i < from + n; i++) {
-                        batched.add(decode(src[i], r.addressHigh()));
+                        batched.add(Rec.word(src[i], r.addressHigh()));
                     }
                     assertEquals(batched.get(batched.size() - 1), Rec.of(r), "accessors describe the last word");
                 }
@@ -154,22 +154,5 @@ class WriterReaderPropertyTest {
     @Provide
     Arbitrary<Integer> batchSizes() {
         return Arbitraries.integers().between(1, 40);
-    }
-
-    /** Reference decoding of a batch word, straight from the format table. */
-    private static Rec decode(long w, long hi) {
-        int f1 = (int) (w >>> 32);
-        long a = hi | (w & 0xFFFF_FFFFL);
-        switch (TraceReader.wordKind(w)) {
-            case RecordKind.MEMORY:
-                int size = MemType.bytes(f1);
-                int reg = (f1 >>> 8) & 0xF;
-                return (f1 & 0xF) == MemType.STORE ? Rec.store(size, reg, a) : Rec.load(size, reg, a);
-            case RecordKind.PROC_START: return Rec.procStart(a);
-            case RecordKind.BRANCH: return Rec.branch(hi | (f1 & SmaitFormat.BRANCH_FIELD_MASK), a);
-            case RecordKind.PROC_CALL: return Rec.procCall(hi | (f1 & SmaitFormat.BRANCH_FIELD_MASK), a);
-            case RecordKind.FETCH: return Rec.fetch(a, f1 & 0xFFFF);
-            default: throw new AssertionError("batch word of kind " + TraceReader.wordKind(w));
-        }
     }
 }

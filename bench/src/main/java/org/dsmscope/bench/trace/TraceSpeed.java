@@ -51,7 +51,8 @@ public final class TraceSpeed {
         String[] names = {"plain getLong loop", "read NONE", "read LZ4", "read ZSTD", "write NONE", "write LZ4",
             "write ZSTD", "plain putLong loop", "write NONE, discard", "plain putLong, discard", "read NONE, batch",
             "read LZ4, batch", "read ZSTD, batch", "read NONE, run", "read LZ4, run", "read ZSTD, run",
-            "write NONE, bg (wall)", "write LZ4, bg (wall)", "write ZSTD, bg (wall)", "plain putLong (wall)"};
+            "write NONE, bg (wall)", "write LZ4, bg (wall)", "write ZSTD, bg (wall)", "plain putLong (wall)",
+            "memoryType, discard", "memoryType, file", "words, discard"};
         Records recs = new Records(files[0], n);
         double[][] all = new double[names.length][rounds];
         ByteBuffer plain = ByteBuffer.allocateDirect(1 << 20);
@@ -76,6 +77,9 @@ public final class TraceSpeed {
             measure(all, names, 7, r, recs.n, () -> recs.plainWrite(out, plain, false));
             measure(all, names, 8, r, recs.n, () -> recs.discardWrite());
             measure(all, names, 9, r, recs.n, () -> recs.plainWrite(out, plain, true));
+            measure(all, names, 20, r, recs.n, () -> recs.memoryTypeWrite(null));
+            measure(all, names, 21, r, recs.n, () -> recs.memoryTypeWrite(out));
+            measure(all, names, 22, r, recs.n, () -> recs.wordsWrite());
             for (int c = 0; c < codecs.length; c++) {
                 Path f = files[c];
                 measure(all, names, 10 + c, r, n, () -> readBatch(f));
@@ -275,6 +279,38 @@ public final class TraceSpeed {
                         case RecordKind.PROC_CALL: w.procCall(b[j], a[j]); break;
                         default: w.procStart(a[j]); break;
                     }
+                }
+            }
+        }
+
+        /**
+         * The writer's per-record call alone, like for like with {@link #plainWrite}: the same two arrays, one
+         * {@code memoryType} per record and no dispatch on the kind (into a dropping channel, or to a file).
+         */
+        void memoryTypeWrite(Path out) throws IOException {
+            try (TraceWriter w = out == null ? new TraceWriter(new Discard(), "discard", TraceWriter.Options.classic())
+                    : TraceWriter.create(out, TraceWriter.Options.classic())) {
+                for (int i = 0; i < n; i++) {
+                    int j = i & window;
+                    w.memoryType(size[j], a[j]);
+                }
+            }
+        }
+
+        private long[] words;
+
+        /** The batch form: the same records as words, 1024 per {@code words} call, into a dropping channel. */
+        void wordsWrite() throws IOException {
+            if (words == null) {
+                words = new long[window + 1];
+                for (int j = 0; j <= window; j++) {
+                    words[j] = ((long) size[j] << 32) | (a[j] & 0xFFFFFFFFL);
+                }
+            }
+            try (TraceWriter w = new TraceWriter(new Discard(), "discard", TraceWriter.Options.classic())) {
+                int batch = Math.min(1024, window + 1);
+                for (int i = 0; i < n; i += batch) {
+                    w.words(words, i & window & ~(batch - 1), Math.min(batch, n - i), 0);
                 }
             }
         }
