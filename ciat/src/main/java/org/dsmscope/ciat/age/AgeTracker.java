@@ -56,7 +56,17 @@ public final class AgeTracker {
     private int[] cnt;
     /** Fenwick tree over blocks: node b + 1 covers block b (timestamps 64b..64b+63), {@link #blocks} nodes. */
     private int[] bfen;
+    /** Per block, its count in the tree (what {@link #bfen} sums). */
+    private int[] bsum;
     private int blocks;
+    /** Removals from block decBlock not yet in the tree (see {@link #dec}). */
+    private int decBlock = -1;
+    private int decAmount;
+    /** The cursor: the tree's sum of blocks 0..curK-1 (see {@link #blockPrefix}). */
+    private int curK;
+    private long curPrefix;
+    /** Farthest cursor move, in blocks, made by per-block sums instead of a walk. */
+    private static final int CURSOR_STEPS = 4;
     private long live;
     /** Renumbering buffers, kept between renumberings. */
     private int[] rankBuf = new int[0];
@@ -74,6 +84,7 @@ public final class AgeTracker {
         cnt = new int[cap + BLOCK];
         blocks = (cap >> BLOCK_SHIFT) + 1;
         bfen = new int[blocks + 1];
+        bsum = new int[blocks];
     }
 
     /** Number of key pages allocated (4096 keys each). */
@@ -83,7 +94,7 @@ public final class AgeTracker {
 
     /** Bytes of state held (group timestamps, split groups, tree, map). */
     public long footprintBytes() {
-        return (long) pages.size() * GROUPS * 4 + split.length * 4L + cnt.length * 4L + bfen.length * 4L
+        return (long) pages.size() * GROUPS * 4 + split.length * 4L + cnt.length * 4L + bfen.length * 8L
                 + pages.footprintBytes() + last.length * 8L + rankBuf.length * 4L
                 + (spareCnt == null ? 0 : spareCnt.length * 4L);
     }
@@ -302,34 +313,67 @@ public final class AgeTracker {
         return inBlock + live - blockPrefix(b + 1);
     }
 
-    /** Removes n keys from timestamp ts. */
+    /**
+     * Removes n keys from timestamp ts. Removals from one old block in a row (a sweep over data last touched in
+     * order) are added up and enter the tree as one update when another block is hit ({@link #decBlock}).
+     */
     private void dec(int ts, int n) {
         cnt[ts] -= n;
         int b = ts >> BLOCK_SHIFT;
         if (b >= pendBase) {
             pendSum[b - pendBase] -= n;
+        } else if (b == decBlock) {
+            decAmount += n;
         } else {
-            blockAdd(b, -n);
+            if (decAmount != 0) {
+                blockAdd(decBlock, -decAmount);
+            }
+            decBlock = b;
+            decAmount = n;
         }
     }
 
-    /** Adds d to block b's count in the tree. */
+    /** Adds d to block b's count in the tree (and to the cursor's prefix when b lies before it). */
     private void blockAdd(int b, int d) {
         if (d == 0) {
             return;
+        }
+        bsum[b] += d;
+        if (b < curK) {
+            curPrefix += d;
         }
         for (int i = b + 1; i <= blocks; i += i & -i) {
             bfen[i] += d;
         }
     }
 
-    /** Sum of the tree's counts of blocks 0..k-1. */
+    /**
+     * Sum of the counts of blocks 0..k-1 (the tree's, less the removals not yet in it). Near the cursor (a
+     * sweep's queries move through the blocks one at a time) the cursor moves by per-block sums; elsewhere one
+     * walk of the tree, leaving the cursor where it is.
+     */
     private long blockPrefix(int k) {
-        long s = 0;
-        for (int i = k; i > 0; i -= i & -i) {
-            s += bfen[i];
+        long s;
+        int d = k - curK;
+        if (d >= -CURSOR_STEPS && d <= CURSOR_STEPS) {
+            long c = curPrefix;
+            int[] bs = bsum;
+            for (int j = curK; j < k; j++) {
+                c += bs[j];
+            }
+            for (int j = curK - 1; j >= k; j--) {
+                c -= bs[j];
+            }
+            curK = k;
+            curPrefix = c;
+            s = c;
+        } else {
+            s = 0;
+            for (int i = k; i > 0; i -= i & -i) {
+                s += bfen[i];
+            }
         }
-        return s;
+        return decBlock < k ? s - decAmount : s;
     }
 
     private int slot(long page) {
@@ -397,6 +441,8 @@ public final class AgeTracker {
                 nf[b + 1] += nc[t];
             }
         }
+        int[] ns = new int[nb];
+        System.arraycopy(nf, 1, ns, 0, nb);
         for (int i = 1; i <= nb; i++) {
             int j = i + (i & -i);
             if (j <= nb) {
@@ -406,7 +452,13 @@ public final class AgeTracker {
         spareCnt = c;
         cnt = nc;
         bfen = nf;
+        bsum = ns;
         blocks = nb;
+        // the tree was rebuilt from the exact counts: no removal is pending, the cursor restarts at block 0
+        decBlock = -1;
+        decAmount = 0;
+        curK = 0;
+        curPrefix = 0;
         cap = newCap;
         now = liveTs;
         pendBase = newBase;
