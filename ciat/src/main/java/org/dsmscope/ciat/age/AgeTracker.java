@@ -42,6 +42,11 @@ public final class AgeTracker {
     private static final int PENDING = 32;
     /** Timestamps per block. */
     private static final int BLOCK = 1 << BLOCK_SHIFT;
+    /**
+     * Most keys in one access (a trace record accesses at most 64 bytes): the keys whose latest access is one
+     * timestamp are at most those of one access, so a count per timestamp fits an unsigned byte.
+     */
+    public static final int MAX_KEYS = 255;
 
     private final PageMap pages = new PageMap();
     private int[][] last = new int[64][];
@@ -52,8 +57,8 @@ public final class AgeTracker {
     private int freeCount;
     private int now;
     private int cap;
-    /** Keys per most recent timestamp (0..cap + BLOCK - 1). */
-    private int[] cnt;
+    /** Keys per most recent timestamp (0..cap + BLOCK - 1), unsigned (at most {@link #MAX_KEYS}). */
+    private byte[] cnt;
     /** Fenwick tree over blocks: node b + 1 covers block b (timestamps 64b..64b+63), {@link #blocks} nodes. */
     private int[] bfen;
     /** Per block, its count in the tree (what {@link #bfen} sums). */
@@ -70,7 +75,7 @@ public final class AgeTracker {
     private long live;
     /** Renumbering buffers, kept between renumberings. */
     private int[] rankBuf = new int[0];
-    private int[] spareCnt;
+    private byte[] spareCnt;
     /** First of the newest PENDING blocks (a multiple of PENDING), whose sums are in pendSum, not in the tree. */
     private int pendBase;
     private final int[] pendSum = new int[PENDING];
@@ -81,7 +86,7 @@ public final class AgeTracker {
     /** An empty tracker. */
     public AgeTracker() {
         cap = 1 << 12;
-        cnt = new int[cap + BLOCK];
+        cnt = new byte[cap + BLOCK];
         blocks = (cap >> BLOCK_SHIFT) + 1;
         bfen = new int[blocks + 1];
         bsum = new int[blocks];
@@ -94,9 +99,9 @@ public final class AgeTracker {
 
     /** Bytes of state held (group timestamps, split groups, tree, map). */
     public long footprintBytes() {
-        return (long) pages.size() * GROUPS * 4 + split.length * 4L + cnt.length * 4L + bfen.length * 8L
+        return (long) pages.size() * GROUPS * 4 + split.length * 4L + cnt.length + bfen.length * 8L
                 + pages.footprintBytes() + last.length * 8L + rankBuf.length * 4L
-                + (spareCnt == null ? 0 : spareCnt.length * 4L);
+                + (spareCnt == null ? 0 : spareCnt.length);
     }
 
     /**
@@ -104,6 +109,9 @@ public final class AgeTracker {
      * infinite.
      */
     public long access(long first, long lastKey) {
+        if (lastKey - first >= MAX_KEYS) {
+            throw new IllegalArgumentException("access age: more than " + MAX_KEYS + " keys in one access");
+        }
         if (now + 1 >= cap) {
             compact();
         }
@@ -138,7 +146,7 @@ public final class AgeTracker {
                 }
                 l[i0] = t;
                 l[i1] = t;
-                cnt[t] += n;
+                cnt[t] += (byte) n;
                 pendSum[(t >> BLOCK_SHIFT) - pendBase] += n;
                 return age;
             }
@@ -216,7 +224,7 @@ public final class AgeTracker {
             dec(runTs, run);
         }
         int moved = (int) (lastKey - first + 1);
-        cnt[t] += moved;
+        cnt[t] += (byte) moved;
         pendSum[(t >> BLOCK_SHIFT) - pendBase] += moved;
         return age;
     }
@@ -284,7 +292,7 @@ public final class AgeTracker {
      * key): the counts from p to the end of its block (later ones are still 0), plus the blocks after p's block.
      */
     private long since(int p) {
-        int[] c = cnt;
+        byte[] c = cnt;
         int b = p >> BLOCK_SHIFT;
         int inBlock = 0;
         if (b >= pendBase) {
@@ -294,11 +302,11 @@ public final class AgeTracker {
             if (p - start < BLOCK / 2) {
                 inBlock = pendSum[b - pendBase];
                 for (int i = start; i < p; i++) {
-                    inBlock -= c[i];
+                    inBlock -= c[i] & 0xFF;
                 }
             } else {
                 for (int i = p, e = start + BLOCK; i < e; i++) {
-                    inBlock += c[i];
+                    inBlock += c[i] & 0xFF;
                 }
             }
             for (int i = b + 1 - pendBase, e = (now >> BLOCK_SHIFT) - pendBase; i <= e; i++) {
@@ -307,7 +315,7 @@ public final class AgeTracker {
             return inBlock;
         }
         for (int i = p, e = (b + 1) << BLOCK_SHIFT; i < e; i++) {
-            inBlock += c[i];
+            inBlock += c[i] & 0xFF;
         }
         // the tree lacks only the pending blocks, which lie after b: live counts them
         return inBlock + live - blockPrefix(b + 1);
@@ -318,7 +326,7 @@ public final class AgeTracker {
      * order) are added up and enter the tree as one update when another block is hit ({@link #decBlock}).
      */
     private void dec(int ts, int n) {
-        cnt[ts] -= n;
+        cnt[ts] -= (byte) n;
         int b = ts >> BLOCK_SHIFT;
         if (b >= pendBase) {
             pendSum[b - pendBase] -= n;
@@ -389,7 +397,7 @@ public final class AgeTracker {
 
     /** Renumbers live timestamps 1..live in order and rebuilds the tree, growing it if more than half full. */
     private void compact() {
-        int[] c = cnt;
+        byte[] c = cnt;
         // Reused between renumberings (only live timestamps' entries are read, so stale ones need no clearing).
         if (rankBuf.length < cap + 1) {
             rankBuf = new int[cap + 1];
@@ -422,8 +430,8 @@ public final class AgeTracker {
             }
             newCap *= 2;
         }
-        int[] nc = spareCnt != null && spareCnt.length == newCap + BLOCK ? spareCnt : new int[newCap + BLOCK];
-        java.util.Arrays.fill(nc, 0);
+        byte[] nc = spareCnt != null && spareCnt.length == newCap + BLOCK ? spareCnt : new byte[newCap + BLOCK];
+        java.util.Arrays.fill(nc, (byte) 0);
         for (int t = 1; t <= now; t++) {
             if (c[t] != 0) {
                 nc[rank[t]] = c[t];
@@ -436,9 +444,9 @@ public final class AgeTracker {
         for (int t = 1; t <= liveTs; t++) {
             int b = t >> BLOCK_SHIFT;
             if (b >= newBase) {
-                pendSum[b - newBase] += nc[t];
+                pendSum[b - newBase] += nc[t] & 0xFF;
             } else {
-                nf[b + 1] += nc[t];
+                nf[b + 1] += nc[t] & 0xFF;
             }
         }
         int[] ns = new int[nb];
