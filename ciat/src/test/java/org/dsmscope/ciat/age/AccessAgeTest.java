@@ -123,4 +123,15 @@ class AccessAgeTest {
         System.out.println("sampled access age, rate 0.1: max CDF error " + maxErr);
         org.junit.jupiter.api.Assertions.assertTrue(maxErr < 0.05, "max CDF error " + maxErr);
     }
+
+    @Test
+    void anAccessOfAtMost255Keys_isTracked_moreIsRefused() {
+        // counts per timestamp are unsigned bytes: 255 keys in one access (and again: age 255) is exact
+        AgeTracker t = new AgeTracker();
+        assertEquals(-1, t.access(0, 254));
+        assertEquals(255, t.access(0, 254));
+        assertEquals(-1, t.access(1000, 1000));
+        assertEquals(256, t.access(0, 254));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> t.access(0, 255));
+    }
 }
