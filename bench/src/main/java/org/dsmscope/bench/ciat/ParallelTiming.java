@@ -17,7 +17,8 @@ import org.dsmscope.trace.TraceSet;
  * one JVM, modes alternating: wall time, process CPU time, the replay thread's CPU time and each worker's CPU
  * time, so that the critical path on idle cores can be estimated on a loaded machine. Usage:
  * {@code ParallelTiming TRACE_PREFIX ITERATIONS MODES} with MODES a comma list of {@code null} (replay only),
- * {@code 1} (serial CIAT) and worker counts.
+ * {@code 1} (serial CIAT), worker counts N and {@code pN} (the same; {@code p1} runs the parallel machinery
+ * with one worker, to show its overhead against {@code 1}).
  */
 public final class ParallelTiming {
     private ParallelTiming() {
@@ -47,7 +48,8 @@ public final class ParallelTiming {
                     serial = new Ciat(o);
                     r.add(serial);
                 } else {
-                    par = new ParallelCiat(o, Integer.parseInt(mode));
+                    // N: N workers; pN: the same (p1 = the parallel machinery with one worker, for its overhead)
+                    par = new ParallelCiat(o, Integer.parseInt(mode.startsWith("p") ? mode.substring(1) : mode));
                     r.add(par);
                 }
                 r.run();
