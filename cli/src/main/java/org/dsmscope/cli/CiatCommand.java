@@ -159,23 +159,10 @@ public final class CiatCommand implements Callable<Integer> {
                 calls = TraceSet.ofPrefix(sets.get(0));
             }
         }
-        int parts = partitions == 0 ? Runtime.getRuntime().availableProcessors() : partitions;
-        if (parts < 1 || parts > 1024) {
-            throw new UserError("option --partitions: value " + partitions + " out of range (0..1024)");
-        }
+        int parts = partitionCount();
         Replay replay = new Replay(detailed, calls, ro);
-        if (parts > 1) {
-            try (ParallelCiat par = new ParallelCiat(co, parts)) {
-                replay.add(par);
-                replay.run();
-                summary(par.result(), par.written());
-            }
-        } else {
-            Ciat ciat = new Ciat(co);
-            replay.add(ciat);
-            replay.run();
-            summary(ciat.result(), ciat.written());
-        }
+        Analysed done = analyse(replay, co, parts);
+        summary(done.result(), done.written());
         if (replay.problemCount() > 0) {
             PrintWriter out = spec.commandLine().getOut();
             out.println("ciat: continued past " + replay.problemCount() + " problem(s); first: "
@@ -183,6 +170,37 @@ public final class CiatCommand implements Callable<Integer> {
             out.flush();
         }
         return 0;
+    }
+
+    /** The number of analysis partitions {@code --partitions} asks for (0: one per core), checked. */
+    int partitionCount() {
+        int parts = partitions == 0 ? Runtime.getRuntime().availableProcessors() : partitions;
+        if (parts < 1 || parts > 1024) {
+            throw new UserError("option --partitions: value " + partitions + " out of range (0..1024)");
+        }
+        return parts;
+    }
+
+    /** What a CIAT run gave: its results and the files it wrote, report first. */
+    record Analysed(CiatResult result, List<Path> written) {
+    }
+
+    /**
+     * Runs CIAT with options {@code co} on {@code replay}, serially or in {@code parts} address partitions on
+     * worker threads (identical results); also used by on-the-fly CIAT.
+     */
+    static Analysed analyse(Replay replay, CiatOptions co, int parts) {
+        if (parts > 1) {
+            try (ParallelCiat par = new ParallelCiat(co, parts)) {
+                replay.add(par);
+                replay.run();
+                return new Analysed(par.result(), par.written());
+            }
+        }
+        Ciat ciat = new Ciat(co);
+        replay.add(ciat);
+        replay.run();
+        return new Analysed(ciat.result(), ciat.written());
     }
 
     /** The replay options these command-line options give (also used by on-the-fly CIAT). */

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongSupplier;
 import org.dsmscope.agent.sink.AnalysisSink;
-import org.dsmscope.ciat.Ciat;
 import org.dsmscope.replay.Replay;
 import org.dsmscope.trace.TraceSet;
 import picocli.CommandLine;
@@ -17,7 +16,8 @@ import picocli.CommandLine;
  * The on-the-fly CIAT sink (seed 000 §2 and §4 {@code to_ciat}, SPEC §1): the agent finds it with
  * {@code ServiceLoader} in dsmscope.jar and runs it in an isolated class loader at the end of a traced run. It
  * takes the options of {@code dsmscope ciat} (from {@code CIAT_OPTIONS}), parses them with {@link CiatCommand}'s
- * own definitions, and runs the same {@link Replay} and {@link Ciat} on the run's per-thread streams, writing
+ * own definitions, and runs the same {@link Replay} and CIAT (serial, or in {@code --partitions} on worker threads,
+ * as {@link CiatCommand#analyse}) on the run's per-thread streams, writing
  * {@code NAME.p.ciat_report}, {@code NAME.p.memory} and the requested extras exactly as {@code dsmscope ciat NAME.p}
  * does on the files of a {@code normal} run: while the program runs ({@link #analyseLive}, the streams read as the
  * agent hands them over, {@link LiveSource}) when the thread count is known, else at the end of the run.
@@ -85,14 +85,12 @@ public final class OnTheFlyCiat implements AnalysisSink {
 
     /** Runs CIAT on a replay, as {@code dsmscope ciat} does; returns the files written. */
     private static List<Path> run(Replay replay, CiatCommand c, PrintStream log) {
-        Ciat ciat = new Ciat(c.ciatOptions());
-        replay.add(ciat);
-        replay.run();
+        List<Path> written = CiatCommand.analyse(replay, c.ciatOptions(), c.partitionCount()).written();
         if (replay.problemCount() > 0) {
             log.println("dsmscope agent: to_ciat: continued past " + replay.problemCount() + " problem(s); first: "
                     + (replay.problems().isEmpty() ? "-" : replay.problems().get(0)));
         }
-        return ciat.written();
+        return written;
     }
 
     /** The ciat options, parsed by {@code dsmscope ciat}'s own option definitions. */

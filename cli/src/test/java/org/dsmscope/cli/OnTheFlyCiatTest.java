@@ -118,6 +118,31 @@ class OnTheFlyCiatTest {
     }
 
     @Test
+    void toCiatWithPartitions_analysesOnWorkerThreadsWhileTheProgramRuns_sameResultsAsSerialDsmscopeCiat()
+            throws Exception {
+        assumeTrue(TraceCommand.findAgentJar() != null, "agent jar not built");
+        Path json = dir.resolve("par.json");
+        String name = dir.resolve("par").toString();
+        int status = traceWith(List.of("--threads", "3"), List.of("-Ddsmscope.spill.keep=true"),
+                "--partitions 2 -ciat_events --json " + json, name, LockHeavy.class.getName(), "2", "2000", "64");
+        assertEquals(0, status, err.toString());
+        assertTrue(err.toString().isEmpty(), err.toString());
+        // the analysis's worker threads are the agent's own: traced, they would have added traces (or hung)
+        assertEquals(List.of("par.3.0", "par.3.1", "par.3.2", "par.3.ciat_events", "par.3.ciat_report",
+                "par.3.memory", "par.json"), filesIn(dir).stream().filter(f -> f.startsWith("par")).toList());
+        Path off = Files.createDirectory(dir.resolve("off"));
+        for (int t = 0; t < 3; t++) {
+            Files.copy(Paths.get(name + ".3." + t), off.resolve("x.3." + t));
+        }
+        Path offJson = off.resolve("x.json");
+        assertEquals(0, Main.run("ciat", "-ciat_events", "--json", offJson.toString(), off.resolve("x.3").toString()));
+        for (String ext : new String[] {".ciat_report", ".memory", ".ciat_events"}) {
+            assertEquals(-1L, Files.mismatch(Paths.get(name + ".3" + ext), off.resolve("x.3" + ext)), ext);
+        }
+        assertEquals(-1L, Files.mismatch(json, offJson));
+    }
+
+    @Test
     void toCiatWithTheThreadCount_analysesWhileTheProgramRuns_andWritesTheSameResultsAsDsmscopeCiat()
             throws Exception {
         assumeTrue(TraceCommand.findAgentJar() != null, "agent jar not built");

@@ -21,17 +21,19 @@ import org.dsmscope.trace.TraceReader;
  * <pre>
  *   java -cp bench/target/classes:trace/target/classes:$ZSTD:$LZ4 org.dsmscope.bench.agent.AgentSlowdown \
  *        [--n 512] [--threads 4] [--repeat 3] [--agent agent/target/dsmscope-agent.jar] [--dir /tmp/x]
- *        [--to-ciat cli/target/dsmscope.jar [--at-exit true]]
+ *        [--to-ciat cli/target/dsmscope.jar [--at-exit true] [--ciat-options "--partitions 2"]]
  * </pre>
  * With {@code --to-ciat JAR} it measures only the uninstrumented run and on-the-fly CIAT at level 2 (seed 000 §2
  * {@code to_ciat}, the analysis sink loaded from JAR; report and memory file written into the run directory): with
  * the thread count given to the agent, so the analysis runs while the program runs; {@code --at-exit true} leaves
- * it out (the analysis runs at the end of the run, on spilled streams).
+ * it out (the analysis runs at the end of the run, on spilled streams); {@code --ciat-options} passes options of
+ * {@code dsmscope ciat} to the analysis ({@code CIAT_OPTIONS}).
  * The child class path is {@code bench/target/classes} (only the workload), never a jar holding agent classes.
  */
 public final class AgentSlowdown {
     private static Path agent = Paths.get("agent/target/dsmscope-agent.jar");
     private static final List<String> JVM = new ArrayList<>();
+    private static String ciatOptions;
 
     private AgentSlowdown() {
     }
@@ -55,6 +57,7 @@ public final class AgentSlowdown {
                 case "--cp": cp = args[i + 1]; break;
                 case "--to-ciat": toCiat = Paths.get(args[i + 1]).toAbsolutePath().toString(); break;
                 case "--at-exit": atExit = Boolean.parseBoolean(args[i + 1]); break;
+                case "--ciat-options": ciatOptions = args[i + 1]; break;
                 default: throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -144,6 +147,9 @@ public final class AgentSlowdown {
         cmd.add(Integer.toString(n));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(dir.resolve("out.txt").toFile());
+        if (agentOpts != null && ciatOptions != null) {
+            pb.environment().put("CIAT_OPTIONS", ciatOptions);
+        }
         long t0 = System.nanoTime();
         Process proc = pb.start();
         if (!proc.waitFor(1, TimeUnit.HOURS) || proc.exitValue() != 0) {
