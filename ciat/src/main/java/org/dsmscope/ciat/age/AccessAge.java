@@ -32,8 +32,11 @@ public final class AccessAge {
     private final long threshold;
     private final long weight;
     private final AgeTracker[] trackers;
-    /** Accesses held per stream before they are analysed (see {@link #access}). */
-    private static final int RUN = Integer.getInteger("dsmscope.age.run", 1024);
+    /**
+     * Accesses held per stream before they are analysed (see {@link #access}): 1024, fewer with more than 1024
+     * streams so that all held accesses stay within about 12 MiB (at least 64 per stream).
+     */
+    private final int run;
     private final long[][] heldAddress;
     private final int[][] heldSize;
     private final int[] held;
@@ -57,6 +60,7 @@ public final class AccessAge {
         for (int i = 0; i < trackers.length; i++) {
             trackers[i] = new AgeTracker();
         }
+        run = Math.max(64, Math.min(1024, (1 << 20) / trackers.length));
         heldAddress = new long[trackers.length][];
         heldSize = new int[trackers.length][];
         held = new int[trackers.length];
@@ -97,14 +101,14 @@ public final class AccessAge {
         int i = scope == Scope.GLOBAL ? 0 : thread;
         long[] a = heldAddress[i];
         if (a == null) {
-            a = new long[RUN];
+            a = new long[run];
             heldAddress[i] = a;
-            heldSize[i] = new int[RUN];
+            heldSize[i] = new int[run];
         }
         int n = held[i];
         a[n] = address;
         heldSize[i][n] = size;
-        if (++n == RUN) {
+        if (++n == run) {
             held[i] = 0;
             analyse(i, n);
         } else {
@@ -161,8 +165,8 @@ public final class AccessAge {
     /** Bytes of state held by all trackers. */
     public long footprintBytes() {
         long b = 0;
-        for (AgeTracker t : trackers) {
-            b += t.footprintBytes();
+        for (int i = 0; i < trackers.length; i++) {
+            b += trackers[i].footprintBytes() + (heldAddress[i] == null ? 0 : run * 12L);
         }
         return b;
     }

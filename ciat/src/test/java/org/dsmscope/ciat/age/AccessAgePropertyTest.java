@@ -232,4 +232,36 @@ class AccessAgePropertyTest {
         }
         assertEquals(textbook(keys), got);
     }
+
+    @Property(tries = 10)
+    void heldRunsOfEachStream_giveTheAgesOfEachStreamInItsOwnOrder(
+            @ForAll @net.jqwik.api.constraints.IntRange(min = 1, max = 1500) int threads,
+            @ForAll @net.jqwik.api.constraints.IntRange(min = 1, max = 1000) int seed) {
+        // more accesses than a held run (1024, or fewer with many streams), interleaved at random, and two phases'
+        // stats (a change of stats flushes): the same ages as each stream fed alone to its own tracker
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(seed);
+        AccessAge age = new AccessAge(threads, AccessAge.Scope.THREAD, 1, 1);
+        AgeTracker[] ref = new AgeTracker[threads];
+        AgeStats[] got = {new AgeStats(), new AgeStats()};
+        AgeStats[] want = {new AgeStats(), new AgeStats()};
+        int hot = Math.min(threads, 3);
+        for (int i = 0; i < 6000; i++) {
+            int t = rnd.nextInt(4) == 0 ? rnd.nextInt(threads) : rnd.nextInt(hot);
+            long a = rnd.nextInt(3000) * 4L;
+            int size = rnd.nextBoolean() ? 4 : 8;
+            int ph = i < 4000 ? 0 : 1;
+            age.access(t, a, size, got[ph]);
+            if (ref[t] == null) {
+                ref[t] = new AgeTracker();
+            }
+            long r = ref[t].access(a, a + size - 1);
+            want[ph].record(r, 1);
+        }
+        age.flush();
+        for (int ph = 0; ph < 2; ph++) {
+            assertEquals(want[ph].accesses, got[ph].accesses);
+            assertEquals(want[ph].infinite, got[ph].infinite);
+            org.junit.jupiter.api.Assertions.assertArrayEquals(want[ph].buckets, got[ph].buckets);
+        }
+    }
 }
