@@ -71,10 +71,7 @@ class OnTheFlyCiatTest {
         assertEquals(0, status, err.toString());
         assertTrue(err.toString().isEmpty(), err.toString());
         // The records the analysis saw, kept as fly.3.t: analyse them offline under another name.
-        Path off = Files.createDirectory(dir.resolve("off"));
-        for (int t = 0; t < 3; t++) {
-            Files.copy(Paths.get(name + ".3." + t), off.resolve("x.3." + t));
-        }
+        Path off = keptRecords(name, 3);
         Path offJson = off.resolve("x.json");
         assertEquals(0, Main.run("ciat", "--json", offJson.toString(), off.resolve("x.3").toString()));
         assertEquals(-1L, Files.mismatch(Paths.get(name + ".3.ciat_report"), off.resolve("x.3.ciat_report")));
@@ -98,12 +95,18 @@ class OnTheFlyCiatTest {
                 .redirectError(ProcessBuilder.Redirect.PIPE).start();
     }
 
-    /** Runs {@code dsmscope ciat} on the kept records of run {@code name} (p threads) and compares the results. */
-    private void sameAsOffline(String name, int p) throws Exception {
+    /** Copies the kept records of run {@code name} (p threads) into a new directory as x.p.t; returns it. */
+    private Path keptRecords(String name, int p) throws Exception {
         Path off = Files.createDirectory(dir.resolve("off-" + Paths.get(name).getFileName()));
         for (int t = 0; t < p; t++) {
             Files.copy(Paths.get(name + "." + p + "." + t), off.resolve("x." + p + "." + t));
         }
+        return off;
+    }
+
+    /** Runs {@code dsmscope ciat} on the kept records of run {@code name} (p threads) and compares the results. */
+    private void sameAsOffline(String name, int p) throws Exception {
+        Path off = keptRecords(name, p);
         assertEquals(0, Main.run("ciat", off.resolve("x." + p).toString()));
         assertEquals(-1L, Files.mismatch(Paths.get(name + "." + p + ".ciat_report"), off.resolve("x." + p + ".ciat_report")));
         assertEquals(-1L, Files.mismatch(Paths.get(name + "." + p + ".memory"), off.resolve("x." + p + ".memory")));
@@ -130,10 +133,7 @@ class OnTheFlyCiatTest {
         // the analysis's worker threads are the agent's own: traced, they would have added traces (or hung)
         assertEquals(List.of("par.3.0", "par.3.1", "par.3.2", "par.3.ciat_events", "par.3.ciat_report",
                 "par.3.memory", "par.json"), filesIn(dir).stream().filter(f -> f.startsWith("par")).toList());
-        Path off = Files.createDirectory(dir.resolve("off"));
-        for (int t = 0; t < 3; t++) {
-            Files.copy(Paths.get(name + ".3." + t), off.resolve("x.3." + t));
-        }
+        Path off = keptRecords(name, 3);
         Path offJson = off.resolve("x.json");
         assertEquals(0, Main.run("ciat", "-ciat_events", "--json", offJson.toString(), off.resolve("x.3").toString()));
         for (String ext : new String[] {".ciat_report", ".memory", ".ciat_events"}) {
@@ -151,10 +151,7 @@ class OnTheFlyCiatTest {
         int status = traceWith(List.of("--threads", "3"), List.of("-Ddsmscope.spill.keep=true"), "--json " + json, name,
                 LockHeavy.class.getName(), "2", "2000", "64");
         assertEquals(0, status, err.toString());
-        Path off = Files.createDirectory(dir.resolve("off"));
-        for (int t = 0; t < 3; t++) {
-            Files.copy(Paths.get(name + ".3." + t), off.resolve("x.3." + t));
-        }
+        Path off = keptRecords(name, 3);
         Path offJson = off.resolve("x.json");
         assertEquals(0, Main.run("ciat", "--json", offJson.toString(), off.resolve("x.3").toString()));
         assertEquals(-1L, Files.mismatch(Paths.get(name + ".3.ciat_report"), off.resolve("x.3.ciat_report")));
