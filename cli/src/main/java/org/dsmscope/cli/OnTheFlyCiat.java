@@ -34,6 +34,7 @@ public final class OnTheFlyCiat implements AnalysisSink {
             CiatCommand c = parse(options);
             c.replayOptions().validate();
             c.ciatOptions().validate();
+            c.partitionCount();
             return null;
         } catch (RuntimeException e) {
             return "CIAT_OPTIONS: " + e.getMessage();
