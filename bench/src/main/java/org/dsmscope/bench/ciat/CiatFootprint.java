@@ -39,7 +39,7 @@ public final class CiatFootprint {
         MemoryFigures m = c.result().memory;
         long touched = m.get(5);
         long pairs = pairs(s);
-        long commBytes = c.communication().pages() * c.communication().bytesPerPage();
+        long commBytes = c.communication().footprintBytes();
         long ageBytes = c.accessAge().footprintBytes();
         System.out.printf(Locale.ROOT,
                 "%s: %d accesses in %.2f s (one cold run, %.1f M/s); touched data bytes %d, (thread, byte) pairs %d;"

@@ -19,9 +19,11 @@ import org.dsmscope.ciat.table.LocationState;
  *     (W, P) of a RAW or WAW byte and (P, j), j &isin; L, of a WAR byte.
  * </ul>
  *
- * <p>State layout: the shared {@link LocationState} (one interleaved {@code long[]} per page of 4096 locations):
- * word 0 holds the writer (processor + 1, 0 = none) and the anchor bit, words 1.. the reader bitmask. No
- * allocation per access. Not thread-safe.
+ * <p>State layout: the shared {@link LocationState} (one {@code long[]} per page of 4096 locations). Wide layout:
+ * word 0 holds the writer (processor + 1, 0 = none) and the anchor bit, words 1.. the reader bitmask. Packed
+ * layout (≤ 16 processors): one word per location with readers, writer and anchor, kept per aligned group of four
+ * locations while the accesses cover groups whole (see {@link LocationState}). No allocation per access (a split
+ * group may grow the side table). Not thread-safe.
  */
 public final class Communication {
     private static final int PAGE_SHIFT = LocationState.PAGE_SHIFT;
@@ -32,6 +34,9 @@ public final class Communication {
     private static final int P_WRITER_SHIFT = LocationState.P_WRITER_SHIFT;
     private static final long P_WRITER = LocationState.P_WRITER_MASK << P_WRITER_SHIFT;
     private static final long P_ANCHOR = LocationState.P_ANCHOR;
+    private static final long SPLIT = LocationState.SPLIT;
+    private static final int GROUP_SHIFT = LocationState.GROUP_SHIFT;
+    private static final int GROUP = LocationState.GROUP;
 
     private final int processors;
     private final int words;
@@ -165,7 +170,7 @@ public final class Communication {
         return result;
     }
 
-    private void pair(int i, int j, CommStats st) {
+    private void pair(int i, int j) {
         int k = i * processors + j;
         if (pairStamp[k] != accessSeq) {
             pairStamp[k] = accessSeq;
@@ -197,7 +202,7 @@ public final class Communication {
                 if (wr >= 0) {
                     if (wr != cpu) {
                         result = 2;
-                        pair(wr, cpu, st);
+                        pair(wr, cpu);
                         m[i + 1] = rr | bit;
                     }
                 } else {
@@ -248,11 +253,11 @@ public final class Communication {
                     while (l != 0) {
                         int j = Long.numberOfTrailingZeros(l);
                         l &= l - 1;
-                        pair(cpu, j, st);
+                        pair(cpu, j);
                     }
                 } else if (wr >= 0 && wr != cpu) {
                     waw = true;
-                    pair(wr, cpu, st);
+                    pair(wr, cpu);
                 }
                 m[i] = (meta & ~(WRITER | ANCHOR)) | me | anchor;
                 m[i + 1] = 0;
@@ -264,7 +269,10 @@ public final class Communication {
         return maxL > 0 ? maxL : (waw ? -1 : 0);
     }
 
-    /** Load, packed layout (≤ 16 processors, one word per location); as {@link #load1}. */
+    /**
+     * Load, packed layout (≤ 16 processors, grouped words); as {@link #load1}. A group the access covers whole is
+     * updated in its one word; a group it covers in part is split and its bytes updated one by one.
+     */
     private int loadP(int cpu, long address, int size, CommStats st) {
         long bit = 1L << cpu;
         int result = 0;
@@ -279,23 +287,17 @@ public final class Communication {
                 continue;
             }
             long[] m = loc.state(loc.slot(a >>> PAGE_SHIFT));
-            for (int i = off, e = off + n; i < e; i++) {
-                long w = m[i];
-                if ((w & bit) != 0) {
-                    continue;
-                }
-                int wr = (int) ((w & P_WRITER) >>> P_WRITER_SHIFT) - 1;
-                if (wr >= 0) {
-                    if (wr != cpu) {
-                        result = 2;
-                        pair(wr, cpu, st);
-                        m[i] = w | bit;
-                    }
+            for (int x = off, e = off + n; x < e; ) {
+                int g = x >>> GROUP_SHIFT;
+                if ((m[g] & SPLIT) == 0 && (x & (GROUP - 1)) == 0 && x + GROUP <= e) {
+                    result = loadAt(m, g, cpu, bit, result);
+                    x += GROUP;
                 } else {
-                    if ((w & P_READERS) != 0 && result == 0) {
-                        result = 1;
+                    int b = loc.split(m, g);
+                    long[] sd = loc.side();
+                    for (int end = Math.min(e, (g + 1) << GROUP_SHIFT); x < end; x++) {
+                        result = loadAt(sd, b + (x & (GROUP - 1)), cpu, bit, result);
                     }
-                    m[i] = w | bit;
                 }
             }
             a += n;
@@ -304,11 +306,29 @@ public final class Communication {
         return result;
     }
 
-    /** Store, packed layout; as {@link #store1}. */
+    /** One packed location word (or uniform group) loaded by cpu: the load's result so far, updated. */
+    private int loadAt(long[] m, int i, int cpu, long bit, int result) {
+        long w = m[i];
+        if ((w & bit) != 0) {
+            return result;
+        }
+        int wr = (int) ((w & P_WRITER) >>> P_WRITER_SHIFT) - 1;
+        if (wr >= 0) {
+            if (wr != cpu) {
+                pair(wr, cpu);
+                m[i] = w | bit;
+                return 2;
+            }
+            return result;
+        }
+        m[i] = w | bit;
+        return (w & P_READERS) != 0 && result == 0 ? 1 : result;
+    }
+
+    /** Store, packed layout; as {@link #store1}, grouped as {@link #loadP}. */
     private int storeP(int cpu, long address, int size, CommStats st) {
         long bit = 1L << cpu;
-        int maxL = 0;
-        boolean waw = false;
+        int r = 0;
         long me = (long) (cpu + 1) << P_WRITER_SHIFT;
         long a = address;
         int rem = size;
@@ -323,35 +343,60 @@ public final class Communication {
                 continue;
             }
             long[] m = loc.state(loc.slot(a >>> PAGE_SHIFT));
-            for (int i = off, e = off + n; i < e; i++) {
-                long w = m[i];
-                long rr = w & P_READERS;
-                int wr = (int) ((w & P_WRITER) >>> P_WRITER_SHIFT) - 1;
-                if ((w & P_ANCHOR) != 0 && rr != 0) {
-                    st.sharing[Long.bitCount(rr)]++;
-                }
-                long l = rr & ~bit;
-                if (l != 0) {
-                    int d = Long.bitCount(l);
-                    if (d > maxL) {
-                        maxL = d;
+            for (int x = off, e = off + n; x < e; ) {
+                int g = x >>> GROUP_SHIFT;
+                if ((m[g] & SPLIT) == 0 && (x & (GROUP - 1)) == 0 && x + GROUP <= e) {
+                    r = storeAt(m, g, cpu, bit, me | anchor, r, st);
+                    anchor = 0;
+                    x += GROUP;
+                } else {
+                    int b = loc.split(m, g);
+                    long[] sd = loc.side();
+                    for (int end = Math.min(e, (g + 1) << GROUP_SHIFT); x < end; x++) {
+                        r = storeAt(sd, b + (x & (GROUP - 1)), cpu, bit, me | anchor, r, st);
+                        anchor = 0;
                     }
-                    while (l != 0) {
-                        int j = Long.numberOfTrailingZeros(l);
-                        l &= l - 1;
-                        pair(cpu, j, st);
-                    }
-                } else if (wr >= 0 && wr != cpu) {
-                    waw = true;
-                    pair(wr, cpu, st);
                 }
-                m[i] = (w & ~(P_READERS | P_WRITER | P_ANCHOR)) | me | anchor;
-                anchor = 0;
             }
             a += n;
             rem -= n;
         }
-        return maxL > 0 ? maxL : (waw ? -1 : 0);
+        return r;
+    }
+
+    /**
+     * One packed location word (or uniform group) stored by cpu, {@code set} the new writer field and anchor;
+     * {@code r} the store's result so far (the largest |L| of a WAR byte, else -1 after a WAW byte, else 0),
+     * updated.
+     */
+    private int storeAt(long[] m, int i, int cpu, long bit, long set, int r, CommStats st) {
+        long w = m[i];
+        long rr = w & P_READERS;
+        if ((w & P_ANCHOR) != 0 && rr != 0) {
+            st.sharing[Long.bitCount(rr)]++;
+        }
+        long l = rr & ~bit;
+        if (l != 0) {
+            int d = Long.bitCount(l);
+            if (d > r) {
+                r = d;
+            }
+            while (l != 0) {
+                int j = Long.numberOfTrailingZeros(l);
+                l &= l - 1;
+                pair(cpu, j);
+            }
+        } else {
+            int wr = (int) ((w & P_WRITER) >>> P_WRITER_SHIFT) - 1;
+            if (wr >= 0 && wr != cpu) {
+                if (r == 0) {
+                    r = -1;
+                }
+                pair(wr, cpu);
+            }
+        }
+        m[i] = (w & ~(P_READERS | P_WRITER | P_ANCHOR)) | set;
+        return r;
     }
 
     /** Load, any number of processors. */
@@ -379,7 +424,7 @@ public final class Communication {
                 if (wr >= 0) {
                     if (wr != cpu) {
                         result = 2;
-                        pair(wr, cpu, st);
+                        pair(wr, cpu);
                         m[base + word] |= bit;
                     }
                 } else {
@@ -439,12 +484,12 @@ public final class Communication {
                         while (l != 0) {
                             int j = Long.numberOfTrailingZeros(l);
                             l &= l - 1;
-                            pair(cpu, ((k - 1) << 6) + j, st);
+                            pair(cpu, ((k - 1) << 6) + j);
                         }
                     }
                 } else if (wr >= 0 && wr != cpu) {
                     waw = true;
-                    pair(wr, cpu, st);
+                    pair(wr, cpu);
                 }
                 m[base] = (meta & ~(WRITER | ANCHOR)) | me | anchor;
                 for (int k = 1; k <= words; k++) {
@@ -472,13 +517,14 @@ public final class Communication {
         if (packed) {
             for (int s = 0; s < loc.pages(); s++) {
                 long[] m = loc.state(s);
-                for (int i = 0; i < m.length; i++) {
-                    long w = m[i];
-                    if ((w & P_ANCHOR) != 0) {
-                        if ((w & P_READERS) != 0) {
-                            st.sharing[Long.bitCount(w & P_READERS)]++;
+                for (int g = 0; g < m.length; g++) {
+                    if ((m[g] & SPLIT) == 0) {
+                        closeEpoch(m, g, st);
+                    } else {
+                        long[] sd = loc.side();
+                        for (int b = (int) (m[g] >>> 32) << GROUP_SHIFT, e = b + GROUP; b < e; b++) {
+                            closeEpoch(sd, b, st);
                         }
-                        m[i] = w & ~P_ANCHOR;
                     }
                 }
             }
@@ -502,8 +548,22 @@ public final class Communication {
         }
     }
 
-    /** Bytes of state per touched page (excluding the page map): writer, readers, anchor bits. */
-    public long bytesPerPage() {
-        return loc.bytesPerPage();
+    /** Closes the write epoch of packed word m[i] if it is an anchor: S[|R|] += 1 when |R| ≥ 1. */
+    private static void closeEpoch(long[] m, int i, CommStats st) {
+        long w = m[i];
+        if ((w & P_ANCHOR) != 0) {
+            if ((w & P_READERS) != 0) {
+                st.sharing[Long.bitCount(w & P_READERS)]++;
+            }
+            m[i] = w & ~P_ANCHOR;
+        }
+    }
+
+    /**
+     * Bytes of state held by the location table (shared with memory usage): page arrays, split groups and the
+     * page map.
+     */
+    public long footprintBytes() {
+        return loc.footprintBytes();
     }
 }

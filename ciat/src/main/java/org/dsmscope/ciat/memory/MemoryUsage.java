@@ -13,8 +13,9 @@ import org.dsmscope.ciat.table.LocationState;
  * <p>"Thread" here is the trace (thread or process) index: sharing of memory is between threads (seed 000 §4.5).
  * Synchronization variables are included (the memory usage file places pages; a lock's page is shared).
  * Layout: the flags and first thread live in word 0 of the shared {@link LocationState} (beside the
- * communication state, one cache line per location), with the data access count (saturating at 2^24 - 1, the
- * rest in an overflow map); code access counts in {@code int} arrays allocated per page on first fetch.
+ * communication state; in the packed layout one word per aligned group of four locations while accesses cover
+ * groups whole), with the data access count (saturating at 2^24 - 1, the rest in an overflow map); code access
+ * counts in {@code int} arrays allocated per page on first fetch.
  * Not thread-safe.
  */
 public final class MemoryUsage {
@@ -27,9 +28,14 @@ public final class MemoryUsage {
     private static final long MULTI = LocationState.MULTI;
     private static final int COUNT_SHIFT = LocationState.COUNT_SHIFT;
     private static final long COUNT_MAX = LocationState.COUNT_MAX;
+    private static final long SPLIT = LocationState.SPLIT;
+    private static final long BYTE0_ONLY = LocationState.BYTE0_ONLY;
+    private static final int GROUP_SHIFT = LocationState.GROUP_SHIFT;
+    private static final int GROUP = LocationState.GROUP;
 
     private final LocationState loc;
     private final int stride;
+    private final boolean packed;
     private final int firstShift;
     private final long firstMask;
     private final java.util.HashMap<Long, Long> countOverflow = new java.util.HashMap<>();
@@ -52,6 +58,7 @@ public final class MemoryUsage {
     public MemoryUsage(LocationState loc) {
         this.loc = loc;
         this.stride = loc.stride();
+        this.packed = loc.packed();
         this.firstShift = loc.firstShift();
         this.firstMask = loc.firstMask();
     }
@@ -85,8 +92,9 @@ public final class MemoryUsage {
         if (s < 0) {
             return;
         }
-        long[] m = loc.state(s);
-        int i = (int) (address & (PAGE - 1)) * stride;
+        int i = index(s, (int) (address & (PAGE - 1)));
+        long[] m = i >= 0 ? loc.state(s) : loc.side();
+        i = i >= 0 ? i : -i - 1;
         long w = m[i];
         if ((w >>> COUNT_SHIFT) != COUNT_MAX) {
             m[i] = w + (1L << COUNT_SHIFT);
@@ -122,7 +130,29 @@ public final class MemoryUsage {
         }
         int off = (int) (address & (PAGE - 1));
         cc[off]++;
-        loc.state(s)[off * stride] |= INSN;
+        int i = index(s, off);
+        if (i >= 0) {
+            loc.state(s)[i] |= INSN;
+        } else {
+            loc.side()[-i - 1] |= INSN;
+        }
+    }
+
+    /**
+     * Where the word of location {@code off} of slot s is: an index into the page array, or -(index into the side
+     * table) - 1. Called for the lowest byte of an access after {@link #touch}: in the packed layout that byte's
+     * group is either split or starts there (an access that starts inside a group splits it).
+     */
+    private int index(int s, int off) {
+        if (!packed) {
+            return off * stride;
+        }
+        int g = off >>> GROUP_SHIFT;
+        long w = loc.state(s)[g];
+        if ((w & SPLIT) != 0) {
+            return -(((int) (w >>> 32) << GROUP_SHIFT) + (off & (GROUP - 1))) - 1;
+        }
+        return g;
     }
 
     /** Marks the bytes touched; returns the slot of the first byte's page, -1 if another partition owns it. */
@@ -148,13 +178,25 @@ public final class MemoryUsage {
                 first = false;
             }
             long[] m = loc.state(s);
-            for (int i = off * stride, e = (off + n) * stride; i < e; i += stride) {
-                long w = m[i];
-                long t = w & firstField;
-                if (t == 0) {
-                    m[i] = w | me | bit;
-                } else {
-                    m[i] = w | ((t != me) ? (bit | MULTI) : bit);
+            if (packed) {
+                // whole groups in one word; a group covered in part is split and marked byte by byte
+                for (int x = off, e = off + n; x < e; ) {
+                    int g = x >>> GROUP_SHIFT;
+                    if ((m[g] & SPLIT) == 0 && (x & (GROUP - 1)) == 0 && x + GROUP <= e) {
+                        m[g] = mark(m[g], me, firstField, bit);
+                        x += GROUP;
+                    } else {
+                        int b = loc.split(m, g);
+                        long[] sd = loc.side();
+                        for (int end = Math.min(e, (g + 1) << GROUP_SHIFT); x < end; x++) {
+                            int i = b + (x & (GROUP - 1));
+                            sd[i] = mark(sd[i], me, firstField, bit);
+                        }
+                    }
+                }
+            } else {
+                for (int i = off * stride, e = (off + n) * stride; i < e; i += stride) {
+                    m[i] = mark(m[i], me, firstField, bit);
                 }
             }
             short pt = (short) (thread + 1);
@@ -167,6 +209,15 @@ public final class MemoryUsage {
             rem -= n;
         }
         return firstSlot;
+    }
+
+    /** A location word touched by the thread whose first-thread field is {@code me}: first thread or MULTI. */
+    private static long mark(long w, long me, long firstField, long bit) {
+        long t = w & firstField;
+        if (t == 0) {
+            return w | me | bit;
+        }
+        return w | ((t != me) ? (bit | MULTI) : bit);
     }
 
     private int slot(long page) {
@@ -218,32 +269,55 @@ public final class MemoryUsage {
         long[] m = loc.state(slot);
         int[] cc = codeCount[slot];
         long pageBase = loc.pageNumber(slot) << PAGE_SHIFT;
-        for (int i = 0; i < PAGE; i++) {
-            long b = m[i * stride];
-            if ((b & (DATA | CODE)) == 0) {
-                continue;
+        if (packed) {
+            long[] sd = loc.side();
+            for (int g = 0; g < LocationState.GROUPS; g++) {
+                long w = m[g];
+                int i = g << GROUP_SHIFT;
+                if ((w & SPLIT) != 0) {
+                    int b = (int) (w >>> 32) << GROUP_SHIFT;
+                    for (int k = 0; k < GROUP; k++) {
+                        location(r, sd[b + k], cc, pageBase, i + k);
+                    }
+                } else if ((w & (DATA | CODE)) != 0) {
+                    location(r, w, cc, pageBase, i);
+                    for (int k = 1; k < GROUP; k++) {
+                        location(r, w & ~BYTE0_ONLY, cc, pageBase, i + k);
+                    }
+                }
             }
-            long d = b >>> COUNT_SHIFT;
-            if (d == COUNT_MAX && !countOverflow.isEmpty()) {
-                d += countOverflow.getOrDefault(pageBase + i, 0L);
-            }
-            int c = cc == null ? 0 : cc[i];
-            r.touched++;
-            if ((b & CODE) != 0) {
-                r.code++;
-            }
-            if ((b & INSN) != 0) {
-                r.instructions++;
-            }
-            r.dataAccesses += d;
-            r.codeAccesses += c;
-            if ((b & MULTI) != 0) {
-                r.shared++;
-                r.sharedDataAccesses += d;
-                r.sharedCodeAccesses += c;
+        } else {
+            for (int i = 0; i < PAGE; i++) {
+                location(r, m[i * stride], cc, pageBase, i);
             }
         }
         r.owner = pageMulti[slot] ? -1 : pageFirst[slot] - 1;
+    }
+
+    /** Adds location {@code i} of a page (word {@code b}) to its record. */
+    private void location(PageRecord r, long b, int[] cc, long pageBase, int i) {
+        if ((b & (DATA | CODE)) == 0) {
+            return;
+        }
+        long d = b >>> COUNT_SHIFT;
+        if (d == COUNT_MAX && !countOverflow.isEmpty()) {
+            d += countOverflow.getOrDefault(pageBase + i, 0L);
+        }
+        int c = cc == null ? 0 : cc[i];
+        r.touched++;
+        if ((b & CODE) != 0) {
+            r.code++;
+        }
+        if ((b & INSN) != 0) {
+            r.instructions++;
+        }
+        r.dataAccesses += d;
+        r.codeAccesses += c;
+        if ((b & MULTI) != 0) {
+            r.shared++;
+            r.sharedDataAccesses += d;
+            r.sharedCodeAccesses += c;
+        }
     }
 
     /** The twenty figures of seed 000 §4.5, with {@code ranges} deciding range-shared pages. */

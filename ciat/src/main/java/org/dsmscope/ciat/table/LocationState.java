@@ -2,19 +2,37 @@ package org.dsmscope.ciat.table;
 
 /**
  * Per-byte-location state shared by CIAT's communication and memory-usage analyses (seed 001 §5.1: one entry per
- * accessed location), interleaved so that one location's state lies in one cache line: pages of 4096 locations
- * found through a {@link PageMap}, each a {@code long[]} with {@link #stride()} words per location. Word 0 holds
- * packed fields (see the {@code *_SHIFT} constants); words 1..stride-1 the communication reader bitmask (one bit
- * per processor). Packed layout ({@link #packed()}, up to 16 processors and 4095 threads): one word per location,
- * the reader bitmask in bits 0&ndash;15, the writer + 1 in bits 16&ndash;20, the anchor in bit 21, the first thread
- * + 1 in bits 24&ndash;35, the other fields as in word 0 of the wide layout: half the memory per location, so
- * twice as many locations per cache line. Not thread-safe.
+ * accessed location): pages of 4096 locations found through a {@link PageMap}, each a {@code long[]}, so that one
+ * location's state lies in one cache line.
+ *
+ * <p><b>Wide layout</b> (more than 16 processors or 4095 threads): {@link #stride()} words per location. Word 0
+ * holds packed fields (see the {@code *_SHIFT} constants); words 1..stride-1 the communication reader bitmask (one
+ * bit per processor).
+ *
+ * <p><b>Packed layout</b> ({@link #packed()}, up to 16 processors and 4095 threads): one word per location, the
+ * reader bitmask in bits 0&ndash;15, the writer + 1 in bits 16&ndash;20, the anchor in bit 21, the first thread
+ * + 1 in bits 24&ndash;35, the other fields as in word 0 of the wide layout; and the words are kept per aligned
+ * <em>group</em> of {@value #GROUP} locations: a page is {@value #GROUPS} words. A group word without the
+ * {@link #SPLIT} bit is <em>uniform</em>: it is the word of the group's first location, and the other three hold
+ * the same word without the fields that belong to one byte only ({@link #BYTE0_ONLY}: anchor, instruction start,
+ * access count), which are zero there. Accesses that cover whole groups (aligned 4-, 8-, 16-, 32- and 64-byte
+ * accesses, the usual ones) keep groups uniform, so they update one word per 4 bytes: 2 bytes of state per
+ * location, four times as many locations per cache line as one word each. The first access that covers part of a
+ * group <em>splits</em> it ({@link #split}): its four words move to a side table ({@link #side()}, four words per
+ * entry) and the group word holds {@link #SPLIT} and the entry's index (bits 32&ndash;62); a split group stays
+ * split. Results are exactly those of one word per location ({@link #word}). Not thread-safe.
  */
 public final class LocationState {
     /** log2 of the page size. */
     public static final int PAGE_SHIFT = 12;
     /** Locations per page. */
     public static final int PAGE = 1 << PAGE_SHIFT;
+    /** log2 of the locations per group (packed layout). */
+    public static final int GROUP_SHIFT = 2;
+    /** Locations per group (packed layout). */
+    public static final int GROUP = 1 << GROUP_SHIFT;
+    /** Group words per page (packed layout). */
+    public static final int GROUPS = PAGE >> GROUP_SHIFT;
 
     /** Word 0, bits 0&ndash;15: last writer + 1 (0 = none). */
     public static final long WRITER_MASK = 0xFFFFL;
@@ -44,6 +62,10 @@ public final class LocationState {
     public static final long P_WRITER_MASK = 0x1FL;
     /** Packed layout: anchor bit. */
     public static final long P_ANCHOR = 1L << 21;
+    /** Packed layout, group word: the group is split; bits 32&ndash;62 hold its side-table entry. */
+    public static final long SPLIT = 1L << 22;
+    /** Packed layout: the fields a uniform group holds for its first location only. */
+    public static final long BYTE0_ONLY = P_ANCHOR | INSN | (COUNT_MAX << COUNT_SHIFT);
     /** Packed layout: shift of the first-thread + 1 field (12 bits). */
     public static final int P_FIRST_SHIFT = 24;
     /** Packed layout: the most processors. */
@@ -54,7 +76,11 @@ public final class LocationState {
     private final PageMap pages = new PageMap();
     private final int stride;
     private final boolean packed;
+    private final int pageWords;
     private long[][] state = new long[64][];
+    /** Split groups (packed layout): four location words per entry. */
+    private long[] side = new long[4 * 256];
+    private int sideUsed;
 
     /** State for {@code processors} processors in the wide layout (reader bitmask of ceil(p / 64) words). */
     public LocationState(int processors) {
@@ -63,14 +89,15 @@ public final class LocationState {
 
     /**
      * State for {@code processors} processors and {@code threads} threads: the packed layout (one word per
-     * location) when they fit it, else the wide one.
+     * location, grouped) when they fit it, else the wide one.
      */
     public LocationState(int processors, int threads) {
         this.packed = processors <= P_MAX_PROCESSORS && threads <= P_MAX_THREADS;
         this.stride = packed ? 1 : 1 + ((processors + 63) >>> 6);
+        this.pageWords = packed ? GROUPS : PAGE * stride;
     }
 
-    /** True in the packed layout (one word per location). */
+    /** True in the packed layout (grouped words). */
     public boolean packed() {
         return packed;
     }
@@ -85,7 +112,7 @@ public final class LocationState {
         return packed ? 0xFFFL << P_FIRST_SHIFT : FIRST_MASK << FIRST_SHIFT;
     }
 
-    /** Words per location. */
+    /** Words per location (wide layout; 1 in the packed layout, whose pages hold group words). */
     public int stride() {
         return stride;
     }
@@ -97,19 +124,68 @@ public final class LocationState {
             state = java.util.Arrays.copyOf(state, s * 2);
         }
         if (state[s] == null) {
-            state[s] = new long[PAGE * stride];
+            state[s] = new long[pageWords];
         }
         return s;
     }
 
-    /** The state array of a slot. */
+    /** The state array of a slot (packed layout: {@value #GROUPS} group words; wide: stride words a location). */
     public long[] state(int slot) {
         return state[slot];
+    }
+
+    /** The side table of split groups (packed layout); re-read it after {@link #split}, which may grow it. */
+    public long[] side() {
+        return side;
+    }
+
+    /**
+     * Splits group {@code g} of page array {@code m} (packed layout) if it is uniform, and returns the index in
+     * {@link #side()} of its first location's word (its four words follow).
+     */
+    public int split(long[] m, int g) {
+        long w = m[g];
+        if ((w & SPLIT) != 0) {
+            return (int) (w >>> 32) << GROUP_SHIFT;
+        }
+        int idx = sideUsed++;
+        int b = idx << GROUP_SHIFT;
+        if (b >= side.length) {
+            if (idx >= (1 << 30)) {
+                throw new IllegalStateException("location table: more than 2^30 split groups");
+            }
+            side = java.util.Arrays.copyOf(side, side.length * 2);
+        }
+        long rest = w & ~BYTE0_ONLY;
+        side[b] = w;
+        side[b + 1] = rest;
+        side[b + 2] = rest;
+        side[b + 3] = rest;
+        m[g] = SPLIT | ((long) idx << 32);
+        return b;
+    }
+
+    /** The word of location {@code off} of a slot's page (either layout: word 0 in the wide one). */
+    public long word(int slot, int off) {
+        long[] m = state[slot];
+        if (!packed) {
+            return m[off * stride];
+        }
+        long w = m[off >> GROUP_SHIFT];
+        if ((w & SPLIT) != 0) {
+            return side[((int) (w >>> 32) << GROUP_SHIFT) + (off & (GROUP - 1))];
+        }
+        return (off & (GROUP - 1)) == 0 ? w : w & ~BYTE0_ONLY;
     }
 
     /** Pages allocated. */
     public int pages() {
         return pages.size();
+    }
+
+    /** Split groups (packed layout). */
+    public int splitGroups() {
+        return sideUsed;
     }
 
     /** The page number of a slot. */
@@ -122,8 +198,8 @@ public final class LocationState {
         return pages.slotsByPage();
     }
 
-    /** Bytes of state per page. */
-    public long bytesPerPage() {
-        return PAGE * 8L * stride;
+    /** Bytes of state held: page arrays, the side table of split groups and the page map. */
+    public long footprintBytes() {
+        return (long) pages.size() * pageWords * 8L + side.length * 8L + pages.footprintBytes() + state.length * 8L;
     }
 }

@@ -133,6 +133,33 @@ class CommunicationPropertyTest {
         return acc.list().ofMinSize(1).ofMaxSize(300);
     }
 
+    /**
+     * Mostly whole aligned groups of 4 bytes (4-, 8- and 16-byte accesses at multiples of 4, which keep the packed
+     * layout's groups uniform), with one access in ten of 1 or 2 bytes anywhere, which splits a group.
+     */
+    @Provide
+    Arbitrary<List<Acc>> alignedStreams() {
+        Arbitrary<Acc> aligned = Combinators.combine(
+                Arbitraries.integers().between(0, 4),
+                Arbitraries.of(true, false),
+                Arbitraries.longs().between(0, 12),
+                Arbitraries.of(4, 8, 16))
+                .as((c, st, a, sz) -> new Acc(c, st, 0x7FE0 + 4 * a, sz));
+        Arbitrary<Acc> small = Combinators.combine(
+                Arbitraries.integers().between(0, 4),
+                Arbitraries.of(true, false),
+                Arbitraries.longs().between(0, 63),
+                Arbitraries.of(1, 2))
+                .as((c, st, a, sz) -> new Acc(c, st, 0x7FE0 + a, sz));
+        return Arbitraries.frequencyOf(
+                net.jqwik.api.Tuple.of(9, aligned), net.jqwik.api.Tuple.of(1, small)).list().ofMinSize(1).ofMaxSize(300);
+    }
+
+    @Property(tries = 300)
+    void matchesReference_alignedGroupsAndSplits(@ForAll("alignedStreams") List<Acc> stream) {
+        check(5, stream);
+    }
+
     @Provide
     Arbitrary<List<Acc>> crossPageStreams() {
         Arbitrary<Acc> acc = Combinators.combine(

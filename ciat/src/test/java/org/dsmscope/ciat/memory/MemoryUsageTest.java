@@ -98,12 +98,21 @@ class MemoryUsageTest {
 
     @Test
     void accessCountsBeyondTheInlineField_areKeptExactly() {
-        MemoryUsage m = new MemoryUsage();
+        overflow(new MemoryUsage(), 0x2000);
+    }
+
+    @Test
+    void accessCountsBeyondTheInlineField_areKeptExactly_inUniformAndSplitGroups() {
+        overflow(new MemoryUsage(new org.dsmscope.ciat.table.LocationState(2, 2)), 0x2000);
+        overflow(new MemoryUsage(new org.dsmscope.ciat.table.LocationState(2, 2)), 0x2002);
+    }
+
+    private static void overflow(MemoryUsage m, long address) {
         long n = (1L << 24) + 5;
         for (long i = 0; i < n; i++) {
-            m.data(0, 0x2000, 4);
+            m.data(0, address, 4);
         }
-        m.data(1, 0x2000, 4);
+        m.data(1, address, 4);
         MemoryFigures f = m.figures(new AddressRanges());
         assertEquals(n + 1, f.get(11));
         assertEquals(n + 1, f.get(12), "all to a location two threads touched");
