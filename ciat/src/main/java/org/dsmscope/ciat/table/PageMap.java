@@ -2,7 +2,9 @@ package org.dsmscope.ciat.table;
 
 /**
  * An open-addressing hash map from a page number (any non-negative {@code long}) to a dense slot number
- * 0, 1, 2, &hellip; in order of first insertion, with a one-entry cache for the last page looked up. The per-byte
+ * 0, 1, 2, &hellip; in order of first insertion, with a one-entry cache for the last page looked up; pages below
+ * 2^20 (addresses below 4 GiB, the usual case) are found through a two-level direct table instead of hashing
+ * (one 4 KiB leaf per 4 MiB of address space touched). The per-byte
  * state of CIAT's analyses lives in arrays indexed by slot (seed 001 §5.1: "a hash table with an entry for each
  * accessed location"), so the hot path does one probe per access and allocates nothing. Not thread-safe.
  */
@@ -14,6 +16,15 @@ public final class PageMap {
     private long lastKey = -1;
     private int lastVal = -1;
     private long[] pageOfSlot = new long[64];
+    /**
+     * Pages below 2^20 (addresses below 4 GiB) are also found without hashing: slot + 1 at
+     * {@code direct[page >>> 10][page & 1023]} (0 = absent), leaves of 1024 allocated on first use.
+     */
+    private int[][] direct;
+
+    private static final int DIRECT_BITS = 20;
+    private static final int LEAF_BITS = 10;
+    private static final int LEAF = 1 << LEAF_BITS;
 
     /** An empty map. */
     public PageMap() {
@@ -36,6 +47,16 @@ public final class PageMap {
         if (page == lastKey) {
             return lastVal;
         }
+        if (page >>> DIRECT_BITS == 0) {
+            int[] d = direct == null ? null : direct[(int) (page >>> LEAF_BITS)];
+            int v = d == null ? 0 : d[(int) page & (LEAF - 1)];
+            if (v == 0) {
+                return -1;
+            }
+            lastKey = page;
+            lastVal = v - 1;
+            return v - 1;
+        }
         long k = page + 1;
         int i = mix(k) & mask;
         while (true) {
@@ -56,6 +77,17 @@ public final class PageMap {
     public int getOrAdd(long page) {
         if (page == lastKey) {
             return lastVal;
+        }
+        if (page >>> DIRECT_BITS == 0 && direct != null) {
+            int[] d = direct[(int) (page >>> LEAF_BITS)];
+            if (d != null) {
+                int v = d[(int) page & (LEAF - 1)];
+                if (v != 0) {
+                    lastKey = page;
+                    lastVal = v - 1;
+                    return v - 1;
+                }
+            }
         }
         long k = page + 1;
         int i = mix(k) & mask;
@@ -81,6 +113,17 @@ public final class PageMap {
             pageOfSlot = java.util.Arrays.copyOf(pageOfSlot, slot * 2);
         }
         pageOfSlot[slot] = page;
+        if (page >>> DIRECT_BITS == 0) {
+            if (direct == null) {
+                direct = new int[1 << (DIRECT_BITS - LEAF_BITS)][];
+            }
+            int[] d = direct[(int) (page >>> LEAF_BITS)];
+            if (d == null) {
+                d = new int[LEAF];
+                direct[(int) (page >>> LEAF_BITS)] = d;
+            }
+            d[(int) page & (LEAF - 1)] = slot + 1;
+        }
         if (size * 2 > mask + 1) {
             grow();
         }
@@ -121,7 +164,14 @@ public final class PageMap {
 
     /** Bytes held by the map's own arrays (for memory figures). */
     public long footprintBytes() {
-        return tab.length * 8L + pageOfSlot.length * 8L;
+        long d = 0;
+        if (direct != null) {
+            d = direct.length * 8L;
+            for (int[] leaf : direct) {
+                d += leaf == null ? 0 : LEAF * 4L;
+            }
+        }
+        return tab.length * 8L + pageOfSlot.length * 8L + d;
     }
 
     private static int mix(long k) {
