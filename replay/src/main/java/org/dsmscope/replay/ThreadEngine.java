@@ -1,16 +1,16 @@
 package org.dsmscope.replay;
 
-import org.dsmscope.trace.CallType;
 import org.dsmscope.trace.MemType;
 import org.dsmscope.trace.RecordKind;
 import org.dsmscope.trace.SmaitFormat;
 import org.dsmscope.trace.TraceReader;
 
 /**
- * Replay of thread traces (seed 000 §3, seed 001 §3 and §5.3, SPEC §4): phases, one pseudo clock per thread
- * (smallest first, ties round-robin), and the synchronization of spawn, join, barrier, critical and ordered
- * sections, condition waits, latches and markers, with busy / idle / imbalance / contention per thread and phase.
- * The rules and the choices the seeds leave open are listed in the module README.
+ * Replay of thread traces (seed 000 §3, seed 001 §3 and §5.3, SPEC §4): the scheduling (one pseudo clock per
+ * thread, smallest first, ties round-robin), the records' delivery, the threads' states and waits, and the phases,
+ * with busy / idle / imbalance / contention per thread and phase. What call records do (spawn, join, barrier,
+ * critical and ordered sections, condition waits, latches, markers, file I/O) is {@link ThreadCalls}. The rules and
+ * the choices the seeds leave open are listed in the module README.
  *
  * <p>Accounting invariant: every change of a thread's clock is added to exactly one of its four times in the
  * current phase, so at a phase end busy + idle + imbalance + contention = the phase's length for every thread.
@@ -32,14 +32,13 @@ final class ThreadEngine {
 
     final Replay rp;
     private final Analysis[] an;
-    private final ReplayOptions o;
+    final ReplayOptions o;
     final int n;
     final TraceReader[] rd;
-    private final CallTimes times;
-    final SyncObjects sync;
-    private final LongLongMap seqDone = new LongLongMap(64);
-    private final IoModel io;
+    final CallTimes times;
     private final CallEvent ev = new CallEvent();
+    /** What call records do; holds the synchronization state. */
+    final ThreadCalls calls;
 
     final long[] clock;
     private final long[] lastInstr;
@@ -49,28 +48,22 @@ final class ThreadEngine {
     final long[] waitSeq;
     private final long[] waitStart;
     private final boolean[] resume;
-    private final boolean[] stopped;
+    final boolean[] stopped;
     private final boolean[] fetchMode;
     private final boolean[] pcValid;
     private final long[] pc;
-    private final boolean[] participated;
-    private final int[] held;
-    final int[] orderCount;
-    private final long[] endClock;
-    private boolean spawnedEver;
+    final boolean[] participated;
 
-    private int active;
+    int active;
     private int last = -1;
     private long bound;
-    int orderRound;
-    int orderTurn;
     private int phaseId;
     private boolean announced;
     private Phase.Kind pendingKind;
     private int pendingNum;
     private long pendingStart;
     private Phase phase;
-    private PhaseTimes cur;
+    PhaseTimes cur;
     final PhaseTimes total;
     long replayed;
 
@@ -82,8 +75,6 @@ final class ThreadEngine {
         this.n = rd.length;
         this.times = times;
         this.fetchMode = fetchMode;
-        sync = new SyncObjects(n);
-        io = new IoModel(o, n);
         clock = new long[n];
         lastInstr = new long[n];
         state = new int[n];
@@ -96,10 +87,8 @@ final class ThreadEngine {
         pcValid = new boolean[n];
         pc = new long[n];
         participated = new boolean[n];
-        held = new int[n];
-        orderCount = new int[n];
-        endClock = new long[n];
         total = new PhaseTimes(n);
+        calls = new ThreadCalls(this, an);
     }
 
     void run() {
@@ -219,11 +208,11 @@ final class ThreadEngine {
                 clock[t] = c + 1;
                 cur.busy[t]++;
             } else if (k == RecordKind.CALL) {
-                call(t, r);
+                calls.call(t, r);
                 return;
             } else if (k == RecordKind.EOF) {
                 replayed--;
-                endThread(t, ENDED);
+                calls.endThread(t, ENDED);
                 return;
             } else {
                 other(t, k, r.source(), r.target(), r.size());
@@ -344,65 +333,7 @@ final class ThreadEngine {
 
     // ---------------------------------------------------------------- calls
 
-    private void call(int t, TraceReader r) {
-        times.read(t, r);
-        int type = r.callType();
-        switch (type) {
-            case CallType.SPAWN:
-                spawn(t, r);
-                return;
-            case CallType.JOIN:
-                join(t, r);
-                return;
-            case CallType.BARRIER:
-                barrier(t, r);
-                return;
-            case CallType.BEGIN_CRITICAL:
-                lock(t, r);
-                return;
-            case CallType.END_CRITICAL:
-                unlock(t, r);
-                return;
-            case CallType.BEGIN_ORDER:
-                beginOrder(t);
-                return;
-            case CallType.END_ORDER:
-                emitCall(t, 0);
-                endOrder(t);
-                return;
-            case CallType.COND_WAIT:
-            case CallType.SYNC_ACQUIRE:
-                awaitSeq(t, r);
-                return;
-            case CallType.COND_WAKE:
-            case CallType.SYNC_RELEASE:
-                signalSeq(t, r);
-                return;
-            case CallType.MARKER:
-                marker(t, r);
-                return;
-            case CallType.THREAD_END:
-                emitCall(t, 0);
-                // The agent closes a thread's file with an end_trace record after thread_end; nothing else may follow.
-                int after = r.next();
-                if (after == RecordKind.CALL && r.callType() == CallType.END_TRACE) {
-                    emitCall(t, 0);
-                    after = r.next();
-                }
-                if (after != RecordKind.EOF) {
-                    rp.bad(r.name() + ": byte offset " + r.offset() + ": records after the thread_end record");
-                }
-                endThread(t, ENDED);
-                return;
-            case CallType.FILE_READ:
-            case CallType.FILE_WRITE:
-                fileIo(t, r, type == CallType.FILE_READ);
-                return;
-            default:
-                emitCall(t, 0);
-        }
-    }
-
+    /** Delivers the call record thread {@code t} last read, with the wait it caused. */
     void emitCall(int t, long wait) {
         if (!announced) {
             announce();
@@ -422,323 +353,9 @@ final class ThreadEngine {
         }
     }
 
-    private void fileIo(int t, TraceReader r, boolean read) {
-        if (!o.handleIo) {
-            emitCall(t, 0);
-            return;
-        }
-        long done = io.complete(clock[t], r.arg(2), t);
-        int q = o.distributedIo ? t : 0;
-        for (Analysis a : an) {
-            a.io(t, t, q, done, read, r.arg(1), r.arg(2));
-        }
-        if (!io.blocks(read)) {
-            emitCall(t, 0);
-            return;
-        }
-        long wait = done - clock[t];
-        cur.idle[t] += wait;
-        clock[t] = done;
-        emitCall(t, wait);
-    }
-
-    private void spawn(int t, TraceReader r) {
-        if (o.parallelStart) {
-            emitCall(t, 0);
-            return;
-        }
-        long count = r.arg(2);
-        long child = r.arg(3);
-        int started = 0;
-        int before = active;
-        if (count == 1 && child != 0) {
-            if (child >= n || child == t) {
-                rp.bad(r.name() + ": byte offset " + r.offset() + ": spawn of thread " + child + ", but the trace set"
-                        + " has threads 0.." + (n - 1));
-            } else if (state[(int) child] == NOT_STARTED || state[(int) child] == PARKED) {
-                activate((int) child, t);
-                started = 1;
-            } else {
-                rp.bad(r.name() + ": byte offset " + r.offset() + ": spawn of thread " + child
-                        + ", which is already running");
-            }
-        } else {
-            for (int u = 0; u < n && started < count; u++) {
-                if (u != t && (state[u] == NOT_STARTED || state[u] == PARKED)) {
-                    activate(u, t);
-                    started++;
-                }
-            }
-            if (started == 0) {
-                rp.bad(r.name() + ": byte offset " + r.offset() + ": spawn of " + count + " thread(s), but every"
-                        + " other trace of the set is already running or ended");
-            }
-        }
-        spawnedEver |= started > 0;
-        if (before <= 1 && active > 1) {
-            endPhase();
-            beginPhase(Phase.Kind.PARALLEL, -1);
-        }
-        emitCall(t, 0);
-    }
-
-    private void activate(int u, int parent) {
-        state[u] = RUNNABLE;
-        active++;
-        long d = clock[parent] - clock[u];
-        if (d > 0) {
-            cur.idle[u] += d;
-            clock[u] = clock[parent];
-        }
-        participated[u] = true;
-    }
-
-    private void join(int t, TraceReader r) {
-        if (o.parallelStart) {
-            emitCall(t, 0);
-            return;
-        }
-        long target = r.arg(3);
-        if (target == 0 && t != 0) {
-            emitCall(t, 0);
-            endThread(t, PARKED);
-            return;
-        }
-        if (target == 0) {
-            if (!spawnedEver) {
-                rp.bad(r.name() + ": byte offset " + r.offset() + ": join with no spawn: thread 0 joins, but no"
-                        + " spawn record started another thread");
-                emitCall(t, 0);
-                return;
-            }
-            if (active > 1) {
-                block(t, W_JOIN_ALL, -1, 0);
-            } else {
-                emitCall(t, 0);
-            }
-            return;
-        }
-        if (target >= n || target == t || state[(int) target] == NOT_STARTED) {
-            rp.bad(r.name() + ": byte offset " + r.offset() + ": join with no spawn: thread " + t + " joins thread "
-                    + target + ", which " + (target >= n ? "is not in the trace set" : target == t
-                    ? "is itself" : "no spawn record started"));
-            emitCall(t, 0);
-            return;
-        }
-        int u = (int) target;
-        if (state[u] == ENDED || state[u] == PARKED) {
-            wakeClock(t, endClock[u], false);
-            emitCall(t, 0);
-            return;
-        }
-        block(t, W_JOIN, u, 0);
-    }
-
-    private void barrier(int t, TraceReader r) {
-        int obj = sync.of(r.arg(1));
-        int parties = r.arg(2) > 0 ? (int) Math.min(r.arg(2), Integer.MAX_VALUE) : active;
-        sync.parties[obj] = parties;
-        long max = sync.arrivals[obj] == 0 ? clock[t] : Math.max(sync.arrivalMax[obj], clock[t]);
-        sync.arrivals[obj]++;
-        sync.arrivalMax[obj] = max;
-        if (sync.arrivals[obj] < parties) {
-            block(t, W_BARRIER, obj, 0);
-            sync.enqueue(obj, t);
-            return;
-        }
-        long before = clock[t];
-        releaseBarrier(obj);
-        wakeClock(t, max, false);
-        emitCall(t, clock[t] - before);
-    }
-
-    /** Opens a barrier: every waiter leaves at the largest arrival clock (seed 000 §3). */
-    void releaseBarrier(int obj) {
-        long x = sync.arrivalMax[obj];
-        sync.arrivals[obj] = 0;
-        for (int u = sync.dequeue(obj); u >= 0; u = sync.dequeue(obj)) {
-            wake(u, x);
-        }
-    }
-
-    private void lock(int t, TraceReader r) {
-        int obj = sync.of(r.arg(1));
-        int owner = sync.owner[obj];
-        if (owner < 0 || owner == t) {
-            if (owner < 0) {
-                sync.owner[obj] = t;
-                sync.depth[obj] = 0;
-                sync.ownerOffset[obj] = r.offset();
-                held[t]++;
-            }
-            sync.depth[obj]++;
-            emitCall(t, 0);
-            return;
-        }
-        block(t, W_LOCK, obj, 0);
-        sync.enqueue(obj, t);
-    }
-
-    private void unlock(int t, TraceReader r) {
-        int obj = sync.of(r.arg(1));
-        if (sync.owner[obj] != t) {
-            rp.bad(r.name() + ": byte offset " + r.offset() + ": thread " + t + " ends critical section 0x"
-                    + Long.toHexString(r.arg(1)) + ", which it does not hold");
-            emitCall(t, 0);
-            return;
-        }
-        emitCall(t, 0);
-        if (--sync.depth[obj] == 0) {
-            release(obj, t);
-        }
-    }
-
-    /** Releases a lock held by {@code t}, handing it to the first waiter (FIFO). */
-    private void release(int obj, int t) {
-        held[t]--;
-        sync.owner[obj] = -1;
-        int u = sync.dequeue(obj);
-        if (u >= 0) {
-            sync.owner[obj] = u;
-            sync.depth[obj] = 1;
-            sync.ownerOffset[obj] = rd[u].offset();
-            held[u]++;
-            wake(u, clock[t]);
-        }
-    }
-
-    private void awaitSeq(int t, TraceReader r) {
-        long s = r.arg(2);
-        if (s == 0) {
-            emitCall(t, 0);
-            return;
-        }
-        int obj = sync.of(r.arg(1));
-        long key = ((long) obj << 32) | s;
-        long w = seqDone.get(key, -1);
-        if (w >= 0) {
-            long before = clock[t];
-            wakeClock(t, w, false);
-            emitCall(t, clock[t] - before);
-            return;
-        }
-        block(t, W_SEQ, obj, s);
-        sync.enqueue(obj, t);
-    }
-
-    private void signalSeq(int t, TraceReader r) {
-        long s = r.arg(2);
-        emitCall(t, 0);
-        if (s == 0) {
-            return;
-        }
-        int obj = sync.of(r.arg(1));
-        seqDone.put(((long) obj << 32) | s, clock[t]);
-        int u = sync.head[obj];
-        while (u >= 0) {
-            int nx = sync.next[u];
-            if (waitKind[u] == W_SEQ && waitSeq[u] == s) {
-                sync.remove(obj, u);
-                wake(u, clock[t]);
-            }
-            u = nx;
-        }
-    }
-
-    private void beginOrder(int t) {
-        if (orderCount[t] < orderRound) {
-            orderCount[t] = orderRound;
-        }
-        if (orderCount[t] == orderRound && orderTurn == t) {
-            emitCall(t, 0);
-        } else {
-            block(t, W_ORDER, -1, orderCount[t]);
-        }
-    }
-
-    private void endOrder(int t) {
-        orderCount[t]++;
-        if (orderTurn == t) {
-            advanceOrder(t, clock[t]);
-        }
-    }
-
-    /** Passes the ordered-section turn from {@code t} to the next active thread in thread order. */
-    private void advanceOrder(int t, long c) {
-        int nx = -1;
-        for (int u = t + 1; u < n; u++) {
-            if (isActive(u)) {
-                nx = u;
-                break;
-            }
-        }
-        if (nx < 0) {
-            orderRound++;
-            nx = firstActive();
-        }
-        orderTurn = nx;
-        if (nx >= 0 && state[nx] == BLOCKED && waitKind[nx] == W_ORDER) {
-            if (orderCount[nx] < orderRound) {
-                orderCount[nx] = orderRound;
-            }
-            if (orderCount[nx] == orderRound) {
-                wake(nx, c);
-            }
-        }
-    }
-
-    private void marker(int t, TraceReader r) {
-        long cmd = r.arg(1);
-        long num = r.arg(2);
-        if (cmd == 1) {
-            stopped[t] = true;
-        } else if (cmd == 2) {
-            stopped[t] = false;
-        } else if (cmd == 3 || cmd == 4) {
-            java.util.Arrays.fill(stopped, cmd == 3);
-        }
-        if (active <= 1) {
-            endPhase();
-            beginPhase(Phase.Kind.USER, (int) num);
-            emitCall(t, 0);
-            return;
-        }
-        block(t, W_MARKER, -1, num);
-        checkMarkers();
-    }
-
-    /** Completes a parallel marker once every active thread waits at a marker with the same num. */
-    private boolean checkMarkers() {
-        long num = -1;
-        long x = 0;
-        for (int u = 0; u < n; u++) {
-            if (state[u] == RUNNABLE || (state[u] == BLOCKED && waitKind[u] != W_MARKER)) {
-                return false;
-            }
-            if (state[u] == BLOCKED) {
-                if (num >= 0 && waitSeq[u] != num) {
-                    return false;
-                }
-                num = waitSeq[u];
-                x = Math.max(x, clock[u]);
-            }
-        }
-        if (num < 0) {
-            return false;
-        }
-        for (int u = 0; u < n; u++) {
-            if (state[u] == BLOCKED) {
-                wake(u, x);
-            }
-        }
-        endPhase();
-        beginPhase(Phase.Kind.USER, (int) num);
-        return true;
-    }
-
     // ---------------------------------------------------------------- waiting
 
-    private void block(int t, int kind, int obj, long seq) {
+    void block(int t, int kind, int obj, long seq) {
         state[t] = BLOCKED;
         waitKind[t] = kind;
         waitObj[t] = obj;
@@ -754,7 +371,7 @@ final class ThreadEngine {
         resume[u] = true;
     }
 
-    private void wakeClock(int u, long w, boolean contention) {
+    void wakeClock(int u, long w, boolean contention) {
         long d = w - clock[u];
         if (d > 0) {
             if (contention) {
@@ -775,53 +392,17 @@ final class ThreadEngine {
         return false;
     }
 
-    private boolean isActive(int u) {
+    boolean isActive(int u) {
         return state[u] == RUNNABLE || state[u] == BLOCKED;
     }
 
-    private int firstActive() {
+    int firstActive() {
         for (int u = 0; u < n; u++) {
             if (isActive(u)) {
                 return u;
             }
         }
         return -1;
-    }
-
-    private void endThread(int t, int how) {
-        if (held[t] > 0) {
-            for (int obj = 0; obj < sync.count; obj++) {
-                if (sync.owner[obj] == t) {
-                    rp.bad(rd[t].name() + ": thread " + t + " ended inside critical section 0x"
-                            + Long.toHexString(sync.address[obj]) + " (entered at byte offset "
-                            + sync.ownerOffset[obj] + ")");
-                    sync.depth[obj] = 0;
-                    release(obj, t);
-                }
-            }
-        }
-        state[t] = how;
-        endClock[t] = clock[t];
-        active--;
-        for (int u = 0; u < n; u++) {
-            if (state[u] == BLOCKED && waitKind[u] == W_JOIN && waitObj[u] == t) {
-                wake(u, clock[t]);
-            }
-        }
-        if (orderTurn == t && active > 0) {
-            advanceOrder(t, clock[t]);
-        }
-        if (active == 1) {
-            int u = firstActive();
-            if (state[u] == BLOCKED && waitKind[u] == W_JOIN_ALL) {
-                wake(u, maxClock());
-            }
-        }
-        boolean markerPhase = active >= 1 && checkMarkers();
-        if (active == 1 && !markerPhase) {
-            endPhase();
-            beginPhase(Phase.Kind.SERIAL, -1);
-        }
     }
 
     long maxClock() {
@@ -838,7 +419,7 @@ final class ThreadEngine {
      * Starts a phase. Analyses hear of it ({@link Analysis#phaseBegin}) only when its first callback is due, so a
      * phase in which nothing is delivered (two threads ending at the same clock) is never reported.
      */
-    private void beginPhase(Phase.Kind kind, int markerNum) {
+    void beginPhase(Phase.Kind kind, int markerNum) {
         pendingKind = kind;
         pendingNum = markerNum;
         pendingStart = maxClock();
@@ -847,9 +428,7 @@ final class ThreadEngine {
         for (int u = 0; u < n; u++) {
             participated[u] = isActive(u);
         }
-        orderRound = 0;
-        java.util.Arrays.fill(orderCount, 0);
-        orderTurn = Math.max(0, firstActive());
+        calls.resetOrder();
     }
 
     private void announce() {
@@ -860,7 +439,7 @@ final class ThreadEngine {
         }
     }
 
-    private void endPhase() {
+    void endPhase() {
         long e = maxClock();
         if (!announced) {
             if (e == pendingStart) {

@@ -34,22 +34,23 @@ final class ThreadErrors {
         String where = "thread " + u + " (" + r.name() + ", byte offset " + r.offset() + ", clock " + e.clock[u]
                 + ")";
         int obj = e.waitObj[u];
+        SyncObjects sync = e.calls.sync;
         switch (e.waitKind[u]) {
             case ThreadEngine.W_LOCK:
-                return where + " waits for lock 0x" + Long.toHexString(e.sync.address[obj]) + " held by thread "
-                        + e.sync.owner[obj];
+                return where + " waits for lock 0x" + Long.toHexString(sync.address[obj]) + " held by thread "
+                        + sync.owner[obj];
             case ThreadEngine.W_BARRIER:
-                return where + " waits at barrier 0x" + Long.toHexString(e.sync.address[obj]) + " ("
-                        + e.sync.arrivals[obj] + " of " + e.sync.parties[obj] + " threads arrived)";
+                return where + " waits at barrier 0x" + Long.toHexString(sync.address[obj]) + " ("
+                        + sync.arrivals[obj] + " of " + sync.parties[obj] + " threads arrived)";
             case ThreadEngine.W_JOIN:
                 return where + " waits to join thread " + obj;
             case ThreadEngine.W_JOIN_ALL:
                 return where + " waits to join all threads";
             case ThreadEngine.W_SEQ:
-                return where + " waits on 0x" + Long.toHexString(e.sync.address[obj]) + " for wake-up/release #"
+                return where + " waits on 0x" + Long.toHexString(sync.address[obj]) + " for wake-up/release #"
                         + e.waitSeq[u] + ", which no thread has executed";
             case ThreadEngine.W_ORDER:
-                return where + " waits for its ordered section (turn of thread " + e.orderTurn + ")";
+                return where + " waits for its ordered section (turn of thread " + e.calls.orderTurn + ")";
             default:
                 return where + " waits at marker num " + e.waitSeq[u] + " for the other active threads";
         }
@@ -59,18 +60,19 @@ final class ThreadErrors {
     private static void forceOpen(ThreadEngine e, int u) {
         int obj = e.waitObj[u];
         long now = e.maxClock();
+        ThreadCalls calls = e.calls;
         switch (e.waitKind[u]) {
             case ThreadEngine.W_BARRIER:
-                e.sync.arrivalMax[obj] = Math.max(e.sync.arrivalMax[obj], now);
-                e.releaseBarrier(obj);
+                calls.sync.arrivalMax[obj] = Math.max(calls.sync.arrivalMax[obj], now);
+                calls.releaseBarrier(obj);
                 return;
             case ThreadEngine.W_LOCK:
             case ThreadEngine.W_SEQ:
-                e.sync.remove(obj, u);
+                calls.sync.remove(obj, u);
                 break;
             case ThreadEngine.W_ORDER:
-                e.orderTurn = u;
-                e.orderCount[u] = e.orderRound;
+                calls.orderTurn = u;
+                calls.orderCount[u] = calls.orderRound;
                 break;
             case ThreadEngine.W_MARKER:
                 for (int v = 0; v < e.n; v++) {

@@ -52,7 +52,8 @@ public final class CiatOnly implements Analysis, ReplayContext {
     private CiatOnly() {
     }
 
-    private int next() {
+    /** Appends a record of kind {@code k} by thread {@code t} on processor {@code p} at {@code clk}; its index. */
+    private int add(byte k, int t, int p, long clk) {
         if (n == kind.length) {
             int c = n * 2;
             kind = Arrays.copyOf(kind, c);
@@ -63,7 +64,12 @@ public final class CiatOnly implements Analysis, ReplayContext {
             b = Arrays.copyOf(b, c);
             x = Arrays.copyOf(x, c);
         }
-        return n++;
+        int i = n++;
+        kind[i] = k;
+        thread[i] = t;
+        cpu[i] = p;
+        clock[i] = clk;
+        return i;
     }
 
     @Override
@@ -75,19 +81,14 @@ public final class CiatOnly implements Analysis, ReplayContext {
 
     @Override
     public void phaseBegin(Phase phase) {
-        int i = next();
-        kind[i] = PHASE_BEGIN;
+        int i = add(PHASE_BEGIN, 0, 0, 0);
         a[i] = objects.size();
         objects.add(new Phase(phase.id(), phase.kind(), phase.startClock(), phase.markerNum()));
     }
 
     @Override
     public void access(int t, int c, long clk, int memType, int size, boolean store, long address) {
-        int i = next();
-        kind[i] = ACCESS;
-        thread[i] = t;
-        cpu[i] = c;
-        clock[i] = clk;
+        int i = add(ACCESS, t, c, clk);
         a[i] = memType | (store ? 1 << 16 : 0) | (size > 0 && replay.isSyncVariable(address) ? 1 << 17 : 0);
         b[i] = size;
         x[i] = address;
@@ -96,22 +97,14 @@ public final class CiatOnly implements Analysis, ReplayContext {
 
     @Override
     public void fetch(int t, int c, long clk, long address, int size) {
-        int i = next();
-        kind[i] = FETCH;
-        thread[i] = t;
-        cpu[i] = c;
-        clock[i] = clk;
+        int i = add(FETCH, t, c, clk);
         b[i] = size;
         x[i] = address;
     }
 
     @Override
     public void branch(int t, int c, long clk, int k, long source, long target) {
-        int i = next();
-        kind[i] = BRANCH;
-        thread[i] = t;
-        cpu[i] = c;
-        clock[i] = clk;
+        int i = add(BRANCH, t, c, clk);
         a[i] = k;
         x[i] = source;
         objects.add(target);
@@ -120,11 +113,7 @@ public final class CiatOnly implements Analysis, ReplayContext {
 
     @Override
     public void call(int t, int c, long clk, CallEvent e) {
-        int i = next();
-        kind[i] = CALL;
-        thread[i] = t;
-        cpu[i] = c;
-        clock[i] = clk;
+        int i = add(CALL, t, c, clk);
         CallEvent copy = new CallEvent();
         copy.type = e.type;
         copy.startTime = e.startTime;
@@ -140,8 +129,7 @@ public final class CiatOnly implements Analysis, ReplayContext {
 
     @Override
     public void phaseEnd(Phase phase, PhaseTimes times) {
-        int i = next();
-        kind[i] = PHASE_END;
+        int i = add(PHASE_END, 0, 0, 0);
         a[i] = objects.size();
         Phase copy = new Phase(phase.id(), phase.kind(), phase.startClock(), phase.markerNum());
         copy.end(phase.endClock());

@@ -1,0 +1,478 @@
+package org.dsmscope.replay;
+
+import static org.dsmscope.replay.ThreadEngine.BLOCKED;
+import static org.dsmscope.replay.ThreadEngine.ENDED;
+import static org.dsmscope.replay.ThreadEngine.NOT_STARTED;
+import static org.dsmscope.replay.ThreadEngine.PARKED;
+import static org.dsmscope.replay.ThreadEngine.RUNNABLE;
+import static org.dsmscope.replay.ThreadEngine.W_BARRIER;
+import static org.dsmscope.replay.ThreadEngine.W_JOIN;
+import static org.dsmscope.replay.ThreadEngine.W_JOIN_ALL;
+import static org.dsmscope.replay.ThreadEngine.W_LOCK;
+import static org.dsmscope.replay.ThreadEngine.W_MARKER;
+import static org.dsmscope.replay.ThreadEngine.W_ORDER;
+import static org.dsmscope.replay.ThreadEngine.W_SEQ;
+
+import org.dsmscope.trace.CallType;
+import org.dsmscope.trace.RecordKind;
+import org.dsmscope.trace.TraceReader;
+
+/**
+ * The call records of a thread replay and the synchronization state they act on (seed 000 §3, seed 001 §3, SPEC §4).
+ *
+ * <p>What each call does to the threads of a {@link ThreadEngine}: spawn, join, barrier, critical and ordered
+ * sections, condition waits and latches, markers, file I/O with {@code -handle_io}, and a thread's end (its held
+ * locks, its joiners, the ordered-section turn, a phase change). It holds the synchronization objects, the
+ * wake-up numbers seen, the I/O model, the locks each thread holds and the ordered-section round and turn; the
+ * engine holds the clocks, thread states and waits, and the phases. Runs on the replay thread, as the engine does.
+ * The rules are listed in the module README.
+ */
+final class ThreadCalls {
+    private final ThreadEngine e;
+    private final Replay rp;
+    private final Analysis[] an;
+    private final ReplayOptions o;
+    private final int n;
+    private final TraceReader[] rd;
+    final SyncObjects sync;
+    private final LongLongMap seqDone = new LongLongMap(64);
+    private final IoModel io;
+    private final int[] held;
+    final int[] orderCount;
+    private final long[] endClock;
+    private boolean spawnedEver;
+    int orderRound;
+    int orderTurn;
+
+    ThreadCalls(ThreadEngine e, Analysis[] an) {
+        this.e = e;
+        this.rp = e.rp;
+        this.an = an;
+        this.o = e.o;
+        this.n = e.n;
+        this.rd = e.rd;
+        sync = new SyncObjects(n);
+        io = new IoModel(o, n);
+        held = new int[n];
+        orderCount = new int[n];
+        endClock = new long[n];
+    }
+
+    /** Starts the ordered sections of a new phase: round 0, the first active thread's turn. */
+    void resetOrder() {
+        orderRound = 0;
+        java.util.Arrays.fill(orderCount, 0);
+        orderTurn = Math.max(0, e.firstActive());
+    }
+
+    /** Replays the call record {@code r} has just read for thread {@code t}. */
+    void call(int t, TraceReader r) {
+        e.times.read(t, r);
+        int type = r.callType();
+        switch (type) {
+            case CallType.SPAWN:
+                spawn(t, r);
+                return;
+            case CallType.JOIN:
+                join(t, r);
+                return;
+            case CallType.BARRIER:
+                barrier(t, r);
+                return;
+            case CallType.BEGIN_CRITICAL:
+                lock(t, r);
+                return;
+            case CallType.END_CRITICAL:
+                unlock(t, r);
+                return;
+            case CallType.BEGIN_ORDER:
+                beginOrder(t);
+                return;
+            case CallType.END_ORDER:
+                e.emitCall(t, 0);
+                endOrder(t);
+                return;
+            case CallType.COND_WAIT:
+            case CallType.SYNC_ACQUIRE:
+                awaitSeq(t, r);
+                return;
+            case CallType.COND_WAKE:
+            case CallType.SYNC_RELEASE:
+                signalSeq(t, r);
+                return;
+            case CallType.MARKER:
+                marker(t, r);
+                return;
+            case CallType.THREAD_END:
+                e.emitCall(t, 0);
+                // The agent closes a thread's file with an end_trace record after thread_end; nothing else may follow.
+                int after = r.next();
+                if (after == RecordKind.CALL && r.callType() == CallType.END_TRACE) {
+                    e.emitCall(t, 0);
+                    after = r.next();
+                }
+                if (after != RecordKind.EOF) {
+                    rp.bad(r.name() + ": byte offset " + r.offset() + ": records after the thread_end record");
+                }
+                endThread(t, ENDED);
+                return;
+            case CallType.FILE_READ:
+            case CallType.FILE_WRITE:
+                fileIo(t, r, type == CallType.FILE_READ);
+                return;
+            default:
+                e.emitCall(t, 0);
+        }
+    }
+
+    private void fileIo(int t, TraceReader r, boolean read) {
+        if (!o.handleIo) {
+            e.emitCall(t, 0);
+            return;
+        }
+        long done = io.complete(e.clock[t], r.arg(2), t);
+        int q = o.distributedIo ? t : 0;
+        for (Analysis a : an) {
+            a.io(t, t, q, done, read, r.arg(1), r.arg(2));
+        }
+        if (!io.blocks(read)) {
+            e.emitCall(t, 0);
+            return;
+        }
+        long wait = done - e.clock[t];
+        e.cur.idle[t] += wait;
+        e.clock[t] = done;
+        e.emitCall(t, wait);
+    }
+
+    private void spawn(int t, TraceReader r) {
+        if (o.parallelStart) {
+            e.emitCall(t, 0);
+            return;
+        }
+        long count = r.arg(2);
+        long child = r.arg(3);
+        int started = 0;
+        int before = e.active;
+        if (count == 1 && child != 0) {
+            if (child >= n || child == t) {
+                rp.bad(r.name() + ": byte offset " + r.offset() + ": spawn of thread " + child + ", but the trace set"
+                        + " has threads 0.." + (n - 1));
+            } else if (e.state[(int) child] == NOT_STARTED || e.state[(int) child] == PARKED) {
+                activate((int) child, t);
+                started = 1;
+            } else {
+                rp.bad(r.name() + ": byte offset " + r.offset() + ": spawn of thread " + child
+                        + ", which is already running");
+            }
+        } else {
+            for (int u = 0; u < n && started < count; u++) {
+                if (u != t && (e.state[u] == NOT_STARTED || e.state[u] == PARKED)) {
+                    activate(u, t);
+                    started++;
+                }
+            }
+            if (started == 0) {
+                rp.bad(r.name() + ": byte offset " + r.offset() + ": spawn of " + count + " thread(s), but every"
+                        + " other trace of the set is already running or ended");
+            }
+        }
+        spawnedEver |= started > 0;
+        if (before <= 1 && e.active > 1) {
+            e.endPhase();
+            e.beginPhase(Phase.Kind.PARALLEL, -1);
+        }
+        e.emitCall(t, 0);
+    }
+
+    private void activate(int u, int parent) {
+        e.state[u] = RUNNABLE;
+        e.active++;
+        long d = e.clock[parent] - e.clock[u];
+        if (d > 0) {
+            e.cur.idle[u] += d;
+            e.clock[u] = e.clock[parent];
+        }
+        e.participated[u] = true;
+    }
+
+    private void join(int t, TraceReader r) {
+        if (o.parallelStart) {
+            e.emitCall(t, 0);
+            return;
+        }
+        long target = r.arg(3);
+        if (target == 0 && t != 0) {
+            e.emitCall(t, 0);
+            endThread(t, PARKED);
+            return;
+        }
+        if (target == 0) {
+            if (!spawnedEver) {
+                rp.bad(r.name() + ": byte offset " + r.offset() + ": join with no spawn: thread 0 joins, but no"
+                        + " spawn record started another thread");
+                e.emitCall(t, 0);
+                return;
+            }
+            if (e.active > 1) {
+                e.block(t, W_JOIN_ALL, -1, 0);
+            } else {
+                e.emitCall(t, 0);
+            }
+            return;
+        }
+        if (target >= n || target == t || e.state[(int) target] == NOT_STARTED) {
+            rp.bad(r.name() + ": byte offset " + r.offset() + ": join with no spawn: thread " + t + " joins thread "
+                    + target + ", which " + (target >= n ? "is not in the trace set" : target == t
+                    ? "is itself" : "no spawn record started"));
+            e.emitCall(t, 0);
+            return;
+        }
+        int u = (int) target;
+        if (e.state[u] == ENDED || e.state[u] == PARKED) {
+            e.wakeClock(t, endClock[u], false);
+            e.emitCall(t, 0);
+            return;
+        }
+        e.block(t, W_JOIN, u, 0);
+    }
+
+    private void barrier(int t, TraceReader r) {
+        int obj = sync.of(r.arg(1));
+        int parties = r.arg(2) > 0 ? (int) Math.min(r.arg(2), Integer.MAX_VALUE) : e.active;
+        sync.parties[obj] = parties;
+        long max = sync.arrivals[obj] == 0 ? e.clock[t] : Math.max(sync.arrivalMax[obj], e.clock[t]);
+        sync.arrivals[obj]++;
+        sync.arrivalMax[obj] = max;
+        if (sync.arrivals[obj] < parties) {
+            e.block(t, W_BARRIER, obj, 0);
+            sync.enqueue(obj, t);
+            return;
+        }
+        long before = e.clock[t];
+        releaseBarrier(obj);
+        e.wakeClock(t, max, false);
+        e.emitCall(t, e.clock[t] - before);
+    }
+
+    /** Opens a barrier: every waiter leaves at the largest arrival clock (seed 000 §3). */
+    void releaseBarrier(int obj) {
+        long x = sync.arrivalMax[obj];
+        sync.arrivals[obj] = 0;
+        for (int u = sync.dequeue(obj); u >= 0; u = sync.dequeue(obj)) {
+            e.wake(u, x);
+        }
+    }
+
+    private void lock(int t, TraceReader r) {
+        int obj = sync.of(r.arg(1));
+        int owner = sync.owner[obj];
+        if (owner < 0 || owner == t) {
+            if (owner < 0) {
+                sync.owner[obj] = t;
+                sync.depth[obj] = 0;
+                sync.ownerOffset[obj] = r.offset();
+                held[t]++;
+            }
+            sync.depth[obj]++;
+            e.emitCall(t, 0);
+            return;
+        }
+        e.block(t, W_LOCK, obj, 0);
+        sync.enqueue(obj, t);
+    }
+
+    private void unlock(int t, TraceReader r) {
+        int obj = sync.of(r.arg(1));
+        if (sync.owner[obj] != t) {
+            rp.bad(r.name() + ": byte offset " + r.offset() + ": thread " + t + " ends critical section 0x"
+                    + Long.toHexString(r.arg(1)) + ", which it does not hold");
+            e.emitCall(t, 0);
+            return;
+        }
+        e.emitCall(t, 0);
+        if (--sync.depth[obj] == 0) {
+            release(obj, t);
+        }
+    }
+
+    /** Releases a lock held by {@code t}, handing it to the first waiter (FIFO). */
+    private void release(int obj, int t) {
+        held[t]--;
+        sync.owner[obj] = -1;
+        int u = sync.dequeue(obj);
+        if (u >= 0) {
+            sync.owner[obj] = u;
+            sync.depth[obj] = 1;
+            sync.ownerOffset[obj] = rd[u].offset();
+            held[u]++;
+            e.wake(u, e.clock[t]);
+        }
+    }
+
+    private void awaitSeq(int t, TraceReader r) {
+        long s = r.arg(2);
+        if (s == 0) {
+            e.emitCall(t, 0);
+            return;
+        }
+        int obj = sync.of(r.arg(1));
+        long key = ((long) obj << 32) | s;
+        long w = seqDone.get(key, -1);
+        if (w >= 0) {
+            long before = e.clock[t];
+            e.wakeClock(t, w, false);
+            e.emitCall(t, e.clock[t] - before);
+            return;
+        }
+        e.block(t, W_SEQ, obj, s);
+        sync.enqueue(obj, t);
+    }
+
+    private void signalSeq(int t, TraceReader r) {
+        long s = r.arg(2);
+        e.emitCall(t, 0);
+        if (s == 0) {
+            return;
+        }
+        int obj = sync.of(r.arg(1));
+        seqDone.put(((long) obj << 32) | s, e.clock[t]);
+        int u = sync.head[obj];
+        while (u >= 0) {
+            int nx = sync.next[u];
+            if (e.waitKind[u] == W_SEQ && e.waitSeq[u] == s) {
+                sync.remove(obj, u);
+                e.wake(u, e.clock[t]);
+            }
+            u = nx;
+        }
+    }
+
+    private void beginOrder(int t) {
+        if (orderCount[t] < orderRound) {
+            orderCount[t] = orderRound;
+        }
+        if (orderCount[t] == orderRound && orderTurn == t) {
+            e.emitCall(t, 0);
+        } else {
+            e.block(t, W_ORDER, -1, orderCount[t]);
+        }
+    }
+
+    private void endOrder(int t) {
+        orderCount[t]++;
+        if (orderTurn == t) {
+            advanceOrder(t, e.clock[t]);
+        }
+    }
+
+    /** Passes the ordered-section turn from {@code t} to the next active thread in thread order. */
+    private void advanceOrder(int t, long c) {
+        int nx = -1;
+        for (int u = t + 1; u < n; u++) {
+            if (e.isActive(u)) {
+                nx = u;
+                break;
+            }
+        }
+        if (nx < 0) {
+            orderRound++;
+            nx = e.firstActive();
+        }
+        orderTurn = nx;
+        if (nx >= 0 && e.state[nx] == BLOCKED && e.waitKind[nx] == W_ORDER) {
+            if (orderCount[nx] < orderRound) {
+                orderCount[nx] = orderRound;
+            }
+            if (orderCount[nx] == orderRound) {
+                e.wake(nx, c);
+            }
+        }
+    }
+
+    private void marker(int t, TraceReader r) {
+        long cmd = r.arg(1);
+        long num = r.arg(2);
+        if (cmd == 1) {
+            e.stopped[t] = true;
+        } else if (cmd == 2) {
+            e.stopped[t] = false;
+        } else if (cmd == 3 || cmd == 4) {
+            java.util.Arrays.fill(e.stopped, cmd == 3);
+        }
+        if (e.active <= 1) {
+            e.endPhase();
+            e.beginPhase(Phase.Kind.USER, (int) num);
+            e.emitCall(t, 0);
+            return;
+        }
+        e.block(t, W_MARKER, -1, num);
+        checkMarkers();
+    }
+
+    /** Completes a parallel marker once every active thread waits at a marker with the same num. */
+    private boolean checkMarkers() {
+        long num = -1;
+        long x = 0;
+        for (int u = 0; u < n; u++) {
+            if (e.state[u] == RUNNABLE || (e.state[u] == BLOCKED && e.waitKind[u] != W_MARKER)) {
+                return false;
+            }
+            if (e.state[u] == BLOCKED) {
+                if (num >= 0 && e.waitSeq[u] != num) {
+                    return false;
+                }
+                num = e.waitSeq[u];
+                x = Math.max(x, e.clock[u]);
+            }
+        }
+        if (num < 0) {
+            return false;
+        }
+        for (int u = 0; u < n; u++) {
+            if (e.state[u] == BLOCKED) {
+                e.wake(u, x);
+            }
+        }
+        e.endPhase();
+        e.beginPhase(Phase.Kind.USER, (int) num);
+        return true;
+    }
+
+    /** Ends thread {@code t} (state {@code how}: ENDED or PARKED): its locks, its joiners, the ordered turn, phases. */
+    void endThread(int t, int how) {
+        if (held[t] > 0) {
+            for (int obj = 0; obj < sync.count; obj++) {
+                if (sync.owner[obj] == t) {
+                    rp.bad(rd[t].name() + ": thread " + t + " ended inside critical section 0x"
+                            + Long.toHexString(sync.address[obj]) + " (entered at byte offset "
+                            + sync.ownerOffset[obj] + ")");
+                    sync.depth[obj] = 0;
+                    release(obj, t);
+                }
+            }
+        }
+        e.state[t] = how;
+        endClock[t] = e.clock[t];
+        e.active--;
+        for (int u = 0; u < n; u++) {
+            if (e.state[u] == BLOCKED && e.waitKind[u] == W_JOIN && e.waitObj[u] == t) {
+                e.wake(u, e.clock[t]);
+            }
+        }
+        if (orderTurn == t && e.active > 0) {
+            advanceOrder(t, e.clock[t]);
+        }
+        if (e.active == 1) {
+            int u = e.firstActive();
+            if (e.state[u] == BLOCKED && e.waitKind[u] == W_JOIN_ALL) {
+                e.wake(u, e.maxClock());
+            }
+        }
+        boolean markerPhase = e.active >= 1 && checkMarkers();
+        if (e.active == 1 && !markerPhase) {
+            e.endPhase();
+            e.beginPhase(Phase.Kind.SERIAL, -1);
+        }
+    }
+}
