@@ -40,8 +40,6 @@ public final class MemoryUsage {
     private final long firstMask;
     private final java.util.HashMap<Long, Long> countOverflow = new java.util.HashMap<>();
     private int[][] codeCount = new int[64][];
-    private short[] pageFirst = new short[64];
-    private boolean[] pageMulti = new boolean[64];
     private long dataBytesAccessed;
     private long zeroByteStores;
     private long fetchedInstructions;
@@ -123,6 +121,9 @@ public final class MemoryUsage {
         if (s < 0) {
             return;
         }
+        if (s >= codeCount.length) {
+            codeCount = java.util.Arrays.copyOf(codeCount, Math.max(s + 1, codeCount.length * 2));
+        }
         int[] cc = codeCount[s];
         if (cc == null) {
             cc = new int[PAGE];
@@ -172,7 +173,7 @@ public final class MemoryUsage {
                 first = false;
                 continue;
             }
-            int s = slot(a >>> PAGE_SHIFT);
+            int s = loc.slot(a >>> PAGE_SHIFT);
             if (first) {
                 firstSlot = s;
                 first = false;
@@ -199,12 +200,6 @@ public final class MemoryUsage {
                     m[i] = mark(m[i], me, firstField, bit);
                 }
             }
-            short pt = (short) (thread + 1);
-            if (pageFirst[s] == 0) {
-                pageFirst[s] = pt;
-            } else if (pageFirst[s] != pt) {
-                pageMulti[s] = true;
-            }
             a += n;
             rem -= n;
         }
@@ -218,17 +213,6 @@ public final class MemoryUsage {
             return w | me | bit;
         }
         return w | ((t != me) ? (bit | MULTI) : bit);
-    }
-
-    private int slot(long page) {
-        int s = loc.slot(page);
-        if (s >= pageFirst.length) {
-            int n = Math.max(s + 1, pageFirst.length * 2);
-            codeCount = java.util.Arrays.copyOf(codeCount, n);
-            pageFirst = java.util.Arrays.copyOf(pageFirst, n);
-            pageMulti = java.util.Arrays.copyOf(pageMulti, n);
-        }
-        return s;
     }
 
     /** One page's record of the memory usage file. */
@@ -253,10 +237,18 @@ public final class MemoryUsage {
         public int owner;
         /** Touched instruction starts. */
         long instructions;
+        /** The first-thread field (in place) of the touched locations, while they agree; 0 before the first. */
+        long first;
+        /** Touched by more than one thread (a location is, or two locations' first threads differ). */
+        boolean multi;
     }
 
-    /** Fills {@code r} for the page in {@code slot}. */
-    private void page(int slot, PageRecord r) {
+    /**
+     * Fills {@code r} for the page in {@code slot}; false if no location of it was touched. The page's owner
+     * follows from its locations: it is shared when a location is, or two locations have different first threads;
+     * else its owner is the one first thread.
+     */
+    private boolean page(int slot, PageRecord r) {
         r.page = loc.pageNumber(slot);
         r.touched = 0;
         r.code = 0;
@@ -266,8 +258,10 @@ public final class MemoryUsage {
         r.sharedDataAccesses = 0;
         r.sharedCodeAccesses = 0;
         r.instructions = 0;
+        r.first = 0;
+        r.multi = false;
         long[] m = loc.state(slot);
-        int[] cc = codeCount[slot];
+        int[] cc = slot < codeCount.length ? codeCount[slot] : null;
         long pageBase = loc.pageNumber(slot) << PAGE_SHIFT;
         if (packed) {
             long[] sd = loc.side();
@@ -291,7 +285,8 @@ public final class MemoryUsage {
                 location(r, m[i * stride], cc, pageBase, i);
             }
         }
-        r.owner = pageMulti[slot] ? -1 : pageFirst[slot] - 1;
+        r.owner = r.multi ? -1 : (int) (r.first >>> firstShift) - 1;
+        return r.touched > 0;
     }
 
     /** Adds location {@code i} of a page (word {@code b}) to its record. */
@@ -305,6 +300,12 @@ public final class MemoryUsage {
         }
         int c = cc == null ? 0 : cc[i];
         r.touched++;
+        long f = b & firstMask;
+        if (r.first == 0) {
+            r.first = f;
+        } else if (f != r.first) {
+            r.multi = true;
+        }
         if ((b & CODE) != 0) {
             r.code++;
         }
@@ -314,6 +315,7 @@ public final class MemoryUsage {
         r.dataAccesses += d;
         r.codeAccesses += c;
         if ((b & MULTI) != 0) {
+            r.multi = true;
             r.shared++;
             r.sharedDataAccesses += d;
             r.sharedCodeAccesses += c;
@@ -327,10 +329,9 @@ public final class MemoryUsage {
         PageRecord r = new PageRecord();
         long instructions = 0;
         for (int s = 0; s < loc.pages(); s++) {
-            if (s >= pageFirst.length || pageFirst[s] == 0) {
+            if (!page(s, r)) {
                 continue;
             }
-            page(s, r);
             boolean shared = r.owner < 0;
             boolean range = shared || ranges.inSharedRange(r.page << PAGE_SHIFT);
             c[0]++;
@@ -373,10 +374,9 @@ public final class MemoryUsage {
         PageRecord r = new PageRecord();
         StringBuilder sb = new StringBuilder(128);
         for (int s : loc.slotsByPage()) {
-            if (s >= pageFirst.length || pageFirst[s] == 0) {
+            if (!page(s, r)) {
                 continue;
             }
-            page(s, r);
             sb.setLength(0);
             sb.append(r.page).append(' ').append(r.touched).append(' ').append(r.code).append(' ')
                     .append(r.shared).append(' ').append(r.dataAccesses).append(' ').append(r.codeAccesses)
@@ -391,10 +391,9 @@ public final class MemoryUsage {
         java.util.List<long[]> rows = new java.util.ArrayList<>();
         PageRecord r = new PageRecord();
         for (int s : loc.slotsByPage()) {
-            if (s >= pageFirst.length || pageFirst[s] == 0) {
+            if (!page(s, r)) {
                 continue;
             }
-            page(s, r);
             rows.add(new long[] {r.page, r.touched, r.code, r.shared, r.dataAccesses, r.codeAccesses,
                 r.sharedDataAccesses, r.sharedCodeAccesses, r.owner});
         }
