@@ -45,6 +45,8 @@ public final class Ciat implements Analysis {
     private Communication comm;
     private AccessAge age;
     private MemoryUsage memory;
+    /** Communication also sets memory usage's data-access marks ({@link Communication#accessTouching}). */
+    private boolean fused;
     private final List<PhaseStats> phases = new ArrayList<>();
     private PhaseStats current;
     /** Records replayed outside any phase (e.g. the spawn call that ends a serial phase); merged into the next. */
@@ -95,6 +97,7 @@ public final class Ciat implements Analysis {
         }
         comm.partition(part, parts);
         memory.partition(part, parts);
+        fused = comm.fuses();
         runKind = new int[threads];
         runLength = new long[threads];
         pendingCall = new long[threads];
@@ -155,9 +158,17 @@ public final class Ciat implements Analysis {
             }
         }
         if (parts == 1) {
-            memory.data(thread, address, size);
-            if (!sync) {
-                comm.access(cpu, clock, store, address, size, ph.comm, events);
+            if (!sync && size > 0 && fused) {
+                // one pass over the location words for communication and memory usage
+                memory.dataTotals(size);
+                if (!comm.accessTouching(cpu, thread, clock, store, address, size, ph.comm, events)) {
+                    memory.countOverflow(address);
+                }
+            } else {
+                memory.data(thread, address, size);
+                if (!sync) {
+                    comm.access(cpu, clock, store, address, size, ph.comm, events);
+                }
             }
         } else if (size <= 0 || ((address ^ (address + size - 1)) >>> 12) != 0 || owner(address >>> 12) == part) {
             // This partition's page, or a page-crossing access (each partition handles its own bytes).

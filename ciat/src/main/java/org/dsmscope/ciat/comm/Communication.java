@@ -37,6 +37,11 @@ public final class Communication {
     private static final long SPLIT = LocationState.SPLIT;
     private static final int GROUP_SHIFT = LocationState.GROUP_SHIFT;
     private static final int GROUP = LocationState.GROUP;
+    private static final long DATA = LocationState.DATA;
+    private static final long MULTI = LocationState.MULTI;
+    private static final long P_FIRST = 0xFFFL << LocationState.P_FIRST_SHIFT;
+    private static final int COUNT_SHIFT = LocationState.COUNT_SHIFT;
+    private static final long COUNT_MAX = LocationState.COUNT_MAX;
 
     private final int processors;
     private final int words;
@@ -50,6 +55,10 @@ public final class Communication {
     private int part;
     private int parts = 1;
     private long mask = -1;
+    /** Packed layout, {@link #accessTouching}: the accessing thread's first-thread field (0: no memory usage). */
+    private long touchMe;
+    /** {@link #accessTouching}: the access's count did not fit its anchor word. */
+    private boolean countFull;
 
     /** Communication state for {@code processors} processors, in its own location table. */
     public Communication(int processors) {
@@ -137,6 +146,45 @@ public final class Communication {
             sink.event(clock, type, cpu, degree);
         }
         return type;
+    }
+
+    /**
+     * {@link #access}, and in the same pass over the location words the data-access marks of memory usage for
+     * thread {@code thread} (packed layout only, see {@link #fuses}): the first thread, DATA and MULTI bits of each
+     * byte and the access count of its lowest byte, exactly as {@code MemoryUsage.data} would set them, which
+     * must not be called for this access as well. Returns false if the count did not fit the location word (the
+     * caller counts it in memory usage's overflow map).
+     */
+    public boolean accessTouching(int cpu, int thread, long clock, boolean store, long address, int size,
+            CommStats st, CommEventSink sink) {
+        touchMe = (long) (thread + 1) << LocationState.P_FIRST_SHIFT;
+        countFull = false;
+        access(cpu, clock, store, address, size, st, sink);
+        touchMe = 0;
+        return !countFull;
+    }
+
+    /** True if {@link #accessTouching} may be used: the packed layout, not partitioned. */
+    public boolean fuses() {
+        return packed && parts == 1;
+    }
+
+    /** A packed word with the memory-usage marks of {@link #accessTouching} applied (none outside it). */
+    private long touched(long w, boolean first) {
+        long me = touchMe;
+        if (me == 0) {
+            return w;
+        }
+        long t = w & P_FIRST;
+        w = t == 0 ? (w | me | DATA) : (w | (t != me ? DATA | MULTI : DATA));
+        if (first) {
+            if ((w >>> COUNT_SHIFT) != COUNT_MAX) {
+                w += 1L << COUNT_SHIFT;
+            } else {
+                countFull = true;
+            }
+        }
+        return w;
     }
 
     /** Updates the bytes' state; returns the per-access result code (see the load and store methods). */
@@ -276,6 +324,7 @@ public final class Communication {
     private int loadP(int cpu, long address, int size, CommStats st) {
         long bit = 1L << cpu;
         int result = 0;
+        boolean first = true;
         long a = address;
         int rem = size;
         while (rem > 0) {
@@ -290,13 +339,15 @@ public final class Communication {
             for (int x = off, e = off + n; x < e; ) {
                 int g = x >>> GROUP_SHIFT;
                 if ((m[g] & SPLIT) == 0 && (x & (GROUP - 1)) == 0 && x + GROUP <= e) {
-                    result = loadAt(m, g, cpu, bit, result);
+                    result = loadAt(m, g, cpu, bit, result, first);
+                    first = false;
                     x += GROUP;
                 } else {
                     int b = loc.split(m, g);
                     long[] sd = loc.side();
                     for (int end = Math.min(e, (g + 1) << GROUP_SHIFT); x < end; x++) {
-                        result = loadAt(sd, b + (x & (GROUP - 1)), cpu, bit, result);
+                        result = loadAt(sd, b + (x & (GROUP - 1)), cpu, bit, result, first);
+                        first = false;
                     }
                 }
             }
@@ -306,10 +357,14 @@ public final class Communication {
         return result;
     }
 
-    /** One packed location word (or uniform group) loaded by cpu: the load's result so far, updated. */
-    private int loadAt(long[] m, int i, int cpu, long bit, int result) {
-        long w = m[i];
+    /**
+     * One packed location word (or uniform group) loaded by cpu ({@code first}: the access's lowest byte): the
+     * load's result so far, updated.
+     */
+    private int loadAt(long[] m, int i, int cpu, long bit, int result, boolean first) {
+        long w = touched(m[i], first);
         if ((w & bit) != 0) {
+            m[i] = w;
             return result;
         }
         int wr = (int) ((w & P_WRITER) >>> P_WRITER_SHIFT) - 1;
@@ -319,6 +374,7 @@ public final class Communication {
                 m[i] = w | bit;
                 return 2;
             }
+            m[i] = w;
             return result;
         }
         m[i] = w | bit;
@@ -346,14 +402,14 @@ public final class Communication {
             for (int x = off, e = off + n; x < e; ) {
                 int g = x >>> GROUP_SHIFT;
                 if ((m[g] & SPLIT) == 0 && (x & (GROUP - 1)) == 0 && x + GROUP <= e) {
-                    r = storeAt(m, g, cpu, bit, me | anchor, r, st);
+                    r = storeAt(m, g, cpu, bit, me | anchor, r, st, anchor != 0);
                     anchor = 0;
                     x += GROUP;
                 } else {
                     int b = loc.split(m, g);
                     long[] sd = loc.side();
                     for (int end = Math.min(e, (g + 1) << GROUP_SHIFT); x < end; x++) {
-                        r = storeAt(sd, b + (x & (GROUP - 1)), cpu, bit, me | anchor, r, st);
+                        r = storeAt(sd, b + (x & (GROUP - 1)), cpu, bit, me | anchor, r, st, anchor != 0);
                         anchor = 0;
                     }
                 }
@@ -369,8 +425,8 @@ public final class Communication {
      * {@code r} the store's result so far (the largest |L| of a WAR byte, else -1 after a WAW byte, else 0),
      * updated.
      */
-    private int storeAt(long[] m, int i, int cpu, long bit, long set, int r, CommStats st) {
-        long w = m[i];
+    private int storeAt(long[] m, int i, int cpu, long bit, long set, int r, CommStats st, boolean first) {
+        long w = touched(m[i], first);
         long rr = w & P_READERS;
         if ((w & P_ANCHOR) != 0 && rr != 0) {
             st.sharing[Long.bitCount(rr)]++;

@@ -97,8 +97,23 @@ public final class MemoryUsage {
         if ((w >>> COUNT_SHIFT) != COUNT_MAX) {
             m[i] = w + (1L << COUNT_SHIFT);
         } else {
-            countOverflow.merge(address, 1L, Long::sum); // rare: more than 16 M accesses anchored at one byte
+            countOverflow(address); // rare: more than 16 M accesses anchored at one byte
         }
+    }
+
+    /**
+     * The totals of a data access of {@code size} &ge; 1 bytes whose location marks and count another pass over
+     * the location words set ({@code Communication.accessTouching}).
+     */
+    public void dataTotals(int size) {
+        if (part == 0) {
+            dataBytesAccessed += size;
+        }
+    }
+
+    /** One more data access anchored at {@code address} whose location word's count is full. */
+    public void countOverflow(long address) {
+        countOverflow.merge(address, 1L, Long::sum);
     }
 
     /**
