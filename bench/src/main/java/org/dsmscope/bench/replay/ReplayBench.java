@@ -114,6 +114,11 @@ public class ReplayBench {
 
     @TearDown(Level.Trial)
     public void tearDown() throws IOException {
+        deleteTree(dir);
+    }
+
+    /** Deletes a directory and everything under it (a benchmark's temporary traces). */
+    public static void deleteTree(Path dir) throws IOException {
         try (var s = Files.walk(dir)) {
             for (Path f : (Iterable<Path>) s.sorted(Comparator.reverseOrder())::iterator) {
                 Files.delete(f);
