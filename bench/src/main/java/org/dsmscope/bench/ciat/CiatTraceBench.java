@@ -11,7 +11,6 @@ import org.dsmscope.ciat.CiatResult;
 import org.dsmscope.ciat.ParallelCiat;
 import org.dsmscope.replay.Replay;
 import org.dsmscope.replay.ReplayOptions;
-import org.dsmscope.replay.gen.ForkJoinGen;
 import org.dsmscope.trace.TraceSet;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -53,11 +52,7 @@ public class CiatTraceBench {
     @Setup(Level.Trial)
     public void setup() throws IOException {
         dir = Files.createTempDirectory("ciattracebench");
-        ForkJoinGen.Params p = new ForkJoinGen.Params();
-        p.threads = 16;
-        p.instructions = 250_000;
-        p.sharedFraction = 0.3;
-        trace = ForkJoinGen.write(dir, "fj", p);
+        trace = ReplayBench.forkJoin16(dir);
         System.out.println("\naccesses: " + accesses(analyse()));
     }
 

@@ -99,11 +99,7 @@ public class ReplayBench {
     @Setup(Level.Trial)
     public void setup() throws IOException {
         dir = Files.createTempDirectory("replaybench");
-        ForkJoinGen.Params p = new ForkJoinGen.Params();
-        p.threads = 16;
-        p.instructions = 250_000;
-        p.sharedFraction = 0.3;
-        threads = ForkJoinGen.write(dir, "fj", p);
+        threads = forkJoin16(dir);
         ProcessGen.Params q = new ProcessGen.Params();
         q.processes = 16;
         q.slices = 125;
@@ -115,6 +111,18 @@ public class ReplayBench {
     @TearDown(Level.Trial)
     public void tearDown() throws IOException {
         deleteTree(dir);
+    }
+
+    /**
+     * Writes the benchmarks' generated 16-thread trace {@code dir/fj.16} (`dsmscope gen forkjoin --threads 16
+     * --instructions 250000 --shared 0.3`: 4,041,450 accesses, 30% of them to the shared array).
+     */
+    public static TraceSet forkJoin16(Path dir) {
+        ForkJoinGen.Params p = new ForkJoinGen.Params();
+        p.threads = 16;
+        p.instructions = 250_000;
+        p.sharedFraction = 0.3;
+        return ForkJoinGen.write(dir, "fj", p);
     }
 
     /** Deletes a directory and everything under it (a benchmark's temporary traces). */
