@@ -221,9 +221,9 @@ final class ThreadEngine {
     }
 
     /**
-     * Records per run taken from the reader: at most {@link #RUN}, and at most the room left below the bound (a memory
-     * record advances the clock by one, a branch by its gap, others not at all, so a run is rarely given back); none below
-     * {@link #MIN_RUN}.
+     * Records per run taken from the reader: at most {@link #RUN}, and at most the room left below the bound (a
+     * memory record advances the clock by one, a branch by its gap, others not at all, so a run is rarely given
+     * back); none below {@link #MIN_RUN}.
      */
     private static final int RUN = 256;
     private static final int MIN_RUN = 8;
@@ -247,7 +247,8 @@ final class ThreadEngine {
             } else if (k == RecordKind.FETCH) {
                 other(t, k, address, address, f1 & 0xFFFFFF);
             } else {
-                other(t, k, k == RecordKind.PROC_START ? address : hi | (f1 & SmaitFormat.BRANCH_FIELD_MASK), address, 0);
+                long source = k == RecordKind.PROC_START ? address : hi | (f1 & SmaitFormat.BRANCH_FIELD_MASK);
+                other(t, k, source, address, 0);
             }
             if (clock[t] >= bound || state[t] != RUNNABLE) {
                 r.unread(end - i - 1);

@@ -152,7 +152,8 @@ class CommunicationPropertyTest {
                 Arbitraries.of(1, 2))
                 .as((c, st, a, sz) -> new Acc(c, st, 0x7FE0 + a, sz));
         return Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(9, aligned), net.jqwik.api.Tuple.of(1, small)).list().ofMinSize(1).ofMaxSize(300);
+                net.jqwik.api.Tuple.of(9, aligned), net.jqwik.api.Tuple.of(1, small))
+                .list().ofMinSize(1).ofMaxSize(300);
     }
 
     @Property(tries = 300)

@@ -76,7 +76,10 @@ class MemoryUsagePropertyTest {
             }
         }
 
-        /** The memory usage file's records: page, touched, code, shared, data, code, shared data, shared code, owner. */
+        /**
+         * The memory usage file's records: page, touched, code, shared, data, code, shared data, shared code,
+         * owner.
+         */
         List<long[]> rows() {
             TreeMap<Long, long[]> rows = new TreeMap<>();
             for (Map.Entry<Long, Loc> e : locs.entrySet()) {

@@ -14,7 +14,8 @@ import net.jqwik.api.Provide;
 
 /**
  * The page map against a HashMap: slots in order of first insertion, lookups of present and absent pages, for
- * page numbers below 2^20 (found directly) and above (hashed, up to Long.MAX_VALUE: page numbers are addresses &gt;&gt;&gt; 12), and the page order.
+ * page numbers below 2^20 (found directly) and above (hashed, up to Long.MAX_VALUE: page numbers are
+ * addresses &gt;&gt;&gt; 12), and the page order.
  */
 class PageMapPropertyTest {
 
