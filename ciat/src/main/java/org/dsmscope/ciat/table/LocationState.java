@@ -73,6 +73,9 @@ public final class LocationState {
     /** Packed layout: the most threads. */
     public static final int P_MAX_THREADS = 4095;
 
+    /** Most words of the side table: 2^28 split groups (8 GiB). */
+    static final int MAX_SIDE = 1 << 30;
+
     private final PageMap pages = new PageMap();
     private final int stride;
     private final boolean packed;
@@ -148,14 +151,16 @@ public final class LocationState {
         if ((w & SPLIT) != 0) {
             return (int) (w >>> 32) << GROUP_SHIFT;
         }
-        int idx = sideUsed++;
-        int b = idx << GROUP_SHIFT;
+        int b = sideUsed << GROUP_SHIFT;
         if (b >= side.length) {
-            if (idx >= (1 << 30)) {
-                throw new IllegalStateException("location table: more than 2^30 split groups");
+            if (side.length >= MAX_SIDE) {
+                throw new IllegalStateException("location table: more than " + (MAX_SIDE >> GROUP_SHIFT)
+                        + " split groups (bytes accessed in pieces smaller than their aligned group of "
+                        + GROUP + ")");
             }
-            side = java.util.Arrays.copyOf(side, side.length * 2);
+            side = java.util.Arrays.copyOf(side, Math.min(side.length * 2, MAX_SIDE));
         }
+        int idx = sideUsed++;
         long rest = w & ~BYTE0_ONLY;
         side[b] = w;
         side[b + 1] = rest;
