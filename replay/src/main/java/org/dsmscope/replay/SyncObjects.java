@@ -65,13 +65,18 @@ final class SyncObjects {
         tail[obj] = t;
     }
 
-    /** Removes and returns the first waiter, -1 if none. */
-    int dequeue(int obj) {
-        int t = head[obj];
-        if (t >= 0) {
-            remove(obj, t);
+    /**
+     * Removes and returns the first waiter whose wait kind ({@code waitKind[t]}) is {@code kind}, -1 if none.
+     * One object can queue several kinds: a Java monitor is a lock and a condition at the same address.
+     */
+    int dequeue(int obj, int[] waitKind, int kind) {
+        for (int t = head[obj]; t >= 0; t = next[t]) {
+            if (waitKind[t] == kind) {
+                remove(obj, t);
+                return t;
+            }
         }
-        return t;
+        return -1;
     }
 
     /** Removes {@code t} from the list of {@code obj} (no-op if absent). */

@@ -259,7 +259,8 @@ final class ThreadCalls {
     void releaseBarrier(int obj) {
         long x = sync.arrivalMax[obj];
         sync.arrivals[obj] = 0;
-        for (int u = sync.dequeue(obj); u >= 0; u = sync.dequeue(obj)) {
+        for (int u = sync.dequeue(obj, e.waitKind, W_BARRIER); u >= 0;
+                u = sync.dequeue(obj, e.waitKind, W_BARRIER)) {
             e.wake(u, x);
         }
     }
@@ -296,11 +297,14 @@ final class ThreadCalls {
         }
     }
 
-    /** Releases a lock held by {@code t}, handing it to the first waiter (FIFO). */
+    /**
+     * Releases a lock held by {@code t}, handing it to the first thread waiting for the lock (FIFO); threads
+     * waiting on the same object for a wake-up (a monitor's wait) stay queued.
+     */
     private void release(int obj, int t) {
         held[t]--;
         sync.owner[obj] = -1;
-        int u = sync.dequeue(obj);
+        int u = sync.dequeue(obj, e.waitKind, W_LOCK);
         if (u >= 0) {
             sync.owner[obj] = u;
             sync.depth[obj] = 1;

@@ -45,6 +45,24 @@ class SyncSemanticsTest {
         assertTrue(r.calls.contains("0 0 10 cond_wait wait 10 t 4-5"), r.calls.toString());
     }
 
+    /**
+     * A Java monitor is both a lock and a condition (wait/notify on the same address), so a thread waiting for a
+     * wake-up and a thread waiting for the lock queue on one object: the released lock goes to the lock waiter;
+     * the wake-up waiter stays until its wake-up (found replaying the Pipeline example, which deadlocked).
+     */
+    @Test
+    void monitorRelease_goesToTheLockWaiterNotToAThreadWaitingForAWakeUpOnTheSameMonitor() {
+        long mon = 0x700;
+        TraceSet set = TestTraces.write(dir, "mon",
+                w -> w.lock(mon).unlock(mon).call(CallType.COND_WAIT, mon, 1, 0).lock(mon).unlock(mon),
+                w -> w.loads(2, 0x100).lock(mon).loads(5, 0x100).unlock(mon),
+                w -> w.loads(4, 0x200).lock(mon).call(CallType.COND_WAKE, mon, 1, 1).unlock(mon));
+        Recorder r = TestTraces.replay(set, parallel());
+        long[][] t = r.phaseTimes.get(0);
+        assertEquals(3, t[3][2], "thread 2 waits for the monitor from 4 until thread 1 releases it at 7");
+        assertEquals(7, t[2][0], "thread 0 waits for its wake-up, which thread 2 gives at 7");
+    }
+
     @Test
     void latchAwait_waitsForTheReleaseWithItsSequenceNumber() {
         long latch = 0x800;
