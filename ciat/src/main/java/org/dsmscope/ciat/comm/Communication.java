@@ -38,7 +38,6 @@ public final class Communication {
     private static final int GROUP_SHIFT = LocationState.GROUP_SHIFT;
     private static final int GROUP = LocationState.GROUP;
     private static final long DATA = LocationState.DATA;
-    private static final long MULTI = LocationState.MULTI;
     private static final long P_FIRST = 0xFFFL << LocationState.P_FIRST_SHIFT;
     private static final int COUNT_SHIFT = LocationState.COUNT_SHIFT;
     private static final long COUNT_MAX = LocationState.COUNT_MAX;
@@ -175,8 +174,7 @@ public final class Communication {
         if (me == 0) {
             return w;
         }
-        long t = w & P_FIRST;
-        w = t == 0 ? (w | me | DATA) : (w | (t != me ? DATA | MULTI : DATA));
+        w = LocationState.mark(w, me, P_FIRST, DATA);
         if (first) {
             if ((w >>> COUNT_SHIFT) != COUNT_MAX) {
                 w += 1L << COUNT_SHIFT;

@@ -199,35 +199,26 @@ public final class MemoryUsage {
                 for (int x = off, e = off + n; x < e; ) {
                     int g = x >>> GROUP_SHIFT;
                     if ((m[g] & SPLIT) == 0 && (x & (GROUP - 1)) == 0 && x + GROUP <= e) {
-                        m[g] = mark(m[g], me, firstField, bit);
+                        m[g] = LocationState.mark(m[g], me, firstField, bit);
                         x += GROUP;
                     } else {
                         int b = loc.split(m, g);
                         long[] sd = loc.side();
                         for (int end = Math.min(e, (g + 1) << GROUP_SHIFT); x < end; x++) {
                             int i = b + (x & (GROUP - 1));
-                            sd[i] = mark(sd[i], me, firstField, bit);
+                            sd[i] = LocationState.mark(sd[i], me, firstField, bit);
                         }
                     }
                 }
             } else {
                 for (int i = off * stride, e = (off + n) * stride; i < e; i += stride) {
-                    m[i] = mark(m[i], me, firstField, bit);
+                    m[i] = LocationState.mark(m[i], me, firstField, bit);
                 }
             }
             a += n;
             rem -= n;
         }
         return firstSlot;
-    }
-
-    /** A location word touched by the thread whose first-thread field is {@code me}: first thread or MULTI. */
-    private static long mark(long w, long me, long firstField, long bit) {
-        long t = w & firstField;
-        if (t == 0) {
-            return w | me | bit;
-        }
-        return w | ((t != me) ? (bit | MULTI) : bit);
     }
 
     /** One page's record of the memory usage file. */

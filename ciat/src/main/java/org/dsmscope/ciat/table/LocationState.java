@@ -170,6 +170,19 @@ public final class LocationState {
         return b;
     }
 
+    /**
+     * Memory usage's mark on a location word touched by the thread whose first-thread field (in place, see
+     * {@link #firstShift}) is {@code me}: the first thread if none yet, else MULTI if it differs; and {@code bit}
+     * (DATA or CODE).
+     */
+    public static long mark(long w, long me, long firstField, long bit) {
+        long t = w & firstField;
+        if (t == 0) {
+            return w | me | bit;
+        }
+        return w | ((t != me) ? (bit | MULTI) : bit);
+    }
+
     /** The word of location {@code off} of a slot's page (either layout: word 0 in the wide one). */
     public long word(int slot, int off) {
         long[] m = state[slot];
