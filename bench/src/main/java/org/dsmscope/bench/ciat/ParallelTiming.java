@@ -18,7 +18,9 @@ import org.dsmscope.trace.TraceSet;
  * time, so that the critical path on idle cores can be estimated on a loaded machine. Usage:
  * {@code ParallelTiming TRACE_PREFIX ITERATIONS MODES} with MODES a comma list of {@code null} (replay only),
  * {@code 1} (serial CIAT), worker counts N and {@code pN} (the same; {@code p1} runs the parallel machinery
- * with one worker, to show its overhead against {@code 1}).
+ * with one worker, to show its overhead against {@code 1}). After the last iteration it prints, per mode, the
+ * median and fastest wall time of the iterations after the first (warm-up), and per iteration the ratio of the
+ * first mode's wall time to each other mode's (the speed-up when the first mode is {@code 1}), with its median.
  */
 public final class ParallelTiming {
     private ParallelTiming() {
@@ -31,8 +33,11 @@ public final class ParallelTiming {
         ThreadMXBean tb = ManagementFactory.getThreadMXBean();
         com.sun.management.OperatingSystemMXBean os =
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        String[] modes = a[2].split(",");
+        double[][] walls = new double[modes.length][iterations];
         for (int it = 0; it < iterations; it++) {
-            for (String mode : a[2].split(",")) {
+            for (int m = 0; m < modes.length; m++) {
+                String mode = modes[m];
                 System.gc();
                 long w0 = System.nanoTime();
                 long p0 = os.getProcessCpuTime();
@@ -54,6 +59,7 @@ public final class ParallelTiming {
                 }
                 r.run();
                 long w = System.nanoTime() - w0;
+                walls[m][it] = w / 1e9;
                 long p = os.getProcessCpuTime() - p0;
                 long t = tb.getCurrentThreadCpuTime() - t0;
                 CiatResult res = serial != null ? serial.result() : par != null ? par.result() : null;
@@ -70,5 +76,37 @@ public final class ParallelTiming {
                         workers.toString(), acc);
             }
         }
+        summary(a[0], modes, walls);
+    }
+
+    /** Medians and minima of the warm iterations, and the per-iteration ratios to the first mode. */
+    private static void summary(String trace, String[] modes, double[][] walls) {
+        int n = walls[0].length;
+        if (n < 2) {
+            return;
+        }
+        for (int m = 0; m < modes.length; m++) {
+            double[] w = java.util.Arrays.copyOfRange(walls[m], 1, n);
+            System.out.printf(Locale.ROOT, "%s summary mode %s wall median %.3f s min %.3f s (%d warm iterations)%n",
+                    trace, modes[m], median(w), java.util.Arrays.stream(w).min().orElse(0), w.length);
+        }
+        for (int m = 1; m < modes.length; m++) {
+            double[] r = new double[n - 1];
+            for (int it = 1; it < n; it++) {
+                r[it - 1] = walls[0][it] / walls[m][it];
+            }
+            double[] sorted = r.clone();
+            java.util.Arrays.sort(sorted);
+            System.out.printf(Locale.ROOT, "%s summary mode %s / mode %s per iteration %s median %.2f%n", trace,
+                    modes[0], modes[m], java.util.Arrays.toString(sorted).replaceAll("(\\.\\d\\d)\\d*", "$1"),
+                    median(r));
+        }
+    }
+
+    private static double median(double[] v) {
+        double[] s = v.clone();
+        java.util.Arrays.sort(s);
+        int k = s.length;
+        return k % 2 == 1 ? s[k / 2] : (s[k / 2 - 1] + s[k / 2]) / 2;
     }
 }
