@@ -1,0 +1,98 @@
+package org.dsmscope.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.dsmscope.trace.CallType;
+import org.dsmscope.trace.MemType;
+import org.dsmscope.trace.TraceWriter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A user's mistakes with the trace commands, as a skeptical user makes them: each gives one line naming the input
+ * and what is wrong, exit status 2, no stack trace, and no partial output left looking complete.
+ */
+class UserMistakesTest {
+    @TempDir
+    Path dir;
+
+    private static CiatCommandTest.Run run(String... args) {
+        return CiatCommandTest.run(args);
+    }
+
+    private static void assertOneLineUserError(CiatCommandTest.Run r, String expected) {
+        assertEquals(2, r.status(), r.err());
+        assertFalse(r.err().contains("\tat "), "stack trace: " + r.err());
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertTrue(r.err().contains(expected), r.err());
+    }
+
+    /** A p-thread trace set NAME.p: thread 0 spawns the others, each stores and loads a few words. */
+    private String writeSet(String name, int p) throws IOException {
+        String base = dir.resolve(name + "." + p).toString();
+        for (int t = 0; t < p; t++) {
+            try (TraceWriter w = TraceWriter.create(Path.of(base + "." + t), TraceWriter.Options.classic())) {
+                if (t == 0 && p > 1) {
+                    w.call(CallType.SPAWN, 1, 2, 1, p - 1, 1, 0);
+                }
+                for (int i = 0; i < 16; i++) {
+                    w.memory(MemType.STORE, 4, MemType.FIXED, 0x1000 + 4L * i);
+                    w.memory(MemType.LOAD, 4, MemType.FIXED, 0x2000 + 64L * t + 4L * i);
+                }
+            }
+        }
+        return base;
+    }
+
+    private List<String> files() throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.map(f -> f.getFileName().toString()).sorted().collect(Collectors.toList());
+        }
+    }
+
+    @Test
+    void convert_intoAFolderThatIsAFile_isOneLineNotAStackTrace() throws IOException {
+        String in = writeSet("a", 2);
+        CiatCommandTest.Run r = run("convert", in, "-o", in + ".0/x");
+        assertOneLineUserError(r, "not a directory");
+    }
+
+    @Test
+    void importLackey_intoAFolderThatIsAFile_isOneLineNotAStackTrace() throws IOException {
+        String in = writeSet("a", 1);
+        Path lackey = dir.resolve("run.lackey");
+        Files.writeString(lackey, "I  04001f40,3\n L 1ffefff8a8,8\n");
+        CiatCommandTest.Run r = run("import", "lackey", "-o", in + ".0/x", lackey.toString());
+        assertEquals(2, r.status(), r.err());
+        assertFalse(r.err().contains("\tat "), "stack trace: " + r.err());
+    }
+
+    @Test
+    void convert_whoseSecondFileIsBad_leavesNoPartialTraceSet() throws IOException {
+        String in = writeSet("a", 3);
+        Files.write(Path.of(in + ".1"), new byte[] {0, 0, 0, 0x40, 0, 0});
+        List<String> before = files();
+        CiatCommandTest.Run r = run("convert", in, "-o", dir.resolve("out").toString());
+        assertOneLineUserError(r, "a.3.1: byte offset 0: truncated record");
+        assertEquals(before, files(), "the failed convert left files behind");
+    }
+
+    @Test
+    void convert_ontoAnotherFileOfItsInputSet_isRefusedBeforeAnythingIsWritten() throws IOException {
+        writeSet("a", 2);
+        Path list = dir.resolve("swapped.list");
+        Files.write(list, List.of("a.2.1", "a.2.0"));
+        byte[] one = Files.readAllBytes(dir.resolve("a.2.1"));
+        CiatCommandTest.Run r = run("convert", "-t", list.toString(), "-o", dir.resolve("a").toString());
+        assertOneLineUserError(r, "would overwrite input file 1");
+        assertEquals(-1L, java.util.Arrays.mismatch(one, Files.readAllBytes(dir.resolve("a.2.1"))));
+    }
+}
