@@ -95,4 +95,31 @@ class UserMistakesTest {
         assertOneLineUserError(r, "would overwrite input file 1");
         assertEquals(-1L, java.util.Arrays.mismatch(one, Files.readAllBytes(dir.resolve("a.2.1"))));
     }
+
+    @Test
+    void ciat_diskLatencyThatOverflowsThePseudoClock_isRefusedNotWrappedAround() throws IOException {
+        String base = dir.resolve("io.1").toString();
+        try (TraceWriter w = TraceWriter.create(Path.of(base + ".0"), TraceWriter.Options.classic())) {
+            for (int i = 0; i < 4; i++) {
+                w.memory(MemType.LOAD, 4, MemType.FIXED, 0x1000 + 4L * i);
+                w.call(CallType.FILE_READ, 10 + i, 20 + i, 0x8000, 4096, 3, 0);
+            }
+        }
+        for (String[] extra : new String[][] {{}, {"-i", "1"}}) {
+            List<String> args = new java.util.ArrayList<>(List.of("ciat", "-handle_io", "-disk_latency", "1e15"));
+            args.addAll(List.of(extra));
+            args.add(base);
+            CiatCommandTest.Run r = run(args.toArray(new String[0]));
+            assertOneLineUserError(r, "-disk_latency 1000000000000000 ms");
+            assertTrue(r.err().contains("past 2^50 instructions"), r.err());
+        }
+        // a long latency that still fits gives the exact clock: 4 reads of 1e6 ms (+ 4096 B at 20 MB/s) at 240
+        // instructions per microsecond, one after the other
+        CiatCommandTest.Run ok = run("ciat", "-handle_io", "-disk_latency", "1e6", base);
+        assertEquals(0, ok.status(), ok.err());
+        long perRead = 1_000_000_000L * 240 + Math.round(4096 / 20.0 * 240);
+        String report = Files.readString(Path.of(base + ".ciat_report"));
+        assertTrue(report.contains("end " + (4 + 4 * perRead) + " "), report.lines().limit(4)
+                .collect(Collectors.joining("\n")));
+    }
 }
