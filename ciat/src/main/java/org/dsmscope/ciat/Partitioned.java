@@ -97,8 +97,17 @@ public final class Partitioned {
         written.add(mf);
         if (opt.events) {
             Path ev = Paths.get(base + ".ciat_events");
-            try (EventTrace out = EventTrace.open(ev)) {
+            EventTrace out = EventTrace.open(ev);
+            boolean merged = false;
+            try {
                 mergeEvents(parts, out);
+                merged = true;
+            } finally {
+                if (merged) {
+                    out.close();
+                } else {
+                    out.abandon();
+                }
             }
             written.add(ev);
         }

@@ -1,6 +1,7 @@
 package org.dsmscope.cli;
 
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -160,6 +161,7 @@ public final class CiatCommand implements Callable<Integer> {
             }
         }
         int parts = partitionCount();
+        checkOutputs(detailed.base(), co);
         Replay replay = new Replay(detailed, calls, ro);
         Analysed done = analyse(replay, co, parts);
         summary(done.result(), done.written());
@@ -170,6 +172,30 @@ public final class CiatCommand implements Callable<Integer> {
             out.flush();
         }
         return 0;
+    }
+
+    /**
+     * Refuses, before a possibly long analysis, outputs that could not be written at its end: an output name that
+     * is a directory, or a {@code --json} file in a folder that does not exist.
+     */
+    static void checkOutputs(String base, CiatOptions co) {
+        List<Path> outs = new ArrayList<>(List.of(Path.of(base + ".ciat_report"), Path.of(base + ".memory")));
+        if (co.events) {
+            outs.add(Path.of(base + ".ciat_events"));
+        }
+        if (co.json != null) {
+            outs.add(co.json);
+        }
+        for (Path p : outs) {
+            if (Files.isDirectory(p)) {
+                throw new UserError(p + ": cannot write: is a directory");
+            }
+            Path parent = p.toAbsolutePath().getParent();
+            if (parent != null && !Files.isDirectory(parent)) {
+                throw new UserError(p + ": cannot write: folder " + parent
+                        + (Files.exists(parent) ? " is not a directory" : " does not exist"));
+            }
+        }
     }
 
     /** The number of analysis partitions {@code --partitions} asks for (0: one per core), checked. */
@@ -199,7 +225,15 @@ public final class CiatCommand implements Callable<Integer> {
         }
         Ciat ciat = new Ciat(co);
         replay.add(ciat);
-        replay.run();
+        boolean done = false;
+        try {
+            replay.run();
+            done = true;
+        } finally {
+            if (!done) {
+                ciat.abandon();
+            }
+        }
         return new Analysed(ciat.result(), ciat.written());
     }
 

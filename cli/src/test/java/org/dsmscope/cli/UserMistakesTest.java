@@ -122,4 +122,49 @@ class UserMistakesTest {
         assertTrue(report.contains("end " + (4 + 4 * perRead) + " "), report.lines().limit(4)
                 .collect(Collectors.joining("\n")));
     }
+
+    /** A 2-thread set whose thread 1 ends before the barrier thread 0 waits at: a deadlock near the end. */
+    private String writeDeadlock(String name) throws IOException {
+        String base = dir.resolve(name + ".2").toString();
+        try (TraceWriter t0 = TraceWriter.create(Path.of(base + ".0"), TraceWriter.Options.classic());
+             TraceWriter t1 = TraceWriter.create(Path.of(base + ".1"), TraceWriter.Options.classic())) {
+            t0.call(CallType.SPAWN, 1, 2, 1, 1, 1, 0);
+            for (int i = 0; i < 20_000; i++) {
+                // thread 1 stores, thread 0 loads the same words: many RAW events before the deadlock
+                t1.memory(MemType.STORE, 4, MemType.FIXED, 0x1000 + 4L * (i % 64));
+                t0.memory(MemType.LOAD, 4, MemType.FIXED, 0x1000 + 4L * (i % 64));
+            }
+            t0.call(CallType.BARRIER, 3, 4, 0x9000, 2, 0, 0);
+            t0.memory(MemType.LOAD, 4, MemType.FIXED, 0x1000);
+        }
+        return base;
+    }
+
+    @Test
+    void ciat_eventTraceOfARunThatFails_isNotLeftBehind() throws IOException {
+        String base = writeDeadlock("dl");
+        for (String parts : new String[] {"1", "2"}) {
+            CiatCommandTest.Run r = run("ciat", "-ciat_events", "--partitions", parts, base);
+            assertOneLineUserError(r, "deadlock");
+            assertEquals(List.of("dl.2.0", "dl.2.1"), files(), "partitions " + parts);
+        }
+        // the same run continued past the deadlock writes every output, under its own name only
+        CiatCommandTest.Run ok = run("ciat", "-ciat_events", "--skip-bad-records", base);
+        assertEquals(0, ok.status(), ok.err());
+        assertEquals(List.of("dl.2.0", "dl.2.1", "dl.2.ciat_events", "dl.2.ciat_report", "dl.2.memory"), files());
+        assertTrue(Files.readString(Path.of(base + ".ciat_events")).lines().count() > 1000);
+    }
+
+    @Test
+    void ciat_outputThatCannotBeWritten_isRefusedBeforeTheAnalysis() throws IOException {
+        String base = writeSet("w", 2);
+        CiatCommandTest.Run r = run("ciat", "--json", dir.resolve("no/such/folder/out.json").toString(), base);
+        assertOneLineUserError(r, "out.json: cannot write: folder ");
+        assertTrue(r.err().contains("does not exist"), r.err());
+        assertEquals(List.of("w.2.0", "w.2.1"), files(), "nothing written before the refusal");
+        Files.createDirectory(Path.of(base + ".memory"));
+        r = run("ciat", base);
+        assertOneLineUserError(r, "w.2.memory: cannot write: is a directory");
+        assertEquals(List.of("w.2.0", "w.2.1", "w.2.memory"), files(), "no report without its memory file");
+    }
 }

@@ -31,11 +31,8 @@ public final class JsonReport {
 
     /** Writes the JSON document to {@code file}. */
     public static void write(CiatResult res, Path file) {
-        try {
-            MAPPER.writeValue(file.toFile(), tree(res));
-        } catch (IOException e) {
-            throw new UncheckedIOException(file + ": cannot write: " + e.getMessage(), e);
-        }
+        ObjectNode tree = tree(res);
+        OutputFile.write(file, tmp -> MAPPER.writeValue(tmp.toFile(), tree));
     }
 
     /** The JSON document as a string. */
