@@ -345,7 +345,7 @@ public final class Ciat implements Analysis {
         }
         MemoryFigures mem = memory.figures(opt.ranges);
         result = new CiatResult(threads, processors, phases, agg, mem, opt.ageScope.label(), opt.ageGranularity,
-                opt.sampleRate, opt.busy1);
+                opt.sampleRate, opt.busy1, c.problems(), c.problemCount());
         if (events != null) {
             events.close();
         }

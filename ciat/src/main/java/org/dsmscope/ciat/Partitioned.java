@@ -15,6 +15,7 @@ import org.dsmscope.ciat.memory.MemoryUsage;
 import org.dsmscope.ciat.report.EventTrace;
 import org.dsmscope.ciat.report.JsonReport;
 import org.dsmscope.ciat.report.TextReport;
+import org.dsmscope.replay.ReplayContext;
 
 /**
  * Merges the CIAT instances of a partitioned replay (SPEC §4 "Partitioning", {@code Replay.runPartitioned}) into
@@ -79,11 +80,12 @@ public final class Partitioned {
     }
 
     /**
-     * Merges and writes {@code base.ciat_report}, {@code base.memory}, the event trace (with
+     * Merges and writes {@code base.ciat_report} (base: the replay's trace set), {@code base.memory}, the event trace (with
      * {@code -ciat_events}) and the JSON file; returns the merged result. {@code written} receives the paths.
      */
-    public static CiatResult mergeAndWrite(List<Ciat> parts, String base, List<Path> written) {
-        CiatResult res = merge(parts);
+    public static CiatResult mergeAndWrite(List<Ciat> parts, ReplayContext ctx, List<Path> written) {
+        CiatResult res = merge(parts).withProblems(ctx.problems(), ctx.problemCount());
+        String base = ctx.traces().base();
         CiatOptions opt = parts.get(0).options();
         Path report = Paths.get(base + ".ciat_report");
         Ciat.writeText(report, w -> TextReport.write(res, w));

@@ -86,8 +86,11 @@ public final class ConvertCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         err.println("dsmscope: converted " + r.records + " records into " + prefix + " (" + r.files.size()
                 + " file" + (r.files.size() == 1 ? "" : "s") + ")");
-        if (r.skipped > 0) {
-            err.println("dsmscope: skipped " + r.skipped + " bad record" + (r.skipped == 1 ? "" : "s"));
+        for (String line : r.skippedFiles) {
+            err.println("dsmscope: " + line);
+        }
+        if (r.skippedFiles.size() > 1) {
+            err.println("dsmscope: skipped " + r.skipped + " bad records in all");
         }
         err.flush();
         return 0;

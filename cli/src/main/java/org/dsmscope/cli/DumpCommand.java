@@ -75,8 +75,7 @@ public final class DumpCommand implements Callable<Integer> {
                     TraceDump.dump(r, out);
                 }
                 if (r.skipped() > 0) {
-                    err.println("dsmscope: " + f + ": skipped " + r.skipped() + " bad record"
-                            + (r.skipped() == 1 ? "" : "s"));
+                    err.println("dsmscope: " + r.skippedSummary());
                 }
                 skipped += r.skipped();
             }

@@ -69,7 +69,7 @@ public final class ImportCommand implements Runnable {
                     + r.files.size() + " thread" + (r.files.size() == 1 ? "" : "s") + ")");
             if (r.skipped > 0) {
                 err.println("dsmscope: " + input + ": skipped " + r.skipped + " bad line"
-                        + (r.skipped == 1 ? "" : "s"));
+                        + (r.skipped == 1 ? "" : "s") + ", the first at " + r.firstSkipped);
             }
             err.flush();
             return 0;

@@ -167,4 +167,59 @@ class UserMistakesTest {
         assertOneLineUserError(r, "w.2.memory: cannot write: is a directory");
         assertEquals(List.of("w.2.0", "w.2.1", "w.2.memory"), files(), "no report without its memory file");
     }
+
+    @Test
+    void ciat_continuedPastProblems_saysSoInTheReportJsonAndOnStandardError() throws IOException {
+        String base = writeDeadlock("sk");
+        // an undefined type field (size code 5) at the end of thread 1's trace, byte offset 160000
+        Files.write(Path.of(base + ".1"), new byte[] {0, 0, 0, 0x50, 0, 0, 0x10, 0},
+                java.nio.file.StandardOpenOption.APPEND);
+        Path json = dir.resolve("sk.json");
+        CiatCommandTest.Run r = run("ciat", "--skip-bad-records", "--json", json.toString(), base);
+        assertEquals(0, r.status(), r.err());
+        String skipped = base + ".1: skipped 1 bad record, the first at byte offset 160000: ";
+        assertTrue(r.err().startsWith("dsmscope: warning: " + skipped), r.err());
+        assertTrue(r.err().contains("dsmscope: warning: deadlock: "), r.err());
+        assertTrue(r.out().contains("continued past 2 problem(s) (--skip-bad-records): the results cover what could"
+                + " be analysed; problems listed in " + base + ".ciat_report"), r.out());
+        List<String> report = Files.readAllLines(Path.of(base + ".ciat_report"));
+        assertEquals("# incomplete: continued past 2 problem(s) (--skip-bad-records); the results cover what could"
+                + " be analysed", report.get(2));
+        assertTrue(report.get(3).startsWith("# problem: " + skipped), report.get(3));
+        assertTrue(report.get(4).startsWith("# problem: deadlock: "), report.get(4));
+        assertTrue(report.get(5).startsWith("R1TxL01: "), report.get(5));
+        com.fasterxml.jackson.databind.JsonNode inc = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(json.toFile()).get("incomplete");
+        assertEquals(2, inc.get("problemCount").asLong());
+        assertTrue(inc.get("problems").get(0).asText().startsWith(skipped), inc.toString());
+        // the partitioned run says the same, byte for byte
+        byte[] serial = Files.readAllBytes(Path.of(base + ".ciat_report"));
+        byte[] serialJson = Files.readAllBytes(json);
+        assertEquals(0, run("ciat", "--skip-bad-records", "--partitions", "2", "--json", json.toString(), base)
+                .status());
+        assertEquals(-1, java.util.Arrays.mismatch(serial, Files.readAllBytes(Path.of(base + ".ciat_report"))));
+        assertEquals(-1, java.util.Arrays.mismatch(serialJson, Files.readAllBytes(json)));
+        // a complete run's outputs carry no such mark
+        CiatCommandTest.Run clean = run("ciat", "--json", json.toString(), writeSet("ok", 2));
+        assertEquals(0, clean.status(), clean.err());
+        assertFalse(Files.readString(dir.resolve("ok.2.ciat_report")).contains("incomplete"));
+        assertFalse(Files.readString(json).contains("incomplete"));
+    }
+
+    @Test
+    void skippingBadInput_namesWhereTheFirstSkippedRecordOrLineWas() throws IOException {
+        String in = writeSet("s", 2);
+        Files.write(Path.of(in + ".1"), new byte[] {0x20, 0, 0, 0, 0, 0, 0, 0},
+                java.nio.file.StandardOpenOption.APPEND);
+        CiatCommandTest.Run r = run("convert", "--skip-bad-records", in, "-o", dir.resolve("out").toString());
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.err().contains("dsmscope: " + in + ".1: skipped 1 bad record, the first at byte offset 256:"
+                + " unknown record tag 20000000"), r.err());
+        Path lackey = dir.resolve("run.lackey");
+        Files.writeString(lackey, "I  04001f40,3\n L 1ffefff8a8,8\n Q nonsense\n L zz,4\n");
+        r = run("import", "lackey", "--skip-bad-records", "-o", dir.resolve("lk").toString(), lackey.toString());
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.err().contains(lackey + ": skipped 2 bad lines, the first at line 3: "), r.err());
+        assertTrue(r.err().contains("' Q nonsense'"), r.err());
+    }
 }

@@ -218,7 +218,10 @@ final class Prescan {
                 }
             }
             if (r.skipped() > 0) {
-                problems.add(file + ": skipped " + r.skipped() + " bad record(s)");
+                problems.add(r.skippedSummary());
+            }
+            if (c != null && c.skipped() > 0) {
+                problems.add(c.skippedSummary());
             }
         } finally {
             close(r);

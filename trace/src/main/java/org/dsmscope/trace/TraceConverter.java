@@ -32,6 +32,8 @@ public final class TraceConverter {
         public long records;
         /** Bad records skipped (with skipping on). */
         public long skipped;
+        /** Per file with skipped records: {@link TraceReader#skippedSummary()} (count, first position, reason). */
+        public final List<String> skippedFiles = new ArrayList<>();
     }
 
     private TraceConverter() {
@@ -142,6 +144,9 @@ public final class TraceConverter {
                 }
             }
             res.skipped += r.skipped();
+            if (r.skipped() > 0) {
+                res.skippedFiles.add(r.skippedSummary());
+            }
         }
     }
 
