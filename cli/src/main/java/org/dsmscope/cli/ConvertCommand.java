@@ -81,7 +81,7 @@ public final class ConvertCommand implements Callable<Integer> {
                 : classic ? TraceConverter.Variant.CLASSIC : TraceConverter.Variant.SAME;
         TraceReader.Options ro = new TraceReader.Options().skipBadRecords(skipBad)
                 .order(CliOptions.byteOrder(inputByteOrder, null));
-        String prefix = TraceConverter.outputPrefix(out, in.size());
+        String prefix = TraceConverter.outputPrefix(CliOptions.outputName("-o", out), in.size());
         TraceConverter.Result r = TraceConverter.convert(in, prefix, o, v, ro);
         PrintWriter err = spec.commandLine().getErr();
         err.println("dsmscope: converted " + r.records + " records into " + prefix + " (" + r.files.size()

@@ -222,4 +222,21 @@ class UserMistakesTest {
         assertTrue(r.err().contains(lackey + ": skipped 2 bad lines, the first at line 3: "), r.err());
         assertTrue(r.err().contains("' Q nonsense'"), r.err());
     }
+
+    @Test
+    void genAndConvert_badNamesAndCounts_areRefusedWithoutWritingHiddenOrDefaultOutput() throws IOException {
+        String o = dir.toString();
+        assertOneLineUserError(run("gen", "forkjoin", "-o", o, "--serial", "-4"), "gen: serial -4 out of range");
+        assertOneLineUserError(run("gen", "forkjoin", "-o", o, "--name", ""), "option --name: '' is not a trace set");
+        assertOneLineUserError(run("gen", "processes", "-o", o, "--name", "x/"), "option --name: 'x/' is not");
+        assertOneLineUserError(run("gen", "forkjoin", "-o", o, "--name", "no/such"), "folder ");
+        assertEquals(List.of(), files(), "nothing written");
+        String in = writeSet("c", 1);
+        assertOneLineUserError(run("convert", in, "-o", ""), "option -o: '' is not a trace set name");
+        assertOneLineUserError(run("convert", in, "-o", dir.resolve("none/x").toString()), "does not exist");
+        Files.writeString(dir.resolve("f"), "a file");
+        assertOneLineUserError(run("gen", "forkjoin", "-o", dir.resolve("f").toString()),
+                "cannot create output folder " + dir.resolve("f") + ": a file of that name exists");
+        assertEquals(List.of("c.1.0", "f"), files());
+    }
 }
