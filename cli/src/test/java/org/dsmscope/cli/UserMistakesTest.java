@@ -239,4 +239,14 @@ class UserMistakesTest {
                 "cannot create output folder " + dir.resolve("f") + ": a file of that name exists");
         assertEquals(List.of("c.1.0", "f"), files());
     }
+
+    @Test
+    void demo_sizesOutsideTheExamplesLimits_areRefusedBeforeAnythingIsTraced() throws IOException {
+        Path out = dir.resolve("demo");
+        assertOneLineUserError(run("demo", "-o", out.toString(), "--matmul-size", "0"),
+                "option --matmul-size: value 0 out of range (1..4096)");
+        assertOneLineUserError(run("demo", "-o", out.toString(), "--sor-size", "1"),
+                "option --sor-size: value 1 out of range (2..4096)");
+        assertFalse(Files.exists(out), "no output folder, no partial traces");
+    }
 }
