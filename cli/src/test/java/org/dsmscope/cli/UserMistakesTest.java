@@ -249,4 +249,32 @@ class UserMistakesTest {
                 "option --sor-size: value 1 out of range (2..4096)");
         assertFalse(Files.exists(out), "no output folder, no partial traces");
     }
+
+    @Test
+    void ciat_truncatedCompressedTrace_failsClearly_orGivesWhatItHoldsWhenContinued() throws IOException {
+        for (org.dsmscope.trace.Codec codec : new org.dsmscope.trace.Codec[] {org.dsmscope.trace.Codec.ZSTD,
+                org.dsmscope.trace.Codec.LZ4}) {
+            String base = dir.resolve(codec.name().toLowerCase() + ".1").toString();
+            Path f = Path.of(base + ".0");
+            try (TraceWriter w = TraceWriter.create(f, TraceWriter.Options.classic().codec(codec))) {
+                java.util.Random rnd = new java.util.Random(1);
+                for (int i = 0; i < 400_000; i++) {
+                    w.memory(MemType.LOAD, 4, MemType.FIXED, 0x1000 + 4L * rnd.nextInt(1 << 16));
+                }
+            }
+            byte[] all = Files.readAllBytes(f);
+            Files.write(f, java.util.Arrays.copyOf(all, all.length / 2)); // a collection killed mid-write
+            CiatCommandTest.Run r = run("ciat", base);
+            assertOneLineUserError(r, f + ": byte offset ");
+            assertTrue(r.err().contains("corrupt or truncated " + codec.name().toLowerCase() + " stream"), r.err());
+            r = run("ciat", "--skip-bad-records", base);
+            assertEquals(0, r.status(), r.err());
+            assertTrue(r.err().contains("(the rest of the file skipped)"), r.err());
+            List<String> report = Files.readAllLines(Path.of(base + ".ciat_report"));
+            assertTrue(report.get(2).startsWith("# incomplete: continued past 1 problem"), report.get(2));
+            long loads = Long.parseLong(report.stream().filter(l -> l.startsWith("RxTxL10: ")).findFirst()
+                    .orElseThrow().split(" ")[4]);
+            assertTrue(loads > 0 && loads < 400_000, "loads analysed: " + loads);
+        }
+    }
 }

@@ -550,8 +550,19 @@ public final class TraceReader implements AutoCloseable {
                     new IOException(e.getMessage(), e));
         } catch (IOException e) {
             if (codec != Codec.NONE) {
-                throw new TraceFormatException(name, base + ((long) avail << 3), "corrupt or truncated "
-                        + codec.name().toLowerCase() + " stream: " + e.getMessage());
+                String what = "corrupt or truncated " + codec.name().toLowerCase() + " stream: " + e.getMessage();
+                if (!skipBad) {
+                    throw new TraceFormatException(name, base + ((long) avail << 3), what);
+                }
+                // skipping: the records decoded so far are kept, the rest of the stream is one skipped record
+                // (a trace whose collection was killed mid-write still gives what it holds)
+                if (skipped++ == 0) {
+                    firstSkipped = "byte offset " + (base + ((long) avail << 3)) + ": " + what
+                            + " (the rest of the file skipped)";
+                }
+                eofSeen = true;
+                tail = 0;
+                return;
             }
             throw new UncheckedIOException(name + ": cannot read: " + e.getMessage(), e);
         }
