@@ -277,4 +277,26 @@ class UserMistakesTest {
             assertTrue(loads > 0 && loads < 400_000, "loads analysed: " + loads);
         }
     }
+
+    @Test
+    void ciat_sliceLengthNearTheLongLimit_actsAsNoLimitInsteadOfRunningOutOfMemory() throws IOException {
+        // three processes on two processors, slices bounded by ldcw calls: the third starts at a later clock
+        String base = dir.resolve("sl.3").toString();
+        for (int t = 0; t < 3; t++) {
+            try (TraceWriter w = TraceWriter.create(Path.of(base + "." + t), TraceWriter.Options.classic())) {
+                for (int k = 0; k < 4; k++) {
+                    for (int i = 0; i < 50; i++) {
+                        w.memory(MemType.LOAD, 4, MemType.FIXED, 0x1000 + 64L * t + 4L * (i % 16));
+                    }
+                    w.call(CallType.LDCW, 10 * k, 10 * k + 1, 0x9000, 0, 0, 0);
+                }
+            }
+        }
+        CiatCommandTest.Run none = run("ciat", "-i", "2", "-k", base);
+        assertEquals(0, none.status(), none.err());
+        String kept = Files.readString(Path.of(base + ".ciat_report"));
+        CiatCommandTest.Run huge = run("ciat", "-i", "2", "-s", Long.toString(Long.MAX_VALUE), base);
+        assertEquals(0, huge.status(), huge.err());
+        assertEquals(kept, Files.readString(Path.of(base + ".ciat_report")), "-s 2^63-1 = no slice limit = -k");
+    }
 }
