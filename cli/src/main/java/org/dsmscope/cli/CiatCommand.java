@@ -193,7 +193,7 @@ public final class CiatCommand implements Callable<Integer> {
 
     /**
      * Refuses, before a possibly long analysis, outputs that could not be written at its end: an output name that
-     * is a directory, or a {@code --json} file in a folder that does not exist.
+     * is a directory, a folder that does not exist or is not writable.
      */
     static void checkOutputs(String base, CiatOptions co) {
         List<Path> outs = new ArrayList<>(List.of(Path.of(base + ".ciat_report"), Path.of(base + ".memory")));
@@ -211,6 +211,10 @@ public final class CiatCommand implements Callable<Integer> {
             if (parent != null && !Files.isDirectory(parent)) {
                 throw new UserError(p + ": cannot write: folder " + parent
                         + (Files.exists(parent) ? " is not a directory" : " does not exist"));
+            }
+            if (parent != null && !Files.isWritable(parent)) {
+                // outputs are written beside their names and renamed into place: the folder must be writable
+                throw new UserError(p + ": cannot write: folder " + parent + " is not writable");
             }
         }
     }

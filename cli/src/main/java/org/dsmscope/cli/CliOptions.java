@@ -45,7 +45,7 @@ final class CliOptions {
 
     /**
      * Checks the name {@code name} of a trace set to be written (option {@code option}): not empty, not a folder
-     * name, in a folder that exists. Returns it.
+     * name, in a folder that exists and is writable. Returns it.
      */
     static String outputName(String option, String name) {
         Path p;
@@ -62,6 +62,10 @@ final class CliOptions {
         if (parent != null && !Files.isDirectory(parent)) {
             throw new UserError("option " + option + ": cannot write " + name + ": folder " + parent
                     + (Files.exists(parent) ? " is not a directory" : " does not exist"));
+        }
+        if (parent != null && !Files.isWritable(parent)) {
+            throw new UserError("option " + option + ": cannot write " + name + ": folder " + parent
+                    + " is not writable");
         }
         return name;
     }

@@ -44,7 +44,7 @@ public final class GenCommand implements Runnable {
         if (name.isEmpty() || name.endsWith("/")) {
             throw new UserError("option --name: '" + name + "' is not a trace set name (files NAME.p.t)");
         }
-        CliOptions.outputName("--name", out.resolve(name).toString());
+        CliOptions.outputName("-o/--name", out.resolve(name).toString());
         return out;
     }
 

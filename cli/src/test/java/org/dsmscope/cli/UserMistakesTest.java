@@ -299,4 +299,23 @@ class UserMistakesTest {
         assertEquals(0, huge.status(), huge.err());
         assertEquals(kept, Files.readString(Path.of(base + ".ciat_report")), "-s 2^63-1 = no slice limit = -k");
     }
+
+    @Test
+    void outputFolderNotWritable_isRefusedBeforeAnythingRuns() throws IOException {
+        org.junit.jupiter.api.Assumptions.assumeFalse("root".equals(System.getProperty("user.name")),
+                "root may write anywhere");
+        Path ro = Files.createDirectory(dir.resolve("ro"));
+        String base = writeSet("w", 1);
+        Files.move(Path.of(base + ".0"), ro.resolve("w.1.0"));
+        assertTrue(ro.toFile().setWritable(false));
+        try {
+            CiatCommandTest.Run r = run("ciat", ro.resolve("w.1").toString());
+            assertOneLineUserError(r, "w.1.ciat_report: cannot write: folder " + ro + " is not writable");
+            assertOneLineUserError(run("convert", ro.resolve("w.1").toString(), "-o", ro.resolve("c").toString()),
+                    "option -o: cannot write " + ro.resolve("c") + ": folder " + ro + " is not writable");
+            assertOneLineUserError(run("gen", "forkjoin", "-o", ro.toString()), "folder " + ro + " is not writable");
+        } finally {
+            ro.toFile().setWritable(true);
+        }
+    }
 }
