@@ -96,6 +96,10 @@ public final class CiatCommand implements Callable<Integer> {
     @Option(names = "--skip-bad-records", description = "continue past bad records, counting them")
     boolean skipBad;
 
+    @Option(names = "--byte-order", paramLabel = "big|little",
+            description = "byte order of headerless trace files (default: big-endian unless detected)")
+    String byteOrder;
+
     @Option(names = "--json", paramLabel = "FILE", description = "also write the results as JSON")
     Path json;
 
@@ -276,6 +280,7 @@ public final class CiatCommand implements Callable<Integer> {
         o.ipc = ipc;
         o.mhz = mhz;
         o.skipBadRecords = skipBad;
+        o.byteOrder = CliOptions.byteOrder(byteOrder, null);
         return o;
     }
 

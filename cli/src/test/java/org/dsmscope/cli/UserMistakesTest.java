@@ -318,4 +318,25 @@ class UserMistakesTest {
             ro.toFile().setWritable(true);
         }
     }
+
+    @Test
+    void ciat_shortLittleEndianClassicTrace_isReadWithByteOrderLittle() throws IOException {
+        String base = dir.resolve("be.1").toString();
+        try (TraceWriter w = TraceWriter.create(Path.of(base + ".0"), TraceWriter.Options.classic())) {
+            w.memory(MemType.LOAD, 4, MemType.FIXED, 0x100);
+            w.call(CallType.BEGIN_CRITICAL, 1, 2, 0x500, 0, 0, 0);
+            w.memory(MemType.STORE, 4, MemType.FIXED, 0x104);
+            w.call(CallType.END_CRITICAL, 3, 4, 0x500, 0, 0, 0);
+        }
+        assertEquals(0, run("ciat", base).status());
+        String expected = Files.readString(Path.of(base + ".ciat_report"));
+        String le = dir.resolve("le").toString();
+        assertEquals(0, run("convert", "--byte-order", "little", "--classic", base, "-o", le).status());
+        // too short to detect its order with certainty: read big-endian, it is garbage
+        assertEquals(2, run("ciat", le + ".1").status());
+        CiatCommandTest.Run r = run("ciat", "--byte-order", "little", le + ".1");
+        assertEquals(0, r.status(), r.err());
+        assertEquals(expected, Files.readString(Path.of(le + ".1.ciat_report")));
+        assertOneLineUserError(run("ciat", "--byte-order", "middle", le + ".1"), "unknown byte order 'middle'");
+    }
 }

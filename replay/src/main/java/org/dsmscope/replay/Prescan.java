@@ -55,7 +55,7 @@ final class Prescan {
     static TraceReader open(Path p, ReplayOptions o, int buffer) {
         try {
             return TraceReader.open(p, TraceReader.Options.defaults().skipBadRecords(o.skipBadRecords)
-                    .bufferBytes(buffer));
+                    .order(o.byteOrder).bufferBytes(buffer));
         } catch (IOException e) {
             throw new UncheckedIOException(p + ": cannot read: " + e.getMessage(), e);
         }
