@@ -107,6 +107,25 @@ public final class Main implements Runnable {
 
     /** Entry point. */
     public static void main(String[] args) {
-        System.exit(run(args));
+        int status;
+        try {
+            status = run(args);
+        } catch (OutOfMemoryError e) {
+            status = outOfMemory(e, System.err);
+        }
+        System.exit(status);
+    }
+
+    /**
+     * Reports that the heap was too small, in one line saying how to give more, instead of a stack trace; returns
+     * exit status 1 (not the user's mistake, but one the user can fix).
+     */
+    static int outOfMemory(OutOfMemoryError e, java.io.PrintStream err) {
+        long max = Runtime.getRuntime().maxMemory() >> 20;
+        err.println("dsmscope: out of memory (" + e.getMessage() + ", heap at most " + max + " MiB): run with a"
+                + " larger heap, e.g. DSMSCOPE_JAVA_OPTS=-Xmx" + Math.max(2, 2 * ((max + 1023) >> 10)) + "g dsmscope ..."
+                + " (java -Xmx...g -jar dsmscope.jar ...)");
+        err.flush();
+        return 1;
     }
 }

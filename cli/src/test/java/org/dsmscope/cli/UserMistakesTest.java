@@ -339,4 +339,16 @@ class UserMistakesTest {
         assertEquals(expected, Files.readString(Path.of(le + ".1.ciat_report")));
         assertOneLineUserError(run("ciat", "--byte-order", "middle", le + ".1"), "unknown byte order 'middle'");
     }
+
+    @Test
+    void outOfMemory_isOneLineSayingHowToGiveMoreHeap() {
+        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+        int status = Main.outOfMemory(new OutOfMemoryError("Java heap space"),
+                new java.io.PrintStream(b, true, java.nio.charset.StandardCharsets.UTF_8));
+        String err = b.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(1, status);
+        assertEquals(1, err.lines().count(), err);
+        assertTrue(err.startsWith("dsmscope: out of memory (Java heap space, heap at most "), err);
+        assertTrue(err.contains("DSMSCOPE_JAVA_OPTS=-Xmx"), err);
+    }
 }
