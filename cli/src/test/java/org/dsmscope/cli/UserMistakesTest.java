@@ -351,4 +351,14 @@ class UserMistakesTest {
         assertTrue(err.startsWith("dsmscope: out of memory (Java heap space, heap at most "), err);
         assertTrue(err.contains("DSMSCOPE_JAVA_OPTS=-Xmx"), err);
     }
+
+    @Test
+    void importLackey_schedulerLineWithAnOverlongThreadNumber_isABadLineNotAnotherThreadsRecords() throws IOException {
+        Path in = dir.resolve("sched.lackey");
+        Files.write(in, List.of("--6383--   SCHED[2]:  acquired lock (x)", " L 0400,4",
+                "--6383--   SCHED[123456789]:  acquired lock (x)", " L 0500,4"));
+        CiatCommandTest.Run r = run("import", "lackey", "--threads-from-sched", in.toString(), "-o",
+                dir.resolve("o").toString());
+        assertOneLineUserError(r, in + ": line 3: scheduler line names a thread number of more than 7 digits");
+    }
 }

@@ -13,7 +13,7 @@ import org.dsmscope.trace.BadInputException;
 final class IoModel {
     /**
      * Largest completion clock an I/O may have: 2^50 instructions. Far beyond any trace's own length, and small
-     * enough that per-thread times summed over 4096 threads stay exact in a {@code long}; a latency or bandwidth
+     * enough that per-thread times summed over 8191 threads stay exact in a {@code long}; a latency or bandwidth
      * option that pushes a clock past it is refused instead of wrapping around.
      */
     static final long CLOCK_LIMIT = 1L << 50;

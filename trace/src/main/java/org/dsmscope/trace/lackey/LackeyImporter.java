@@ -297,6 +297,12 @@ public final class LackeyImporter {
             j++;
             digits++;
         }
+        if (digits == 7 && j < e && buf[j] >= '0' && buf[j] <= '9') {
+            // more digits than any Valgrind thread number: never read as another line kind (records would go to
+            // the previous thread)
+            bad(s, e, "scheduler line names a thread number of more than 7 digits");
+            return;
+        }
         if (digits == 0 || !startsWith(ACQUIRED, j, e)) {
             return; // entering, releasing, exiting: the running thread does not change here
         }
