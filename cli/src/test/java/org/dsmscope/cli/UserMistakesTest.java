@@ -361,4 +361,38 @@ class UserMistakesTest {
                 dir.resolve("o").toString());
         assertOneLineUserError(r, in + ": line 3: scheduler line names a thread number of more than 7 digits");
     }
+
+    @Test
+    void dump_stopsReadingWhenItsOutputIsClosed() throws IOException {
+        Path f = dir.resolve("long.1.0");
+        try (TraceWriter w = TraceWriter.create(f, TraceWriter.Options.classic())) {
+            for (int i = 0; i < 500_000; i++) {
+                w.memory(MemType.LOAD, 4, MemType.FIXED, 0x1000 + 4L * i);
+            }
+        }
+        // a pipe whose reader quit (| head): every write after the first 100 KB fails
+        long[] attempted = new long[1];
+        java.io.OutputStream pipe = new java.io.OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                write(new byte[] {(byte) b}, 0, 1);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                attempted[0] += len;
+                if (attempted[0] > 100_000) {
+                    throw new IOException("Broken pipe");
+                }
+            }
+        };
+        picocli.CommandLine cl = Main.commandLine();
+        cl.setOut(new java.io.PrintWriter(new java.io.PrintStream(pipe, false, java.nio.charset.StandardCharsets.UTF_8)));
+        java.io.StringWriter err = new java.io.StringWriter();
+        cl.setErr(new java.io.PrintWriter(err));
+        assertEquals(0, cl.execute("dump", f.toString()));
+        assertEquals("", err.toString());
+        // the whole dump is about 13 MB of text: it stopped within a few 64 KiB buffers of the failure
+        assertTrue(attempted[0] < 1_000_000, "bytes written after the pipe closed: " + attempted[0]);
+    }
 }
