@@ -28,8 +28,8 @@ import picocli.CommandLine.Parameters;
  * {@code trace_file.p.ciat_report}, {@code trace_file.p.memory}, and on request the event trace and JSON.
  */
 @Command(name = "ciat", sortOptions = false, separator = " ",
-        description = {"Configuration independent analysis of a trace set (seed 000 §4):",
-            "instruction mix, communication, access age, concurrency and memory usage,",
+        description = {"Configuration independent analysis of a trace set (seed 000 §4).",
+            "Instruction mix, communication, access age, concurrency and memory usage,",
             "per phase and aggregate. Forms:",
             "  ciat [options] [calls_file.p] trace_file.p",
             "  ciat [options] [-c call_list] -t trace_list"})
