@@ -80,8 +80,9 @@ public final class Partitioned {
     }
 
     /**
-     * Merges and writes {@code base.ciat_report} (base: the replay's trace set), {@code base.memory}, the event trace (with
-     * {@code -ciat_events}) and the JSON file; returns the merged result. {@code written} receives the paths.
+     * Merges and writes {@code base.ciat_report} (base: the replay's trace set), {@code base.memory}, the event
+     * trace (with {@code -ciat_events}) and the JSON file; returns the merged result with the replay's problems.
+     * {@code written} receives the paths.
      */
     public static CiatResult mergeAndWrite(List<Ciat> parts, ReplayContext ctx, List<Path> written) {
         CiatResult res = merge(parts).withProblems(ctx.problems(), ctx.problemCount());

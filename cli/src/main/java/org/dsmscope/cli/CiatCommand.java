@@ -191,7 +191,8 @@ public final class CiatCommand implements Callable<Integer> {
         }
         err.flush();
         out.println("ciat: continued past " + replay.problemCount() + " problem(s) (--skip-bad-records): the results"
-                + " cover what could be analysed" + (written.isEmpty() ? "" : "; problems listed in " + written.get(0)));
+                + " cover what could be analysed"
+                + (written.isEmpty() ? "" : "; problems listed in " + written.get(0)));
         out.flush();
     }
 

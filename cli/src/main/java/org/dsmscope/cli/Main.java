@@ -123,7 +123,8 @@ public final class Main implements Runnable {
     static int outOfMemory(OutOfMemoryError e, java.io.PrintStream err) {
         long max = Runtime.getRuntime().maxMemory() >> 20;
         err.println("dsmscope: out of memory (" + e.getMessage() + ", heap at most " + max + " MiB): run with a"
-                + " larger heap, e.g. DSMSCOPE_JAVA_OPTS=-Xmx" + Math.max(2, 2 * ((max + 1023) >> 10)) + "g dsmscope ..."
+                + " larger heap, e.g. DSMSCOPE_JAVA_OPTS=-Xmx" + Math.max(2, 2 * ((max + 1023) >> 10))
+                + "g dsmscope ..."
                 + " (java -Xmx...g -jar dsmscope.jar ...)");
         err.flush();
         return 1;

@@ -387,7 +387,8 @@ class UserMistakesTest {
             }
         };
         picocli.CommandLine cl = Main.commandLine();
-        cl.setOut(new java.io.PrintWriter(new java.io.PrintStream(pipe, false, java.nio.charset.StandardCharsets.UTF_8)));
+        cl.setOut(new java.io.PrintWriter(new java.io.PrintStream(pipe, false,
+                java.nio.charset.StandardCharsets.UTF_8)));
         java.io.StringWriter err = new java.io.StringWriter();
         cl.setErr(new java.io.PrintWriter(err));
         assertEquals(0, cl.execute("dump", f.toString()));

@@ -19,8 +19,8 @@ import org.dsmscope.trace.CallType;
  * CIAT's results as JSON ({@code --json FILE}), format {@value #FORMAT}: the contract of issue 4 (threads,
  * phases[] with id/kind and the blocks, aggregate with accesses, communication, accessAge, concurrency and
  * memory), plus extra blocks (instructionStream, calls), and after "processors" an "incomplete" object
- * (problemCount, problems[]) only when the replay continued past problems ({@code --skip-bad-records}). Fields are written in a fixed order (tree nodes keep
- * insertion order), so the same results give the same bytes.
+ * (problemCount, problems[]) only when the replay continued past problems ({@code --skip-bad-records}). Fields
+ * are written in a fixed order (tree nodes keep insertion order), so the same results give the same bytes.
  */
 public final class JsonReport {
     /** Format name and version, the value of the top-level "format" field. */
