@@ -2,7 +2,6 @@ package org.dsmscope.ciat;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,6 +17,7 @@ import org.dsmscope.ciat.memory.MemoryUsage;
 import org.dsmscope.ciat.mix.MixStats;
 import org.dsmscope.ciat.report.EventTrace;
 import org.dsmscope.ciat.report.JsonReport;
+import org.dsmscope.ciat.report.OutputFile;
 import org.dsmscope.ciat.report.TextReport;
 import org.dsmscope.ciat.table.LocationState;
 import org.dsmscope.replay.Analysis;
@@ -345,7 +345,7 @@ public final class Ciat implements Analysis {
         }
         MemoryFigures mem = memory.figures(opt.ranges);
         result = new CiatResult(threads, processors, phases, agg, mem, opt.ageScope.label(), opt.ageGranularity,
-                opt.sampleRate, opt.busy1);
+                opt.sampleRate, opt.busy1, c.problems(), c.problemCount());
         if (events != null) {
             events.close();
         }
@@ -373,10 +373,21 @@ public final class Ciat implements Analysis {
     }
 
     static void writeText(Path p, TextBody body) {
-        try (Writer w = new BufferedWriter(Files.newBufferedWriter(p, StandardCharsets.UTF_8), 1 << 16)) {
-            body.write(w);
-        } catch (IOException e) {
-            throw new UncheckedIOException(p + ": cannot write: " + e.getMessage(), e);
+        OutputFile.write(p, tmp -> {
+            try (Writer w = new BufferedWriter(Files.newBufferedWriter(tmp, StandardCharsets.UTF_8), 1 << 16)) {
+                body.write(w);
+            }
+        });
+    }
+
+    /**
+     * Abandons the outputs of a replay that failed before {@link #end}: closes the event trace and deletes its
+     * partial file, so no event trace of an incomplete run is left behind.
+     */
+    public void abandon() {
+        if (events != null) {
+            events.abandon();
+            events = null;
         }
     }
 

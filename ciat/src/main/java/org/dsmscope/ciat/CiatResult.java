@@ -23,10 +23,24 @@ public final class CiatResult {
     public final double sampleRate;
     /** Busy(1) if given, else -1. */
     public final long busy1;
+    /** Problems the replay continued past ({@code --skip-bad-records}), at most 1000; empty for a complete run. */
+    public final List<String> problems;
+    /** Number of problems continued past: 0 for a complete run; otherwise the results are partial. */
+    public final long problemCount;
 
-    /** Assembles a result. */
+    /** Assembles the result of a complete run. */
     public CiatResult(int threads, int processors, List<PhaseStats> phases, PhaseStats aggregate,
             MemoryFigures memory, String ageScope, int ageGranularity, double sampleRate, long busy1) {
+        this(threads, processors, phases, aggregate, memory, ageScope, ageGranularity, sampleRate, busy1, List.of(),
+                0);
+    }
+
+    /** Assembles a result; {@code problems} and {@code problemCount} say what the replay continued past. */
+    public CiatResult(int threads, int processors, List<PhaseStats> phases, PhaseStats aggregate,
+            MemoryFigures memory, String ageScope, int ageGranularity, double sampleRate, long busy1,
+            List<String> problems, long problemCount) {
+        this.problems = List.copyOf(problems);
+        this.problemCount = problemCount;
         this.threads = threads;
         this.processors = processors;
         this.phases = List.copyOf(phases);
@@ -36,6 +50,12 @@ public final class CiatResult {
         this.ageGranularity = ageGranularity;
         this.sampleRate = sampleRate;
         this.busy1 = busy1;
+    }
+
+    /** This result with the problems a replay continued past. */
+    public CiatResult withProblems(List<String> list, long count) {
+        return new CiatResult(threads, processors, phases, aggregate, memory, ageScope, ageGranularity, sampleRate,
+                busy1, list, count);
     }
 
     /** Busy(p) + Idle(p) + Imbalance(p) + Contention(p) of a phase, summed over threads. */

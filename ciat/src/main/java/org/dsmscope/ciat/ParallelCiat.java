@@ -166,9 +166,9 @@ public final class ParallelCiat implements Analysis, AutoCloseable {
         join();
         rethrow();
         if (opt.writeFiles) {
-            result = Partitioned.mergeAndWrite(parts, c.traces().base(), written);
+            result = Partitioned.mergeAndWrite(parts, c, written);
         } else {
-            result = Partitioned.merge(parts);
+            result = Partitioned.merge(parts).withProblems(c.problems(), c.problemCount());
             for (Ciat p : parts) {
                 if (p.seqEvents() != null) {
                     p.seqEvents().delete();

@@ -15,6 +15,7 @@ import org.dsmscope.ciat.memory.MemoryUsage;
 import org.dsmscope.ciat.report.EventTrace;
 import org.dsmscope.ciat.report.JsonReport;
 import org.dsmscope.ciat.report.TextReport;
+import org.dsmscope.replay.ReplayContext;
 
 /**
  * Merges the CIAT instances of a partitioned replay (SPEC §4 "Partitioning", {@code Replay.runPartitioned}) into
@@ -79,11 +80,13 @@ public final class Partitioned {
     }
 
     /**
-     * Merges and writes {@code base.ciat_report}, {@code base.memory}, the event trace (with
-     * {@code -ciat_events}) and the JSON file; returns the merged result. {@code written} receives the paths.
+     * Merges and writes {@code base.ciat_report} (base: the replay's trace set), {@code base.memory}, the event
+     * trace (with {@code -ciat_events}) and the JSON file; returns the merged result with the replay's problems.
+     * {@code written} receives the paths.
      */
-    public static CiatResult mergeAndWrite(List<Ciat> parts, String base, List<Path> written) {
-        CiatResult res = merge(parts);
+    public static CiatResult mergeAndWrite(List<Ciat> parts, ReplayContext ctx, List<Path> written) {
+        CiatResult res = merge(parts).withProblems(ctx.problems(), ctx.problemCount());
+        String base = ctx.traces().base();
         CiatOptions opt = parts.get(0).options();
         Path report = Paths.get(base + ".ciat_report");
         Ciat.writeText(report, w -> TextReport.write(res, w));
@@ -97,8 +100,17 @@ public final class Partitioned {
         written.add(mf);
         if (opt.events) {
             Path ev = Paths.get(base + ".ciat_events");
-            try (EventTrace out = EventTrace.open(ev)) {
+            EventTrace out = EventTrace.open(ev);
+            boolean merged = false;
+            try {
                 mergeEvents(parts, out);
+                merged = true;
+            } finally {
+                if (merged) {
+                    out.close();
+                } else {
+                    out.abandon();
+                }
             }
             written.add(ev);
         }

@@ -184,7 +184,7 @@ class PartitionedTest {
             }
             drive(seed, threads, an, ctx);
             List<Path> written = new ArrayList<>();
-            CiatResult merged = Partitioned.mergeAndWrite(cs, partBase, written);
+            CiatResult merged = Partitioned.mergeAndWrite(cs, ctx.get(0), written);
             assertEquals(JsonReport.toJson(serial.result()), JsonReport.toJson(merged));
             for (String ext : new String[] {".ciat_report", ".memory", ".ciat_events"}) {
                 assertEquals(Files.readString(Path.of(serialBase + ext)), Files.readString(Path.of(partBase + ext)),

@@ -1,6 +1,7 @@
 package org.dsmscope.cli;
 
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,8 +28,8 @@ import picocli.CommandLine.Parameters;
  * {@code trace_file.p.ciat_report}, {@code trace_file.p.memory}, and on request the event trace and JSON.
  */
 @Command(name = "ciat", sortOptions = false, separator = " ",
-        description = {"Configuration independent analysis of a trace set (seed 000 §4):",
-            "instruction mix, communication, access age, concurrency and memory usage,",
+        description = {"Configuration independent analysis of a trace set (seed 000 §4).",
+            "Instruction mix, communication, access age, concurrency and memory usage,",
             "per phase and aggregate. Forms:",
             "  ciat [options] [calls_file.p] trace_file.p",
             "  ciat [options] [-c call_list] -t trace_list"})
@@ -95,6 +96,10 @@ public final class CiatCommand implements Callable<Integer> {
     @Option(names = "--skip-bad-records", description = "continue past bad records, counting them")
     boolean skipBad;
 
+    @Option(names = "--byte-order", paramLabel = "big|little",
+            description = "byte order of headerless trace files (default: big-endian unless detected)")
+    String byteOrder;
+
     @Option(names = "--json", paramLabel = "FILE", description = "also write the results as JSON")
     Path json;
 
@@ -160,16 +165,63 @@ public final class CiatCommand implements Callable<Integer> {
             }
         }
         int parts = partitionCount();
+        checkOutputs(detailed.base(), co);
         Replay replay = new Replay(detailed, calls, ro);
         Analysed done = analyse(replay, co, parts);
         summary(done.result(), done.written());
         if (replay.problemCount() > 0) {
-            PrintWriter out = spec.commandLine().getOut();
-            out.println("ciat: continued past " + replay.problemCount() + " problem(s); first: "
-                    + (replay.problems().isEmpty() ? "-" : replay.problems().get(0)));
-            out.flush();
+            problems(replay, done.written());
         }
         return 0;
+    }
+
+    /** Problems listed at most on standard error; the report lists up to 1000. */
+    static final int PROBLEMS_SHOWN = 10;
+
+    /** Says that the results are partial (standard output) and lists the problems (standard error). */
+    private void problems(Replay replay, List<Path> written) {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        List<String> list = replay.problems();
+        for (int i = 0; i < Math.min(list.size(), PROBLEMS_SHOWN); i++) {
+            err.println("dsmscope: warning: " + list.get(i));
+        }
+        if (replay.problemCount() > PROBLEMS_SHOWN) {
+            err.println("dsmscope: warning: ... and " + (replay.problemCount() - PROBLEMS_SHOWN) + " more");
+        }
+        err.flush();
+        out.println("ciat: continued past " + replay.problemCount() + " problem(s) (--skip-bad-records): the results"
+                + " cover what could be analysed"
+                + (written.isEmpty() ? "" : "; problems listed in " + written.get(0)));
+        out.flush();
+    }
+
+    /**
+     * Refuses, before a possibly long analysis, outputs that could not be written at its end: an output name that
+     * is a directory, a folder that does not exist or is not writable.
+     */
+    static void checkOutputs(String base, CiatOptions co) {
+        List<Path> outs = new ArrayList<>(List.of(Path.of(base + ".ciat_report"), Path.of(base + ".memory")));
+        if (co.events) {
+            outs.add(Path.of(base + ".ciat_events"));
+        }
+        if (co.json != null) {
+            outs.add(co.json);
+        }
+        for (Path p : outs) {
+            if (Files.isDirectory(p)) {
+                throw new UserError(p + ": cannot write: is a directory");
+            }
+            Path parent = p.toAbsolutePath().getParent();
+            if (parent != null && !Files.isDirectory(parent)) {
+                throw new UserError(p + ": cannot write: folder " + parent
+                        + (Files.exists(parent) ? " is not a directory" : " does not exist"));
+            }
+            if (parent != null && !Files.isWritable(parent)) {
+                // outputs are written beside their names and renamed into place: the folder must be writable
+                throw new UserError(p + ": cannot write: folder " + parent + " is not writable");
+            }
+        }
     }
 
     /** The number of analysis partitions {@code --partitions} asks for (0: one per core), checked. */
@@ -199,7 +251,15 @@ public final class CiatCommand implements Callable<Integer> {
         }
         Ciat ciat = new Ciat(co);
         replay.add(ciat);
-        replay.run();
+        boolean done = false;
+        try {
+            replay.run();
+            done = true;
+        } finally {
+            if (!done) {
+                ciat.abandon();
+            }
+        }
         return new Analysed(ciat.result(), ciat.written());
     }
 
@@ -221,6 +281,7 @@ public final class CiatCommand implements Callable<Integer> {
         o.ipc = ipc;
         o.mhz = mhz;
         o.skipBadRecords = skipBad;
+        o.byteOrder = CliOptions.byteOrder(byteOrder, null);
         return o;
     }
 

@@ -1,9 +1,11 @@
 package org.dsmscope.cli;
 
 import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.dsmscope.trace.Codec;
 
-/** Parsing of the trace options several commands share (byte order, trace type and codec). */
+/** Parsing of the trace options several commands share (byte order, trace type, codec, output names). */
 final class CliOptions {
     private CliOptions() {
     }
@@ -39,5 +41,32 @@ final class CliOptions {
                 throw new UserError("unknown trace type '" + type + "' (files are written as normal or compressed;"
                         + " suppressed, to_ciat and to_cdat are collection modes, not file types)");
         }
+    }
+
+    /**
+     * Checks the name {@code name} of a trace set to be written (option {@code option}): not empty, not a folder
+     * name, in a folder that exists and is writable. Returns it.
+     */
+    static String outputName(String option, String name) {
+        Path p;
+        try {
+            p = Path.of(name);
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new UserError("option " + option + ": '" + name + "' is not a file name: " + e.getReason());
+        }
+        if (name.isEmpty() || name.endsWith("/") || p.getFileName() == null
+                || p.getFileName().toString().equals(".") || p.getFileName().toString().equals("..")) {
+            throw new UserError("option " + option + ": '" + name + "' is not a trace set name (files NAME.p.t)");
+        }
+        Path parent = p.toAbsolutePath().getParent();
+        if (parent != null && !Files.isDirectory(parent)) {
+            throw new UserError("option " + option + ": cannot write " + name + ": folder " + parent
+                    + (Files.exists(parent) ? " is not a directory" : " does not exist"));
+        }
+        if (parent != null && !Files.isWritable(parent)) {
+            throw new UserError("option " + option + ": cannot write " + name + ": folder " + parent
+                    + " is not writable");
+        }
+        return name;
     }
 }

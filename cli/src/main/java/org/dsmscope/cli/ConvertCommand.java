@@ -81,13 +81,16 @@ public final class ConvertCommand implements Callable<Integer> {
                 : classic ? TraceConverter.Variant.CLASSIC : TraceConverter.Variant.SAME;
         TraceReader.Options ro = new TraceReader.Options().skipBadRecords(skipBad)
                 .order(CliOptions.byteOrder(inputByteOrder, null));
-        String prefix = TraceConverter.outputPrefix(out, in.size());
+        String prefix = TraceConverter.outputPrefix(CliOptions.outputName("-o", out), in.size());
         TraceConverter.Result r = TraceConverter.convert(in, prefix, o, v, ro);
         PrintWriter err = spec.commandLine().getErr();
         err.println("dsmscope: converted " + r.records + " records into " + prefix + " (" + r.files.size()
                 + " file" + (r.files.size() == 1 ? "" : "s") + ")");
-        if (r.skipped > 0) {
-            err.println("dsmscope: skipped " + r.skipped + " bad record" + (r.skipped == 1 ? "" : "s"));
+        for (String line : r.skippedFiles) {
+            err.println("dsmscope: " + line);
+        }
+        if (r.skippedFiles.size() > 1) {
+            err.println("dsmscope: skipped " + r.skipped + " bad records in all");
         }
         err.flush();
         return 0;

@@ -50,6 +50,13 @@ public final class DemoCommand implements Callable<Integer> {
         if (level != 2 && level != 3) {
             throw new UserError("option --level: value " + level + " out of range (2 or 3)");
         }
+        // the examples' own limits (MatMul, Sor), checked before anything is traced or written
+        if (matmulSize < 1 || matmulSize > 4096) {
+            throw new UserError("option --matmul-size: value " + matmulSize + " out of range (1..4096)");
+        }
+        if (sorSize < 2 || sorSize > 4096) {
+            throw new UserError("option --sor-size: value " + sorSize + " out of range (2..4096)");
+        }
         Path jar = findExamplesJar();
         Files.createDirectories(out);
         PrintStream o = System.out;

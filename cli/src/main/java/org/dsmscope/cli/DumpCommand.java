@@ -58,7 +58,21 @@ public final class DumpCommand implements Callable<Integer> {
         TraceReader.Options ro = new TraceReader.Options().skipBadRecords(skipBad)
                 .order(CliOptions.byteOrder(byteOrder, null));
         PrintWriter err = spec.commandLine().getErr();
-        Writer out = new BufferedWriter(spec.commandLine().getOut(), 1 << 16);
+        Writer out = new BufferedWriter(new UntilClosed(spec.commandLine().getOut()), 1 << 16);
+        try {
+            return dump(paths, ro, out, err);
+        } catch (UntilClosed.Closed e) {
+            // the reader of the output went away (dump ... | head, | less then q): stop reading the traces
+            return 0;
+        } catch (java.io.UncheckedIOException e) {
+            if (e.getCause() instanceof UntilClosed.Closed) {
+                return 0;
+            }
+            throw e;
+        }
+    }
+
+    private int dump(List<Path> paths, TraceReader.Options ro, Writer out, PrintWriter err) throws IOException {
         long skipped = 0;
         out.write(summary ? TraceDump.SUMMARY_FORMAT : TraceDump.FORMAT);
         out.write('\n');
@@ -75,8 +89,7 @@ public final class DumpCommand implements Callable<Integer> {
                     TraceDump.dump(r, out);
                 }
                 if (r.skipped() > 0) {
-                    err.println("dsmscope: " + f + ": skipped " + r.skipped() + " bad record"
-                            + (r.skipped() == 1 ? "" : "s"));
+                    err.println("dsmscope: " + r.skippedSummary());
                 }
                 skipped += r.skipped();
             }
@@ -88,5 +101,45 @@ public final class DumpCommand implements Callable<Integer> {
         out.flush();
         err.flush();
         return 0;
+    }
+
+    /**
+     * The command's output, checked once per buffer: a {@link PrintWriter} never throws, so without the check a dump
+     * whose reader has gone (a closed pipe) would decode the rest of a multi-gigabyte trace for nothing.
+     */
+    static final class UntilClosed extends Writer {
+        /** The output's reader has gone. */
+        static final class Closed extends IOException {
+            private static final long serialVersionUID = 1L;
+
+            Closed() {
+                super("output closed");
+            }
+        }
+
+        private final PrintWriter out;
+
+        UntilClosed(PrintWriter out) {
+            this.out = out;
+        }
+
+        @Override
+        public void write(char[] buf, int off, int len) throws IOException {
+            out.write(buf, off, len);
+            flush();
+        }
+
+        @Override
+        public void flush() throws IOException {
+            // picocli's default output wraps System.out in a writer: the failure shows in System.out's flag only
+            if (out.checkError() || System.out.checkError()) {
+                throw new Closed();
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            flush();
+        }
     }
 }

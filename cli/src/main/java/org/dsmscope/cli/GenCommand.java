@@ -30,12 +30,21 @@ public final class GenCommand implements Runnable {
         throw new UserError("gen: name a generator: forkjoin or processes (see dsmscope gen --help)");
     }
 
-    static Path dir(Path out) {
+    /** Creates the output folder {@code out} if needed and checks {@code name}; returns the folder. */
+    static Path dir(Path out, String name) {
+        if (Files.exists(out) && !Files.isDirectory(out)) {
+            throw new UserError("gen: cannot create output folder " + out + ": a file of that name exists");
+        }
         try {
             Files.createDirectories(out);
         } catch (IOException e) {
-            throw new UserError("gen: cannot create output folder " + out + ": " + e.getMessage());
+            String why = Main.userMessage(e);
+            throw new UserError("gen: cannot create output folder " + out + ": " + (why != null ? why : e));
         }
+        if (name.isEmpty() || name.endsWith("/")) {
+            throw new UserError("option --name: '" + name + "' is not a trace set name (files NAME.p.t)");
+        }
+        CliOptions.outputName("-o/--name", out.resolve(name).toString());
         return out;
     }
 
@@ -68,9 +77,8 @@ public final class GenCommand implements Runnable {
         @Option(names = "--instructions", description = "Memory accesses per thread in the parallel phase"
                 + " (default 100000).", defaultValue = "100000")
         long instructions;
-        @Option(names = "--serial", description = "Accesses of the serial init phase (default instructions/10).",
-                defaultValue = "-1")
-        long serial;
+        @Option(names = "--serial", description = "Accesses of the serial init phase (default instructions/10).")
+        Long serial;
         @Option(names = "--shared", description = "Fraction of parallel accesses to shared data (default 0.3).",
                 defaultValue = "0.3")
         double shared;
@@ -101,7 +109,10 @@ public final class GenCommand implements Runnable {
             ForkJoinGen.Params p = new ForkJoinGen.Params();
             p.threads = threads;
             p.instructions = instructions;
-            p.serial = serial;
+            if (serial != null && serial < 0) {
+                throw new UserError("gen: serial " + serial + " out of range (0 or more)");
+            }
+            p.serial = serial == null ? -1 : serial;
             p.sharedFraction = shared;
             p.sharedBytes = sharedBytes;
             p.privateBytes = privateBytes;
@@ -112,7 +123,7 @@ public final class GenCommand implements Runnable {
             p.branches = branches;
             p.seed = seed;
             p.codec = Codec.parse(codec);
-            report(spec.commandLine().getOut(), ForkJoinGen.write(dir(out), name, p));
+            report(spec.commandLine().getOut(), ForkJoinGen.write(dir(out, name), name, p));
             return 0;
         }
     }
@@ -167,7 +178,7 @@ public final class GenCommand implements Runnable {
             p.ioBytes = ioBytes;
             p.seed = seed;
             p.codec = Codec.parse(codec);
-            report(spec.commandLine().getOut(), ProcessGen.write(dir(out), name, p));
+            report(spec.commandLine().getOut(), ProcessGen.write(dir(out, name), name, p));
             return 0;
         }
     }

@@ -63,13 +63,14 @@ public final class ImportCommand implements Runnable {
         public Integer call() throws IOException {
             TraceWriter.Options o = new TraceWriter.Options().codec(CliOptions.codec(type, codec)).background(true)
                     .order(CliOptions.byteOrder(byteOrder, java.nio.ByteOrder.BIG_ENDIAN));
+            CliOptions.outputName("-o", name);
             LackeyImporter.Result r = new LackeyImporter(o, threadsFromSched, skipBad).run(input, name);
             java.io.PrintWriter err = spec.commandLine().getErr();
             err.println("dsmscope: imported " + r.records + " records into " + r.prefix(name) + " ("
                     + r.files.size() + " thread" + (r.files.size() == 1 ? "" : "s") + ")");
             if (r.skipped > 0) {
                 err.println("dsmscope: " + input + ": skipped " + r.skipped + " bad line"
-                        + (r.skipped == 1 ? "" : "s"));
+                        + (r.skipped == 1 ? "" : "s") + ", the first at " + r.firstSkipped);
             }
             err.flush();
             return 0;

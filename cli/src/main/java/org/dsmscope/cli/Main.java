@@ -3,7 +3,10 @@ package org.dsmscope.cli;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import org.dsmscope.trace.BadInputException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -77,11 +80,24 @@ public final class Main implements Runnable {
             if (t instanceof AccessDeniedException) {
                 return t.getMessage() + ": permission denied";
             }
+            if (t instanceof FileSystemException) {
+                return fileSystemMessage((FileSystemException) t);
+            }
             if (t instanceof UncheckedIOException && t.getMessage() != null) {
                 return t.getMessage();
             }
         }
         return null;
+    }
+
+    /** One line for any other file-system refusal ("X: Not a directory", "X: already exists", ...). */
+    private static String fileSystemMessage(FileSystemException e) {
+        if (e.getReason() != null) {
+            return e.getMessage();
+        }
+        String what = e instanceof NotDirectoryException ? "not a directory"
+                : e instanceof FileAlreadyExistsException ? "already exists" : "cannot access";
+        return e.getFile() + (e.getOtherFile() != null ? " -> " + e.getOtherFile() : "") + ": " + what;
     }
 
     /** Runs the command and returns its exit status. */
@@ -91,6 +107,26 @@ public final class Main implements Runnable {
 
     /** Entry point. */
     public static void main(String[] args) {
-        System.exit(run(args));
+        int status;
+        try {
+            status = run(args);
+        } catch (OutOfMemoryError e) {
+            status = outOfMemory(e, System.err);
+        }
+        System.exit(status);
+    }
+
+    /**
+     * Reports that the heap was too small, in one line saying how to give more, instead of a stack trace; returns
+     * exit status 1 (not the user's mistake, but one the user can fix).
+     */
+    static int outOfMemory(OutOfMemoryError e, java.io.PrintStream err) {
+        long max = Runtime.getRuntime().maxMemory() >> 20;
+        err.println("dsmscope: out of memory (" + e.getMessage() + ", heap at most " + max + " MiB): run with a"
+                + " larger heap, e.g. DSMSCOPE_JAVA_OPTS=-Xmx" + Math.max(2, 2 * ((max + 1023) >> 10))
+                + "g dsmscope ..."
+                + " (java -Xmx...g -jar dsmscope.jar ...)");
+        err.flush();
+        return 1;
     }
 }

@@ -107,7 +107,8 @@ class TraceCommandsTest {
         assertEquals("dsmscope: " + f + ": byte offset 8: unknown record tag 20000000\n", err);
         assertEquals(0, run("dump", "--skip-bad-records", f.toString()));
         assertTrue(out.endsWith("end records 2 skipped 1\n"), out);
-        assertEquals("dsmscope: " + f + ": skipped 1 bad record\n", err);
+        assertEquals("dsmscope: " + f + ": skipped 1 bad record, the first at byte offset 8: unknown record tag"
+                + " 20000000\n", err);
     }
 
     @Test

@@ -1,5 +1,7 @@
 package org.dsmscope.replay;
 
+import org.dsmscope.trace.BadInputException;
+
 /**
  * Disk I/O timing with {@code -handle_io} (seed 000 Appendix B, SPEC §4): an I/O of b bytes takes the disk latency
  * plus b / DMA bandwidth, converted to instructions with {@code -mhz} and {@code -ipc}. Transfers of one I/O
@@ -9,6 +11,12 @@ package org.dsmscope.replay;
  * {@code -asynch_io} it never blocks.
  */
 final class IoModel {
+    /**
+     * Largest completion clock an I/O may have: 2^50 instructions. Far beyond any trace's own length, and small
+     * enough that per-thread times summed over 8191 threads stay exact in a {@code long}; a latency or bandwidth
+     * option that pushes a clock past it is refused instead of wrapping around.
+     */
+    static final long CLOCK_LIMIT = 1L << 50;
     private final ReplayOptions o;
     private final long latency;
     private final long[] free;
@@ -35,9 +43,28 @@ final class IoModel {
      */
     long complete(long clock, long bytes, int cpu) {
         int q = o.distributedIo ? cpu % free.length : 0;
+        long transfer = transfer(bytes);
+        if (latency > CLOCK_LIMIT || transfer > CLOCK_LIMIT) {
+            throw tooLate(clock, bytes);
+        }
         long start = Math.max(clock + latency, free[q]);
-        long done = start + transfer(bytes);
+        long done = start + transfer;
+        if (done > CLOCK_LIMIT) {
+            throw tooLate(clock, bytes);
+        }
         free[q] = done;
         return done;
+    }
+
+    private BadInputException tooLate(long clock, long bytes) {
+        return new BadInputException(String.format(java.util.Locale.ROOT, "-handle_io: a disk I/O of %d bytes"
+                + " issued at clock %d would complete past 2^50 instructions, the pseudo clocks' limit"
+                + " (-disk_latency %s ms, -dma_bw %s MB/s, -mhz %s, -ipc %s): lower the latency or raise the"
+                + " bandwidth", bytes, clock, num(o.diskLatency), num(o.dmaBandwidth), num(o.mhz), num(o.ipc)));
+    }
+
+    private static String num(double v) {
+        return Double.isFinite(v) ? java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString()
+                : Double.toString(v);
     }
 }

@@ -55,7 +55,7 @@ final class Prescan {
     static TraceReader open(Path p, ReplayOptions o, int buffer) {
         try {
             return TraceReader.open(p, TraceReader.Options.defaults().skipBadRecords(o.skipBadRecords)
-                    .bufferBytes(buffer));
+                    .order(o.byteOrder).bufferBytes(buffer));
         } catch (IOException e) {
             throw new UncheckedIOException(p + ": cannot read: " + e.getMessage(), e);
         }
@@ -218,7 +218,10 @@ final class Prescan {
                 }
             }
             if (r.skipped() > 0) {
-                problems.add(file + ": skipped " + r.skipped() + " bad record(s)");
+                problems.add(r.skippedSummary());
+            }
+            if (c != null && c.skipped() > 0) {
+                problems.add(c.skippedSummary());
             }
         } finally {
             close(r);

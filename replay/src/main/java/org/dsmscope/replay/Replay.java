@@ -224,11 +224,13 @@ public final class Replay implements ReplayContext {
     }
 
     /** Problems the replay continued past (only with {@link ReplayOptions#skipBadRecords}); at most 1000 kept. */
+    @Override
     public List<String> problems() {
         return problems.list();
     }
 
     /** Number of problems continued past. */
+    @Override
     public long problemCount() {
         return problems.count();
     }

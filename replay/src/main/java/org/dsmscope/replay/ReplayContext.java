@@ -1,5 +1,6 @@
 package org.dsmscope.replay;
 
+import java.util.List;
 import org.dsmscope.trace.TraceSet;
 
 /** What an analysis may ask of the replay it is plugged into. */
@@ -49,5 +50,19 @@ public interface ReplayContext {
     default int partitionOf(long address) {
         int n = partitions();
         return n == 1 ? 0 : (int) Long.remainderUnsigned(address >>> 12, n);
+    }
+
+    /**
+     * Problems the replay continued past so far (only with {@link ReplayOptions#skipBadRecords}: skipped records,
+     * deadlocks, threads ending in critical sections, ...), in the order met, at most 1000; the results of a run
+     * with problems cover only what could be analysed, and its outputs should say so.
+     */
+    default List<String> problems() {
+        return List.of();
+    }
+
+    /** Number of problems continued past so far (may exceed {@code problems().size()}). */
+    default long problemCount() {
+        return 0;
     }
 }

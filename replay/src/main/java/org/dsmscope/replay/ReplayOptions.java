@@ -38,6 +38,11 @@ public final class ReplayOptions {
      * critical sections, unmatched joins and mismatched call traces, listing each in {@link Replay#problems()}.
      */
     public boolean skipBadRecords;
+    /**
+     * Byte order of headerless (classic) trace files, or null: big-endian unless detected (trace/README.md). A short
+     * little-endian classic file cannot be detected with certainty and needs it ({@code --byte-order little}).
+     */
+    public java.nio.ByteOrder byteOrder;
 
     /** Instructions equivalent to {@code micros} microseconds. */
     public long instructionsForMicros(double micros) {

@@ -262,8 +262,8 @@ public final class SliceScheduler {
 
     private long segmentEnd(int t, long d, int id, int[] nextIo) {
         long end = sliceTo[id];
-        if (!o.keepLongSlices) {
-            end = Math.min(end, d + o.sliceLength);
+        if (!o.keepLongSlices && o.sliceLength < end - d) {
+            end = d + o.sliceLength; // min(end, d + s) without d + s overflowing for a huge -s
         }
         Skeleton s = sk[t];
         for (int k = nextIo[t]; k < s.ios && s.ioAt[k] < end; k++) {

@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Copies a trace set record for record into another trace type (normal, compressed), byte order or format variant
@@ -30,6 +32,8 @@ public final class TraceConverter {
         public long records;
         /** Bad records skipped (with skipping on). */
         public long skipped;
+        /** Per file with skipped records: {@link TraceReader#skippedSummary()} (count, first position, reason). */
+        public final List<String> skippedFiles = new ArrayList<>();
     }
 
     private TraceConverter() {
@@ -49,59 +53,101 @@ public final class TraceConverter {
             TraceReader.Options readOptions) throws IOException {
         Result res = new Result();
         int p = in.size();
+        Map<Path, Integer> inputs = new HashMap<>();
+        for (int u = 0; u < p; u++) {
+            inputs.put(in.files().get(u).toRealPath(), u);
+        }
+        List<Path> dsts = new ArrayList<>();
         for (int t = 0; t < p; t++) {
-            Path src = in.files().get(t);
             Path dst = Path.of(outPrefix + "." + t);
-            if (Files.exists(dst) && Files.isSameFile(src, dst)) {
-                throw new BadInputException(dst + ": output would overwrite its own input; choose another -o name");
+            Integer u = Files.exists(dst) ? inputs.get(dst.toRealPath()) : null;
+            if (u != null) {
+                throw new BadInputException(dst + ": output would overwrite " + (u == t ? "its own input"
+                        : "input file " + u) + "; choose another -o name");
             }
-            try (TraceReader r = TraceReader.open(src, readOptions)) {
-                boolean ext = variant == Variant.EXTENDED || (variant == Variant.SAME && r.extended());
-                TraceWriter.Options o = new TraceWriter.Options().order(base.order).codec(base.codec).background(base.background)
-                        .extended(ext).addr64(ext && (variant == Variant.EXTENDED || r.addr64()));
+            if (Files.isDirectory(dst)) {
+                throw new BadInputException(dst + ": is a directory; choose another -o name");
+            }
+            dsts.add(dst);
+        }
+        Path parent = dsts.get(0).toAbsolutePath().getParent();
+        if (parent != null && !Files.isDirectory(parent)) {
+            throw new BadInputException(dsts.get(0) + ": cannot write: " + parent
+                    + (Files.exists(parent) ? " is not a directory" : " does not exist"));
+        }
+        // Every file goes to a temporary sibling first; the set is renamed into place only when every file
+        // converted, so a failure leaves no partial trace set (and no output overwrites an input still unread).
+        List<Path> tmps = new ArrayList<>();
+        boolean ok = false;
+        try {
+            for (int t = 0; t < p; t++) {
+                Path dst = dsts.get(t);
                 Path tmp = dst.resolveSibling(dst.getFileName() + ".tmp");
-                boolean ok = false;
-                try (TraceWriter w = new TraceWriter(java.nio.channels.FileChannel.open(tmp,
-                        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE,
-                        java.nio.file.StandardOpenOption.TRUNCATE_EXISTING), dst.toString(), o)) {
-                    // Runs of memory, branch and fetch records go over in bulk when the writer can take fetch
-                    // records (an extended writer, or a classic source that has none); the rest record by record.
-                    boolean bulk = w.extended() || !r.extended();
-                    for (;;) {
-                        int n = bulk ? r.nextRun(RUN) : 0;
-                        if (n > 0) {
-                            try {
-                                w.words(r.runWords(), r.runStart(), n, r.addressHigh());
-                            } catch (BadInputException e) {
-                                // refused at its first word (the high word is the run's): name that word's offset
-                                long first = r.offset() - (long) (n - 1) * SmaitFormat.SIMPLE;
-                                throw new BadInputException(src + ": byte offset " + first + ": " + e.getMessage());
-                            }
-                            res.records += n;
-                            continue;
-                        }
-                        if (r.next() == RecordKind.EOF) {
-                            break;
-                        }
-                        try {
-                            w.copy(r);
-                        } catch (BadInputException e) {
-                            throw new BadInputException(src + ": byte offset " + r.offset() + ": " + e.getMessage());
-                        }
-                        res.records++;
-                    }
-                    ok = true;
-                } finally {
-                    if (!ok) {
+                tmps.add(tmp);
+                convertFile(in.files().get(t), tmp, dst, base, variant, readOptions, res);
+                res.files.add(dst);
+            }
+            for (int t = 0; t < p; t++) {
+                Files.move(tmps.get(t), dsts.get(t), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+            ok = true;
+        } finally {
+            if (!ok) {
+                for (Path tmp : tmps) {
+                    try {
                         Files.deleteIfExists(tmp);
+                    } catch (IOException e) {
+                        // best effort: the original failure is the one to report
                     }
                 }
-                Files.move(tmp, dst, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-                res.skipped += r.skipped();
             }
-            res.files.add(dst);
         }
         return res;
+    }
+
+    /** Converts one file {@code src} into {@code tmp} (named {@code dst} in messages), adding to {@code res}. */
+    private static void convertFile(Path src, Path tmp, Path dst, TraceWriter.Options base, Variant variant,
+            TraceReader.Options readOptions, Result res) throws IOException {
+        try (TraceReader r = TraceReader.open(src, readOptions)) {
+            boolean ext = variant == Variant.EXTENDED || (variant == Variant.SAME && r.extended());
+            TraceWriter.Options o = new TraceWriter.Options().order(base.order).codec(base.codec)
+                    .background(base.background).extended(ext)
+                    .addr64(ext && (variant == Variant.EXTENDED || r.addr64()));
+            try (TraceWriter w = new TraceWriter(java.nio.channels.FileChannel.open(tmp,
+                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE,
+                    java.nio.file.StandardOpenOption.TRUNCATE_EXISTING), dst.toString(), o)) {
+                // Runs of memory, branch and fetch records go over in bulk when the writer can take fetch
+                // records (an extended writer, or a classic source that has none); the rest record by record.
+                boolean bulk = w.extended() || !r.extended();
+                for (;;) {
+                    int n = bulk ? r.nextRun(RUN) : 0;
+                    if (n > 0) {
+                        try {
+                            w.words(r.runWords(), r.runStart(), n, r.addressHigh());
+                        } catch (BadInputException e) {
+                            // refused at its first word (the high word is the run's): name that word's offset
+                            long first = r.offset() - (long) (n - 1) * SmaitFormat.SIMPLE;
+                            throw new BadInputException(src + ": byte offset " + first + ": " + e.getMessage());
+                        }
+                        res.records += n;
+                        continue;
+                    }
+                    if (r.next() == RecordKind.EOF) {
+                        break;
+                    }
+                    try {
+                        w.copy(r);
+                    } catch (BadInputException e) {
+                        throw new BadInputException(src + ": byte offset " + r.offset() + ": " + e.getMessage());
+                    }
+                    res.records++;
+                }
+            }
+            res.skipped += r.skipped();
+            if (r.skipped() > 0) {
+                res.skippedFiles.add(r.skippedSummary());
+            }
+        }
     }
 
     /** Records per run taken from the reader at most. */

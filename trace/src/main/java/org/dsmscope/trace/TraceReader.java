@@ -150,6 +150,8 @@ public final class TraceReader implements AutoCloseable {
     /** Bits 63..32 of addresses (set by address-high records), already shifted into place. */
     private long addrHi;
     private long skipped;
+    /** Where the first skipped record was and what was wrong with it ("byte offset N: what"), or null. */
+    private String firstSkipped;
 
     /** Bytes of the stream consumed that are not one simple record per record (header, call parts 2-6, skips). */
     private long nonRecordBytes;
@@ -548,8 +550,19 @@ public final class TraceReader implements AutoCloseable {
                     new IOException(e.getMessage(), e));
         } catch (IOException e) {
             if (codec != Codec.NONE) {
-                throw new TraceFormatException(name, base + ((long) avail << 3), "corrupt or truncated "
-                        + codec.name().toLowerCase() + " stream: " + e.getMessage());
+                String what = "corrupt or truncated " + codec.name().toLowerCase() + " stream: " + e.getMessage();
+                if (!skipBad) {
+                    throw new TraceFormatException(name, base + ((long) avail << 3), what);
+                }
+                // skipping: the records decoded so far are kept, the rest of the stream is one skipped record
+                // (a trace whose collection was killed mid-write still gives what it holds)
+                if (skipped++ == 0) {
+                    firstSkipped = "byte offset " + (base + ((long) avail << 3)) + ": " + what
+                            + " (the rest of the file skipped)";
+                }
+                eofSeen = true;
+                tail = 0;
+                return;
             }
             throw new UncheckedIOException(name + ": cannot read: " + e.getMessage(), e);
         }
@@ -651,7 +664,7 @@ public final class TraceReader implements AutoCloseable {
         if (!skipBad) {
             throw new TraceFormatException(name, pos(), what);
         }
-        skipped++;
+        noteSkipped(what);
         int k = Math.min(Math.max(n, 1), avail - wi);
         wi += k;
         nonRecordBytes += (long) k << 3;
@@ -662,7 +675,7 @@ public final class TraceReader implements AutoCloseable {
         if (!skipBad) {
             throw new TraceFormatException(name, pos(), what);
         }
-        skipped++;
+        noteSkipped(what);
         int left = tail - tailDone;
         wi += n;
         tailDone += left;
@@ -787,6 +800,27 @@ public final class TraceReader implements AutoCloseable {
     /** Codec the file was compressed with. */
     public Codec codec() {
         return codec;
+    }
+
+    /** Counts a skipped record; the first one's position and reason are kept for {@link #firstSkipped()}. */
+    private void noteSkipped(String what) {
+        if (skipped++ == 0) {
+            firstSkipped = "byte offset " + pos() + ": " + what;
+        }
+    }
+
+    /** Where the first skipped bad record was and what was wrong ("byte offset N: what"); null if none was. */
+    public String firstSkipped() {
+        return firstSkipped;
+    }
+
+    /**
+     * The line telling a user that bad records of this file were skipped: "FILE: skipped N bad record(s), the first
+     * at byte offset M: what"; null if none was.
+     */
+    public String skippedSummary() {
+        return skipped == 0 ? null : name + ": skipped " + skipped + " bad record" + (skipped == 1 ? "" : "s")
+                + ", the first at " + firstSkipped;
     }
 
     /** Bad records skipped so far (only with skipping on). */

@@ -51,10 +51,13 @@ public final class TraceSet {
 
     /** The files named in list file {@code list}. */
     public static TraceSet ofList(Path list) {
-        checkReadable(list, null);
+        checkReadable(list, null, "list file");
         List<String> lines;
         try {
             lines = Files.readAllLines(list, StandardCharsets.UTF_8);
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new BadInputException(list + ": not a list file (not UTF-8 text; a list file names trace files,"
+                    + " one per line; a trace set NAME.p is given without -t)");
         } catch (IOException e) {
             throw new BadInputException(list + ": cannot read list file: " + e.getMessage());
         }
@@ -64,7 +67,12 @@ public final class TraceSet {
             if (line.isEmpty() || line.startsWith("#")) {
                 continue;
             }
-            Path f = Paths.get(line);
+            Path f;
+            try {
+                f = Paths.get(line);
+            } catch (java.nio.file.InvalidPathException e) {
+                throw new BadInputException(list + ": line " + (i + 1) + ": not a file name: " + e.getReason());
+            }
             if (!f.isAbsolute()) {
                 f = list.resolveSibling(line);
             }
@@ -105,15 +113,19 @@ public final class TraceSet {
     }
 
     private static void checkReadable(Path f, String where) {
+        checkReadable(f, where, "trace file");
+    }
+
+    private static void checkReadable(Path f, String where, String what) {
         String prefix = where == null ? "" : where + ": ";
         if (!Files.exists(f)) {
-            throw new BadInputException(prefix + f + ": no such trace file");
+            throw new BadInputException(prefix + f + ": no such " + what);
         }
         if (Files.isDirectory(f)) {
-            throw new BadInputException(prefix + f + ": is a directory, not a trace file");
+            throw new BadInputException(prefix + f + ": is a directory, not a " + what);
         }
         if (!Files.isReadable(f)) {
-            throw new BadInputException(prefix + f + ": trace file is not readable (permission denied)");
+            throw new BadInputException(prefix + f + ": " + what + " is not readable (permission denied)");
         }
     }
 

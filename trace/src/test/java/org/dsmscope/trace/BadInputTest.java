@@ -191,6 +191,21 @@ class BadInputTest {
     }
 
     @Test
+    void listFileMissingBinaryOrWithANul_isOneLineNamingTheListFile() throws IOException {
+        Path none = dir.resolve("none.list");
+        assertEquals(none + ": no such list file",
+                assertThrows(BadInputException.class, () -> TraceSet.ofList(none)).getMessage());
+        Path trace = dir.resolve("t.1.0");
+        Files.write(trace, HexFormat.of().parseHex("00000040 ffff1000 00000181 80808080".replace(" ", "")));
+        assertTrue(assertThrows(BadInputException.class, () -> TraceSet.ofList(trace)).getMessage()
+                .startsWith(trace + ": not a list file (not UTF-8 text;"));
+        Path nul = dir.resolve("nul.list");
+        Files.write(nul, "t.1.0\nx\u0000y\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertTrue(assertThrows(BadInputException.class, () -> TraceSet.ofList(nul)).getMessage()
+                .startsWith(nul + ": line 2: not a file name: "));
+    }
+
+    @Test
     void listFileNamingAMissingFile_namesListLineAndFile() throws IOException {
         Files.write(dir.resolve("a.t"), HexFormat.of().parseHex("0000004000001000"));
         Path list = dir.resolve("run.list");

@@ -13,7 +13,8 @@ import org.dsmscope.ciat.comm.CommEventSink;
  * The CIAT event trace ({@code -ciat_events}, seed 000 §4.4, SPEC §5), format {@value #FORMAT}: a header line
  * {@code # dsmscope-ciat-events 1}, a line naming the fields, then one line per communication event
  * {@code clock type processor degree}, type one of RAW WAR WAW RAR, degree the invalidation degree for WAR, 1 for
- * WAW and 0 (undefined in the seed) for RAW and RAR. Written as events happen, in replay order.
+ * WAW and 0 (undefined in the seed) for RAW and RAR. Written as events happen, in replay order, to
+ * {@code FILE.partial}, renamed to {@code FILE} when closed complete ({@link OutputFile}).
  */
 public final class EventTrace implements CommEventSink, AutoCloseable {
     /** Format name and version. */
@@ -31,7 +32,8 @@ public final class EventTrace implements CommEventSink, AutoCloseable {
     /** Opens {@code path} and writes the header. */
     public static EventTrace open(Path path) {
         try {
-            Writer w = new BufferedWriter(Files.newBufferedWriter(path, StandardCharsets.US_ASCII), 1 << 16);
+            Writer w = new BufferedWriter(Files.newBufferedWriter(OutputFile.partial(path), StandardCharsets.US_ASCII),
+                    1 << 16);
             EventTrace t = new EventTrace(path, w);
             w.write("# " + FORMAT + "\n# fields: clock type processor degree\n");
             return t;
@@ -63,12 +65,31 @@ public final class EventTrace implements CommEventSink, AutoCloseable {
         }
     }
 
+    /** Closes the trace; a file trace is renamed from its partial name to its own only now, complete. */
     @Override
     public void close() {
         try {
             out.close();
         } catch (IOException e) {
+            if (path != null) {
+                OutputFile.discard(OutputFile.partial(path));
+            }
             throw new UncheckedIOException(path + ": cannot write: " + e.getMessage(), e);
+        }
+        if (path != null) {
+            OutputFile.commit(OutputFile.partial(path), path);
+        }
+    }
+
+    /** Closes the trace of a failed run and deletes its partial file. */
+    public void abandon() {
+        try {
+            out.close();
+        } catch (IOException e) {
+            // the run failed already; that failure is reported
+        }
+        if (path != null) {
+            OutputFile.discard(OutputFile.partial(path));
         }
     }
 }

@@ -18,8 +18,9 @@ import org.dsmscope.trace.CallType;
 /**
  * CIAT's results as JSON ({@code --json FILE}), format {@value #FORMAT}: the contract of issue 4 (threads,
  * phases[] with id/kind and the blocks, aggregate with accesses, communication, accessAge, concurrency and
- * memory), plus extra blocks (instructionStream, calls). Fields are written in a fixed order (tree nodes keep
- * insertion order), so the same results give the same bytes.
+ * memory), plus extra blocks (instructionStream, calls), and after "processors" an "incomplete" object
+ * (problemCount, problems[]) only when the replay continued past problems ({@code --skip-bad-records}). Fields
+ * are written in a fixed order (tree nodes keep insertion order), so the same results give the same bytes.
  */
 public final class JsonReport {
     /** Format name and version, the value of the top-level "format" field. */
@@ -31,11 +32,8 @@ public final class JsonReport {
 
     /** Writes the JSON document to {@code file}. */
     public static void write(CiatResult res, Path file) {
-        try {
-            MAPPER.writeValue(file.toFile(), tree(res));
-        } catch (IOException e) {
-            throw new UncheckedIOException(file + ": cannot write: " + e.getMessage(), e);
-        }
+        ObjectNode tree = tree(res);
+        OutputFile.write(file, tmp -> MAPPER.writeValue(tmp.toFile(), tree));
     }
 
     /** The JSON document as a string. */
@@ -53,6 +51,13 @@ public final class JsonReport {
         root.put("format", FORMAT);
         root.put("threads", res.threads);
         root.put("processors", res.processors);
+        if (res.problemCount > 0) {
+            // only in a run continued past problems (--skip-bad-records): the results are partial
+            ObjectNode inc = root.putObject("incomplete");
+            inc.put("problemCount", res.problemCount);
+            ArrayNode list = inc.putArray("problems");
+            res.problems.forEach(list::add);
+        }
         ArrayNode phases = root.putArray("phases");
         for (PhaseStats p : res.phases) {
             ObjectNode o = phases.addObject();

@@ -12,8 +12,9 @@ import org.dsmscope.ciat.mix.MixStats;
 import org.dsmscope.trace.CallType;
 
 /**
- * The CIAT report file {@code NAME.p.ciat_report} (seed 000 §3 and §4), format {@value #FORMAT}: a header line,
- * then tagged lines {@code RrTtLll: ...} per phase (r = phase number) and for the aggregate (r = x); t is a thread
+ * The CIAT report file {@code NAME.p.ciat_report} (seed 000 §3 and §4), format {@value #FORMAT}: header lines
+ * (a run continued past problems says so there: {@code # incomplete: ...}, one {@code # problem: ...} each), then
+ * tagged lines {@code RrTtLll: ...} per phase (r = phase number) and for the aggregate (r = x); t is a thread
  * (or, for COMM_MAT rows, a processor) number, or x for all threads; ll is the data type number listed in the
  * module README. Numbers are plain decimals, percentages with two decimals; lines are in a fixed order.
  */
@@ -34,6 +35,16 @@ public final class TextReport {
         w.write("# " + FORMAT + "\n");
         w.write("# threads " + res.threads + " processors " + res.processors + " phases " + res.phases.size()
                 + "\n");
+        if (res.problemCount > 0) {
+            w.write("# incomplete: continued past " + res.problemCount + " problem(s) (--skip-bad-records);"
+                    + " the results cover what could be analysed\n");
+            for (String p : res.problems) {
+                w.write("# problem: " + p.replace('\n', ' ') + "\n");
+            }
+            if (res.problemCount > res.problems.size()) {
+                w.write("# problems not listed: " + (res.problemCount - res.problems.size()) + "\n");
+            }
+        }
         for (PhaseStats p : res.phases) {
             t.r = Integer.toString(p.id);
             t.phase(res, p);

@@ -45,12 +45,15 @@ public final class LackeyImporter {
         public final long records;
         /** Lines that did not parse and were skipped (with skipping on). */
         public final long skipped;
+        /** The first skipped line: "line N: what: 'text'", or null. */
+        public final String firstSkipped;
 
-        Result(List<Path> files, int[] tids, long records, long skipped) {
+        Result(List<Path> files, int[] tids, long records, long skipped, String firstSkipped) {
             this.files = files;
             this.valgrindThreads = tids;
             this.records = records;
             this.skipped = skipped;
+            this.firstSkipped = firstSkipped;
         }
 
         /** The trace-set prefix {@code NAME.p}. */
@@ -71,6 +74,7 @@ public final class LackeyImporter {
     private TraceWriter current;
     private long records;
     private long skipped;
+    private String firstSkipped;
     private long lineNo;
     private byte[] buf = new byte[1 << 16];
 
@@ -162,7 +166,7 @@ public final class LackeyImporter {
             files.add(f);
             vt[i] = t;
         }
-        return new Result(files, vt, records, skipped);
+        return new Result(files, vt, records, skipped, firstSkipped);
     }
 
     private void abandon() {
@@ -293,6 +297,12 @@ public final class LackeyImporter {
             j++;
             digits++;
         }
+        if (digits == 7 && j < e && buf[j] >= '0' && buf[j] <= '9') {
+            // more digits than any Valgrind thread number: never read as another line kind (records would go to
+            // the previous thread)
+            bad(s, e, "scheduler line names a thread number of more than 7 digits");
+            return;
+        }
         if (digits == 0 || !startsWith(ACQUIRED, j, e)) {
             return; // entering, releasing, exiting: the running thread does not change here
         }
@@ -389,13 +399,16 @@ public final class LackeyImporter {
     }
 
     private void bad(int s, int e, String what) {
-        if (skipBad) {
-            skipped++;
+        if (skipBad && skipped++ > 0) {
             return;
         }
         String text = new String(buf, Math.max(s, 0), Math.min(e - Math.max(s, 0), 60), StandardCharsets.UTF_8);
-        throw new BadInputException(inputName + ": line " + lineNo + ": " + what + ": '" + text
-                + (e - s > 60 ? "...'" : "'"));
+        String where = "line " + lineNo + ": " + what + ": '" + text + (e - s > 60 ? "...'" : "'");
+        if (skipBad) {
+            firstSkipped = where;
+            return;
+        }
+        throw new BadInputException(inputName + ": " + where);
     }
 
     /** Lines skipped so far. */
