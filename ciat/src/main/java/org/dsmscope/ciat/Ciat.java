@@ -172,9 +172,20 @@ public final class Ciat implements Analysis {
             }
         } else if (size <= 0 || ((address ^ (address + size - 1)) >>> 12) != 0 || owner(address >>> 12) == part) {
             // This partition's page, or a page-crossing access (each partition handles its own bytes).
-            memory.data(thread, address, size);
-            if (!sync && size > 0) {
-                partitioned(ph, seq, cpu, clock, store, address, size);
+            if (!sync && size > 0 && fused && ((address ^ (address + size - 1)) >>> 12) == 0) {
+                // on one page of this partition: the one pass, as in a serial run
+                memory.dataTotals(size);
+                if (seqEvents != null) {
+                    seqEvents.seq = seq;
+                }
+                if (!comm.accessTouching(cpu, thread, clock, store, address, size, ph.comm, seqEvents)) {
+                    memory.countOverflow(address);
+                }
+            } else {
+                memory.data(thread, address, size);
+                if (!sync && size > 0) {
+                    partitioned(ph, seq, cpu, clock, store, address, size);
+                }
             }
         } else {
             memory.foreignData(size);

@@ -149,9 +149,9 @@ public final class Communication {
 
     /**
      * {@link #access}, and in the same pass over the location words the data-access marks of memory usage for
-     * thread {@code thread} (packed layout only, see {@link #fuses}): the first thread, DATA and MULTI bits of each
-     * byte and the access count of its lowest byte, exactly as {@code MemoryUsage.data} would set them, which
-     * must not be called for this access as well. Returns false if the count did not fit the location word (the
+     * thread {@code thread} (packed layout only, see {@link #fuses}; partitioned: only for an access on one page of
+     * this partition): the first thread, DATA and MULTI bits of each byte and the access count of its lowest byte,
+     * exactly as {@code MemoryUsage.data} would set them, which must not be called for this access as well. Returns false if the count did not fit the location word (the
      * caller counts it in memory usage's overflow map).
      */
     public boolean accessTouching(int cpu, int thread, long clock, boolean store, long address, int size,
@@ -163,9 +163,12 @@ public final class Communication {
         return !countFull;
     }
 
-    /** True if {@link #accessTouching} may be used: the packed layout, not partitioned. */
+    /**
+     * True if {@link #accessTouching} may be used: the packed layout (in a partitioned replay, for accesses that lie
+     * wholly on this partition's page).
+     */
     public boolean fuses() {
-        return packed && parts == 1;
+        return packed;
     }
 
     /** A packed word with the memory-usage marks of {@link #accessTouching} applied (none outside it). */
