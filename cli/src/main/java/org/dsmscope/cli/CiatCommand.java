@@ -166,6 +166,9 @@ public final class CiatCommand implements Callable<Integer> {
         }
         int parts = partitionCount();
         checkOutputs(detailed.base(), co);
+        warnUnused("-i", interleave > 0, "-s"); // -a, -rr_interleaving and -k without -i are refused
+        warnUnused("-handle_io", handleIo, "-buffered_io", "-asynch_io", "-distributed_io", "-dma_bw",
+                "-disk_latency");
         Replay replay = new Replay(detailed, calls, ro);
         Analysed done = analyse(replay, co, parts);
         summary(done.result(), done.written());
@@ -173,6 +176,25 @@ public final class CiatCommand implements Callable<Integer> {
             problems(replay, done.written());
         }
         return 0;
+    }
+
+    /**
+     * Warns (standard error, the analysis goes on) about options given on the command line that change nothing
+     * without {@code needed}: the slice length without {@code -i}, the I/O model's options without
+     * {@code -handle_io}.
+     */
+    private void warnUnused(String needed, boolean given, String... options) {
+        if (given) {
+            return;
+        }
+        CommandLine.ParseResult pr = spec.commandLine().getParseResult();
+        PrintWriter err = spec.commandLine().getErr();
+        for (String name : options) {
+            if (pr != null && pr.hasMatchedOption(name)) {
+                err.println("dsmscope: warning: option " + name + " has no effect without " + needed);
+            }
+        }
+        err.flush();
     }
 
     /** Problems listed at most on standard error; the report lists up to 1000. */

@@ -1,6 +1,7 @@
 package org.dsmscope.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -139,6 +140,19 @@ class CiatCommandTest {
             assertTrue(r.err.startsWith("dsmscope: "), r.err);
             assertTrue(!r.err.contains("Exception"), r.err);
         }
+    }
+
+    @Test
+    void optionsThatNeedAnother_warnWhenItIsMissing() throws Exception {
+        String base = writeMatMul("warn");
+        Run r = run("ciat", "-s", "100", "-asynch_io", "-dma_bw", "40", base);
+        assertEquals(0, r.status, r.err);
+        assertTrue(r.err.contains("dsmscope: warning: option -s has no effect without -i"), r.err);
+        assertTrue(r.err.contains("dsmscope: warning: option -asynch_io has no effect without -handle_io"), r.err);
+        assertTrue(r.err.contains("dsmscope: warning: option -dma_bw has no effect without -handle_io"), r.err);
+        Run quiet = run("ciat", "-handle_io", "-dma_bw", "40", "-i", "2", "-s", "100", base);
+        assertEquals(0, quiet.status, quiet.err);
+        assertFalse(quiet.err.contains("warning"), quiet.err);
     }
 
     @Test
