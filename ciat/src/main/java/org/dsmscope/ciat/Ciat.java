@@ -103,7 +103,8 @@ public final class Ciat implements Analysis {
         pendingCall = new long[threads];
         java.util.Arrays.fill(pendingCall, -1);
         if (opt.events && parts > 1) {
-            seqEvents = SeqEventFile.create();
+            Path out = opt.writeFiles ? Paths.get(c.traces().base()).toAbsolutePath().getParent() : null;
+            seqEvents = SeqEventFile.create(out);
         } else if (opt.events && opt.writeFiles) {
             Path p = Paths.get(c.traces().base() + ".ciat_events");
             events = EventTrace.open(p);

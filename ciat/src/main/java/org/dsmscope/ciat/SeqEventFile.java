@@ -28,10 +28,14 @@ final class SeqEventFile implements CommEventSink {
         this.out = out;
     }
 
-    /** A new temporary spill file. */
-    static SeqEventFile create() {
+    /**
+     * A new temporary spill file in {@code dir} (beside the event trace it will become part of, so that a large run
+     * does not fill a small {@code /tmp}), or in the system's temporary folder if {@code dir} is null.
+     */
+    static SeqEventFile create(Path dir) {
         try {
-            Path p = Files.createTempFile("dsmscope-ciat-events", ".tmp");
+            Path p = dir == null ? Files.createTempFile("dsmscope-ciat-events", ".tmp")
+                    : Files.createTempFile(dir, ".dsmscope-ciat-events", ".tmp");
             p.toFile().deleteOnExit();
             return new SeqEventFile(p, new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(p),
                     1 << 16)));

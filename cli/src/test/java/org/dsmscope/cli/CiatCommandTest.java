@@ -351,6 +351,11 @@ class CiatCommandTest {
             }
             assertEquals(Files.readString(dir.resolve("s.json")), Files.readString(dir.resolve("p.json")), n);
             assertEquals(serial.out.lines().findFirst(), par.out.lines().findFirst(), n);
+            try (java.util.stream.Stream<Path> left = Files.list(dir)) {
+                // the workers' event spills (written beside the outputs) are deleted after the merge
+                assertEquals(List.of(), left.filter(p -> p.getFileName().toString().contains("ciat-events"))
+                        .toList(), n);
+            }
         }
     }
 }
