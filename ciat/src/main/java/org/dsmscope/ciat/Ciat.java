@@ -171,9 +171,9 @@ public final class Ciat implements Analysis {
                     comm.access(cpu, clock, store, address, size, ph.comm, events);
                 }
             }
-        } else if (size <= 0 || ((address ^ (address + size - 1)) >>> 12) != 0 || owner(address >>> 12) == part) {
+        } else if (size <= 0 || crossesPage(address, size) || owner(address >>> 12) == part) {
             // This partition's page, or a page-crossing access (each partition handles its own bytes).
-            if (!sync && size > 0 && fused && ((address ^ (address + size - 1)) >>> 12) == 0) {
+            if (!sync && size > 0 && fused && !crossesPage(address, size)) {
                 // on one page of this partition: the one pass, as in a serial run
                 memory.dataTotals(size);
                 if (seqEvents != null) {
@@ -194,6 +194,11 @@ public final class Ciat implements Analysis {
         if (size > 0 && ageMine[thread]) {
             age.access(thread, address, size, ph.age);
         }
+    }
+
+    /** True if an access of {@code size} &ge; 1 bytes at {@code address} touches two 4 KiB pages. */
+    private static boolean crossesPage(long address, int size) {
+        return ((address ^ (address + size - 1)) >>> 12) != 0;
     }
 
     /**
