@@ -41,6 +41,8 @@ public final class AccessAge {
     private final int[][] heldSize;
     private final int[] held;
     private AgeStats heldStats;
+    /** Sum of the words {@link AgeTracker#peek} returned (kept so that the loads are not optimized away). */
+    private int peeked;
 
     /**
      * Access age for {@code threads} threads; {@code granularity} a power of two; {@code rate} in (0, 1], 1 for
@@ -132,6 +134,13 @@ public final class AccessAge {
         AgeStats st = heldStats;
         long[] addr = heldAddress[i];
         int[] sizes = heldSize[i];
+        // Touch the run's group words first: independent loads whose misses overlap (the tracker's updates depend
+        // on each other, so without this each access would wait for its own miss).
+        int touched = 0;
+        for (int k = 0; k < n; k++) {
+            touched += tr.peek(addr[k] >>> shift);
+        }
+        peeked += touched;
         for (int k = 0; k < n; k++) {
             analyse(tr, addr[k], sizes[k], st);
         }

@@ -92,6 +92,16 @@ public final class AgeTracker {
         bsum = new int[blocks];
     }
 
+    /**
+     * The group word of {@code key} (0 if its page is new), changing nothing: a load that brings the word into the
+     * cache ahead of the key's {@link #access}. {@link AccessAge} peeks at a whole run of held accesses first, so
+     * that their cache misses overlap instead of stalling one access after another.
+     */
+    public int peek(long key) {
+        int s = pages.get(key >>> PAGE_SHIFT);
+        return s < 0 ? 0 : last[s][(int) ((key >>> GROUP_SHIFT) & (GROUPS - 1))];
+    }
+
     /** Number of key pages allocated (4096 keys each). */
     public int pages() {
         return pages.size();

@@ -156,11 +156,147 @@ public final class Communication {
      */
     public boolean accessTouching(int cpu, int thread, long clock, boolean store, long address, int size,
             CommStats st, CommEventSink sink) {
+        int off = (int) address & (PAGE - 1);
+        if (packed && (size == 8 || size == 4) && (off & (GROUP - 1)) == 0 && off + size <= PAGE
+                && !foreign(address >>> PAGE_SHIFT)) {
+            // The common case (aligned 4- and 8-byte accesses, groups not split): one or two group words at once.
+            long[] m = loc.state(loc.slot(address >>> PAGE_SHIFT));
+            int g = off >>> GROUP_SHIFT;
+            int h = g + (size >>> GROUP_SHIFT) - 1;
+            if (((m[g] | m[h]) & SPLIT) == 0) {
+                return store ? storeWords(m, g, h, cpu, thread, clock, st, sink)
+                        : loadWords(m, g, h, cpu, thread, clock, st, sink);
+            }
+        }
         touchMe = (long) (thread + 1) << LocationState.P_FIRST_SHIFT;
         countFull = false;
         access(cpu, clock, store, address, size, st, sink);
         touchMe = 0;
         return !countFull;
+    }
+
+    /**
+     * A load of whole unsplit group words g..h (h = g or g + 1) of page array m with memory usage's marks, as
+     * {@link #accessTouching} through {@link #loadAt} would do it: returns false if the count is full.
+     */
+    private boolean loadWords(long[] m, int g, int h, int cpu, int thread, long clock, CommStats st,
+            CommEventSink sink) {
+        long me = (long) (thread + 1) << LocationState.P_FIRST_SHIFT;
+        long bit = 1L << cpu;
+        long w = LocationState.mark(m[g], me, P_FIRST, DATA);
+        boolean fits = (w >>> COUNT_SHIFT) != COUNT_MAX;
+        if (fits) {
+            w += 1L << COUNT_SHIFT;
+        }
+        int r = 0;
+        int wr0 = -1;
+        if ((w & bit) == 0) {
+            int wr = (int) ((w & P_WRITER) >>> P_WRITER_SHIFT) - 1;
+            if (wr < 0) {
+                r = (w & P_READERS) != 0 ? 1 : 0;
+                w |= bit;
+            } else if (wr != cpu) {
+                r = 2;
+                wr0 = wr;
+                st.matrix[wr * processors + cpu]++;
+                w |= bit;
+            }
+        }
+        m[g] = w;
+        if (h != g) {
+            w = LocationState.mark(m[h], me, P_FIRST, DATA);
+            if ((w & bit) == 0) {
+                int wr = (int) ((w & P_WRITER) >>> P_WRITER_SHIFT) - 1;
+                if (wr < 0) {
+                    if ((w & P_READERS) != 0 && r == 0) {
+                        r = 1;
+                    }
+                    w |= bit;
+                } else if (wr != cpu) {
+                    r = 2;
+                    if (wr != wr0) {
+                        st.matrix[wr * processors + cpu]++;
+                    }
+                    w |= bit;
+                }
+            }
+            m[h] = w;
+        }
+        if (r == 2) {
+            st.raw++;
+            if (sink != null) {
+                sink.event(clock, CommEventSink.RAW, cpu, 0);
+            }
+        } else if (r == 1) {
+            st.rar++;
+            if (sink != null) {
+                sink.event(clock, CommEventSink.RAR, cpu, 0);
+            }
+        }
+        return fits;
+    }
+
+    /**
+     * A store to whole unsplit group words g..h (h = g or g + 1) with memory usage's marks, as
+     * {@link #accessTouching} through {@link #storeAt} would do it: returns false if the count is full.
+     */
+    private boolean storeWords(long[] m, int g, int h, int cpu, int thread, long clock, CommStats st,
+            CommEventSink sink) {
+        long me = (long) (thread + 1) << LocationState.P_FIRST_SHIFT;
+        long bit = 1L << cpu;
+        long set = (long) (cpu + 1) << P_WRITER_SHIFT;
+        long w0 = LocationState.mark(m[g], me, P_FIRST, DATA);
+        boolean fits = (w0 >>> COUNT_SHIFT) != COUNT_MAX;
+        if (fits) {
+            w0 += 1L << COUNT_SHIFT;
+        }
+        long w1 = h != g ? LocationState.mark(m[h], me, P_FIRST, DATA) : 0;
+        long rr0 = w0 & P_READERS;
+        long rr1 = w1 & P_READERS;
+        if ((w0 & P_ANCHOR) != 0 && rr0 != 0) {
+            st.sharing[Long.bitCount(rr0)]++;
+        }
+        if ((w1 & P_ANCHOR) != 0 && rr1 != 0) {
+            st.sharing[Long.bitCount(rr1)]++;
+        }
+        long l0 = rr0 & ~bit;
+        long l1 = rr1 & ~bit;
+        int wr0 = (int) ((w0 & P_WRITER) >>> P_WRITER_SHIFT) - 1;
+        int wr1 = (int) ((w1 & P_WRITER) >>> P_WRITER_SHIFT) - 1;
+        // a byte without other readers whose writer is another processor is a WAW byte
+        boolean waw0 = l0 == 0 && wr0 >= 0 && wr0 != cpu;
+        boolean waw1 = l1 == 0 && wr1 >= 0 && wr1 != cpu;
+        m[g] = (w0 & ~(P_READERS | P_WRITER | P_ANCHOR)) | set | P_ANCHOR;
+        if (h != g) {
+            m[h] = (w1 & ~(P_READERS | P_WRITER | P_ANCHOR)) | set;
+        }
+        long[] mat = st.matrix;
+        long l = l0 | l1;
+        while (l != 0) {
+            int j = Long.numberOfTrailingZeros(l);
+            l &= l - 1;
+            mat[cpu * processors + j]++;
+        }
+        if (waw0) {
+            mat[wr0 * processors + cpu]++;
+        }
+        if (waw1 && !(waw0 && wr1 == wr0)) {
+            mat[wr1 * processors + cpu]++;
+        }
+        int d = Math.max(Long.bitCount(l0), Long.bitCount(l1));
+        if (d > 0) {
+            st.war++;
+            st.invalidation[d]++;
+            if (sink != null) {
+                sink.event(clock, CommEventSink.WAR, cpu, d);
+            }
+        } else if (waw0 || waw1) {
+            st.waw++;
+            if (sink != null) {
+                sink.event(clock, CommEventSink.WAW, cpu, 1);
+            }
+        }
+        return fits;
     }
 
     /**
@@ -344,18 +480,47 @@ public final class Communication {
                     first = false;
                     x += GROUP;
                 } else {
-                    int b = loc.split(m, g);
-                    long[] sd = loc.side();
-                    for (int end = Math.min(e, (g + 1) << GROUP_SHIFT); x < end; x++) {
-                        result = loadAt(sd, b + (x & (GROUP - 1)), cpu, bit, result, first);
-                        first = false;
-                    }
+                    int end = Math.min(e, (g + 1) << GROUP_SHIFT);
+                    result = loadSplit(m, g, x, end, cpu, bit, result, first);
+                    first = false;
+                    x = end;
                 }
             }
             a += n;
             rem -= n;
         }
         return result;
+    }
+
+    /**
+     * Locations x..end-1 (one group, g) loaded by cpu, one by one in the side table (the group is split first if
+     * it is uniform): the load's result so far, updated. Kept out of {@link #loadP} so that the common path stays
+     * small enough to be compiled inline.
+     */
+    private int loadSplit(long[] m, int g, int x, int end, int cpu, long bit, int result, boolean first) {
+        int b = loc.split(m, g);
+        long[] sd = loc.side();
+        int r = result;
+        boolean f = first;
+        for (int i = x; i < end; i++) {
+            r = loadAt(sd, b + (i & (GROUP - 1)), cpu, bit, r, f);
+            f = false;
+        }
+        return r;
+    }
+
+    /** Locations x..end-1 of group g stored by cpu in the side table, as {@link #loadSplit} for stores. */
+    private int storeSplit(long[] m, int g, int x, int end, int cpu, long bit, long me, long anchor, int r,
+            CommStats st) {
+        int b = loc.split(m, g);
+        long[] sd = loc.side();
+        long a = anchor;
+        int res = r;
+        for (int i = x; i < end; i++) {
+            res = storeAt(sd, b + (i & (GROUP - 1)), cpu, bit, me | a, res, st, a != 0);
+            a = 0;
+        }
+        return res;
     }
 
     /**
@@ -407,12 +572,10 @@ public final class Communication {
                     anchor = 0;
                     x += GROUP;
                 } else {
-                    int b = loc.split(m, g);
-                    long[] sd = loc.side();
-                    for (int end = Math.min(e, (g + 1) << GROUP_SHIFT); x < end; x++) {
-                        r = storeAt(sd, b + (x & (GROUP - 1)), cpu, bit, me | anchor, r, st, anchor != 0);
-                        anchor = 0;
-                    }
+                    int end = Math.min(e, (g + 1) << GROUP_SHIFT);
+                    r = storeSplit(m, g, x, end, cpu, bit, me, anchor, r, st);
+                    anchor = 0;
+                    x = end;
                 }
             }
             a += n;
