@@ -240,6 +240,13 @@ final class ThreadCalls {
     private void barrier(int t, TraceReader r) {
         int obj = sync.of(r.arg(1));
         int parties = r.arg(2) > 0 ? (int) Math.min(r.arg(2), Integer.MAX_VALUE) : e.active;
+        if (parties > e.n) {
+            // it could never complete: say so here rather than as a deadlock at the end
+            rp.bad(r.name() + ": byte offset " + r.offset() + ": barrier 0x" + Long.toHexString(r.arg(1)) + " for "
+                    + Long.toUnsignedString(r.arg(2)) + " threads, but the trace set has " + e.n
+                    + " (continuing: all active threads)");
+            parties = e.active;
+        }
         sync.parties[obj] = parties;
         long max = sync.arrivals[obj] == 0 ? e.clock[t] : Math.max(sync.arrivalMax[obj], e.clock[t]);
         sync.arrivals[obj]++;
@@ -397,6 +404,11 @@ final class ThreadCalls {
     private void marker(int t, TraceReader r) {
         long cmd = r.arg(1);
         long num = r.arg(2);
+        if (cmd < 0 || cmd > 4) {
+            rp.bad(r.name() + ": byte offset " + r.offset() + ": marker command " + Long.toUnsignedString(cmd)
+                    + " (seed 000 Appendix A defines 0 to 4; continuing: a phase marker, command 0)");
+            cmd = 0;
+        }
         if (cmd == 1) {
             e.stopped[t] = true;
         } else if (cmd == 2) {

@@ -55,6 +55,32 @@ class BadInputTest {
     }
 
     @Test
+    void markerCommandOutsideZeroToFour_isAnErrorNamingTheOffset_orAPhaseMarkerWhenContinuing() {
+        TraceSet set = TestTraces.write(dir, "mk", w -> w.loads(2, 0x100).call(CallType.MARKER, 7, 5, 0)
+                .loads(3, 0x100));
+        BadInputException e = assertThrows(BadInputException.class, () -> TestTraces.replay(set));
+        assertTrue(e.getMessage().contains("mk.1.0: byte offset 16: marker command 7"), e.getMessage());
+        Recorder r = new Recorder();
+        Replay rp = new Replay(set, null, skipping()).add(r);
+        rp.run();
+        assertEquals(1, rp.problemCount(), rp.problems().toString());
+        assertEquals(5, r.accesses.size(), "command 7 read as command 0: tracing does not stop");
+    }
+
+    @Test
+    void barrierForMoreThreadsThanTheTraceSetHas_isAnErrorAtTheBarrier_orAllActiveThreadsWhenContinuing() {
+        TraceSet set = TestTraces.write(dir, "bp", w -> w.spawn(1).loads(2, 0x100).barrier(0x1000, 5).join(),
+                w -> w.loads(1, 0x200).barrier(0x1000, 5).loads(1, 0x200));
+        BadInputException e = assertThrows(BadInputException.class, () -> TestTraces.replay(set));
+        assertTrue(e.getMessage().contains("barrier 0x1000 for 5 threads, but the trace set has 2"), e.getMessage());
+        Recorder r = new Recorder();
+        Replay rp = new Replay(set, null, skipping()).add(r);
+        rp.run();
+        assertTrue(r.ended);
+        assertEquals(2, rp.problemCount(), rp.problems().toString());
+    }
+
+    @Test
     void javaJoinOfAThreadNeverStarted_isAnError() {
         TraceSet set = TestTraces.write(dir, "jj", w -> w.call(CallType.JOIN, 0, 0, 1), w -> w.loads(1, 0x100));
         BadInputException e = assertThrows(BadInputException.class, () -> TestTraces.replay(set));
