@@ -56,6 +56,15 @@ final class LongIntMap {
         }
     }
 
+    /** Calls {@code f} with every key. */
+    void forEachKey(java.util.function.LongConsumer f) {
+        for (int i = 0; i < keys.length; i++) {
+            if (vals[i] >= 0) {
+                f.accept(keys[i]);
+            }
+        }
+    }
+
     int size() {
         return size;
     }

@@ -43,9 +43,44 @@ final class Prescan {
     /** Read buffer per trace during the replay: small, so that many interleaved traces stay in cache. */
     static final int REPLAY_BUFFER = 16 << 10;
 
-    /** Whether {@code address} is a synchronization variable (exact; a range check first). */
+    /**
+     * Pages (4 KiB) of syncMin..syncMax holding a synchronization variable, one bit each from syncMin's page (null
+     * when that span is above 2^27 pages): a data page among them costs one bit test instead of a hash probe.
+     */
+    private long[] syncPages;
+    private long syncPage0;
+
+    /** Whether {@code address} is a synchronization variable (exact; a range check and a page bit first). */
     boolean isSyncVariable(long address) {
-        return address >= syncMin && address <= syncMax && syncVars.get(address) >= 0;
+        if (address < syncMin || address > syncMax) {
+            return false;
+        }
+        long[] b = syncPages;
+        if (b != null) {
+            long i = (address >>> 12) - syncPage0;
+            if ((b[(int) (i >>> 6)] & (1L << i)) == 0) {
+                return false;
+            }
+        }
+        return syncVars.get(address) >= 0;
+    }
+
+    /** Builds {@link #syncPages} from the variables found. */
+    void indexSyncPages() {
+        if (syncMin > syncMax) {
+            return;
+        }
+        syncPage0 = syncMin >>> 12;
+        long span = (syncMax >>> 12) - syncPage0 + 1;
+        if (span > (1L << 27)) {
+            return;
+        }
+        long[] b = new long[(int) ((span + 63) >>> 6)];
+        syncVars.forEachKey(v -> {
+            long i = (v >>> 12) - syncPage0;
+            b[(int) (i >>> 6)] |= 1L << i;
+        });
+        syncPages = b;
     }
 
     static TraceReader open(Path p, ReplayOptions o) {
@@ -75,6 +110,7 @@ final class Prescan {
             }
         }
         t0 = first == Long.MAX_VALUE ? 0 : first;
+        indexSyncPages();
         if (skeleton) {
             for (Skeleton sk : skeletons) {
                 sk.rebase(t0);
