@@ -25,6 +25,11 @@ final class LiveSource implements Replay.Source {
     private boolean hasZero;
     private long min = Long.MAX_VALUE;
     private long max = Long.MIN_VALUE;
+    /**
+     * One bit per 4 KiB page below 4 GiB (the variables are 32-bit call arguments) that holds a variable: a data
+     * access between min and max costs one bit test instead of a hash probe unless its page holds one.
+     */
+    private final long[] pages = new long[1 << 14];
     /** Bytes of records read by the replay so far, and when the progress property was last set. */
     private long read;
     private long reported;
@@ -59,6 +64,9 @@ final class LiveSource implements Replay.Source {
         if (a < min || a > max) {
             return false;
         }
+        if ((pages[(int) (a >>> 18)] & (1L << (a >>> 12))) == 0) {
+            return false;
+        }
         if (a == 0) {
             return hasZero;
         }
@@ -79,6 +87,7 @@ final class LiveSource implements Replay.Source {
     private void add(long a) {
         min = Math.min(min, a);
         max = Math.max(max, a);
+        pages[(int) (a >>> 18)] |= 1L << (a >>> 12);
         if (a == 0) {
             hasZero = true;
             return;
