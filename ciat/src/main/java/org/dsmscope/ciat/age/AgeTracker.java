@@ -127,11 +127,7 @@ public final class AgeTracker {
         }
         int t = ++now;
         if ((t >> BLOCK_SHIFT) >= pendBase + PENDING) {
-            for (int i = 0; i < PENDING; i++) {
-                blockAdd(pendBase + i, pendSum[i]);
-                pendSum[i] = 0;
-            }
-            pendBase = ((t >> BLOCK_SHIFT) / PENDING) * PENDING;
+            movePending(t);
         }
         long g0 = first >>> GROUP_SHIFT;
         long g1 = lastKey >>> GROUP_SHIFT;
@@ -161,6 +157,25 @@ public final class AgeTracker {
                 return age;
             }
         }
+        return accessKeys(first, lastKey, t);
+    }
+
+    /** The pending blocks enter the tree and the newest PENDING blocks from t's on become pending. */
+    private void movePending(int t) {
+        for (int i = 0; i < PENDING; i++) {
+            blockAdd(pendBase + i, pendSum[i]);
+            pendSum[i] = 0;
+        }
+        pendBase = ((t >> BLOCK_SHIFT) / PENDING) * PENDING;
+    }
+
+    /**
+     * {@link #access} at timestamp t, the general path (kept apart so that the common path stays small enough to
+     * be compiled into its caller): keys in any groups, split or not, new or not.
+     */
+    private long accessKeys(long first, long lastKey, int t) {
+        long g0 = first >>> GROUP_SHIFT;
+        long g1 = lastKey >>> GROUP_SHIFT;
         // Pass 1: the oldest previous timestamp among the keys, or a new key.
         int pmin = Integer.MAX_VALUE;
         boolean fresh = false;
