@@ -74,6 +74,18 @@ public final class TraceWriter implements AutoCloseable {
             return this;
         }
 
+        /** A copy of these options (to change some for one writer). */
+        public Options copy() {
+            Options c = new Options();
+            c.order = order;
+            c.extended = extended;
+            c.addr64 = addr64;
+            c.codec = codec;
+            c.bufferBytes = bufferBytes;
+            c.background = background;
+            return c;
+        }
+
         /** Classic SMAIT: big-endian, headerless, uncompressed. */
         public static Options classic() {
             return new Options();

@@ -63,6 +63,17 @@ public final class LackeyImporter {
     }
 
     private final TraceWriter.Options options;
+    /**
+     * Options of the writers after the first {@link #FULL_WRITERS}: a small buffer and no background thread, so
+     * that a program with thousands of threads fits in the JVM's direct memory (a full writer holds about 1 MiB
+     * of direct buffers; 6,000 of them exhausted the 4 GiB default).
+     */
+    private final TraceWriter.Options smallOptions;
+    /** Writers with the caller's options; later ones get {@link #smallOptions}. */
+    static final int FULL_WRITERS = 64;
+    /** Buffer of a writer after the first {@link #FULL_WRITERS} (about 16 KiB, a multiple of 48). */
+    private static final int SMALL_BUFFER_BYTES = 16 * 1024;
+    private int opened;
     private final boolean threadsFromSched;
     private final boolean skipBad;
 
@@ -86,6 +97,7 @@ public final class LackeyImporter {
      */
     public LackeyImporter(TraceWriter.Options options, boolean threadsFromSched, boolean skipBad) {
         this.options = options.addr64(true);
+        this.smallOptions = options.copy().bufferBytes(SMALL_BUFFER_BYTES).background(false);
         this.threadsFromSched = threadsFromSched;
         this.skipBad = skipBad;
     }
@@ -142,7 +154,18 @@ public final class LackeyImporter {
         }
         if (writers[tid] == null) {
             tmpFiles[tid] = tmpDir.resolve(tmpBase + tid);
-            writers[tid] = TraceWriter.create(tmpFiles[tid], options);
+            try {
+                writers[tid] = TraceWriter.create(tmpFiles[tid], ++opened <= FULL_WRITERS ? options : smallOptions);
+            } catch (java.nio.file.FileSystemException e) {
+                if (e.getReason() == null || !e.getReason().contains("Too many open files")) {
+                    throw e;
+                }
+                java.nio.file.FileSystemException f = new java.nio.file.FileSystemException(inputName, null,
+                        "line " + lineNo + ": Valgrind thread " + tid + " is thread " + opened + " of the import, "
+                        + "which keeps one file open per thread: too many open files (raise the limit with ulimit -n)");
+                f.initCause(e);
+                throw f;
+            }
         }
         return writers[tid];
     }

@@ -107,6 +107,77 @@ class LackeyImporterTest {
         assertTrue(ref.get(1).contains("store 8 " + 0x1fff000778L), "64-bit stack address kept");
     }
 
+    /**
+     * Many threads, each with records far apart in the input, and the background writing of a bulk import: each
+     * writer after the first {@link LackeyImporter#FULL_WRITERS} gets a small buffer, and every record still
+     * lands in its thread's file (checked against the reference reading). A child JVM with 96 MiB of direct
+     * memory imports 1,000 threads: with about 1 MiB of buffers per writer (as before) it ran out.
+     */
+    @Test
+    void thousandsOfThreads_fitInDirectMemory_andEveryRecordLandsInItsThreadsFile() throws Exception {
+        int threads = 1000;
+        List<String> lines = new ArrayList<>();
+        for (int round = 0; round < 2; round++) {
+            for (int t = 1; t <= threads; t++) {
+                lines.add("--7--   SCHED[" + t + "]:  acquired lock (LL_UnlockRecord)");
+                for (int i = 0; i < 3; i++) {
+                    lines.add(String.format(" %s %x,%d", (t + i) % 2 == 0 ? "L" : "S", 0x10000L * t + 8 * i + round,
+                            1 << (i % 4)));
+                }
+            }
+        }
+        Path in = dir.resolve("many.lackey");
+        Files.write(in, lines);
+        String name = dir.resolve("many").toString();
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process p = new ProcessBuilder(java.toString(), "-Xmx256m", "-XX:MaxDirectMemorySize=96m", "-cp",
+                System.getProperty("java.class.path"), ImportMain.class.getName(), in.toString(), name)
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), out);
+        TreeMap<Integer, List<String>> ref = reference(lines, true);
+        assertEquals(threads, ref.size());
+        int t = 0;
+        for (List<String> recs : ref.values()) {
+            assertEquals(recs, read(Path.of(name + "." + threads + "." + t)), "thread " + (t + 1));
+            t++;
+        }
+    }
+
+    /**
+     * More threads than open files allowed: an error naming the input, the line and the limit to raise, and no
+     * file left behind (a child JVM under {@code ulimit -n 256}).
+     */
+    @Test
+    void moreThreadsThanOpenFiles_namesTheLimit_andLeavesNoFiles() throws Exception {
+        List<String> lines = new ArrayList<>();
+        for (int t = 1; t <= 1000; t++) {
+            lines.add("--7--   SCHED[" + t + "]:  acquired lock (LL_UnlockRecord)");
+            lines.add(String.format(" L %x,4", 0x10000L * t));
+        }
+        Path sub = Files.createDirectory(dir.resolve("limited"));
+        Path in = sub.resolve("many.lackey");
+        Files.write(in, lines);
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        String cmd = "ulimit -n 256 && exec '" + java + "' -Xmx256m -cp '" + System.getProperty("java.class.path")
+                + "' '" + ImportMain.class.getName() + "' '" + in + "' '" + sub.resolve("many") + "'";
+        Process p = new ProcessBuilder("bash", "-c", cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor() != 0, out);
+        assertTrue(out.matches("(?s).*many\\.lackey: line \\d+: Valgrind thread \\d+ is thread \\d+ of the import.*"
+                + "too many open files \\(raise the limit with ulimit -n\\).*"), out);
+        try (var files = Files.list(sub)) {
+            assertEquals(List.of(in), files.toList(), "only the input is left");
+        }
+    }
+
+    /** The import of {@link #thousandsOfThreads_fitInDirectMemory_andEveryRecordLandsInItsThreadsFile} in a JVM of its own. */
+    static final class ImportMain {
+        public static void main(String[] a) throws IOException {
+            new LackeyImporter(new TraceWriter.Options().background(true), true, false).run(Path.of(a[0]), a[1]);
+        }
+    }
+
     @Test
     void withoutThreadSplitting_everythingGoesToOneFile() throws IOException {
         Path in = fixture();
