@@ -223,6 +223,32 @@ class UserMistakesTest {
         assertTrue(r.err().contains("' Q nonsense'"), r.err());
     }
 
+    /**
+     * An access whose bytes run past the end of the 64-bit address space (imported from Lackey output) is a bad
+     * record for ciat, named at its byte offset; continuing skips it and analyses the rest (before, its last byte
+     * wrapped to a negative key count and gave a wrong access age without a word).
+     */
+    @Test
+    void ciat_accessPastTheEndOfTheAddressSpace_isABadRecord_notAWrongAge() throws IOException {
+        Path lackey = dir.resolve("w.lackey");
+        Files.writeString(lackey, " L fffffffffffffffc,8\n L 10,4\n S fffffffffffffff8,8\n L 10,4\n");
+        String name = dir.resolve("w").toString();
+        assertEquals(0, run("import", "lackey", "-o", name, lackey.toString()).status());
+        CiatCommandTest.Run r = run("ciat", name + ".1");
+        assertOneLineUserError(r, name + ".1.0: byte offset 16: record 00000280 fffffffc: an access at "
+                + "0xfffffffffffffffc runs past the end of the 64-bit address space");
+        Path json = dir.resolve("w.json");
+        r = run("ciat", "--skip-bad-records", "--json", json.toString(), name + ".1");
+        assertEquals(0, r.status(), r.err());
+        String j = Files.readString(json);
+        // three accesses analysed: 0x10 (infinite), the 8 bytes ending at 2^64 - 1 (infinite), 0x10 again (age 12:
+        // its 4 bytes and those 8)
+        assertTrue(j.replaceAll("\\s", "").contains("\"loads\":2,\"stores\":1"), j);
+        assertTrue(j.replaceAll("\\s", "").contains("\"infinite\":2,\"cdf\":[{\"bytes\":1,\"accesses\":0},"
+                + "{\"bytes\":2,\"accesses\":0},{\"bytes\":4,\"accesses\":0},{\"bytes\":8,\"accesses\":0},"
+                + "{\"bytes\":16,\"accesses\":1}"), j);
+    }
+
     @Test
     void genAndConvert_badNamesAndCounts_areRefusedWithoutWritingHiddenOrDefaultOutput() throws IOException {
         String o = dir.toString();

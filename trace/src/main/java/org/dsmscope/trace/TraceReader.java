@@ -143,6 +143,16 @@ public final class TraceReader implements AutoCloseable {
     /** Words held in {@link #words}. */
     private int avail;
     /**
+     * Where {@link #next()}'s fast path stops: {@link #avail}, or 0 while {@link #addrHi} is the top 4 GiB of the
+     * 64-bit space ({@link #TOP_HIGH}), where every record goes through {@link #slowNext()}'s check that an
+     * access does not run past the end of the address space.
+     */
+    private int fastEnd;
+    /** Address-high value of the last 4 GiB of the 64-bit space, the only region an access can run past. */
+    private static final long TOP_HIGH = 0xFFFFFFFF00000000L;
+    /** {@link #extension}'s answer for an access running past the end of the 64-bit address space. */
+    private static final int WRAPS = -2;
+    /**
      * The hot path returns words below this index without looking further: they have been scanned and are all
      * memory, branch, procedure or fetch records (see {@link #scan}).
      */
@@ -330,6 +340,7 @@ public final class TraceReader implements AutoCloseable {
             }
             avail += r;
         }
+        fastEnd = addrHi == TOP_HIGH ? 0 : avail;
     }
 
     /**
@@ -337,6 +348,11 @@ public final class TraceReader implements AutoCloseable {
      * files) fetch record, or {@link #avail}: the one check of the hot path, done for a whole chunk at a time.
      */
     private int scan(int from) {
+        if (addrHi == TOP_HIGH) {
+            // the last 4 GiB of the 64-bit space: every record through next(), which checks for accesses past
+            // the end
+            return from;
+        }
         long[] w = words;
         int end = avail;
         int j = from;
@@ -370,7 +386,7 @@ public final class TraceReader implements AutoCloseable {
      */
     public int next() {
         int i = wi;
-        if (i < avail) {
+        if (i < fastEnd) {
             // Hot path: one array load, a lookup by the type field or the top hex digit, two field stores.
             long v = words[i];
             int f1 = (int) (v >>> 32);
@@ -500,6 +516,10 @@ public final class TraceReader implements AutoCloseable {
                     bad(1, String.format("bad memory-access type field %08x", f1));
                     continue;
                 }
+                if (pastEnd(f2, MEM_BYTES[f1])) {
+                    bad(1, pastEndMessage(f1, f2));
+                    continue;
+                }
                 return fast();
             }
             switch (top) {
@@ -518,6 +538,10 @@ public final class TraceReader implements AutoCloseable {
                             return r;
                         }
                         if (r == 0) {
+                            continue;
+                        }
+                        if (r == WRAPS) {
+                            bad(1, pastEndMessage(f1, f2));
                             continue;
                         }
                         bad(1, String.format("bad extension record %08x %08x", f1, f2));
@@ -578,7 +602,20 @@ public final class TraceReader implements AutoCloseable {
         return String.format("unknown record tag %08x", f1);
     }
 
-    /** Returns 0 if the record was consumed without producing one, -1 if bad, else the kind. */
+    /**
+     * True if {@code size} bytes from the address with low half {@code low} run past the end of the 64-bit
+     * address space (only possible in its last 4 GiB).
+     */
+    private boolean pastEnd(int low, int size) {
+        return addrHi == TOP_HIGH && (low & 0xFFFFFFFFL) + size > 0x1_0000_0000L;
+    }
+
+    private String pastEndMessage(int f1, int f2) {
+        return String.format("record %08x %08x: an access at 0x%016x runs past the end of the 64-bit address space",
+                f1, f2, addrHi | (f2 & 0xFFFFFFFFL));
+    }
+
+    /** Returns 0 if the record was consumed without producing one, WRAPS, -1 if bad, else the kind. */
     private int extension(int f1, int f2) {
         int sub = f1 & 0xFF000000;
         if (sub == SmaitFormat.TAG_ADDR_HI && (f1 & 0x00FFFFFF) == 0) {
@@ -586,6 +623,7 @@ public final class TraceReader implements AutoCloseable {
                 return -1;
             }
             addrHi = (f2 & 0xFFFFFFFFL) << 32;
+            fastEnd = addrHi == TOP_HIGH ? 0 : avail;
             wi++;
             nonRecordBytes += SmaitFormat.SIMPLE;
             return 0;
@@ -595,6 +633,9 @@ public final class TraceReader implements AutoCloseable {
             if (len < 1 || len > 0xFFFF) {
                 return -1;
             }
+            if (pastEnd(f2, len)) {
+                return WRAPS;
+            }
             return fast();
         }
         if (sub == SmaitFormat.TAG_WIDE_MEM) {
@@ -603,6 +644,9 @@ public final class TraceReader implements AutoCloseable {
             int size = f1 & 0xFFFF;
             if (k > 1 || reg > MemType.VECTOR || size == 0) {
                 return -1;
+            }
+            if (pastEnd(f2, size)) {
+                return WRAPS;
             }
             cur = words[wi++];
             return RecordKind.MEMORY;

@@ -133,6 +133,48 @@ class BadInputTest {
         assertTrue(failure(f).what().contains("unknown call type 30"));
     }
 
+    /**
+     * Accesses that run past the end of the 64-bit address space (their last byte would wrap to address 0) are bad
+     * records, whether read one by one or in runs, memory (classic and wide) or fetch; one that ends exactly at
+     * 2^64 - 1 is not. Low addresses in the same file still take the fast paths.
+     */
+    @Test
+    void accessPastTheEndOfThe64BitAddressSpace_isABadRecord() throws IOException {
+        Path f = dir.resolve("top.1.0");
+        try (TraceWriter w = TraceWriter.create(f, new TraceWriter.Options().addr64(true))) {
+            w.memory(MemType.LOAD, 8, MemType.FIXED, 0x1000);
+            w.memory(MemType.LOAD, 8, MemType.FIXED, 0xFFFFFFFFFFFFFFF8L); // ends at 2^64 - 1: fine
+            w.memory(MemType.STORE, 8, MemType.FIXED, 0xFFFFFFFFFFFFFFFCL); // past the end
+            w.memory(MemType.LOAD, 10, MemType.VECTOR, 0xFFFFFFFFFFFFFFF8L); // wide, past the end
+            w.fetch(0xFFFFFFFFFFFFFFFFL, 2); // fetch, past the end
+            w.memory(MemType.LOAD, 4, MemType.FIXED, 0xFFFFFFFF00000000L);
+            w.memory(MemType.LOAD, 4, MemType.FIXED, 0x2000);
+        }
+        TraceFormatException e = failure(f);
+        // header (8), address-high 0 is not written, record 0x1000 (8), address-high FFFFFFFF (8), the good one (8)
+        assertEquals(f + ": byte offset 32: record 00000081 fffffffc: an access at 0xfffffffffffffffc runs past the"
+                + " end of the 64-bit address space", e.getMessage());
+        assertEquals(3, skipped(f, 4));
+        try (TraceReader r = TraceReader.open(f, new TraceReader.Options().skipBadRecords(true))) {
+            List<Long> addresses = new java.util.ArrayList<>();
+            for (;;) {
+                int n = r.nextRun(64);
+                if (n > 0) {
+                    for (int i = r.runStart(); i < r.runStart() + n; i++) {
+                        addresses.add(r.addressHigh() | (r.runWords()[i] & 0xFFFFFFFFL));
+                    }
+                    continue;
+                }
+                if (r.next() == RecordKind.EOF) {
+                    break;
+                }
+                addresses.add(r.address());
+            }
+            assertEquals(List.of(0x1000L, 0xFFFFFFFFFFFFFFF8L, 0xFFFFFFFF00000000L, 0x2000L), addresses);
+            assertEquals(3, r.skipped());
+        }
+    }
+
     @Test
     void badMemoryTypeField_isAnError() throws IOException {
         Path f = file("00000050 00001000");
