@@ -151,17 +151,23 @@ public final class DemoCommand implements Callable<Integer> {
         }
         StringBuilder b = new StringBuilder();
         double[] fractions = {0.5, 0.9, 0.99};
+        boolean unreached = false;
         for (double f : fractions) {
-            String at = "beyond the largest size (cold misses " + pct(infinite, accesses) + ")";
+            // not reached: more than 1 - f of the accesses are first accesses (infinite age), which no size holds
+            String at = "not within any size (first accesses are " + pct(infinite, accesses) + ")";
+            unreached = true;
             for (JsonNode point : age.path("cdf")) {
                 if (point.path("accesses").asLong() >= f * accesses) {
                     at = "within " + bytes(point.path("bytes").asLong());
+                    unreached = false;
                     break;
                 }
             }
             b.append(b.length() == 0 ? "" : ", ").append(Math.round(f * 100)).append("% of accesses ").append(at);
         }
-        b.append("; first accesses ").append(pct(infinite, accesses));
+        if (!unreached) {
+            b.append("; first accesses ").append(pct(infinite, accesses));
+        }
         return b.toString();
     }
 

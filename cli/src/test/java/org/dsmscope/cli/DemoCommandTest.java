@@ -73,6 +73,24 @@ class DemoCommandTest {
         assertTrue(text.contains("reports: " + out.resolve("matmul.4")), text);
     }
 
+    /**
+     * The working-set knees: the smallest power-of-two size holding 50%, 90%, 99% of the accesses; a fraction that
+     * only first accesses (infinite age) would complete is said to be so.
+     */
+    @Test
+    void workingSetKnees_fromTheAgeDistribution() throws Exception {
+        ObjectMapper m = new ObjectMapper();
+        JsonNode age = m.readTree("{\"accesses\":100,\"infinite\":5,\"cdf\":[{\"bytes\":1,\"accesses\":0},"
+                + "{\"bytes\":1024,\"accesses\":50},{\"bytes\":2048,\"accesses\":94},"
+                + "{\"bytes\":4096,\"accesses\":95}]}");
+        assertEquals("50% of accesses within 1 KiB, 90% of accesses within 2 KiB, 99% of accesses not within any"
+                + " size (first accesses are 5.0%)", DemoCommand.knees(age));
+        age = m.readTree("{\"accesses\":100,\"infinite\":1,\"cdf\":[{\"bytes\":8,\"accesses\":60},"
+                + "{\"bytes\":16,\"accesses\":99}]}");
+        assertEquals("50% of accesses within 8 B, 90% of accesses within 16 B, 99% of accesses within 16 B;"
+                + " first accesses 1.0%", DemoCommand.knees(age));
+    }
+
     @Test
     void demoOptionsOutOfRange_exit2WithTheOption() {
         StringWriter err = new StringWriter();
