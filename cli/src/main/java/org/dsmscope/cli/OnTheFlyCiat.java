@@ -89,7 +89,8 @@ public final class OnTheFlyCiat implements AnalysisSink {
         List<Path> written = CiatCommand.analyse(replay, c.ciatOptions(), c.partitionCount()).written();
         if (replay.problemCount() > 0) {
             log.println("dsmscope agent: to_ciat: continued past " + replay.problemCount() + " problem(s); first: "
-                    + (replay.problems().isEmpty() ? "-" : replay.problems().get(0)));
+                    + (replay.problems().isEmpty() ? "-" : replay.problems().get(0))
+                    + (replay.problemCount() > 1 && !written.isEmpty() ? "; all are listed in " + written.get(0) : ""));
         }
         return written;
     }
