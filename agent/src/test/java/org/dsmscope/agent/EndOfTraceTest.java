@@ -1,12 +1,15 @@
 package org.dsmscope.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.List;
 import org.dsmscope.progs.ExitProg;
+import org.dsmscope.progs.ManyThreadsProg;
 import org.dsmscope.trace.CallType;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -34,5 +37,25 @@ class EndOfTraceTest {
         List<Traced.Rec> worker = t.records(1);
         assertTrue(worker.stream().filter(r -> r.isCall(CallType.BEGIN_CRITICAL)).count() > 0);
         assertTrue(t.err.contains("Trace output stored in:"), t.err);
+    }
+
+    /**
+     * More threads alive at once than the process may open files (400 under {@code ulimit -n 128}): every thread
+     * still gets its whole trace (before, the 60-odd threads after the limit were not traced, with one warning).
+     */
+    @Test
+    void moreThreadsAliveThanOpenFilesAllowed_everyThreadIsTraced() throws Exception {
+        int n = 400;
+        Traced t = Traced.runWithOpenFileLimit(128, dir, "level=2", ManyThreadsProg.class, String.valueOf(n));
+        assertEquals(0, t.exit, t.err);
+        assertTrue(t.out.contains("threads " + n + " check " + ((long) n * n) + " ok"), t.out);
+        assertFalse(t.err.contains("not traced"), t.err);
+        assertEquals(n + 1, t.threads());
+        for (int th = 1; th <= n; th++) {
+            List<Traced.Rec> rs = t.records(th);
+            assertEquals(CallType.START_TRACE, rs.get(0).callType, "thread " + th);
+            assertEquals(CallType.END_TRACE, rs.get(rs.size() - 1).callType, "thread " + th);
+            assertEquals(1, rs.stream().filter(r -> r.isCall(CallType.BEGIN_CRITICAL)).count(), "thread " + th);
+        }
     }
 }

@@ -149,6 +149,20 @@ public final class TraceWriter implements AutoCloseable {
         }
     }
 
+    /**
+     * Creates (or truncates) {@code file} and writes to it through {@code files}, which keeps a bounded number of
+     * files open (for one file per thread of programs with more threads than open files allowed).
+     */
+    public static TraceWriter create(Path file, Options o, OpenFiles files) throws IOException {
+        OpenFiles.File ch = files.create(file);
+        try {
+            return new TraceWriter(ch, file.toString(), o);
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+    }
+
     /** Creates (or truncates) {@code file} and writes to it. */
     public static TraceWriter create(Path file, Options o) throws IOException {
         FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,

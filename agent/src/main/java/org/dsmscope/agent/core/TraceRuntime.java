@@ -1,6 +1,5 @@
 package org.dsmscope.agent.core;
 
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -14,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import org.dsmscope.trace.CallType;
 import org.dsmscope.trace.Codec;
+import org.dsmscope.trace.OpenFiles;
 import org.dsmscope.trace.TraceSet;
 import org.dsmscope.trace.TraceWriter;
 import org.dsmscope.trace.sidecar.DataMap;
@@ -166,6 +166,23 @@ public final class TraceRuntime {
         }
     }
 
+    /**
+     * Threads whose trace files get the full 256 KiB write buffer; later ones get {@link #SMALL_BUFFER}, so that a
+     * program with thousands of threads alive at once does not exhaust its direct memory (one buffer per thread).
+     */
+    static final int FULL_BUFFERS = 64;
+    /** Write buffer of the trace files of threads from {@link #FULL_BUFFERS} on (16,368 bytes, a multiple of 48). */
+    private static final int SMALL_BUFFER = 16 << 10;
+    /** The trace files, open while written to: more threads than open files allowed still get theirs. */
+    private static OpenFiles openFiles() {
+        return FilePool.POOL;
+    }
+
+    /** Holder: the pool is made on first use (thread-safe class initialization). */
+    private static final class FilePool {
+        static final OpenFiles POOL = OpenFiles.forThisProcess();
+    }
+
     private static String partialName(int index) {
         if (spillDir != null) {
             return spillDir.resolve(index + ".smait").toString();
@@ -187,8 +204,9 @@ public final class TraceRuntime {
                     new TraceWriter.Options().addr64(true).bufferBytes(1 << 18));
         } else if (options.type != AgentOptions.Type.SUPPRESSED) {
             file = Paths.get(partialName(index));
-            TraceWriter.Options wo = new TraceWriter.Options().addr64(true).bufferBytes(1 << 18);
-            os = new FileOutputStream(file.toFile());
+            TraceWriter.Options wo = new TraceWriter.Options().addr64(true)
+                    .bufferBytes(index < FULL_BUFFERS ? 1 << 18 : SMALL_BUFFER);
+            os = openFiles().create(file).outputStream();
             try {
                 if (options.type == AgentOptions.Type.COMPRESSED || options.type == AgentOptions.Type.TO_CIAT) {
                     os = Codec.parse(options.codec).encode(os);

@@ -14,6 +14,7 @@ import java.util.List;
 import org.dsmscope.trace.BadInputException;
 import org.dsmscope.trace.MemType;
 import org.dsmscope.trace.TraceSet;
+import org.dsmscope.trace.OpenFiles;
 import org.dsmscope.trace.TraceWriter;
 
 /**
@@ -74,6 +75,8 @@ public final class LackeyImporter {
     /** Buffer of a writer after the first {@link #FULL_WRITERS} (about 16 KiB, a multiple of 48). */
     private static final int SMALL_BUFFER_BYTES = 16 * 1024;
     private int opened;
+    /** The threads' files, opened while written to and closed when more would be open than the process may have. */
+    private final OpenFiles files = OpenFiles.forThisProcess();
     private final boolean threadsFromSched;
     private final boolean skipBad;
 
@@ -154,18 +157,8 @@ public final class LackeyImporter {
         }
         if (writers[tid] == null) {
             tmpFiles[tid] = tmpDir.resolve(tmpBase + tid);
-            try {
-                writers[tid] = TraceWriter.create(tmpFiles[tid], ++opened <= FULL_WRITERS ? options : smallOptions);
-            } catch (java.nio.file.FileSystemException e) {
-                if (e.getReason() == null || !e.getReason().contains("Too many open files")) {
-                    throw e;
-                }
-                java.nio.file.FileSystemException f = new java.nio.file.FileSystemException(inputName, null,
-                        "line " + lineNo + ": Valgrind thread " + tid + " is thread " + opened + " of the import, "
-                        + "which keeps one file open per thread: too many open files (raise the limit with ulimit -n)");
-                f.initCause(e);
-                throw f;
-            }
+            writers[tid] = TraceWriter.create(tmpFiles[tid], ++opened <= FULL_WRITERS ? options : smallOptions,
+                    files);
         }
         return writers[tid];
     }
