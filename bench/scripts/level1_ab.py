@@ -1,13 +1,14 @@
 # Level 1 A/B (agent/README.md "Measured"): python3 bench/scripts/level1_ab.py RUNS [AGENT_JAR ...]; medians of
 # alternated runs of MatMulWorkload 4 512, uninstrumented and under each jar at level 1 (wall, and CPU of the child).
-import subprocess, time, resource, sys, statistics, os
+import subprocess, time, resource, sys, statistics, os, tempfile
 # run from the repository root
 CP='bench/target/classes'
+OUT=tempfile.mkdtemp(prefix='level1_ab.')  # the traces (a few KB each)
 N=int(sys.argv[1]) if len(sys.argv)>1 else 7
 jars=sys.argv[2:] or ['agent/target/dsmscope-agent.jar']
 def cmd(j):
     base=['java']
-    if j: base+=['-Xbootclasspath/a:'+j,'-javaagent:'+j+'=level=1,name=target/l1,quiet=true']
+    if j: base+=['-Xbootclasspath/a:'+j,'-javaagent:'+j+'=level=1,name='+OUT+'/l1,quiet=true']
     return base+['-cp',CP,'org.dsmscope.bench.agent.MatMulWorkload','4','512']
 res={k:([],[]) for k in ['plain']+jars}
 for i in range(N):

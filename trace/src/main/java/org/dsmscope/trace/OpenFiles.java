@@ -7,13 +7,10 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.stream.Stream;
 
 /**
  * Many output files written through a bounded number of open file descriptors: one trace file per thread, for
@@ -50,22 +47,23 @@ public final class OpenFiles {
      * 512 where they cannot be read.
      */
     public static int processLimit() {
-        try {
+        // java.io only: no stream or lambda classes to load during the agent's start-up
+        try (java.io.BufferedReader r = new java.io.BufferedReader(new java.io.FileReader("/proc/self/limits",
+                java.nio.charset.StandardCharsets.US_ASCII))) {
             long max = -1;
-            for (String line : Files.readAllLines(Path.of("/proc/self/limits"))) {
+            for (String line = r.readLine(); line != null; line = r.readLine()) {
                 if (line.startsWith("Max open files")) {
-                    String[] f = line.substring("Max open files".length()).trim().split("\\s+");
-                    max = f[0].equals("unlimited") ? Integer.MAX_VALUE : Long.parseLong(f[0]);
+                    String f = line.substring("Max open files".length()).trim();
+                    int sp = f.indexOf(' ');
+                    f = sp < 0 ? f : f.substring(0, sp);
+                    max = f.equals("unlimited") ? Integer.MAX_VALUE : Long.parseLong(f);
                 }
             }
-            if (max < 0) {
+            String[] fds = new java.io.File("/proc/self/fd").list();
+            if (max < 0 || fds == null) {
                 return 512;
             }
-            long used;
-            try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
-                used = fds.count();
-            }
-            return (int) Math.max(8, Math.min(1024, (max - used) / 2));
+            return (int) Math.max(8, Math.min(1024, (max - fds.length) / 2));
         } catch (IOException | RuntimeException e) {
             return 512;
         }
@@ -88,8 +86,14 @@ public final class OpenFiles {
 
     /** Creates (or truncates) {@code file}, closed until it is written to. */
     public File create(Path file) throws IOException {
-        FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING).close();
+        // a stream, not FileChannel.open: the agent's start-up then loads no channel classes for level 1 files
+        try {
+            new FileOutputStream(file.toFile()).close();
+        } catch (java.io.FileNotFoundException e) {
+            // the same failure through NIO, for its precise exception (no such file, access denied, not a directory)
+            java.nio.file.Files.newOutputStream(file).close();
+            throw e;
+        }
         return new File(file);
     }
 
@@ -123,7 +127,7 @@ public final class OpenFiles {
     public final class File implements WritableByteChannel {
         private final Path path;
         private final ReentrantLock lock = new ReentrantLock();
-        /** Open for appending while the pool keeps the file open, else null; {@link #ch} is its channel. */
+        /** Open for appending while the pool keeps the file open, else null; {@link #ch} its channel once needed. */
         private FileOutputStream out;
         private FileChannel ch;
         private boolean closed;
@@ -142,6 +146,9 @@ public final class OpenFiles {
             lock.lock();
             try {
                 ready();
+                if (ch == null) {
+                    ch = out.getChannel();
+                }
                 int n = 0;
                 while (src.hasRemaining()) {
                     n += ch.write(src);
@@ -193,7 +200,6 @@ public final class OpenFiles {
             }
             if (out == null) {
                 out = new FileOutputStream(path.toFile(), true);
-                ch = out.getChannel();
                 opened(this);
             } else {
                 touched(this);
