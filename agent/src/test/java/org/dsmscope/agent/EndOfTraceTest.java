@@ -58,4 +58,33 @@ class EndOfTraceTest {
             assertEquals(1, rs.stream().filter(r -> r.isCall(CallType.BEGIN_CRITICAL)).count(), "thread " + th);
         }
     }
+
+    /**
+     * Threads whose write buffer does not fit in the direct memory (2 MiB: about 7 threads' buffers) are left
+     * untraced with a warning at the start and a count at the end, the program runs on with its own result, the
+     * trace set holds the traced threads whole, and no partial file is left (before: no word, and a stray
+     * {@code NAME.partial.N}).
+     */
+    @Test
+    void threadsWhoseBufferDoesNotFit_areCountedAndNamed_andTheRestIsAWholeTraceSet() throws Exception {
+        int n = 12;
+        Traced t = Traced.runWithJvmOptions(List.of("-XX:MaxDirectMemorySize=2m"), dir, "level=2",
+                ManyThreadsProg.class, String.valueOf(n));
+        assertEquals(0, t.exit, t.err);
+        assertTrue(t.out.contains("threads " + n + " check " + ((long) n * n) + " ok"), t.out);
+        int p = t.threads();
+        assertTrue(p >= 2 && p < n, "traced " + p);
+        assertTrue(t.err.contains("cannot write trace file " + t.name + ".partial." + p + ": out of memory for its"
+                + " write buffer"), t.err);
+        assertTrue(t.err.contains("-XX:MaxDirectMemorySize"), t.err);
+        assertTrue(t.err.contains((n + 1 - p) + " thread(s) were not traced, the first thread "), t.err);
+        assertTrue(t.err.contains("the trace set holds the " + p + " traced threads"), t.err);
+        for (int th = 0; th < p; th++) {
+            List<Traced.Rec> rs = t.records(th);
+            assertEquals(CallType.END_TRACE, rs.get(rs.size() - 1).callType, "thread " + th);
+        }
+        try (var files = java.nio.file.Files.list(dir)) {
+            assertFalse(files.anyMatch(f -> f.getFileName().toString().contains(".partial.")), "a partial file left");
+        }
+    }
 }

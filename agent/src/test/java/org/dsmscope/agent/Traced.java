@@ -86,7 +86,14 @@ final class Traced {
     /** Runs {@code main} with exactly {@code agentArgs} and extra environment variables. */
     static Traced run(Path dir, String agentArgs, java.util.Map<String, String> env, String name, Class<?> main,
             String... args) throws IOException, InterruptedException {
-        return run(List.of(), dir, agentArgs, env, name, main, args);
+        return run(List.of(), List.of(), dir, agentArgs, env, name, main, args);
+    }
+
+    /** {@link #run(Path, String, Class, String...)} with extra JVM options. */
+    static Traced runWithJvmOptions(List<String> jvmOptions, Path dir, String agentArgs, Class<?> main,
+            String... args) throws IOException, InterruptedException {
+        String name = dir.resolve("tr").toString();
+        return run(List.of(), jvmOptions, dir, agentArgs + ",name=" + name, java.util.Map.of(), name, main, args);
     }
 
     /**
@@ -96,15 +103,17 @@ final class Traced {
     static Traced runWithOpenFileLimit(int files, Path dir, String agentArgs, Class<?> main, String... args)
             throws IOException, InterruptedException {
         String name = dir.resolve("tr").toString();
-        return run(List.of("bash", "-c", "ulimit -n " + files + " && exec \"$0\" \"$@\""), dir,
+        return run(List.of("bash", "-c", "ulimit -n " + files + " && exec \"$0\" \"$@\""), List.of(), dir,
                 agentArgs + ",name=" + name, java.util.Map.of(), name, main, args);
     }
 
-    private static Traced run(List<String> prefix, Path dir, String agentArgs, java.util.Map<String, String> env,
-            String name, Class<?> main, String... args) throws IOException, InterruptedException {
+    private static Traced run(List<String> prefix, List<String> jvmOptions, Path dir, String agentArgs,
+            java.util.Map<String, String> env, String name, Class<?> main, String... args)
+            throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(prefix);
         cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xshare:off");
+        cmd.addAll(jvmOptions);
         cmd.add("-Ddsmscope.home=" + dir); // no dsmscope.jar there: to_ciat has no analysis sink
         cmd.add("-javaagent:" + agentJar() + (agentArgs.isEmpty() ? "" : "=" + agentArgs));
         cmd.add("-cp");

@@ -51,7 +51,9 @@ public final class TraceRuntime {
     private static long t0Nanos = System.nanoTime();
     private static Thread mainThread;
     private static PrintStream err = System.err;
-    private static boolean warnedOnce;
+    /** Threads left untraced because their trace file could not be set up, and the first one's reason. */
+    private static int untraced;
+    private static String firstUntraced;
     private static Path dataMapFile;
     /** The on-the-fly analysis sink (to_ciat), set by {@link Bootstrap}. */
     static org.dsmscope.agent.sink.AnalysisSink sink;
@@ -131,8 +133,8 @@ public final class TraceRuntime {
                 Sidecars.openDataMap(dataMapFile);
             }
             return true;
-        } catch (IOException | RuntimeException e) {
-            warn("cannot write trace file " + partialName(0) + ": " + e.getMessage() + "; tracing is off");
+        } catch (IOException | RuntimeException | OutOfMemoryError e) {
+            warn("cannot write trace file " + partialName(0) + ": " + reason(e) + "; tracing is off");
             return false;
         }
     }
@@ -183,6 +185,15 @@ public final class TraceRuntime {
         static final OpenFiles POOL = OpenFiles.forThisProcess();
     }
 
+    /** What went wrong setting up a trace file, with the remedy for running out of direct memory. */
+    private static String reason(Throwable e) {
+        if (e instanceof OutOfMemoryError) {
+            return "out of memory for its write buffer (" + e.getMessage() + "; give the program more, e.g. "
+                    + "-XX:MaxDirectMemorySize=1g)";
+        }
+        return e.getMessage();
+    }
+
     private static String partialName(int index) {
         if (spillDir != null) {
             return spillDir.resolve(index + ".smait").toString();
@@ -212,8 +223,9 @@ public final class TraceRuntime {
                     os = Codec.parse(options.codec).encode(os);
                 }
                 w = new TraceWriter(new StreamChannel(os), file.toString(), wo);
-            } catch (IOException | RuntimeException e) {
+            } catch (IOException | RuntimeException | OutOfMemoryError e) {
                 os.close();
+                Files.deleteIfExists(file);
                 throw e;
             }
         }
@@ -268,11 +280,11 @@ public final class TraceRuntime {
                     }
                     return;
                 }
-            } catch (IOException | RuntimeException e) {
-                if (!warnedOnce) {
-                    warnedOnce = true;
-                    warn("cannot write trace file " + partialName(idx) + ": " + e.getMessage()
-                            + "; later threads are not traced");
+            } catch (IOException | RuntimeException | OutOfMemoryError e) {
+                if (untraced++ == 0) {
+                    firstUntraced = "thread " + child.getName() + ": cannot write trace file " + partialName(idx)
+                            + ": " + reason(e);
+                    warn(firstUntraced + "; that thread is not traced (nor any later one whose file cannot be set up)");
                 }
                 return;
             }
@@ -410,6 +422,10 @@ public final class TraceRuntime {
             }
             OnTheFly.analyse(sink, options, p, files, spillDir, err);
             return;
+        }
+        if (untraced > 0) {
+            warn(untraced + " thread(s) were not traced, the first " + firstUntraced + "; the trace set holds the "
+                    + p + " traced threads");
         }
         StringBuilder out = new StringBuilder("Trace output stored in:\n");
         for (ThreadTrace tt : all) {
