@@ -23,6 +23,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * open file is being written, the limit is exceeded for the moment rather than waiting).
  */
 public final class OpenFiles {
+    /**
+     * The policy for a file per thread: the first this many files get a writer's full buffer, later ones {@link
+     * #SMALL_BUFFER_BYTES}, so that thousands of threads' writers fit in the JVM's direct memory.
+     */
+    public static final int FULL_BUFFER_FILES = 64;
+    /** Write buffer for files after the first {@link #FULL_BUFFER_FILES} (16 KiB). */
+    public static final int SMALL_BUFFER_BYTES = 16 << 10;
+
     private final int limit;
     /** The open files, least recently written first. Guarded by {@code this}. */
     private final LinkedHashMap<File, Boolean> open = new LinkedHashMap<>(16, 0.75f, true);

@@ -168,13 +168,6 @@ public final class TraceRuntime {
         }
     }
 
-    /**
-     * Threads whose trace files get the full 256 KiB write buffer; later ones get {@link #SMALL_BUFFER}, so that a
-     * program with thousands of threads alive at once does not exhaust its direct memory (one buffer per thread).
-     */
-    static final int FULL_BUFFERS = 64;
-    /** Write buffer of the trace files of threads from {@link #FULL_BUFFERS} on (16,368 bytes, a multiple of 48). */
-    private static final int SMALL_BUFFER = 16 << 10;
     /** The trace files, open while written to: more threads than open files allowed still get theirs. */
     private static OpenFiles openFiles() {
         return FilePool.POOL;
@@ -216,7 +209,7 @@ public final class TraceRuntime {
         } else if (options.type != AgentOptions.Type.SUPPRESSED) {
             file = Paths.get(partialName(index));
             TraceWriter.Options wo = new TraceWriter.Options().addr64(true)
-                    .bufferBytes(index < FULL_BUFFERS ? 1 << 18 : SMALL_BUFFER);
+                    .bufferBytes(index < OpenFiles.FULL_BUFFER_FILES ? 1 << 18 : OpenFiles.SMALL_BUFFER_BYTES);
             os = openFiles().create(file).outputStream();
             try {
                 if (options.type == AgentOptions.Type.COMPRESSED || options.type == AgentOptions.Type.TO_CIAT) {

@@ -13,8 +13,8 @@ import java.util.Arrays;
 import java.util.List;
 import org.dsmscope.trace.BadInputException;
 import org.dsmscope.trace.MemType;
-import org.dsmscope.trace.TraceSet;
 import org.dsmscope.trace.OpenFiles;
+import org.dsmscope.trace.TraceSet;
 import org.dsmscope.trace.TraceWriter;
 
 /**
@@ -65,16 +65,13 @@ public final class LackeyImporter {
 
     private final TraceWriter.Options options;
     /**
-     * Options of the writers after the first {@link #FULL_WRITERS}: a small buffer and no background thread, so
-     * that a program with thousands of threads fits in the JVM's direct memory (a full writer holds about 1 MiB
-     * of direct buffers; 6,000 of them exhausted the 4 GiB default).
+     * Options of the writers after the first {@link OpenFiles#FULL_BUFFER_FILES}: a small buffer and no background
+     * thread, so that a program with thousands of threads fits in the JVM's direct memory (a full writer holds
+     * about 1 MiB of direct buffers; 6,000 of them exhausted the 4 GiB default).
      */
     private final TraceWriter.Options smallOptions;
-    /** Writers with the caller's options; later ones get {@link #smallOptions}. */
-    static final int FULL_WRITERS = 64;
-    /** Buffer of a writer after the first {@link #FULL_WRITERS} (about 16 KiB, a multiple of 48). */
-    private static final int SMALL_BUFFER_BYTES = 16 * 1024;
-    private int opened;
+    /** Writers created so far. */
+    private int created;
     /** The threads' files, opened while written to and closed when more would be open than the process may have. */
     private final OpenFiles files = OpenFiles.forThisProcess();
     private final boolean threadsFromSched;
@@ -100,7 +97,7 @@ public final class LackeyImporter {
      */
     public LackeyImporter(TraceWriter.Options options, boolean threadsFromSched, boolean skipBad) {
         this.options = options.addr64(true);
-        this.smallOptions = options.copy().bufferBytes(SMALL_BUFFER_BYTES).background(false);
+        this.smallOptions = options.copy().bufferBytes(OpenFiles.SMALL_BUFFER_BYTES).background(false);
         this.threadsFromSched = threadsFromSched;
         this.skipBad = skipBad;
     }
@@ -157,7 +154,7 @@ public final class LackeyImporter {
         }
         if (writers[tid] == null) {
             tmpFiles[tid] = tmpDir.resolve(tmpBase + tid);
-            writers[tid] = TraceWriter.create(tmpFiles[tid], ++opened <= FULL_WRITERS ? options : smallOptions,
+            writers[tid] = TraceWriter.create(tmpFiles[tid], ++created <= OpenFiles.FULL_BUFFER_FILES ? options : smallOptions,
                     files);
         }
         return writers[tid];

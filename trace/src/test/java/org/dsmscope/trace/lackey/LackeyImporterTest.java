@@ -109,7 +109,7 @@ class LackeyImporterTest {
 
     /**
      * Many threads, each with records far apart in the input, and the background writing of a bulk import: each
-     * writer after the first {@link LackeyImporter#FULL_WRITERS} gets a small buffer, and every record still
+     * writer after the first {@link org.dsmscope.trace.OpenFiles#FULL_BUFFER_FILES} gets a small buffer, and every record still
      * lands in its thread's file (checked against the reference reading). A child JVM with 96 MiB of direct
      * memory imports 1,000 threads: with about 1 MiB of buffers per writer (as before) it ran out.
      */
@@ -126,22 +126,7 @@ class LackeyImporterTest {
                 }
             }
         }
-        Path in = dir.resolve("many.lackey");
-        Files.write(in, lines);
-        String name = dir.resolve("many").toString();
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process p = new ProcessBuilder(java.toString(), "-Xmx256m", "-XX:MaxDirectMemorySize=96m", "-cp",
-                System.getProperty("java.class.path"), ImportMain.class.getName(), in.toString(), name)
-                .redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, p.waitFor(), out);
-        TreeMap<Integer, List<String>> ref = reference(lines, true);
-        assertEquals(threads, ref.size());
-        int t = 0;
-        for (List<String> recs : ref.values()) {
-            assertEquals(recs, read(Path.of(name + "." + threads + "." + t)), "thread " + (t + 1));
-            t++;
-        }
+        importInChildJvm(dir, lines, threads, "-XX:MaxDirectMemorySize=96m");
     }
 
     /**
@@ -160,27 +145,40 @@ class LackeyImporterTest {
             }
         }
         Path sub = Files.createDirectory(dir.resolve("limited"));
-        Path in = sub.resolve("many.lackey");
-        Files.write(in, lines);
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        String name = sub.resolve("many").toString();
-        String cmd = "ulimit -n 256 && exec '" + java + "' -Xmx256m -cp '" + System.getProperty("java.class.path")
-                + "' '" + ImportMain.class.getName() + "' '" + in + "' '" + name + "'";
-        Process p = new ProcessBuilder("bash", "-c", cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, p.waitFor(), out);
-        TreeMap<Integer, List<String>> ref = reference(lines, true);
-        int t = 0;
-        for (List<String> recs : ref.values()) {
-            assertEquals(recs, read(Path.of(name + "." + threads + "." + t)), "thread " + (t + 1));
-            t++;
-        }
+        importInChildJvm(sub, lines, threads, "ulimit -n 256");
         try (var files = Files.list(sub)) {
             assertEquals(threads + 1, files.count(), "the input and one file per thread, no temporary file left");
         }
     }
 
-    /** The import of {@link #thousandsOfThreads_fitInDirectMemory_andEveryRecordLandsInItsThreadsFile} in a JVM of its own. */
+    /**
+     * Imports {@code lines} (as {@code many.lackey} in {@code in}) into {@code many} there in a child JVM with
+     * {@code -Xmx256m} and {@code limit} ({@code ulimit -n N} for the shell, else a JVM option), then checks every
+     * one of the {@code threads} files against the reference reading.
+     */
+    private static void importInChildJvm(Path in, List<String> lines, int threads, String limit) throws Exception {
+        Path input = in.resolve("many.lackey");
+        Files.write(input, lines);
+        String name = in.resolve("many").toString();
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        boolean ulimit = limit.startsWith("ulimit ");
+        List<String> cmd = new ArrayList<>(ulimit ? List.of("bash", "-c", limit + " && exec \"$0\" \"$@\"", java)
+                : List.of(java, limit));
+        cmd.addAll(List.of("-Xmx256m", "-cp", System.getProperty("java.class.path"), ImportMain.class.getName(),
+                input.toString(), name));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), out);
+        TreeMap<Integer, List<String>> ref = reference(lines, true);
+        assertEquals(threads, ref.size());
+        int t = 0;
+        for (List<String> recs : ref.values()) {
+            assertEquals(recs, read(Path.of(name + "." + threads + "." + t)), "thread " + (t + 1));
+            t++;
+        }
+    }
+
+    /** The import of {@link #importInChildJvm}: a bulk import with background writing, as the command does. */
     static final class ImportMain {
         public static void main(String[] a) throws IOException {
             new LackeyImporter(new TraceWriter.Options().background(true), true, false).run(Path.of(a[0]), a[1]);
