@@ -311,7 +311,7 @@ public final class Dsm implements AutoCloseable {
                         .put(local).array());
                 blocked = net.await(c, s.id);
             } else {
-                publish(s, s.ordered() ? s.order(local) : local);
+                publishOrdered(s, local);
             }
         }
         long seq;
@@ -319,6 +319,23 @@ public final class Dsm implements AutoCloseable {
             seq = s.putSeq;
         }
         emitAt(t0, EventType.PUT_UPDATES, -1, s.id, seq, Segment.len(local), now() - t0, blocked);
+    }
+
+    /**
+     * Publishes a local update; for an ordered segment (here, at its owner) first orders it, with ordering and
+     * sending in one step ({@link Segment#orderLock}): the copy set applies updates in the order they were sent, so
+     * they must leave in the order the owner applied them. Before, the application thread's own update and a
+     * member's update ordered by a message thread at the same moment could leave in the other order, and the last
+     * put of a key differed between the owner and the rest.
+     */
+    void publishOrdered(Segment s, byte[] update) {
+        if (!s.ordered()) {
+            publish(s, update);
+            return;
+        }
+        synchronized (s.orderLock) {
+            publish(s, s.order(update));
+        }
     }
 
     /** Sends a published update to every copy-set member but this one. */
@@ -352,7 +369,7 @@ public final class Dsm implements AutoCloseable {
                 net.send(s.owner, Messenger.ORDER, s.id, ByteBuffer.allocate(8 + local.length).putLong(-1)
                         .put(local).array());
             } else {
-                publish(s, s.ordered() ? s.order(local) : local);
+                publishOrdered(s, local);
             }
         } catch (RuntimeException ex) {
             // the member is closing; eventual propagation stops with it

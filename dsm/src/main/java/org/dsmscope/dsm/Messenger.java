@@ -475,7 +475,7 @@ final class Messenger {
                 long id = b.getLong();
                 byte[] payload = new byte[b.remaining()];
                 b.get(payload);
-                dsm.publish(s, s.order(payload));
+                dsm.publishOrdered(s, payload);
                 if (id >= 0) {
                     send(src, ORDERED, s.id, ByteBuffer.allocate(8).putLong(id).array());
                 }

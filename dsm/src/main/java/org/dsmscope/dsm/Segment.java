@@ -32,6 +32,12 @@ public abstract class Segment {
     final Map<Integer, Long> sentTo = new HashMap<>();
     final Map<Integer, Long> recvFrom = new HashMap<>();
     final ArrayDeque<Object[]> pending = new ArrayDeque<>();
+    /**
+     * Held by the owner of an ordered segment from ordering an update to publishing it, so that updates are sent
+     * in the order they were applied here (the application thread and a message thread both order updates).
+     * Not the segment's monitor: arriving updates and requests never wait for a send.
+     */
+    final Object orderLock = new Object();
     long putSeq;
     long applied;
     long copySetSeq;

@@ -217,9 +217,16 @@ class ConsistencyTest {
         assertEquals(seen.get(0), seen.get(2));
     }
 
+    /**
+     * Conflicting puts of one key, in order: every member ends with the same value, round after round. (The owner
+     * orders its own update on the application thread and the others' on message threads; before the ordering and
+     * the sending were one step, the two could leave in the other order than applied, and the owner kept a
+     * different last value than the rest: about one run in twelve of a single round failed.)
+     */
     @Test
     void associativeInOrder_conflictingPutsResolveTheSameEverywhere() throws Exception {
-        byte[][] finalValue = new byte[3][];
+        int rounds = 8;
+        byte[][][] finalValue = new byte[rounds][3][];
         try (Group g = new Group(3)) {
             g.spmd(d -> {
                 AssociativeSegment m = d.createAssociative(Consistency.release());
@@ -228,19 +235,26 @@ class ConsistencyTest {
                 d.needUpdates(m);
                 d.advance(joined);
                 d.await(joined, 3);
-                m.put("shared", new byte[] {(byte) d.rank()});
-                m.put("own" + d.rank(), new byte[] {1});
-                d.putUpdates(m);
-                d.advance(put);
-                d.await(put, 3);
-                d.getUpdates(m);
-                assertEquals(4, m.count());
-                finalValue[d.rank()] = m.get("shared");
+                for (int r = 0; r < rounds; r++) {
+                    m.put("shared", new byte[] {(byte) r, (byte) d.rank()});
+                    m.put("own" + d.rank(), new byte[] {1});
+                    d.putUpdates(m);
+                    d.advance(put);
+                    d.await(put, 3 * (r + 1));
+                    d.getUpdates(m);
+                    assertEquals(4, m.count());
+                    finalValue[r][d.rank()] = m.get("shared");
+                    d.advance(joined); // nobody puts the next round before everyone read this one
+                    d.await(joined, 3 * (r + 2));
+                }
             });
         }
-        assertNotNull(finalValue[0]);
-        assertArrayEquals(finalValue[0], finalValue[1]);
-        assertArrayEquals(finalValue[0], finalValue[2]);
+        for (int r = 0; r < rounds; r++) {
+            assertNotNull(finalValue[r][0]);
+            assertEquals(r, finalValue[r][0][0], "round " + r);
+            assertArrayEquals(finalValue[r][0], finalValue[r][1], "round " + r);
+            assertArrayEquals(finalValue[r][0], finalValue[r][2], "round " + r);
+        }
     }
 
     @Test
