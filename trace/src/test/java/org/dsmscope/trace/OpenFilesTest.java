@@ -66,7 +66,10 @@ class OpenFilesTest {
         }
     }
 
-    /** Eight threads each writing its own file through a pool of two: no lost or reordered bytes, no deadlock. */
+    /**
+     * Eight threads each writing its own file through a pool of two, in lockstep rounds (so that files are closed
+     * and reopened while other threads write): no lost or reordered bytes, no deadlock.
+     */
     @Test
     void threadsWritingTheirOwnFiles_throughASmallPool() throws Exception {
         OpenFiles pool = new OpenFiles(2);
@@ -74,6 +77,7 @@ class OpenFilesTest {
         OpenFiles.File[] f = new OpenFiles.File[n];
         Thread[] th = new Thread[n];
         Throwable[] failed = new Throwable[1];
+        java.util.concurrent.CyclicBarrier round = new java.util.concurrent.CyclicBarrier(n);
         for (int t = 0; t < n; t++) {
             f[t] = pool.create(dir.resolve("t" + t));
             int me = t;
@@ -81,6 +85,9 @@ class OpenFilesTest {
                 try {
                     ByteBuffer b = ByteBuffer.allocate(4);
                     for (int i = 0; i < 2000; i++) {
+                        if (i % 20 == 0) {
+                            round.await(30, java.util.concurrent.TimeUnit.SECONDS);
+                        }
                         b.clear();
                         b.putInt(me * 1_000_000 + i).flip();
                         f[me].write(b);
@@ -104,7 +111,35 @@ class OpenFilesTest {
                 assertEquals(t * 1_000_000 + i, b.getInt());
             }
         }
-        assertTrue(pool.opens() > n, "the pool closed and reopened files: " + pool.opens());
+        assertTrue(pool.opens() >= n, "opens " + pool.opens());
+    }
+
+    /** The least recently written idle file is the one closed; a closed file reopens on its next write. */
+    @Test
+    void leastRecentlyWrittenFileIsClosed_andReopensWhenWrittenAgain() throws IOException {
+        OpenFiles pool = new OpenFiles(2);
+        OpenFiles.File[] f = new OpenFiles.File[3];
+        for (int i = 0; i < 3; i++) {
+            f[i] = pool.create(dir.resolve("lru" + i));
+        }
+        f[0].write(ByteBuffer.wrap(new byte[] {0}));
+        f[1].write(ByteBuffer.wrap(new byte[] {1}));
+        f[0].write(ByteBuffer.wrap(new byte[] {0})); // f1 is now the least recently written
+        assertEquals(2, pool.opens());
+        f[2].write(ByteBuffer.wrap(new byte[] {2})); // closes f1
+        assertEquals(3, pool.opens());
+        assertEquals(2, pool.openCount());
+        f[0].write(ByteBuffer.wrap(new byte[] {0})); // still open
+        assertEquals(3, pool.opens());
+        f[1].write(new byte[] {1, 1}, 0, 2); // reopened, closes f2
+        assertEquals(4, pool.opens());
+        assertEquals(2, pool.openCount());
+        for (OpenFiles.File x : f) {
+            x.close();
+        }
+        assertArrayEquals(new byte[] {0, 0, 0}, Files.readAllBytes(dir.resolve("lru0")));
+        assertArrayEquals(new byte[] {1, 1, 1}, Files.readAllBytes(dir.resolve("lru1")));
+        assertArrayEquals(new byte[] {2}, Files.readAllBytes(dir.resolve("lru2")));
     }
 
     @Test
