@@ -43,10 +43,14 @@ public final class AgeTracker {
     /** Timestamps per block. */
     private static final int BLOCK = 1 << BLOCK_SHIFT;
     /**
-     * Most keys in one access (a trace record accesses at most 64 bytes): the keys whose latest access is one
-     * timestamp are at most those of one access, so a count per timestamp fits an unsigned byte.
+     * Most keys that take one timestamp: a count per timestamp is an unsigned byte. An access of more keys (a wide
+     * record: x87 state, a vector save, up to 65,535 bytes) takes consecutive timestamps, each for at most this
+     * many keys in whole groups, and is remembered as one range ({@link #bigStart}): an age measured from inside
+     * the range counts from its start, so the result is exactly that of one timestamp for all its keys.
      */
-    public static final int MAX_KEYS = 255;
+    static final int TIMESTAMP_KEYS = 255;
+    /** Most keys in one access (far more than any trace record holds). */
+    public static final int MAX_KEYS = 1 << 24;
 
     private final PageMap pages = new PageMap();
     private int[][] last = new int[64][];
@@ -57,7 +61,7 @@ public final class AgeTracker {
     private int freeCount;
     private int now;
     private int cap;
-    /** Keys per most recent timestamp (0..cap + BLOCK - 1), unsigned (at most {@link #MAX_KEYS}). */
+    /** Keys per most recent timestamp (0..cap + BLOCK - 1), unsigned (at most {@link #TIMESTAMP_KEYS}). */
     private byte[] cnt;
     /** Fenwick tree over blocks: node b + 1 covers block b (timestamps 64b..64b+63), {@link #blocks} nodes. */
     private int[] bfen;
@@ -82,6 +86,13 @@ public final class AgeTracker {
     // The run of equal previous timestamps being removed (pass 2 of an access).
     private int runTs;
     private int run;
+    /**
+     * The timestamp ranges [bigStart[i], bigEnd[i]] of accesses of more than {@link #TIMESTAMP_KEYS} keys, in
+     * increasing order; {@link #bigCount} of them (0 in the usual trace: then nothing else looks at them).
+     */
+    private int[] bigStart = new int[0];
+    private int[] bigEnd = new int[0];
+    private int bigCount;
 
     /** An empty tracker. */
     public AgeTracker() {
@@ -119,11 +130,11 @@ public final class AgeTracker {
      * infinite.
      */
     public long access(long first, long lastKey) {
-        if (lastKey - first >= MAX_KEYS) {
-            throw new IllegalArgumentException("access age: more than " + MAX_KEYS + " keys in one access");
+        if (lastKey - first >= TIMESTAMP_KEYS) {
+            return accessMany(first, lastKey);
         }
         if (now + 1 >= cap) {
-            compact();
+            compact(1);
         }
         int t = ++now;
         if ((t >> BLOCK_SHIFT) >= pendBase + PENDING) {
@@ -206,9 +217,11 @@ public final class AgeTracker {
             }
         }
         long age = fresh ? -1 : since(pmin);
-        // Pass 2: move the keys to t, removing runs of equal previous timestamps from their counts.
+        // Pass 2: move the keys to t, removing runs of equal previous timestamps from their counts; an access of
+        // more than TIMESTAMP_KEYS keys moves on to the next timestamp at a group boundary when t is full.
         runTs = 0;
         run = 0;
+        int atT = 0;
         l = onePg ? l : null;
         for (long g = g0; g <= g1; g++) {
             if (l == null || (!onePg && (g & (GROUPS - 1)) == 0)) {
@@ -217,6 +230,16 @@ public final class AgeTracker {
             int gi = (int) (g & (GROUPS - 1));
             int lo = g == g0 ? (int) (first & (GROUP - 1)) : 0;
             int hi = g == g1 ? (int) (lastKey & (GROUP - 1)) : GROUP - 1;
+            if (atT + hi - lo + 1 > TIMESTAMP_KEYS) {
+                cnt[t] += (byte) atT;
+                pendSum[(t >> BLOCK_SHIFT) - pendBase] += atT;
+                atT = 0;
+                t = ++now;
+                if ((t >> BLOCK_SHIFT) >= pendBase + PENDING) {
+                    movePending(t);
+                }
+            }
+            atT += hi - lo + 1;
             int e = l[gi];
             if (lo == 0 && hi == GROUP - 1) {
                 // the whole group moves to t
@@ -248,10 +271,60 @@ public final class AgeTracker {
         if (run > 0) {
             dec(runTs, run);
         }
-        int moved = (int) (lastKey - first + 1);
-        cnt[t] += (byte) moved;
-        pendSum[(t >> BLOCK_SHIFT) - pendBase] += moved;
+        cnt[t] += (byte) atT;
+        pendSum[(t >> BLOCK_SHIFT) - pendBase] += atT;
         return age;
+    }
+
+    /**
+     * An access of more than {@link #TIMESTAMP_KEYS} keys: room for all the timestamps it takes, then the general
+     * path, which moves on to a new timestamp whenever one is full; the range it took is remembered so that later
+     * ages measured from inside it count from its start.
+     */
+    private long accessMany(long first, long lastKey) {
+        if (lastKey - first >= MAX_KEYS) {
+            throw new IllegalArgumentException("access age: more than " + MAX_KEYS + " keys in one access");
+        }
+        // at most TIMESTAMP_KEYS - 3 keys per timestamp (whole groups of 4), plus one
+        int stamps = (int) ((lastKey - first + 1) / (TIMESTAMP_KEYS - 3)) + 2;
+        if (now + stamps >= cap) {
+            compact(stamps);
+        }
+        int t = ++now;
+        if ((t >> BLOCK_SHIFT) >= pendBase + PENDING) {
+            movePending(t);
+        }
+        long age = accessKeys(first, lastKey, t);
+        if (now > t) {
+            if (bigCount == bigStart.length) {
+                bigStart = java.util.Arrays.copyOf(bigStart, Math.max(8, 2 * bigCount));
+                bigEnd = java.util.Arrays.copyOf(bigEnd, bigStart.length);
+            }
+            bigStart[bigCount] = t;
+            bigEnd[bigCount] = now;
+            bigCount++;
+        }
+        return age;
+    }
+
+    /**
+     * The start of the range of a many-key access that holds timestamp p, or p: the keys such an access moved to
+     * the later timestamps of its range count as accessed at the same time as those at its start.
+     */
+    private int rangeStart(int p) {
+        int lo = 0;
+        int hi = bigCount - 1;
+        while (lo <= hi) {
+            int m = (lo + hi) >>> 1;
+            if (bigEnd[m] < p) {
+                lo = m + 1;
+            } else if (bigStart[m] > p) {
+                hi = m - 1;
+            } else {
+                return bigStart[m];
+            }
+        }
+        return p;
     }
 
 
@@ -317,6 +390,9 @@ public final class AgeTracker {
      * key): the counts from p to the end of its block (later ones are still 0), plus the blocks after p's block.
      */
     private long since(int p) {
+        if (bigCount != 0) {
+            p = rangeStart(p);
+        }
         byte[] c = cnt;
         int b = p >> BLOCK_SHIFT;
         int inBlock = 0;
@@ -420,8 +496,11 @@ public final class AgeTracker {
         return s;
     }
 
-    /** Renumbers live timestamps 1..live in order and rebuilds the tree, growing it if more than half full. */
-    private void compact() {
+    /**
+     * Renumbers live timestamps 1..live in order and rebuilds the tree, growing it until live + {@code room}
+     * timestamps fill at most half of it.
+     */
+    private void compact(int room) {
         byte[] c = cnt;
         // Reused between renumberings (only live timestamps' entries are read, so stale ones need no clearing).
         if (rankBuf.length < cap + 1) {
@@ -447,9 +526,27 @@ public final class AgeTracker {
                 split[i] = rank[split[i]];
             }
         }
+        // many-key ranges: from their first to their last live timestamp (a range left with one is an ordinary one)
+        int ranges = 0;
+        for (int i = 0; i < bigCount; i++) {
+            int lo = bigStart[i];
+            int hi = bigEnd[i];
+            while (lo <= hi && c[lo] == 0) {
+                lo++;
+            }
+            while (hi > lo && c[hi] == 0) {
+                hi--;
+            }
+            if (lo < hi) {
+                bigStart[ranges] = rank[lo];
+                bigEnd[ranges] = rank[hi];
+                ranges++;
+            }
+        }
+        bigCount = ranges;
         int newCap = cap;
         long keys = (long) pages.size() << PAGE_SHIFT;
-        while (liveTs * 2L > newCap || (newCap < keys / 8 && newCap < (1 << 29))) {
+        while ((liveTs + (long) room) * 2L > newCap || (newCap < keys / 8 && newCap < (1 << 29))) {
             if (newCap > (1 << 29)) {
                 throw new IllegalStateException("access age: more than 2^28 live timestamps");
             }

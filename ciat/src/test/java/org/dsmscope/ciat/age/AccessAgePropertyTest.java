@@ -56,6 +56,16 @@ class AccessAgePropertyTest {
         return out;
     }
 
+    /** The ages a fresh tracker gives for a stream of key ranges. */
+    static List<Long> tracked(List<long[]> keys) {
+        AgeTracker tr = new AgeTracker();
+        List<Long> got = new ArrayList<>();
+        for (long[] k : keys) {
+            got.add(tr.access(k[0], k[1]));
+        }
+        return got;
+    }
+
     @Provide
     Arbitrary<List<Acc>> streams() {
         Arbitrary<Acc> acc = Combinators.combine(
@@ -137,12 +147,7 @@ class AccessAgePropertyTest {
 
     @Property(tries = 200)
     void groupsOfKeys_splitAndJoin_exactAgesMatchLinearScan(@ForAll("groupStreams") List<long[]> keys) {
-        AgeTracker tr = new AgeTracker();
-        List<Long> got = new ArrayList<>();
-        for (long[] k : keys) {
-            got.add(tr.access(k[0], k[1]));
-        }
-        assertEquals(reference(keys), got);
+        assertEquals(reference(keys), tracked(keys));
     }
 
     @Property(tries = 15)
@@ -225,12 +230,32 @@ class AccessAgePropertyTest {
             long first = g * 4;
             keys.add(new long[] {first, first + (rnd.nextBoolean() ? 3 : 7)});
         }
-        AgeTracker tr = new AgeTracker();
-        List<Long> got = new ArrayList<>();
-        for (long[] k : keys) {
-            got.add(tr.access(k[0], k[1]));
+        assertEquals(textbook(keys), tracked(keys));
+    }
+
+    /**
+     * Accesses of more keys than one timestamp holds (256 to 3,000, unaligned), among ordinary ones, long enough
+     * for several renumberings: the same ages as the textbook algorithm (each such access one time).
+     */
+    @Property(tries = 8)
+    void manyKeyAccesses_amongOrdinaryOnes_exactAgesMatchTextbookAlgorithm(
+            @ForAll @net.jqwik.api.constraints.IntRange(min = 1, max = 1000) int seed,
+            @ForAll @net.jqwik.api.constraints.IntRange(min = 500, max = 6000) int distinctGroups) {
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(seed);
+        List<long[]> keys = new ArrayList<>();
+        for (int i = 0; i < 30_000; i++) {
+            long g = rnd.nextInt(3) == 0 ? i % distinctGroups : rnd.nextInt(distinctGroups);
+            if (rnd.nextInt(50) == 0) {
+                long first = g * 4 + rnd.nextInt(4);
+                keys.add(new long[] {first, first + 255 + rnd.nextInt(2745)});
+            } else if (rnd.nextInt(10) == 0) {
+                long first = g * 4 + rnd.nextInt(4);
+                keys.add(new long[] {first, first + rnd.nextInt(12)});
+            } else {
+                keys.add(new long[] {g * 4, g * 4 + (rnd.nextBoolean() ? 3 : 7)});
+            }
         }
-        assertEquals(textbook(keys), got);
+        assertEquals(textbook(keys), tracked(keys));
     }
 
     @Property(tries = 10)

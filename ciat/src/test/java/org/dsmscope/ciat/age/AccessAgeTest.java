@@ -125,13 +125,30 @@ class AccessAgeTest {
     }
 
     @Test
-    void anAccessOfAtMost255Keys_isTracked_moreIsRefused() {
+    void anAccessOf255Keys_takesOneTimestamp_andIsExact() {
         // counts per timestamp are unsigned bytes: 255 keys in one access (and again: age 255) is exact
         AgeTracker t = new AgeTracker();
         assertEquals(-1, t.access(0, 254));
         assertEquals(255, t.access(0, 254));
         assertEquals(-1, t.access(1000, 1000));
         assertEquals(256, t.access(0, 254));
-        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> t.access(0, 255));
+    }
+
+    /**
+     * A wide access of more keys than a timestamp holds (1,000 keys, as a 1,000-byte record at byte granularity)
+     * takes several timestamps but ages as one access: re-reading its last keys, whose timestamp is the last of its
+     * range, counts all its keys (before: such an access was refused with a stack trace from `dsmscope ciat`).
+     */
+    @Test
+    void anAccessOfMoreKeysThanATimestampHolds_agesAsOneAccess() {
+        AgeTracker t = new AgeTracker();
+        assertEquals(-1, t.access(0, 999));
+        assertEquals(1000, t.access(996, 999)); // its last group: the keys of the whole access since
+        assertEquals(1000, t.access(0, 3));
+        assertEquals(-1, t.access(5000, 5003));
+        assertEquals(1004, t.access(500, 503)); // a middle group: 0..999 and 5000..5003
+        assertEquals(-1, t.access(10_000, 10_000 + 65_534)); // the largest wide record
+        assertEquals(65_535, t.access(10_000 + 65_532, 10_000 + 65_534));
+        assertEquals(65_535 + 1_004, t.access(100, 103));
     }
 }
