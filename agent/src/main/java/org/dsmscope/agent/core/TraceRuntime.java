@@ -404,6 +404,10 @@ public final class TraceRuntime {
             return;
         }
         int p = all.size();
+        if (untraced > 0) {
+            warn(untraced + " thread(s) were not traced, the first " + firstUntraced + "; the trace set holds the "
+                    + p + " traced threads");
+        }
         if (live != null) {
             live.finish(p, err);
             return;
@@ -415,10 +419,6 @@ public final class TraceRuntime {
             }
             OnTheFly.analyse(sink, options, p, files, spillDir, err);
             return;
-        }
-        if (untraced > 0) {
-            warn(untraced + " thread(s) were not traced, the first " + firstUntraced + "; the trace set holds the "
-                    + p + " traced threads");
         }
         StringBuilder out = new StringBuilder("Trace output stored in:\n");
         for (ThreadTrace tt : all) {

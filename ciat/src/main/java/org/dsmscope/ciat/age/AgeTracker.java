@@ -63,7 +63,7 @@ public final class AgeTracker {
     private int cap;
     /** Keys per most recent timestamp (0..cap + BLOCK - 1), unsigned (at most {@link #TIMESTAMP_KEYS}). */
     private byte[] cnt;
-    /** Fenwick tree over blocks: node b + 1 covers block b (timestamps 64b..64b+63), {@link #blocks} nodes. */
+    /** Fenwick tree over blocks: node b + 1 covers block b (timestamps 32b..32b+31), {@link #blocks} nodes. */
     private int[] bfen;
     /** Per block, its count in the tree (what {@link #bfen} sums). */
     private int[] bsum;
