@@ -63,6 +63,35 @@ class TraceCommandTest {
         }
     }
 
+    /**
+     * A read lock is recorded in shared mode (argument 2 = 1) and the replay lets readers hold it together: two
+     * readers waiting for each other inside it replay without a deadlock (before: "deadlock: no thread can
+     * proceed"), and the write lock stays exclusive (argument 2 = 0).
+     */
+    @Test
+    void readLocks_areSharedInTheTraceAndTheReplay() throws Exception {
+        assumeTrue(TraceCommand.findAgentJar() != null, "agent jar not built");
+        String name = dir.resolve("rw").toString();
+        StringWriter err = new StringWriter();
+        int status = run(err, "trace", "--level", "2", "-o", name, "--", java(), "-cp", testClasses(),
+                org.dsmscope.tracedprog.ReadersInside.class.getName());
+        assertEquals(0, status, err.toString());
+        java.util.Map<Long, Integer> modes = new java.util.TreeMap<>();
+        for (int t = 0; t < 3; t++) {
+            try (TraceReader r = TraceReader.open(Paths.get(name + ".3." + t))) {
+                for (int k = r.next(); k != RecordKind.EOF; k = r.next()) {
+                    if (k == RecordKind.CALL && (r.callType() == CallType.BEGIN_CRITICAL
+                            || r.callType() == CallType.END_CRITICAL)) {
+                        modes.merge(r.arg(2), 1, Integer::sum);
+                    }
+                }
+            }
+        }
+        assertEquals(java.util.Map.of(0L, 2, 1L, 4), modes, "the write lock's section and the readers' two");
+        StringWriter cerr = new StringWriter();
+        assertEquals(0, run(cerr, "ciat", name + ".3"), cerr.toString());
+    }
+
     @Test
     void programExitingNonZero_keepsItsStatus_andItsTraces() throws Exception {
         assumeTrue(TraceCommand.findAgentJar() != null, "agent jar not built");

@@ -13,6 +13,8 @@ final class SyncObjects {
     long[] address = new long[16];
     int[] owner = new int[16];
     int[] depth = new int[16];
+    /** Threads holding the lock in shared (read) mode. */
+    int[] readers = new int[16];
     long[] ownerOffset = new long[16];
     int[] arrivals = new int[16];
     int[] parties = new int[16];
@@ -39,6 +41,7 @@ final class SyncObjects {
             address = Arrays.copyOf(address, c);
             owner = Arrays.copyOf(owner, c);
             depth = Arrays.copyOf(depth, c);
+            readers = Arrays.copyOf(readers, c);
             ownerOffset = Arrays.copyOf(ownerOffset, c);
             arrivals = Arrays.copyOf(arrivals, c);
             parties = Arrays.copyOf(parties, c);
@@ -73,6 +76,16 @@ final class SyncObjects {
         for (int t = head[obj]; t >= 0; t = next[t]) {
             if (waitKind[t] == kind) {
                 remove(obj, t);
+                return t;
+            }
+        }
+        return -1;
+    }
+
+    /** The first waiter whose wait kind is {@code k1} or {@code k2}, not removed; -1 if none. */
+    int first(int obj, int[] waitKind, int k1, int k2) {
+        for (int t = head[obj]; t >= 0; t = next[t]) {
+            if (waitKind[t] == k1 || waitKind[t] == k2) {
                 return t;
             }
         }

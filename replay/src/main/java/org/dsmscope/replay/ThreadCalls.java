@@ -12,6 +12,7 @@ import static org.dsmscope.replay.ThreadEngine.W_LOCK;
 import static org.dsmscope.replay.ThreadEngine.W_MARKER;
 import static org.dsmscope.replay.ThreadEngine.W_ORDER;
 import static org.dsmscope.replay.ThreadEngine.W_SEQ;
+import static org.dsmscope.replay.ThreadEngine.W_SHARED;
 
 import org.dsmscope.trace.CallType;
 import org.dsmscope.trace.RecordKind;
@@ -38,6 +39,9 @@ final class ThreadCalls {
     private final LongLongMap seqDone = new LongLongMap(64);
     private final IoModel io;
     private final int[] held;
+    /** Per thread, the locks it holds in shared mode ({@link #sharedCount} of them). */
+    private final int[][] shared;
+    private final int[] sharedCount;
     final int[] orderCount;
     private final long[] endClock;
     private boolean spawnedEver;
@@ -54,6 +58,8 @@ final class ThreadCalls {
         sync = new SyncObjects(n);
         io = new IoModel(o, n);
         held = new int[n];
+        shared = new int[n][];
+        sharedCount = new int[n];
         orderCount = new int[n];
         endClock = new long[n];
     }
@@ -272,10 +278,24 @@ final class ThreadCalls {
         }
     }
 
+    /** Argument 2 of a critical-section record for the shared (read) mode of a read-write lock. */
+    static final long SHARED_MODE = 1;
+
     private void lock(int t, TraceReader r) {
         int obj = sync.of(r.arg(1));
         int owner = sync.owner[obj];
-        if (owner < 0 || owner == t) {
+        if (r.arg(2) == SHARED_MODE) {
+            // shared: with the other readers, not while another thread holds it exclusively
+            if (owner < 0 || owner == t) {
+                addShared(t, obj);
+                e.emitCall(t, 0);
+                return;
+            }
+            e.block(t, W_SHARED, obj, 0);
+            sync.enqueue(obj, t);
+            return;
+        }
+        if (owner < 0 && sync.readers[obj] == 0 || owner == t) {
             if (owner < 0) {
                 sync.owner[obj] = t;
                 sync.depth[obj] = 0;
@@ -292,6 +312,17 @@ final class ThreadCalls {
 
     private void unlock(int t, TraceReader r) {
         int obj = sync.of(r.arg(1));
+        if (r.arg(2) == SHARED_MODE) {
+            if (!removeShared(t, obj)) {
+                rp.bad(r.name() + ": byte offset " + r.offset() + ": thread " + t + " ends shared critical section 0x"
+                        + Long.toHexString(r.arg(1)) + ", which it does not hold");
+            }
+            e.emitCall(t, 0);
+            if (sync.readers[obj] == 0 && sync.owner[obj] < 0) {
+                handOver(obj, e.clock[t]);
+            }
+            return;
+        }
         if (sync.owner[obj] != t) {
             rp.bad(r.name() + ": byte offset " + r.offset() + ": thread " + t + " ends critical section 0x"
                     + Long.toHexString(r.arg(1)) + ", which it does not hold");
@@ -311,14 +342,65 @@ final class ThreadCalls {
     private void release(int obj, int t) {
         held[t]--;
         sync.owner[obj] = -1;
-        int u = sync.dequeue(obj, e.waitKind, W_LOCK);
-        if (u >= 0) {
-            sync.owner[obj] = u;
-            sync.depth[obj] = 1;
-            sync.ownerOffset[obj] = rd[u].offset();
-            held[u]++;
-            e.wake(u, e.clock[t]);
+        if (sync.readers[obj] == 0) {
+            handOver(obj, e.clock[t]);
+        } else {
+            wakeReaders(obj, e.clock[t]); // t downgraded: it still reads, and so may the waiting readers
         }
+    }
+
+    /**
+     * A lock nobody holds goes to its first waiter in FIFO order: exclusively to a thread waiting for it so, or in
+     * shared mode to every thread waiting for it so. Threads waiting on the object for a wake-up stay queued.
+     */
+    private void handOver(int obj, long clock) {
+        int u = sync.first(obj, e.waitKind, W_LOCK, W_SHARED);
+        if (u < 0) {
+            return;
+        }
+        if (e.waitKind[u] == W_SHARED) {
+            wakeReaders(obj, clock);
+            return;
+        }
+        sync.remove(obj, u);
+        sync.owner[obj] = u;
+        sync.depth[obj] = 1;
+        sync.ownerOffset[obj] = rd[u].offset();
+        held[u]++;
+        e.wake(u, clock);
+    }
+
+    /** Every thread waiting for {@code obj} in shared mode gets it. */
+    private void wakeReaders(int obj, long clock) {
+        for (int u = sync.dequeue(obj, e.waitKind, W_SHARED); u >= 0; u = sync.dequeue(obj, e.waitKind, W_SHARED)) {
+            addShared(u, obj);
+            e.wake(u, clock);
+        }
+    }
+
+    private void addShared(int t, int obj) {
+        int[] s = shared[t];
+        if (s == null || sharedCount[t] == s.length) {
+            s = s == null ? new int[4] : java.util.Arrays.copyOf(s, s.length * 2);
+            shared[t] = s;
+        }
+        s[sharedCount[t]++] = obj;
+        sync.readers[obj]++;
+        held[t]++;
+    }
+
+    /** Removes one shared hold of {@code obj} by {@code t}; false if it holds none. */
+    private boolean removeShared(int t, int obj) {
+        int[] s = shared[t];
+        for (int i = sharedCount[t] - 1; i >= 0; i--) {
+            if (s[i] == obj) {
+                s[i] = s[--sharedCount[t]];
+                sync.readers[obj]--;
+                held[t]--;
+                return true;
+            }
+        }
+        return false;
     }
 
     private void awaitSeq(int t, TraceReader r) {
@@ -457,6 +539,15 @@ final class ThreadCalls {
 
     /** Ends thread {@code t} (state {@code how}: ENDED or PARKED): its locks, its joiners, the ordered turn, phases. */
     void endThread(int t, int how) {
+        while (sharedCount[t] > 0) {
+            int obj = shared[t][sharedCount[t] - 1];
+            rp.bad(rd[t].name() + ": thread " + t + " ended inside shared critical section 0x"
+                    + Long.toHexString(sync.address[obj]));
+            removeShared(t, obj);
+            if (sync.readers[obj] == 0 && sync.owner[obj] < 0) {
+                handOver(obj, e.clock[t]);
+            }
+        }
         if (held[t] > 0) {
             for (int obj = 0; obj < sync.count; obj++) {
                 if (sync.owner[obj] == t) {

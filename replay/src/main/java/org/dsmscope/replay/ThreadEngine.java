@@ -29,6 +29,8 @@ final class ThreadEngine {
     static final int W_SEQ = 5;
     static final int W_ORDER = 6;
     static final int W_MARKER = 7;
+    /** Waiting for a lock in shared (read) mode: critical-section records with argument 2 = 1. */
+    static final int W_SHARED = 8;
 
     final Replay rp;
     private final Analysis[] an;
@@ -367,7 +369,7 @@ final class ThreadEngine {
     /** Ends a wait of {@code u} at clock {@code w}; the call it waited in is delivered when it next runs. */
     void wake(int u, long w) {
         int kind = waitKind[u];
-        wakeClock(u, w, kind == W_LOCK || kind == W_ORDER);
+        wakeClock(u, w, kind == W_LOCK || kind == W_SHARED || kind == W_ORDER);
         state[u] = RUNNABLE;
         resume[u] = true;
     }
@@ -450,7 +452,7 @@ final class ThreadEngine {
         }
         for (int u = 0; u < n; u++) {
             long rem = e - clock[u];
-            if (state[u] == BLOCKED && (waitKind[u] == W_LOCK || waitKind[u] == W_ORDER)) {
+            if (state[u] == BLOCKED && (waitKind[u] == W_LOCK || waitKind[u] == W_SHARED || waitKind[u] == W_ORDER)) {
                 cur.contention[u] += rem;
             } else if (participated[u]) {
                 cur.imbalance[u] += rem;

@@ -37,8 +37,11 @@ final class ThreadErrors {
         SyncObjects sync = e.calls.sync;
         switch (e.waitKind[u]) {
             case ThreadEngine.W_LOCK:
-                return where + " waits for lock 0x" + Long.toHexString(sync.address[obj]) + " held by thread "
-                        + sync.owner[obj];
+            case ThreadEngine.W_SHARED:
+                return where + " waits for lock 0x" + Long.toHexString(sync.address[obj])
+                        + (e.waitKind[u] == ThreadEngine.W_SHARED ? " (shared)" : "")
+                        + (sync.owner[obj] >= 0 ? " held by thread " + sync.owner[obj]
+                        : " held in shared mode by " + sync.readers[obj] + " thread(s)");
             case ThreadEngine.W_BARRIER:
                 return where + " waits at barrier 0x" + Long.toHexString(sync.address[obj]) + " ("
                         + sync.arrivals[obj] + " of " + sync.parties[obj] + " threads arrived)";
@@ -67,6 +70,7 @@ final class ThreadErrors {
                 calls.releaseBarrier(obj);
                 return;
             case ThreadEngine.W_LOCK:
+            case ThreadEngine.W_SHARED:
             case ThreadEngine.W_SEQ:
                 calls.sync.remove(obj, u);
                 break;

@@ -25,6 +25,18 @@ class BadInputTest {
     }
 
     @Test
+    void readLocks_endingOneNotHeldOrEndingTheThreadInsideOne_areErrors() {
+        TraceSet set = TestTraces.write(dir, "ru", w -> w.loads(2, 0x100).readUnlock(0xABC0));
+        BadInputException e = assertThrows(BadInputException.class, () -> TestTraces.replay(set));
+        assertTrue(e.getMessage().contains("ru.1.0: byte offset 16: thread 0 ends shared critical section 0xabc0,"
+                + " which it does not hold"), e.getMessage());
+        TraceSet set2 = TestTraces.write(dir, "re", w -> w.readLock(0xABC0).loads(1, 0x100));
+        e = assertThrows(BadInputException.class, () -> TestTraces.replay(set2));
+        assertTrue(e.getMessage().contains("re.1.0: thread 0 ended inside shared critical section 0xabc0"),
+                e.getMessage());
+    }
+
+    @Test
     void threadEndingInsideCriticalSection_isAnErrorNamingTheLockAndOffset() {
         TraceSet set = TestTraces.write(dir, "cs", w -> w.loads(2, 0x100).lock(0xABC0).loads(1, 0x100));
         BadInputException e = assertThrows(BadInputException.class, () -> TestTraces.replay(set));

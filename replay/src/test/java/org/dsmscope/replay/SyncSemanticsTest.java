@@ -63,6 +63,41 @@ class SyncSemanticsTest {
         assertEquals(7, t[2][0], "thread 0 waits for its wake-up, which thread 2 gives at 7");
     }
 
+    /** Read locks (shared mode, argument 2 = 1): readers hold the lock together; a writer waits for them. */
+    @Test
+    void readLocks_areHeldTogether_aWriterWaitsForEveryReader_andReadersForTheWriter() {
+        long rw = 0x900;
+        TraceSet set = TestTraces.write(dir, "rw",
+                w -> w.readLock(rw).loads(10, 0x100).readUnlock(rw),
+                w -> w.loads(2, 0x200).readLock(rw).loads(3, 0x200).readUnlock(rw),
+                w -> w.loads(4, 0x300).lock(rw).loads(5, 0x300).unlock(rw),
+                w -> w.loads(12, 0x400).readLock(rw).loads(1, 0x400).readUnlock(rw));
+        Recorder r = TestTraces.replay(set, parallel());
+        long[][] t = r.phaseTimes.get(0);
+        assertEquals(0, t[3][1], "the second reader enters beside the first");
+        assertEquals(6, t[3][2], "the writer waits from 4 until the last reader leaves at 10");
+        assertEquals(3, t[3][3], "a reader arriving at 12 waits for the writer until 15");
+    }
+
+    /**
+     * Two readers inside the read lock at once, each waiting for the other's latch count-down there (as the real
+     * program did): no deadlock. Treated as an exclusive lock, this valid program was reported as a deadlock.
+     */
+    @Test
+    void readersWaitingForEachOtherInsideTheReadLock_areNoDeadlock() {
+        long rw = 0x900;
+        long latch = 0xA00;
+        TraceSet set = TestTraces.write(dir, "rwl",
+                w -> w.readLock(rw).call(CallType.SYNC_RELEASE, latch, 1, 1).call(CallType.SYNC_ACQUIRE, latch, 2, 1)
+                        .readUnlock(rw),
+                w -> w.loads(3, 0x100).readLock(rw).call(CallType.SYNC_RELEASE, latch, 2, 1)
+                        .call(CallType.SYNC_ACQUIRE, latch, 2, 1).readUnlock(rw));
+        Recorder r = TestTraces.replay(set, parallel());
+        long[][] t = r.phaseTimes.get(0);
+        assertEquals(0, t[3][1], "no contention for the read lock");
+        assertEquals(3, t[2][0], "thread 0 waits for the second count-down (imbalance)");
+    }
+
     @Test
     void latchAwait_waitsForTheReleaseWithItsSequenceNumber() {
         long latch = 0x800;

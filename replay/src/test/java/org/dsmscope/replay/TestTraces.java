@@ -65,6 +65,15 @@ final class TestTraces {
         W unlock(long addr) {
             return call(CallType.END_CRITICAL, addr, 0, 0);
         }
+
+        /** A read lock (critical section in shared mode: argument 2 = 1). */
+        W readLock(long addr) {
+            return call(CallType.BEGIN_CRITICAL, addr, 1, 0);
+        }
+
+        W readUnlock(long addr) {
+            return call(CallType.END_CRITICAL, addr, 1, 0);
+        }
     }
 
     static TraceSet write(Path dir, String name, T... threads) {

@@ -224,12 +224,20 @@ public final class SyncHooks {
         if (t.traced) {
             try {
                 if (t.locks.inc(l) == 1) {
-                    t.call(CallType.BEGIN_CRITICAL, t0, TraceRuntime.now(), Addresses.of(l, t), 0, 0, 0);
+                    t.call(CallType.BEGIN_CRITICAL, t0, TraceRuntime.now(), Addresses.of(l, t), mode(l), 0, 0);
                 }
             } catch (Throwable e) {
                 // recording only
             }
         }
+    }
+
+    /**
+     * Argument 2 of a critical section on {@code l}: 1 for the read lock of a {@code ReentrantReadWriteLock}
+     * (shared: readers hold it together; the replay must not serialize them), else 0.
+     */
+    private static int mode(Lock l) {
+        return l instanceof java.util.concurrent.locks.ReentrantReadWriteLock.ReadLock ? 1 : 0;
     }
 
     /** {@code l.unlock()}. */
@@ -240,7 +248,7 @@ public final class SyncHooks {
             try {
                 if (t.locks.dec(l) == 0) {
                     long n = TraceRuntime.now();
-                    t.call(CallType.END_CRITICAL, n, n, Addresses.of(l, t), 0, 0, 0);
+                    t.call(CallType.END_CRITICAL, n, n, Addresses.of(l, t), mode(l), 0, 0);
                 }
             } catch (Throwable e) {
                 // recording only
