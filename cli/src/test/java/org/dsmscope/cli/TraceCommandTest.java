@@ -66,7 +66,8 @@ class TraceCommandTest {
     /**
      * A read lock is recorded in shared mode (argument 2 = 1) and the replay lets readers hold it together: two
      * readers waiting for each other inside it replay without a deadlock (before: "deadlock: no thread can
-     * proceed"), and the write lock stays exclusive (argument 2 = 0).
+     * proceed"), and the write lock stays exclusive (argument 2 = 0). Both name one lock (the synchronizer the
+     * read and the write lock share), so that a writer waits for the readers of the same lock.
      */
     @Test
     void readLocks_areSharedInTheTraceAndTheReplay() throws Exception {
@@ -77,17 +78,20 @@ class TraceCommandTest {
                 org.dsmscope.tracedprog.ReadersInside.class.getName());
         assertEquals(0, status, err.toString());
         java.util.Map<Long, Integer> modes = new java.util.TreeMap<>();
+        java.util.Set<Long> locks = new java.util.HashSet<>();
         for (int t = 0; t < 3; t++) {
             try (TraceReader r = TraceReader.open(Paths.get(name + ".3." + t))) {
                 for (int k = r.next(); k != RecordKind.EOF; k = r.next()) {
                     if (k == RecordKind.CALL && (r.callType() == CallType.BEGIN_CRITICAL
                             || r.callType() == CallType.END_CRITICAL)) {
                         modes.merge(r.arg(2), 1, Integer::sum);
+                        locks.add(r.arg(1));
                     }
                 }
             }
         }
         assertEquals(java.util.Map.of(0L, 2, 1L, 4), modes, "the write lock's section and the readers' two");
+        assertEquals(1, locks.size(), "read and write sections name one lock: " + locks);
         StringWriter cerr = new StringWriter();
         assertEquals(0, run(cerr, "ciat", name + ".3"), cerr.toString());
     }

@@ -65,8 +65,10 @@ public final class Bootstrap {
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             Module agentModule = Bootstrap.class.getModule();
-            inst.redefineModule(Object.class.getModule(), Set.of(agentModule), Map.of(), Map.of(), Set.of(),
-                    Map.of());
+            // java.base reads the agent (hooks are called from JDK classes) and opens the locks package to it
+            // (a read-write lock's read and write sections name the synchronizer they share: SyncHooks.lockObject)
+            inst.redefineModule(Object.class.getModule(), Set.of(agentModule), Map.of(),
+                    Map.of("java.util.concurrent.locks", Set.of(agentModule)), Set.of(), Map.of());
             // Load the hook classes now, not inside the first traced call.
             for (String c : new String[] {"rt.ThreadHooks", "rt.SyncHooks", "rt.CallHooks", "rt.MemHooks",
                 "rt.CodeHooks", "rt.SyncState"}) {

@@ -139,7 +139,7 @@ public final class SyncHooks {
             w.addr = Addresses.of(waitObj, t);
             if (lock != null && held.get(lock) > 0) {
                 w.inSection = true;
-                w.lockAddr = Addresses.of(lock, t);
+                w.lockAddr = Addresses.of(lockObject(lock), t);
                 t.call(CallType.END_CRITICAL, w.t0, w.t0, w.lockAddr, 0, 0, 0);
             }
             TraceRuntime.blocking(t);
@@ -224,7 +224,7 @@ public final class SyncHooks {
         if (t.traced) {
             try {
                 if (t.locks.inc(l) == 1) {
-                    t.call(CallType.BEGIN_CRITICAL, t0, TraceRuntime.now(), Addresses.of(l, t), mode(l), 0, 0);
+                    t.call(CallType.BEGIN_CRITICAL, t0, TraceRuntime.now(), Addresses.of(lockObject(l), t), mode(l), 0, 0);
                 }
             } catch (Throwable e) {
                 // recording only
@@ -240,6 +240,42 @@ public final class SyncHooks {
         return l instanceof java.util.concurrent.locks.ReentrantReadWriteLock.ReadLock ? 1 : 0;
     }
 
+    /**
+     * The object a lock's critical sections name: for the read and the write lock of a {@code
+     * ReentrantReadWriteLock}, the synchronizer both share, so that the replay makes a writer wait for the readers
+     * of the same lock and the other way round; any other lock itself. (The agent opens {@code
+     * java.util.concurrent.locks} to itself at start-up to read that field; if it could not, each lock names
+     * itself.)
+     */
+    static Object lockObject(Object l) {
+        try {
+            if (l instanceof java.util.concurrent.locks.ReentrantReadWriteLock.ReadLock && READ_SYNC != null) {
+                return READ_SYNC.get(l);
+            }
+            if (l instanceof java.util.concurrent.locks.ReentrantReadWriteLock.WriteLock && WRITE_SYNC != null) {
+                return WRITE_SYNC.get(l);
+            }
+        } catch (IllegalAccessException | RuntimeException e) {
+            // the lock itself
+        }
+        return l;
+    }
+
+    private static final java.lang.reflect.Field READ_SYNC =
+            syncField(java.util.concurrent.locks.ReentrantReadWriteLock.ReadLock.class);
+    private static final java.lang.reflect.Field WRITE_SYNC =
+            syncField(java.util.concurrent.locks.ReentrantReadWriteLock.WriteLock.class);
+
+    private static java.lang.reflect.Field syncField(Class<?> c) {
+        try {
+            java.lang.reflect.Field f = c.getDeclaredField("sync");
+            f.setAccessible(true);
+            return f;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
+    }
+
     /** {@code l.unlock()}. */
     public static void unlock(Lock l) {
         l.unlock();
@@ -248,7 +284,7 @@ public final class SyncHooks {
             try {
                 if (t.locks.dec(l) == 0) {
                     long n = TraceRuntime.now();
-                    t.call(CallType.END_CRITICAL, n, n, Addresses.of(l, t), mode(l), 0, 0);
+                    t.call(CallType.END_CRITICAL, n, n, Addresses.of(lockObject(l), t), mode(l), 0, 0);
                 }
             } catch (Throwable e) {
                 // recording only
