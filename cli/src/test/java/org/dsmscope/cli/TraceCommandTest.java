@@ -29,6 +29,17 @@ class TraceCommandTest {
         return Paths.get(System.getProperty("java.home"), "bin", "java").toString();
     }
 
+    /** Traces {@code main} (from the test classes) at level 2 into trace set {@code base} in the test folder. */
+    private String traceLevel2(String base, Class<?> main) {
+        assumeTrue(TraceCommand.findAgentJar() != null, "agent jar not built");
+        String name = dir.resolve(base).toString();
+        StringWriter err = new StringWriter();
+        int status = run(err, "trace", "--level", "2", "-o", name, "--", java(), "-cp", testClasses(),
+                main.getName());
+        assertEquals(0, status, err.toString());
+        return name;
+    }
+
     private static int run(StringWriter err, String... args) {
         picocli.CommandLine cl = Main.commandLine();
         cl.setErr(new PrintWriter(err, true));
@@ -71,12 +82,7 @@ class TraceCommandTest {
      */
     @Test
     void readLocks_areSharedInTheTraceAndTheReplay() throws Exception {
-        assumeTrue(TraceCommand.findAgentJar() != null, "agent jar not built");
-        String name = dir.resolve("rw").toString();
-        StringWriter err = new StringWriter();
-        int status = run(err, "trace", "--level", "2", "-o", name, "--", java(), "-cp", testClasses(),
-                org.dsmscope.tracedprog.ReadersInside.class.getName());
-        assertEquals(0, status, err.toString());
+        String name = traceLevel2("rw", org.dsmscope.tracedprog.ReadersInside.class);
         java.util.Map<Long, Integer> modes = new java.util.TreeMap<>();
         java.util.Set<Long> locks = new java.util.HashSet<>();
         for (int t = 0; t < 3; t++) {
@@ -94,6 +100,30 @@ class TraceCommandTest {
         assertEquals(1, locks.size(), "read and write sections name one lock: " + locks);
         StringWriter cerr = new StringWriter();
         assertEquals(0, run(cerr, "ciat", name + ".3"), cerr.toString());
+    }
+
+    /**
+     * A Phaser barrier's parties are the threads that await the phase: after one thread leaves it
+     * (arriveAndDeregister), the later phases have two, and the replay completes (before: the registered parties,
+     * read before arriving, kept 3 and `ciat` reported a deadlock at the barrier).
+     */
+    @Test
+    void phaserBarrier_countsTheThreadsThatAwaitEachPhase() throws Exception {
+        String name = traceLevel2("ph", org.dsmscope.tracedprog.PhaserLeave.class);
+        for (int t = 1; t <= 3; t++) {
+            java.util.List<Long> parties = new java.util.ArrayList<>();
+            try (TraceReader r = TraceReader.open(Paths.get(name + ".4." + t))) {
+                for (int k = r.next(); k != RecordKind.EOF; k = r.next()) {
+                    if (k == RecordKind.CALL && r.callType() == CallType.BARRIER) {
+                        parties.add(r.arg(2));
+                    }
+                }
+            }
+            assertEquals(t == 3 ? java.util.List.of(3L, 3L) : java.util.List.of(3L, 3L, 2L, 2L), parties,
+                    "thread " + t);
+        }
+        StringWriter cerr = new StringWriter();
+        assertEquals(0, run(cerr, "ciat", name + ".4"), cerr.toString());
     }
 
     @Test

@@ -82,8 +82,21 @@ public final class CallHooks {
             return p.arriveAndAwaitAdvance();
         }
         long t0 = TraceRuntime.now();
-        int parties = p.getRegisteredParties();
+        // The barrier's parties are the threads that await this phase: not the registered parties, which count
+        // threads that arrive without waiting (arriveAndDeregister, arrive) and change while others wait. A
+        // registered party's phase cannot advance before it arrives, so getPhase() here is its arrival phase.
+        int phase = p.getPhase();
+        SyncState st = null;
+        try {
+            if (phase >= 0) {
+                st = SyncState.of(p);
+                st.awaits(phase);
+            }
+        } catch (Throwable e) {
+            st = null;
+        }
         int r = p.arriveAndAwaitAdvance();
+        int parties = st == null ? p.getRegisteredParties() : Math.max(1, st.waiters(phase));
         barrier(t, p, parties, t0);
         return r;
     }

@@ -224,7 +224,8 @@ public final class SyncHooks {
         if (t.traced) {
             try {
                 if (t.locks.inc(l) == 1) {
-                    t.call(CallType.BEGIN_CRITICAL, t0, TraceRuntime.now(), Addresses.of(lockObject(l), t), mode(l), 0, 0);
+                    t.call(CallType.BEGIN_CRITICAL, t0, TraceRuntime.now(), Addresses.of(lockObject(l), t), mode(l),
+                            0, 0);
                 }
             } catch (Throwable e) {
                 // recording only

@@ -16,6 +16,29 @@ final class SyncState {
     final ArrayDeque<long[]> waiters = new ArrayDeque<>(4);
     /** The lock a Condition belongs to (null if unknown or not a Condition). */
     Object lock;
+    /**
+     * A Phaser's threads awaiting each recent phase ({@code arriveAndAwaitAdvance}), slot phase &amp; 3 tagged
+     * with its phase: a phase completes only after all its parties arrived, so when one of them returns the count
+     * of its phase is final, while the next phases may already be counting.
+     */
+    private final int[] phaseTag = {-1, -1, -1, -1};
+    private final int[] phaseWaiters = new int[4];
+
+    /** One more thread awaits {@code phase}. */
+    synchronized void awaits(int phase) {
+        int i = phase & 3;
+        if (phaseTag[i] != phase) {
+            phaseTag[i] = phase;
+            phaseWaiters[i] = 0;
+        }
+        phaseWaiters[i]++;
+    }
+
+    /** Threads that awaited {@code phase} (0 if it is no longer among the recent phases). */
+    synchronized int waiters(int phase) {
+        int i = phase & 3;
+        return phaseTag[i] == phase ? phaseWaiters[i] : 0;
+    }
 
     /** Creates states (a class, not a method reference: no lambda bootstrap in a traced JVM's start-up). */
     private static final java.util.function.Supplier<Object> NEW = new java.util.function.Supplier<>() {
