@@ -109,8 +109,8 @@ class LackeyImporterTest {
 
     /**
      * Many threads, each with records far apart in the input, and the background writing of a bulk import: each
-     * writer after the first {@link org.dsmscope.trace.OpenFiles#FULL_BUFFER_FILES} gets a small buffer, and every record still
-     * lands in its thread's file (checked against the reference reading). A child JVM with 96 MiB of direct
+     * writer after the first {@link org.dsmscope.trace.OpenFiles#FULL_BUFFER_FILES} gets a small buffer, and
+     * every record still lands in its thread's file (checked against the reference reading). A child JVM with 96 MiB of direct
      * memory imports 1,000 threads: with about 1 MiB of buffers per writer (as before) it ran out.
      */
     @Test
