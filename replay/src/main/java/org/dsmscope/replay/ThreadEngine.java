@@ -108,6 +108,9 @@ final class ThreadEngine {
             int t = pick();
             if (t >= 0) {
                 long c = clock[t];
+                if (bound == c && rounds(t, c)) {
+                    continue;
+                }
                 step(t);
                 // Fast path while threads run in lockstep: the next thread after t (cyclically) that still has
                 // the minimum clock c is exactly what pick() would choose; run it for one record.
@@ -151,6 +154,77 @@ final class ThreadEngine {
         }
         bound = min2;
         return best;
+    }
+
+    /** Most lockstep rounds taken at once ({@link #rounds}), and the fewest worth taking. */
+    private static final int ROUNDS = 64;
+    private static final int MIN_ROUNDS = 4;
+    /** Lockstep rounds: the runnable threads in order, and where each one's look-ahead words are. */
+    private int[] order;
+    private long[][] aheadWords;
+    private int[] aheadStart;
+    private long[] aheadHigh;
+
+    /**
+     * Lockstep rounds. When every runnable thread has clock c (pick chose t) and the next records of each are
+     * plain memory records, which advance a clock by exactly one and change no state, the replay would run them
+     * one record per thread per round, in cyclic order from t, round after round; this runs the same records in
+     * the same order straight from the readers' arrays, as many rounds as every thread has such records (at most
+     * {@value #ROUNDS}), without choosing a thread per record. Returns false, having read nothing, when the
+     * rounds do not apply (a thread at another clock, resuming, stopped or in fetch mode; fewer than
+     * {@value #MIN_ROUNDS} rounds; one runnable thread).
+     */
+    private boolean rounds(int t, long c) {
+        if (order == null) {
+            order = new int[n];
+            aheadWords = new long[n][];
+            aheadStart = new int[n];
+            aheadHigh = new long[n];
+        }
+        int m = 0;
+        for (int i = 0, u = t; i < n; i++, u = u + 1 == n ? 0 : u + 1) {
+            if (state[u] == RUNNABLE) {
+                if (clock[u] != c || resume[u] || stopped[u] || fetchMode[u]) {
+                    return false;
+                }
+                order[m++] = u;
+            }
+        }
+        if (m < 2) {
+            return false;
+        }
+        int rounds = ROUNDS;
+        for (int k = 0; k < m; k++) {
+            TraceReader r = rd[order[k]];
+            int a = r.peekRun(rounds);
+            long[] w = r.runWords();
+            int s = r.runStart();
+            int j = 0;
+            while (j < a && TraceReader.wordKind(w[s + j]) == RecordKind.MEMORY) {
+                j++;
+            }
+            if (j < MIN_ROUNDS) {
+                return false;
+            }
+            rounds = j;
+            aheadWords[k] = w;
+            aheadStart[k] = s;
+            aheadHigh[k] = r.addressHigh();
+        }
+        for (int j = 0; j < rounds; j++) {
+            for (int k = 0; k < m; k++) {
+                long word = aheadWords[k][aheadStart[k] + j];
+                int f1 = (int) (word >>> 32);
+                memory(order[k], f1, MemType.bytes(f1), aheadHigh[k] | (word & 0xFFFFFFFFL));
+            }
+        }
+        replayed += (long) rounds * m;
+        for (int k = 0; k < m; k++) {
+            rd[order[k]].skip(rounds);
+            aheadWords[k] = null;
+        }
+        last = order[m - 1];
+        return true;
     }
 
     /** The first runnable thread after t in cyclic order whose clock is c (no clock is below c), or -1. */

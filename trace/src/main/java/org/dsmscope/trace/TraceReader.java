@@ -454,6 +454,34 @@ public final class TraceReader implements AutoCloseable {
     }
 
     /**
+     * {@link #nextRun} without reading: the same words (at most {@code max}) are at {@link #runWords()} from
+     * {@link #runStart()}, and {@link #skip} then reads the first k of them. For a consumer that decides how many
+     * to take after looking ahead in several readers (the replay's lockstep rounds). Allocates nothing.
+     */
+    public int peekRun(int max) {
+        runStart = wi;
+        int n = Math.max(Math.min(max, checked()), 0);
+        peeked = n;
+        return n;
+    }
+
+    /** Words seen by the last {@link #peekRun} (what {@link #skip} may take). */
+    private int peeked;
+
+    /** Reads the first {@code k} words of the {@link #peekRun} just made ({@code 0 <= k <=} its count). */
+    public void skip(int k) {
+        if (k == 0) {
+            return;
+        }
+        int i = wi + k;
+        if (k < 0 || k > peeked || wi != runStart) {
+            throw new IllegalArgumentException("cannot skip " + k + " words after a look-ahead of " + peeked);
+        }
+        wi = i;
+        cur = words[i - 1];
+    }
+
+    /**
      * Gives back the last {@code k} words of the {@link #nextRun} or {@link #nextBatch} just made ({@code 0 <= k <}
      * its count, before any other reading call): the next call returns them again, and the accessors describe the
      * last word kept. For consumers that may have to stop in the middle of a run.

@@ -61,6 +61,9 @@ public final class AccessAge {
         this.trackers = new AgeTracker[scope == Scope.GLOBAL ? 1 : threads];
         for (int i = 0; i < trackers.length; i++) {
             trackers[i] = new AgeTracker();
+            if (rate >= 1) {
+                trackers[i].bucketsOnly(shift); // only buckets are recorded (sampled ages are scaled first)
+            }
         }
         run = Math.max(64, Math.min(1024, (1 << 20) / trackers.length));
         heldAddress = new long[trackers.length][];

@@ -93,6 +93,13 @@ public final class AgeTracker {
     private int[] bigStart = new int[0];
     private int[] bigEnd = new int[0];
     private int bigCount;
+    /**
+     * -1: {@link #access} returns exact ages. Otherwise s &ge; 0: it may return any age in the exact age's
+     * power-of-two bucket at granularity 2^s ({@link AgeStats#bucket} of age &lt;&lt; s), which lets an age whose
+     * timestamp lies in an old block skip counting inside that block when every count the block could add keeps
+     * the bucket (see {@link #since}).
+     */
+    private int bucketShift = -1;
 
     /** An empty tracker. */
     public AgeTracker() {
@@ -101,6 +108,14 @@ public final class AgeTracker {
         blocks = (cap >> BLOCK_SHIFT) + 1;
         bfen = new int[blocks + 1];
         bsum = new int[blocks];
+    }
+
+    /**
+     * Lets {@link #access} return any age with the exact one's bucket at granularity 2^{@code shift} (its caller
+     * only records buckets); -1 restores exact ages.
+     */
+    public void bucketsOnly(int shift) {
+        bucketShift = shift;
     }
 
     /**
@@ -415,11 +430,20 @@ public final class AgeTracker {
             }
             return inBlock;
         }
+        // the tree lacks only the pending blocks, which lie after b: live counts them
+        long rest = live - blockPrefix(b + 1);
+        if (bucketShift >= 0) {
+            // the keys from p to the end of its block number 0..bsum[b] (the tree's count of the block, which may
+            // still include removals not yet added up): when both ends fall into one bucket, so does the age
+            long most = rest + bsum[b];
+            if (AgeStats.bucket(rest << bucketShift) == AgeStats.bucket(most << bucketShift)) {
+                return most;
+            }
+        }
         for (int i = p, e = (b + 1) << BLOCK_SHIFT; i < e; i++) {
             inBlock += c[i] & 0xFF;
         }
-        // the tree lacks only the pending blocks, which lie after b: live counts them
-        return inBlock + live - blockPrefix(b + 1);
+        return inBlock + rest;
     }
 
     /**

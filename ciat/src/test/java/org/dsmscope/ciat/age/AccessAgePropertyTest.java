@@ -234,20 +234,18 @@ class AccessAgePropertyTest {
     }
 
     /**
-     * Accesses of more keys than one timestamp holds (256 to 3,000, unaligned), among ordinary ones, long enough
-     * for several renumberings: the same ages as the textbook algorithm (each such access one time).
+     * A stream of n accesses over {@code distinctGroups} groups of 4 keys: one in {@code sweepEvery} sweeps the
+     * groups in order, the rest pick one at random; one in {@code manyEvery} covers 256 to 256 + {@code manyExtra}
+     * unaligned keys, one in 10 of the others up to 12 unaligned keys, the rest one or two whole groups.
      */
-    @Property(tries = 8)
-    void manyKeyAccesses_amongOrdinaryOnes_exactAgesMatchTextbookAlgorithm(
-            @ForAll @net.jqwik.api.constraints.IntRange(min = 1, max = 1000) int seed,
-            @ForAll @net.jqwik.api.constraints.IntRange(min = 500, max = 6000) int distinctGroups) {
+    static List<long[]> mixedKeys(int seed, int n, int distinctGroups, int sweepEvery, int manyEvery, int manyExtra) {
         java.util.SplittableRandom rnd = new java.util.SplittableRandom(seed);
         List<long[]> keys = new ArrayList<>();
-        for (int i = 0; i < 30_000; i++) {
-            long g = rnd.nextInt(3) == 0 ? i % distinctGroups : rnd.nextInt(distinctGroups);
-            if (rnd.nextInt(50) == 0) {
+        for (int i = 0; i < n; i++) {
+            long g = rnd.nextInt(sweepEvery) == 0 ? i % distinctGroups : rnd.nextInt(distinctGroups);
+            if (rnd.nextInt(manyEvery) == 0) {
                 long first = g * 4 + rnd.nextInt(4);
-                keys.add(new long[] {first, first + 255 + rnd.nextInt(2745)});
+                keys.add(new long[] {first, first + 255 + rnd.nextInt(manyExtra)});
             } else if (rnd.nextInt(10) == 0) {
                 long first = g * 4 + rnd.nextInt(4);
                 keys.add(new long[] {first, first + rnd.nextInt(12)});
@@ -255,7 +253,46 @@ class AccessAgePropertyTest {
                 keys.add(new long[] {g * 4, g * 4 + (rnd.nextBoolean() ? 3 : 7)});
             }
         }
+        return keys;
+    }
+
+    /**
+     * Accesses of more keys than one timestamp holds (256 to 3,000, unaligned), among ordinary ones, long enough
+     * for several renumberings: the same ages as the textbook algorithm (each such access one time).
+     */
+    @Property(tries = 8)
+    void manyKeyAccesses_amongOrdinaryOnes_exactAgesMatchTextbookAlgorithm(
+            @ForAll @net.jqwik.api.constraints.IntRange(min = 1, max = 1000) int seed,
+            @ForAll @net.jqwik.api.constraints.IntRange(min = 500, max = 6000) int distinctGroups) {
+        List<long[]> keys = mixedKeys(seed, 30_000, distinctGroups, 3, 50, 2745);
         assertEquals(textbook(keys), tracked(keys));
+    }
+
+    /**
+     * A tracker that may return any age of the exact age's bucket ({@link AgeTracker#bucketsOnly}, what
+     * {@link AccessAge} uses unless sampling) gives, access by access, the textbook age's bucket at that granularity
+     * and the same infinite ages: on long streams of whole groups, split groups, unaligned and many-key accesses,
+     * with reuse at every distance (ages in old blocks of timestamps, where it may skip counting, near every bucket
+     * boundary).
+     */
+    @Property(tries = 8)
+    void bucketsOnly_givesTheBucketOfTheExactAge(
+            @ForAll @net.jqwik.api.constraints.IntRange(min = 1, max = 1000) int seed,
+            @ForAll @net.jqwik.api.constraints.IntRange(min = 300, max = 30000) int distinctGroups,
+            @ForAll @net.jqwik.api.constraints.IntRange(min = 0, max = 6) int shift) {
+        List<long[]> keys = mixedKeys(seed, 60_000, distinctGroups, 4, 100, 1000);
+        List<Long> want = textbook(keys);
+        AgeTracker tr = new AgeTracker();
+        tr.bucketsOnly(shift);
+        for (int i = 0; i < keys.size(); i++) {
+            long got = tr.access(keys.get(i)[0], keys.get(i)[1]);
+            long w = want.get(i);
+            if (w < 0 || got < 0) {
+                assertEquals(w, got, "access " + i);
+            } else {
+                assertEquals(AgeStats.bucket(w << shift), AgeStats.bucket(got << shift), "access " + i + ", exact " + w);
+            }
+        }
     }
 
     @Property(tries = 10)
