@@ -103,6 +103,42 @@ class TraceCommandTest {
     }
 
     /**
+     * A {@code StampedLock}'s sections are recorded and name the lock: read stamps and the read-lock view in shared
+     * mode (two readers wait for each other inside, and the replay completes), write stamps, conversions (optimistic
+     * to write, read to write to read) and the write-lock view exclusive; optimistic reads hold nothing. Before,
+     * none of these was recorded.
+     */
+    @Test
+    void stampedLocks_areRecordedAsSharedAndExclusiveSections() throws Exception {
+        String name = traceLevel2("sl", org.dsmscope.tracedprog.StampedInside.class);
+        java.util.List<String> main = new java.util.ArrayList<>();
+        java.util.Map<Long, Integer> modes = new java.util.TreeMap<>();
+        java.util.Set<Long> locks = new java.util.HashSet<>();
+        for (int t = 0; t < 5; t++) {
+            try (TraceReader r = TraceReader.open(Paths.get(name + ".5." + t))) {
+                for (int k = r.next(); k != RecordKind.EOF; k = r.next()) {
+                    if (k == RecordKind.CALL && (r.callType() == CallType.BEGIN_CRITICAL
+                            || r.callType() == CallType.END_CRITICAL)) {
+                        modes.merge(r.arg(2), 1, Integer::sum);
+                        locks.add(r.arg(1));
+                        if (t == 0) {
+                            main.add((r.callType() == CallType.BEGIN_CRITICAL ? "begin " : "end ") + r.arg(2));
+                        }
+                    }
+                }
+            }
+        }
+        assertEquals(1, locks.size(), "every section names the one lock: " + locks);
+        assertEquals(java.util.List.of("begin 0", "end 0", // write stamp
+                "begin 0", "end 0", // optimistic read converted to a write
+                "begin 1", "end 1", "begin 0", "end 0", "begin 1", "end 1", // read -> write -> read
+                "begin 0", "end 0"), main, "main thread's sections"); // write-lock view
+        assertEquals(java.util.Map.of(0L, 8, 1L, 12), modes, "4 readers' sections, the main thread's");
+        StringWriter cerr = new StringWriter();
+        assertEquals(0, run(cerr, "ciat", name + ".5"), cerr.toString());
+    }
+
+    /**
      * A Phaser barrier's parties are the threads that await the phase: after one thread leaves it
      * (arriveAndDeregister), the later phases have two, and the replay completes (before: the registered parties,
      * read before arriving, kept 3 and `ciat` reported a deadlock at the barrier).

@@ -22,13 +22,7 @@ public final class ReadersInside {
             ts[i] = new Thread(() -> {
                 rw.readLock().lock();
                 try {
-                    int s = 0;
-                    for (int v : DATA) {
-                        s += v;
-                    }
-                    both.countDown();
-                    both.await();
-                    DATA[me] = s + me + 1;
+                    readTogether(DATA, me, both);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 } finally {
@@ -47,5 +41,19 @@ public final class ReadersInside {
             rw.writeLock().unlock();
         }
         System.out.println("check " + (DATA[0] + DATA[1] + DATA[5]));
+    }
+
+    /**
+     * What a reader does inside its read section: sums {@code data}, counts {@code both} down and waits there for
+     * the other reader's count-down, then writes its own slot.
+     */
+    static void readTogether(int[] data, int me, CountDownLatch both) throws InterruptedException {
+        int s = 0;
+        for (int v : data) {
+            s += v;
+        }
+        both.countDown();
+        both.await();
+        data[me] = s + me + 1;
     }
 }

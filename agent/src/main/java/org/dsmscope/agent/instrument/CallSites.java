@@ -62,6 +62,21 @@ final class CallSites {
             replace(o, "unlock", "()V", SYNC, "unlock", lock);
             replace(o, "newCondition", "()Ljava/util/concurrent/locks/Condition;", SYNC, "newCondition", lock);
         }
+        String sl = "java/util/concurrent/locks/StampedLock";
+        for (String m : new String[] {"writeLock", "writeLockInterruptibly", "tryWriteLock", "readLock",
+            "readLockInterruptibly", "tryReadLock"}) {
+            replace(sl, m, "()J", SYNC, "stamped" + Character.toUpperCase(m.charAt(0)) + m.substring(1), sl);
+        }
+        replace(sl, "tryWriteLock", "(JLjava/util/concurrent/TimeUnit;)J", SYNC, "stampedTryWriteLock", sl);
+        replace(sl, "tryReadLock", "(JLjava/util/concurrent/TimeUnit;)J", SYNC, "stampedTryReadLock", sl);
+        for (String m : new String[] {"unlockWrite", "unlockRead", "unlock"}) {
+            replace(sl, m, "(J)V", SYNC, "stamped" + Character.toUpperCase(m.charAt(0)) + m.substring(1), sl);
+        }
+        replace(sl, "tryUnlockWrite", "()Z", SYNC, "stampedTryUnlockWrite", sl);
+        replace(sl, "tryUnlockRead", "()Z", SYNC, "stampedTryUnlockRead", sl);
+        for (String m : new String[] {"tryConvertToWriteLock", "tryConvertToReadLock", "tryConvertToOptimisticRead"}) {
+            replace(sl, m, "(J)J", SYNC, "stamped" + Character.toUpperCase(m.charAt(0)) + m.substring(1), sl);
+        }
         String cond = "java/util/concurrent/locks/Condition";
         for (String o : new String[] {cond, "java/util/concurrent/locks/AbstractQueuedSynchronizer$ConditionObject"}) {
             replace(o, "await", "()V", SYNC, "await", cond);

@@ -4,6 +4,7 @@ import java.util.Date;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.StampedLock;
 import org.dsmscope.agent.core.Addresses;
 import org.dsmscope.agent.core.ThreadTrace;
 import org.dsmscope.agent.core.TraceRuntime;
@@ -234,11 +235,13 @@ public final class SyncHooks {
     }
 
     /**
-     * Argument 2 of a critical section on {@code l}: 1 for the read lock of a {@code ReentrantReadWriteLock}
-     * (shared: readers hold it together; the replay must not serialize them), else 0.
+     * Argument 2 of a critical section on {@code l}: 1 for the read lock of a {@code ReentrantReadWriteLock} or the
+     * read-lock view of a {@code StampedLock} (shared: readers hold it together; the replay must not serialize
+     * them), else 0.
      */
     private static int mode(Lock l) {
-        return l instanceof java.util.concurrent.locks.ReentrantReadWriteLock.ReadLock ? 1 : 0;
+        return l instanceof java.util.concurrent.locks.ReentrantReadWriteLock.ReadLock
+                || l.getClass() == READ_VIEW ? 1 : 0;
     }
 
     /**
@@ -256,6 +259,12 @@ public final class SyncHooks {
             if (l instanceof java.util.concurrent.locks.ReentrantReadWriteLock.WriteLock && WRITE_SYNC != null) {
                 return WRITE_SYNC.get(l);
             }
+            if (l.getClass() == READ_VIEW && READ_VIEW_LOCK != null) {
+                return READ_VIEW_LOCK.get(l);
+            }
+            if (l.getClass() == WRITE_VIEW && WRITE_VIEW_LOCK != null) {
+                return WRITE_VIEW_LOCK.get(l);
+            }
         } catch (IllegalAccessException | RuntimeException e) {
             // the lock itself
         }
@@ -267,13 +276,191 @@ public final class SyncHooks {
     private static final java.lang.reflect.Field WRITE_SYNC =
             syncField(java.util.concurrent.locks.ReentrantReadWriteLock.WriteLock.class);
 
+    /** The read- and write-lock views of a {@code StampedLock} ({@code asReadLock()}, {@code asWriteLock()}). */
+    private static final Class<?> READ_VIEW = viewClass("ReadLockView");
+    private static final Class<?> WRITE_VIEW = viewClass("WriteLockView");
+    private static final java.lang.reflect.Field READ_VIEW_LOCK = field(READ_VIEW, "this$0");
+    private static final java.lang.reflect.Field WRITE_VIEW_LOCK = field(WRITE_VIEW, "this$0");
+
     private static java.lang.reflect.Field syncField(Class<?> c) {
+        return field(c, "sync");
+    }
+
+    private static java.lang.reflect.Field field(Class<?> c, String name) {
         try {
-            java.lang.reflect.Field f = c.getDeclaredField("sync");
+            java.lang.reflect.Field f = c.getDeclaredField(name);
             f.setAccessible(true);
             return f;
         } catch (ReflectiveOperationException | RuntimeException e) {
             return null;
+        }
+    }
+
+    private static Class<?> viewClass(String name) {
+        try {
+            return Class.forName("java.util.concurrent.locks.StampedLock$" + name, false, null);
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            return Void.class; // never a lock's class
+        }
+    }
+
+    // ---- java.util.concurrent.locks.StampedLock ----
+    // A write stamp is an exclusive section, a read stamp a shared one (argument 2 = 1), both naming the lock;
+    // optimistic reads hold nothing and are not recorded. Per thread, the write hold is counted under the lock and
+    // the read holds (a thread may hold several read stamps) under the lock's SyncState, so that only the first
+    // acquire and the last release of each are recorded; a release by a thread that holds nothing (a stamp handed
+    // to another thread) is not recorded.
+
+    /** {@code l.writeLock()}. */
+    public static long stampedWriteLock(StampedLock l) {
+        long t0 = start();
+        return stampAcquired(l, l.writeLock(), false, t0);
+    }
+
+    /** {@code l.writeLockInterruptibly()}. */
+    public static long stampedWriteLockInterruptibly(StampedLock l) throws InterruptedException {
+        long t0 = start();
+        return stampAcquired(l, l.writeLockInterruptibly(), false, t0);
+    }
+
+    /** {@code l.tryWriteLock()}. */
+    public static long stampedTryWriteLock(StampedLock l) {
+        long t0 = start();
+        return stampAcquired(l, l.tryWriteLock(), false, t0);
+    }
+
+    /** {@code l.tryWriteLock(time, unit)}. */
+    public static long stampedTryWriteLock(StampedLock l, long time, TimeUnit unit) throws InterruptedException {
+        long t0 = start();
+        return stampAcquired(l, l.tryWriteLock(time, unit), false, t0);
+    }
+
+    /** {@code l.readLock()}. */
+    public static long stampedReadLock(StampedLock l) {
+        long t0 = start();
+        return stampAcquired(l, l.readLock(), true, t0);
+    }
+
+    /** {@code l.readLockInterruptibly()}. */
+    public static long stampedReadLockInterruptibly(StampedLock l) throws InterruptedException {
+        long t0 = start();
+        return stampAcquired(l, l.readLockInterruptibly(), true, t0);
+    }
+
+    /** {@code l.tryReadLock()}. */
+    public static long stampedTryReadLock(StampedLock l) {
+        long t0 = start();
+        return stampAcquired(l, l.tryReadLock(), true, t0);
+    }
+
+    /** {@code l.tryReadLock(time, unit)}. */
+    public static long stampedTryReadLock(StampedLock l, long time, TimeUnit unit) throws InterruptedException {
+        long t0 = start();
+        return stampAcquired(l, l.tryReadLock(time, unit), true, t0);
+    }
+
+    /** {@code l.unlockWrite(stamp)}. */
+    public static void stampedUnlockWrite(StampedLock l, long stamp) {
+        l.unlockWrite(stamp);
+        stampReleased(l, false);
+    }
+
+    /** {@code l.unlockRead(stamp)}. */
+    public static void stampedUnlockRead(StampedLock l, long stamp) {
+        l.unlockRead(stamp);
+        stampReleased(l, true);
+    }
+
+    /** {@code l.unlock(stamp)}: a write or a read stamp. */
+    public static void stampedUnlock(StampedLock l, long stamp) {
+        boolean read = !StampedLock.isWriteLockStamp(stamp);
+        l.unlock(stamp);
+        stampReleased(l, read);
+    }
+
+    /** {@code l.tryUnlockWrite()}. */
+    public static boolean stampedTryUnlockWrite(StampedLock l) {
+        boolean ok = l.tryUnlockWrite();
+        if (ok) {
+            stampReleased(l, false);
+        }
+        return ok;
+    }
+
+    /** {@code l.tryUnlockRead()}. */
+    public static boolean stampedTryUnlockRead(StampedLock l) {
+        boolean ok = l.tryUnlockRead();
+        if (ok) {
+            stampReleased(l, true);
+        }
+        return ok;
+    }
+
+    /** {@code l.tryConvertToWriteLock(stamp)}: from a read stamp, the read section ends and a write one begins. */
+    public static long stampedTryConvertToWriteLock(StampedLock l, long stamp) {
+        long t0 = start();
+        long s = l.tryConvertToWriteLock(stamp);
+        if (s != 0 && !StampedLock.isWriteLockStamp(stamp)) {
+            if (StampedLock.isReadLockStamp(stamp)) {
+                stampReleased(l, true);
+            }
+            stampAcquired(l, s, false, t0);
+        }
+        return s;
+    }
+
+    /** {@code l.tryConvertToReadLock(stamp)}: from a write stamp, the write section ends and a read one begins. */
+    public static long stampedTryConvertToReadLock(StampedLock l, long stamp) {
+        long t0 = start();
+        long s = l.tryConvertToReadLock(stamp);
+        if (s != 0 && !StampedLock.isReadLockStamp(stamp)) {
+            if (StampedLock.isWriteLockStamp(stamp)) {
+                stampReleased(l, false);
+            }
+            stampAcquired(l, s, true, t0);
+        }
+        return s;
+    }
+
+    /** {@code l.tryConvertToOptimisticRead(stamp)}: a write or read stamp's section ends. */
+    public static long stampedTryConvertToOptimisticRead(StampedLock l, long stamp) {
+        long s = l.tryConvertToOptimisticRead(stamp);
+        if (s != 0 && StampedLock.isLockStamp(stamp)) {
+            stampReleased(l, StampedLock.isReadLockStamp(stamp));
+        }
+        return s;
+    }
+
+    private static long start() {
+        return TraceRuntime.current().traced ? TraceRuntime.now() : 0;
+    }
+
+    /** Records the start of a section for a non-zero {@code stamp}; returns the stamp. */
+    private static long stampAcquired(StampedLock l, long stamp, boolean read, long t0) {
+        ThreadTrace t = TraceRuntime.current();
+        if (stamp != 0 && t.traced) {
+            try {
+                if (t.locks.inc(read ? SyncState.of(l) : l) == 1) {
+                    t.call(CallType.BEGIN_CRITICAL, t0, TraceRuntime.now(), Addresses.of(l, t), read ? 1 : 0, 0, 0);
+                }
+            } catch (Throwable e) {
+                // recording only
+            }
+        }
+        return stamp;
+    }
+
+    private static void stampReleased(StampedLock l, boolean read) {
+        ThreadTrace t = TraceRuntime.current();
+        if (t.traced) {
+            try {
+                if (t.locks.dec(read ? SyncState.of(l) : l) == 0) {
+                    long n = TraceRuntime.now();
+                    t.call(CallType.END_CRITICAL, n, n, Addresses.of(l, t), read ? 1 : 0, 0, 0);
+                }
+            } catch (Throwable e) {
+                // recording only
+            }
         }
     }
 

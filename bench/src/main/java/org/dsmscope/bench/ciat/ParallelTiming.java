@@ -18,7 +18,8 @@ import org.dsmscope.trace.TraceSet;
  * time, so that the critical path on idle cores can be estimated on a loaded machine. Usage:
  * {@code ParallelTiming TRACE_PREFIX ITERATIONS MODES} with MODES a comma list of {@code null} (replay only),
  * {@code 1} (serial CIAT), worker counts N and {@code pN} (the same; {@code p1} runs the parallel machinery
- * with one worker, to show its overhead against {@code 1}). After the last iteration it prints, per mode, the
+ * with one worker, to show its overhead against {@code 1}) and {@code rN} (N partitions that each replay the
+ * trace on their own thread, {@code Replay.runPartitioned}, merged by {@code Partitioned.merge}). After the last iteration it prints, per mode, the
  * median and fastest wall time of the iterations after the first (warm-up), and per iteration the ratio of the
  * first mode's wall time to each other mode's (the speed-up when the first mode is {@code 1}), with its median.
  */
@@ -47,7 +48,14 @@ public final class ParallelTiming {
                 o.writeFiles = false;
                 Ciat serial = null;
                 ParallelCiat par = null;
-                if (mode.equals("null")) {
+                CiatResult rep = null;
+                if (mode.startsWith("r")) {
+                    // rN: N partitions that each replay the trace (Replay.runPartitioned), results merged
+                    java.util.List<Ciat> ps = Replay.runPartitioned(set, null, new ReplayOptions(),
+                            Integer.parseInt(mode.substring(1)), k -> new Ciat(o));
+                    rep = org.dsmscope.ciat.Partitioned.merge(ps);
+                    r = null;
+                } else if (mode.equals("null")) {
                     r.add(new Analysis() { });
                 } else if (mode.equals("1")) {
                     serial = new Ciat(o);
@@ -57,12 +65,14 @@ public final class ParallelTiming {
                     par = new ParallelCiat(o, Integer.parseInt(mode.startsWith("p") ? mode.substring(1) : mode));
                     r.add(par);
                 }
-                r.run();
+                if (r != null) {
+                    r.run();
+                }
                 long w = System.nanoTime() - w0;
                 walls[m][it] = w / 1e9;
                 long p = os.getProcessCpuTime() - p0;
                 long t = tb.getCurrentThreadCpuTime() - t0;
-                CiatResult res = serial != null ? serial.result() : par != null ? par.result() : null;
+                CiatResult res = serial != null ? serial.result() : par != null ? par.result() : rep;
                 long acc = res == null ? 0 : res.aggregate.mix.totalLoads(-1) + res.aggregate.mix.totalStores(-1);
                 StringBuilder workers = new StringBuilder();
                 if (par != null) {
