@@ -68,6 +68,11 @@ public final class ImportCommand implements Runnable {
             java.io.PrintWriter err = spec.commandLine().getErr();
             err.println("dsmscope: imported " + r.records + " records into " + r.prefix(name) + " ("
                     + r.files.size() + " thread" + (r.files.size() == 1 ? "" : "s") + ")");
+            if (r.files.size() > 1) {
+                // Lackey output holds no thread creation or join: the replay must start every thread at once
+                err.println("dsmscope: the trace has no spawn or join records; analyse it with: dsmscope ciat -p "
+                        + r.prefix(name));
+            }
             if (r.skipped > 0) {
                 err.println("dsmscope: " + input + ": skipped " + r.skipped + " bad line"
                         + (r.skipped == 1 ? "" : "s") + ", the first at " + r.firstSkipped);

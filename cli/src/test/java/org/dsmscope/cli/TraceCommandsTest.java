@@ -147,6 +147,10 @@ class TraceCommandsTest {
         for (int t = 0; t < 3; t++) {
             assertTrue(Files.exists(Path.of(name + ".3." + t)));
         }
+        // the next step it names works (without -p the replay refuses threads that no spawn started)
+        String hint = "analyse it with: dsmscope ciat -p " + name + ".3";
+        assertTrue(err.contains(hint), err);
+        assertEquals(0, run("ciat", "-p", name + ".3"), err);
         assertEquals(0, run("dump", "--summary", name + ".3"));
         long fetches = Files.readAllLines(in).stream().filter(l -> l.startsWith("I  ")).count();
         assertTrue(out.contains("total 3 files\n"), out);

@@ -28,11 +28,14 @@ import org.dsmscope.trace.TraceWriter;
  *    S 1ffefff8a8,8                 store of 8 bytes
  *    M 0422c0a8,4                   load of 4 bytes, then store of 4 bytes, same address
  *   --PID--   SCHED[n]:  acquired lock (...)   later records belong to Valgrind thread n
+ *   --PID--   SCHED[n]: release lock in VG_(exit_thread)   thread n exited: id n next names a new thread
  *   --PID-- anything else, ==PID== anything    skipped
  * </pre>
- * Records before the first scheduler line belong to Valgrind thread 1 (the main thread). Valgrind thread ids
- * are numbered in ascending order as files {@code NAME.p.0 … NAME.p.(p-1)}. The output is the extended format
- * with 64-bit addresses. The input is streamed: memory use does not grow with its size.
+ * Records before the first scheduler line belong to Valgrind thread 1 (the main thread). Each thread gets its own
+ * file, {@code NAME.p.0 … NAME.p.(p-1)} in the order the threads first ran; Valgrind reuses the id of an exited
+ * thread for the next one it creates, and that thread gets a new file (before, the two were merged into one, so
+ * their communication looked private). The output is the extended format with 64-bit addresses. The input is
+ * streamed: memory use does not grow with its size.
  */
 public final class LackeyImporter {
 
@@ -80,8 +83,14 @@ public final class LackeyImporter {
     private String inputName;
     private Path tmpDir;
     private String tmpBase;
+    /** Per file (one per thread instance, in the order they first ran): writer, temporary file, Valgrind id. */
     private TraceWriter[] writers = new TraceWriter[8];
     private Path[] tmpFiles = new Path[8];
+    private int[] tidOf = new int[8];
+    private int slots;
+    /** Per Valgrind thread id: its current file + 1 (0: none yet), and whether that thread exited. */
+    private int[] slotOf = new int[8];
+    private boolean[] exited = new boolean[8];
     private TraceWriter current;
     private long records;
     private long skipped;
@@ -137,47 +146,48 @@ public final class LackeyImporter {
     }
 
     private int countThreads() {
-        int n = 0;
-        for (TraceWriter w : writers) {
-            if (w != null) {
-                n++;
-            }
-        }
-        return n;
+        return slots;
     }
 
+    /**
+     * The writer of Valgrind thread {@code tid}: a new file when the id is first seen, or seen again after its
+     * thread exited (Valgrind reuses the ids of exited threads for new ones).
+     */
     private TraceWriter writer(int tid) throws IOException {
-        if (tid >= writers.length) {
-            int n = Math.max(tid + 1, writers.length * 2);
-            writers = Arrays.copyOf(writers, n);
-            tmpFiles = Arrays.copyOf(tmpFiles, n);
+        if (tid >= slotOf.length) {
+            int n = Math.max(tid + 1, slotOf.length * 2);
+            slotOf = Arrays.copyOf(slotOf, n);
+            exited = Arrays.copyOf(exited, n);
         }
-        if (writers[tid] == null) {
-            tmpFiles[tid] = tmpDir.resolve(tmpBase + tid);
-            writers[tid] = TraceWriter.create(tmpFiles[tid], ++created <= OpenFiles.FULL_BUFFER_FILES ? options : smallOptions,
+        if (slotOf[tid] == 0 || exited[tid]) {
+            if (slots == writers.length) {
+                writers = Arrays.copyOf(writers, slots * 2);
+                tmpFiles = Arrays.copyOf(tmpFiles, slots * 2);
+                tidOf = Arrays.copyOf(tidOf, slots * 2);
+            }
+            int k = slots++;
+            tmpFiles[k] = tmpDir.resolve(tmpBase + k);
+            writers[k] = TraceWriter.create(tmpFiles[k], ++created <= OpenFiles.FULL_BUFFER_FILES ? options : smallOptions,
                     files);
+            tidOf[k] = tid;
+            slotOf[tid] = k + 1;
+            exited[tid] = false;
         }
-        return writers[tid];
+        return writers[slotOf[tid] - 1];
     }
 
     private Result finish(String name) throws IOException {
-        List<Integer> tids = new ArrayList<>();
-        for (int t = 0; t < writers.length; t++) {
-            if (writers[t] != null) {
-                writers[t].close();
-                tids.add(t);
-            }
-        }
-        int p = tids.size();
-        List<Path> files = new ArrayList<>(p);
-        int[] vt = new int[p];
+        int p = slots;
         for (int i = 0; i < p; i++) {
-            int t = tids.get(i);
+            writers[i].close();
+        }
+        List<Path> files = new ArrayList<>(p);
+        int[] vt = Arrays.copyOf(tidOf, p);
+        for (int i = 0; i < p; i++) {
             Path f = Path.of(TraceSet.fileName(name, p, i));
-            Files.move(tmpFiles[t], f, StandardCopyOption.REPLACE_EXISTING);
-            tmpFiles[t] = null;
+            Files.move(tmpFiles[i], f, StandardCopyOption.REPLACE_EXISTING);
+            tmpFiles[i] = null;
             files.add(f);
-            vt[i] = t;
         }
         return new Result(files, vt, records, skipped, firstSkipped);
     }
@@ -296,6 +306,7 @@ public final class LackeyImporter {
 
     private static final byte[] SCHED = "SCHED[".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] ACQUIRED = "]:  acquired lock".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] EXITED = "]: release lock in VG_(exit_thread)".getBytes(StandardCharsets.US_ASCII);
 
     private void sched(int s, int e) throws IOException {
         int i = find(SCHED, s, e);
@@ -314,6 +325,10 @@ public final class LackeyImporter {
             // more digits than any Valgrind thread number: never read as another line kind (records would go to
             // the previous thread)
             bad(s, e, "scheduler line names a thread number of more than 7 digits");
+            return;
+        }
+        if (digits > 0 && tid < slotOf.length && startsWith(EXITED, j, e)) {
+            exited[tid] = true; // the id may name a new thread next time
             return;
         }
         if (digits == 0 || !startsWith(ACQUIRED, j, e)) {

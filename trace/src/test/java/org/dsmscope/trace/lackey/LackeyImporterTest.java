@@ -205,6 +205,30 @@ class LackeyImporterTest {
                 "store 64 " + 0xffffffffffffff00L), read(r.files.get(0)));
     }
 
+    /**
+     * Valgrind gives the id of an exited thread to the next thread created (a program that creates and joins
+     * threads one after another): after {@code release lock in VG_(exit_thread)} the id names a new thread, which
+     * gets its own file; before, both threads' records went to one file and their communication looked private.
+     */
+    @Test
+    void threadIdReusedAfterExit_startsANewThreadFile() throws IOException {
+        Path in = dir.resolve("in");
+        Files.write(in, List.of(" L 10,4",
+                "--7--   SCHED[2]:  acquired lock (thread_wrapper(starting new thread))", " S 20,4",
+                "--7--   SCHED[2]: exiting VG_(scheduler)", "--7--   SCHED[2]: release lock in VG_(exit_thread)",
+                "--7--   SCHED[1]:  acquired lock (VG_(client_syscall)[async])", " L 30,4",
+                "--7--   SCHED[2]:  acquired lock (thread_wrapper(starting new thread))", " S 40,4",
+                "--7--   SCHED[3]:  acquired lock (thread_wrapper(starting new thread))", " L 50,4",
+                "--7--   SCHED[2]:  acquired lock (VG_(vg_yield))", " L 60,4"));
+        LackeyImporter.Result r = new LackeyImporter(new TraceWriter.Options(), true, false)
+                .run(in, dir.resolve("s").toString());
+        assertArrayEquals(new int[] {1, 2, 2, 3}, r.valgrindThreads, "files in the order the threads first ran");
+        assertEquals(List.of("load 4 16", "load 4 48"), read(r.files.get(0)));
+        assertEquals(List.of("store 4 32"), read(r.files.get(1)));
+        assertEquals(List.of("store 4 64", "load 4 96"), read(r.files.get(2)));
+        assertEquals(List.of("load 4 80"), read(r.files.get(3)));
+    }
+
     @Test
     void schedulerLinesOnlyForOtherThreads_stillKeepEarlierRecordsOnThread1() throws IOException {
         Path in = dir.resolve("in");
