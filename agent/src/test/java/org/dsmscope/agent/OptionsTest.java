@@ -41,6 +41,7 @@ class OptionsTest {
         Traced t = Traced.run(dir, "level=2,type=suppressed", LockProg.class, "2");
         assertEquals(0, t.exit, t.err);
         assertTrue(t.out.contains("check 40 380 380"), t.out);
+        assertTrue(t.err.contains("Trace output suppressed: 3 threads traced, no trace files written"), t.err);
         try (var s = Files.list(dir)) {
             assertTrue(s.noneMatch(f -> f.getFileName().toString().startsWith("tr.")));
         }

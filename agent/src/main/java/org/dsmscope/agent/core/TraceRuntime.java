@@ -400,10 +400,15 @@ public final class TraceRuntime {
             }
             tt.finish(n);
         }
+        int p = all.size();
         if (options.type == AgentOptions.Type.SUPPRESSED) {
+            if (!options.quiet) {
+                err.println("Trace output suppressed: " + p + " thread" + (p == 1 ? "" : "s")
+                        + " traced, no trace files written (trace type suppressed)");
+                err.flush();
+            }
             return;
         }
-        int p = all.size();
         if (untraced > 0) {
             warn(untraced + " thread(s) were not traced, the first " + firstUntraced + "; the trace set holds the "
                     + p + " traced threads");
