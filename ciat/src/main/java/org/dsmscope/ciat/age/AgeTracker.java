@@ -8,10 +8,12 @@ import org.dsmscope.ciat.table.PageMap;
  * access; an access of several keys takes the largest age among them, infinite if any key is new.
  *
  * <p>Algorithm: every access gets a timestamp {@code now}; {@code last[key]} holds the timestamp of the key's most
- * recent access, and {@code cnt[t]} the number of keys whose most recent access is t, with a Fenwick tree over
- * blocks of 32 timestamps (small enough to stay in the L1/L2 cache). The age of an access whose oldest previous
- * timestamp among its keys is p is the number of keys with most recent access in [p, now-1] &mdash; the rest of p's
- * block plus all live keys minus one block prefix sum &mdash; because every key of the current access lies in that
+ * recent access, and {@code cnt[t]} the number of keys whose most recent access is t, with sums per block of 32
+ * timestamps, per superblock of 32 blocks, and a Fenwick tree over the superblocks (a few hundred nodes: it stays
+ * in the L1 cache; an update is one block sum, one superblock sum and one short walk). The age of an access whose
+ * oldest previous timestamp among its keys is p is the number of keys with most recent access in [p, now-1]
+ * &mdash; the rest of p's block plus all live keys minus one block prefix sum (the tree's superblock prefix plus at
+ * most 16 block sums) &mdash; because every key of the current access lies in that
  * range too. The keys then move to {@code now} (adjacent keys with the same previous timestamp are moved with one
  * update). The newest {@value #PENDING} blocks' sums are kept beside the tree and enter it when timestamps move past
  * them, so short reuse distances cost no tree walk at all. When timestamps reach the capacity,
@@ -40,6 +42,10 @@ public final class AgeTracker {
     private static final int BLOCK_SHIFT = 5;
     /** Newest blocks whose counts are kept beside the tree (added to it when timestamps move past them). */
     private static final int PENDING = 32;
+    /** log2 of the blocks per superblock. */
+    private static final int SUPER_SHIFT = 5;
+    /** Blocks per superblock (as many as are pending: the pending blocks are one superblock). */
+    private static final int SUPER = 1 << SUPER_SHIFT;
     /** Timestamps per block. */
     private static final int BLOCK = 1 << BLOCK_SHIFT;
     /**
@@ -63,19 +69,20 @@ public final class AgeTracker {
     private int cap;
     /** Keys per most recent timestamp (0..cap + BLOCK - 1), unsigned (at most {@link #TIMESTAMP_KEYS}). */
     private byte[] cnt;
-    /** Fenwick tree over blocks: node b + 1 covers block b (timestamps 32b..32b+31), {@link #blocks} nodes. */
-    private int[] bfen;
-    /** Per block, its count in the tree (what {@link #bfen} sums). */
+    /**
+     * Per block (timestamps 32b..32b+31) before the pending ones, its count, less the removals not yet added up
+     * ({@link #decBlock}); the array is rounded up to whole superblocks.
+     */
     private int[] bsum;
     private int blocks;
+    /** Per superblock of {@value #SUPER} blocks, the sum of its blocks' {@link #bsum} ({@link #supers} of them). */
+    private int[] ssum;
+    /** Fenwick tree over superblocks (node s + 1 covers superblock s): a few hundred nodes, cache-resident. */
+    private int[] sfen;
+    private int supers;
     /** Removals from block decBlock not yet in the tree (see {@link #dec}). */
     private int decBlock = -1;
     private int decAmount;
-    /** The cursor: the tree's sum of blocks 0..curK-1 (see {@link #blockPrefix}). */
-    private int curK;
-    private long curPrefix;
-    /** Farthest cursor move, in blocks, made by per-block sums instead of a walk. */
-    private static final int CURSOR_STEPS = 4;
     private long live;
     /** Renumbering buffers, kept between renumberings. */
     private int[] rankBuf = new int[0];
@@ -105,9 +112,7 @@ public final class AgeTracker {
     public AgeTracker() {
         cap = 1 << 12;
         cnt = new byte[cap + BLOCK];
-        blocks = (cap >> BLOCK_SHIFT) + 1;
-        bfen = new int[blocks + 1];
-        bsum = new int[blocks];
+        sizeBlocks((cap >> BLOCK_SHIFT) + 1);
     }
 
     /**
@@ -135,7 +140,7 @@ public final class AgeTracker {
 
     /** Bytes of state held (group timestamps, split groups, tree, map). */
     public long footprintBytes() {
-        return (long) pages.size() * GROUPS * 4 + split.length * 4L + cnt.length + bfen.length * 8L
+        return (long) pages.size() * GROUPS * 4 + split.length * 4L + cnt.length + bsum.length * 4L + ssum.length * 8L
                 + pages.footprintBytes() + last.length * 8L + rankBuf.length * 4L
                 + (spareCnt == null ? 0 : spareCnt.length);
     }
@@ -431,7 +436,19 @@ public final class AgeTracker {
             return inBlock;
         }
         // the tree lacks only the pending blocks, which lie after b: live counts them
-        long rest = live - blockPrefix(b + 1);
+        int k = b + 1;
+        int sb = k >> SUPER_SHIFT;
+        long base = superPrefix(sb);
+        if (bucketShift >= 0) {
+            // blocks 0..k-1 hold base..base + ssum[sb] keys (k's superblock's blocks before k: some of it), and the
+            // rest of p's block 0..bsum[b]: when the least and the most age fall into one bucket, so does the age
+            long least = live - base - ssum[sb];
+            long most = live - base + bsum[b];
+            if (AgeStats.bucket(least << bucketShift) == AgeStats.bucket(most << bucketShift)) {
+                return most;
+            }
+        }
+        long rest = live - blockPrefix(k, sb, base);
         if (bucketShift >= 0) {
             // the keys from p to the end of its block number 0..bsum[b] (the tree's count of the block, which may
             // still include removals not yet added up): when both ends fall into one bucket, so does the age
@@ -466,47 +483,60 @@ public final class AgeTracker {
         }
     }
 
-    /** Adds d to block b's count in the tree (and to the cursor's prefix when b lies before it). */
+    /** Adds d to block b's count, its superblock's and the superblock tree's. */
     private void blockAdd(int b, int d) {
         if (d == 0) {
             return;
         }
         bsum[b] += d;
-        if (b < curK) {
-            curPrefix += d;
-        }
-        for (int i = b + 1; i <= blocks; i += i & -i) {
-            bfen[i] += d;
+        int sb = b >> SUPER_SHIFT;
+        ssum[sb] += d;
+        for (int i = sb + 1; i <= supers; i += i & -i) {
+            sfen[i] += d;
         }
     }
 
     /**
-     * Sum of the counts of blocks 0..k-1 (the tree's, less the removals not yet in it). Near the cursor (a
-     * sweep's queries move through the blocks one at a time) the cursor moves by per-block sums; elsewhere one
-     * walk of the tree, leaving the cursor where it is.
+     * Sum of the counts of the superblocks before superblock {@code sb} (one walk of a tree of a few hundred nodes),
+     * less the removals not yet added up when their block lies there.
      */
-    private long blockPrefix(int k) {
-        long s;
-        int d = k - curK;
-        if (d >= -CURSOR_STEPS && d <= CURSOR_STEPS) {
-            long c = curPrefix;
-            int[] bs = bsum;
-            for (int j = curK; j < k; j++) {
-                c += bs[j];
+    private long superPrefix(int sb) {
+        long s = 0;
+        for (int i = sb; i > 0; i -= i & -i) {
+            s += sfen[i];
+        }
+        return decBlock < (sb << SUPER_SHIFT) ? s - decAmount : s;
+    }
+
+    /**
+     * Sum of the counts of blocks 0..k-1, given {@code base} = {@link #superPrefix}(sb) for k's superblock sb:
+     * base plus sb's blocks before k, counted from the nearer end of sb (at most 16 block sums, one or two cache
+     * lines), less the removals not yet added up when their block lies in sb before k.
+     */
+    private long blockPrefix(int k, int sb, long base) {
+        int from = sb << SUPER_SHIFT;
+        int[] bs = bsum;
+        long s = base;
+        if (k - from <= SUPER / 2) {
+            for (int j = from; j < k; j++) {
+                s += bs[j];
             }
-            for (int j = curK - 1; j >= k; j--) {
-                c -= bs[j];
-            }
-            curK = k;
-            curPrefix = c;
-            s = c;
         } else {
-            s = 0;
-            for (int i = k; i > 0; i -= i & -i) {
-                s += bfen[i];
+            s += ssum[sb];
+            for (int j = k, e = from + SUPER; j < e; j++) {
+                s -= bs[j];
             }
         }
-        return decBlock < k ? s - decAmount : s;
+        return decBlock >= from && decBlock < k ? s - decAmount : s;
+    }
+
+    /** Empty block sums, superblock sums and tree for {@code nb} blocks. */
+    private void sizeBlocks(int nb) {
+        blocks = nb;
+        supers = (nb + SUPER - 1) >> SUPER_SHIFT;
+        bsum = new int[(supers + 1) << SUPER_SHIFT];
+        ssum = new int[supers + 1];
+        sfen = new int[supers + 1];
     }
 
     private int slot(long page) {
@@ -583,8 +613,7 @@ public final class AgeTracker {
                 nc[rank[t]] = c[t];
             }
         }
-        int nb = (newCap >> BLOCK_SHIFT) + 1;
-        int[] nf = new int[nb + 1];
+        sizeBlocks((newCap >> BLOCK_SHIFT) + 1);
         int newBase = ((liveTs >> BLOCK_SHIFT) / PENDING) * PENDING;
         java.util.Arrays.fill(pendSum, 0);
         for (int t = 1; t <= liveTs; t++) {
@@ -592,27 +621,24 @@ public final class AgeTracker {
             if (b >= newBase) {
                 pendSum[b - newBase] += nc[t] & 0xFF;
             } else {
-                nf[b + 1] += nc[t] & 0xFF;
+                bsum[b] += nc[t] & 0xFF;
             }
         }
-        int[] ns = new int[nb];
-        System.arraycopy(nf, 1, ns, 0, nb);
-        for (int i = 1; i <= nb; i++) {
+        for (int b = 0; b < newBase; b++) {
+            ssum[b >> SUPER_SHIFT] += bsum[b];
+        }
+        for (int i = 1; i <= supers; i++) {
+            sfen[i] += ssum[i - 1];
             int j = i + (i & -i);
-            if (j <= nb) {
-                nf[j] += nf[i];
+            if (j <= supers) {
+                sfen[j] += sfen[i];
             }
         }
         spareCnt = c;
         cnt = nc;
-        bfen = nf;
-        bsum = ns;
-        blocks = nb;
-        // the tree was rebuilt from the exact counts: no removal is pending, the cursor restarts at block 0
+        // the sums were rebuilt from the exact counts: no removal is pending
         decBlock = -1;
         decAmount = 0;
-        curK = 0;
-        curPrefix = 0;
         cap = newCap;
         now = liveTs;
         pendBase = newBase;
