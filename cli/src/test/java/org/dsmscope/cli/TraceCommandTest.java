@@ -139,6 +139,50 @@ class TraceCommandTest {
     }
 
     /**
+     * Locks that outlive their sections replay: a thread that ends holding a {@code ReentrantLock} and a read
+     * stamp gets their sections' ends before its thread_end, and a thread inside a lock when the program exits has
+     * its end_trace marked (argument 2 = 1), so that {@code ciat} releases the lock at its end. Before, both
+     * traces were refused: "thread N ended inside critical section".
+     */
+    @Test
+    void locksHeldAtAThreadsEndOrAtTheExit_replay() throws Exception {
+        String name = traceLevel2("lo", org.dsmscope.tracedprog.LocksOutliveThreads.class);
+        java.util.List<String> t1 = new java.util.ArrayList<>();
+        try (TraceReader r = TraceReader.open(Paths.get(name + ".3.1"))) {
+            for (int k = r.next(); k != RecordKind.EOF; k = r.next()) {
+                if (k == RecordKind.CALL && r.callType() != CallType.START_TRACE) {
+                    t1.add(CallType.name(r.callType()) + " " + r.arg(2));
+                }
+            }
+        }
+        assertEquals(java.util.List.of("begin_critical 0", "begin_critical 1", "end_critical 0", "end_critical 1",
+                "thread_end 0", "end_trace 0"), sortedEnds(t1), "thread 1");
+        long cut = -1;
+        try (TraceReader r = TraceReader.open(Paths.get(name + ".3.2"))) {
+            for (int k = r.next(); k != RecordKind.EOF; k = r.next()) {
+                if (k == RecordKind.CALL && r.callType() == CallType.END_TRACE) {
+                    cut = r.arg(2);
+                }
+            }
+        }
+        assertEquals(1, cut, "thread 2 was cut off by the exit");
+        StringWriter cerr = new StringWriter();
+        assertEquals(0, run(cerr, "ciat", name + ".3"), cerr.toString());
+    }
+
+    /** The two section ends at a thread's end come in no set order: sorted between the begins and thread_end. */
+    private static java.util.List<String> sortedEnds(java.util.List<String> calls) {
+        java.util.List<String> out = new java.util.ArrayList<>(calls);
+        int a = out.indexOf("end_critical 0");
+        int b = out.indexOf("end_critical 1");
+        if (a > b && b >= 0) {
+            out.set(b, "end_critical 0");
+            out.set(a, "end_critical 1");
+        }
+        return out;
+    }
+
+    /**
      * A Phaser barrier's parties are the threads that await the phase: after one thread leaves it
      * (arriveAndDeregister), the later phases have two, and the replay completes (before: the registered parties,
      * read before arriving, kept 3 and `ciat` reported a deadlock at the barrier).

@@ -39,6 +39,11 @@ final class ThreadCalls {
     private final LongLongMap seqDone = new LongLongMap(64);
     private final IoModel io;
     private final int[] held;
+    /**
+     * Per thread: its trace says that the program ended while it still ran (end_trace argument 2 = 1), so a lock
+     * it holds at its end was held at the exit, not left by a thread that ended inside it.
+     */
+    private final boolean[] cutOff;
     /** Per thread, the locks it holds in shared mode ({@link #sharedCount} of them). */
     private final int[][] shared;
     private final int[] sharedCount;
@@ -58,6 +63,7 @@ final class ThreadCalls {
         sync = new SyncObjects(n);
         io = new IoModel(o, n);
         held = new int[n];
+        cutOff = new boolean[n];
         shared = new int[n][];
         sharedCount = new int[n];
         orderCount = new int[n];
@@ -108,6 +114,10 @@ final class ThreadCalls {
                 return;
             case CallType.MARKER:
                 marker(t, r);
+                return;
+            case CallType.END_TRACE:
+                cutOff[t] = r.arg(2) == 1;
+                e.emitCall(t, 0);
                 return;
             case CallType.THREAD_END:
                 e.emitCall(t, 0);
@@ -539,10 +549,14 @@ final class ThreadCalls {
 
     /** Ends thread {@code t} (state {@code how}: ENDED or PARKED): its locks, its joiners, the ordered turn, phases. */
     void endThread(int t, int how) {
+        // A thread cut off by the program's exit may hold locks: they are released at its end (no thread acquired
+        // them later: one that tried was still waiting at the exit, and a wait is recorded when it ends).
         while (sharedCount[t] > 0) {
             int obj = shared[t][sharedCount[t] - 1];
-            rp.bad(rd[t].name() + ": thread " + t + " ended inside shared critical section 0x"
-                    + Long.toHexString(sync.address[obj]));
+            if (!cutOff[t]) {
+                rp.bad(rd[t].name() + ": thread " + t + " ended inside shared critical section 0x"
+                        + Long.toHexString(sync.address[obj]));
+            }
             removeShared(t, obj);
             if (sync.readers[obj] == 0 && sync.owner[obj] < 0) {
                 handOver(obj, e.clock[t]);
@@ -551,9 +565,11 @@ final class ThreadCalls {
         if (held[t] > 0) {
             for (int obj = 0; obj < sync.count; obj++) {
                 if (sync.owner[obj] == t) {
-                    rp.bad(rd[t].name() + ": thread " + t + " ended inside critical section 0x"
-                            + Long.toHexString(sync.address[obj]) + " (entered at byte offset "
-                            + sync.ownerOffset[obj] + ")");
+                    if (!cutOff[t]) {
+                        rp.bad(rd[t].name() + ": thread " + t + " ended inside critical section 0x"
+                                + Long.toHexString(sync.address[obj]) + " (entered at byte offset "
+                                + sync.ownerOffset[obj] + ")");
+                    }
                     sync.depth[obj] = 0;
                     release(obj, t);
                 }

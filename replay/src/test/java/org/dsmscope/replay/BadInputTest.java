@@ -45,6 +45,24 @@ class BadInputTest {
         assertTrue(e.getMessage().contains("cs.1.0"), e.getMessage());
     }
 
+    /**
+     * A thread whose trace says that the program ended while it ran (end_trace argument 2 = 1: the agent closed it
+     * at the exit) may hold locks, exclusive and shared: no error, they are released at its end, and a thread
+     * waiting for one goes on. The same trace without the mark is still an error.
+     */
+    @Test
+    void threadCutOffByTheExitInsideCriticalSections_isNoError() {
+        TraceSet set = TestTraces.write(dir, "cut", w -> w.spawn(1).loads(1, 0x100).lock(0xABC0).loads(5, 0x300)
+                .unlock(0xABC0), w -> w.lock(0xABC0).readLock(0xDEF0).loads(2, 0x200)
+                .call(CallType.END_TRACE, 0, 1, 1));
+        Recorder r = TestTraces.replay(set);
+        assertTrue(r.ended);
+        TraceSet unmarked = TestTraces.write(dir, "uncut", w -> w.spawn(1).loads(1, 0x100).lock(0xABC0)
+                .unlock(0xABC0), w -> w.lock(0xABC0).loads(2, 0x200).call(CallType.END_TRACE, 0, 0, 1));
+        BadInputException e = assertThrows(BadInputException.class, () -> TestTraces.replay(unmarked));
+        assertTrue(e.getMessage().contains("thread 1 ended inside critical section 0xabc0"), e.getMessage());
+    }
+
     @Test
     void threadEndingInsideCriticalSection_continuing_releasesTheLock() {
         TraceSet set = TestTraces.write(dir, "cs2", w -> w.spawn(1).loads(1, 0x100).join().lock(0xABC0)

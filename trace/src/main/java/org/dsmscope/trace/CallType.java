@@ -15,6 +15,8 @@ package org.dsmscope.trace;
  * <li>{@link #FILE_READ}/{@link #FILE_WRITE}: arg1 buffer address, arg2 bytes moved, arg3 file handle.
  * <li>{@link #LDCW}: arg1 address. {@link #SEMOP}: semaphore id, number, operation, flags.
  * {@link #SEMCTL}: semaphore id, number, command, value. {@link #SYSCALL}: arg1 system call id.
+ * <li>{@link #END_TRACE}: arg2 1 (extension) if the program ended while the thread was still running (the agent
+ * closed its trace at the exit), else 0; arg3 the thread's index (the agent's traces).
  * <li>{@link #THREAD_END} (extension): arg3 the ending thread's index.
  * <li>{@link #COND_WAIT} (extension): arg1 condition/monitor address, arg2 the per-object sequence number of the
  * wake-up that ended the wait (0 if it timed out or none), arg3 1 if timed out.

@@ -66,6 +66,20 @@ public final class DepthMap {
         depth[slot(o)] = d;
     }
 
+    /**
+     * The objects held (depth &gt; 0), in no particular order (a new array; for the rare walk at a thread's end).
+     */
+    public Object[] held() {
+        Object[] out = new Object[size];
+        int n = 0;
+        for (int i = 0; i < keys.length; i++) {
+            if (keys[i] != null && depth[i] > 0) {
+                out[n++] = keys[i];
+            }
+        }
+        return n == out.length ? out : java.util.Arrays.copyOf(out, n);
+    }
+
     private void remove(int i) {
         int mask = keys.length - 1;
         keys[i] = null;

@@ -283,7 +283,8 @@ public final class ThreadTrace {
         TraceWriter w0 = writer;
         if (w0 != null) {
             try {
-                w0.call(CallType.END_TRACE, now, now, 0, 0, index, 0);
+                // argument 2 = 1: the program ended while this thread still ran (no thread_end before)
+                w0.call(CallType.END_TRACE, now, now, 0, ended ? 0 : 1, index, 0);
             } catch (RuntimeException e) {
                 TraceRuntime.warn("cannot write " + file + ": " + e.getMessage());
             }

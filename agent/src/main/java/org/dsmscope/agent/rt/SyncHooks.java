@@ -440,7 +440,13 @@ public final class SyncHooks {
         ThreadTrace t = TraceRuntime.current();
         if (stamp != 0 && t.traced) {
             try {
-                if (t.locks.inc(read ? SyncState.of(l) : l) == 1) {
+                Object key = l;
+                if (read) {
+                    SyncState st = SyncState.of(l);
+                    st.readsOf = l;
+                    key = st;
+                }
+                if (t.locks.inc(key) == 1) {
                     t.call(CallType.BEGIN_CRITICAL, t0, TraceRuntime.now(), Addresses.of(l, t), read ? 1 : 0, 0, 0);
                 }
             } catch (Throwable e) {
@@ -448,6 +454,43 @@ public final class SyncHooks {
             }
         }
         return stamp;
+    }
+
+    /**
+     * At the end of thread {@code t} (in it): ends the sections of the locks it still holds. In Java a {@code Lock}
+     * or a stamp may outlive its thread (the lock stays held); in a run that finishes no thread acquires it
+     * afterwards (one that tries waits forever), and the replay's model has no section that outlives its thread,
+     * so the trace records the release at the thread's end. Monitors cannot be held past their block.
+     */
+    public static void endHeldLocks(ThreadTrace t) {
+        if (!t.traced) {
+            return;
+        }
+        try {
+            Object[] held = t.locks.held();
+            if (held.length == 0) {
+                return;
+            }
+            long n = TraceRuntime.now();
+            for (Object k : held) {
+                Object lock;
+                int mode;
+                if (k instanceof Lock) {
+                    lock = lockObject(k);
+                    mode = mode((Lock) k);
+                } else if (k instanceof SyncState && ((SyncState) k).readsOf != null) {
+                    lock = ((SyncState) k).readsOf;
+                    mode = 1;
+                } else {
+                    lock = k; // a StampedLock's write hold
+                    mode = 0;
+                }
+                t.call(CallType.END_CRITICAL, n, n, Addresses.of(lock, t), mode, 0, 0);
+                t.locks.set(k, 0);
+            }
+        } catch (Throwable e) {
+            // recording only
+        }
     }
 
     private static void stampReleased(StampedLock l, boolean read) {

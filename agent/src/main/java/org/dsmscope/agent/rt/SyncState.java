@@ -17,6 +17,11 @@ final class SyncState {
     /** The lock a Condition belongs to (null if unknown or not a Condition). */
     Object lock;
     /**
+     * The {@code StampedLock} whose read holds a thread counts under this state (the state of that lock; null
+     * otherwise): lets a thread's end name the lock of a read section it still holds.
+     */
+    Object readsOf;
+    /**
      * A Phaser's threads awaiting each recent phase ({@code arriveAndAwaitAdvance}), slot phase &amp; 3 tagged
      * with its phase: a phase completes only after all its parties arrived, so when one of them returns the count
      * of its phase is final, while the next phases may already be counting.

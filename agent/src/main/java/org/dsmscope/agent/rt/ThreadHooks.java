@@ -56,6 +56,7 @@ public final class ThreadHooks {
     public static void exiting() {
         try {
             if (TraceRuntime.active()) {
+                SyncHooks.endHeldLocks(TraceRuntime.current());
                 TraceRuntime.threadExiting();
             }
         } catch (Throwable e) {
