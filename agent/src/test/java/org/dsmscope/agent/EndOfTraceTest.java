@@ -87,4 +87,26 @@ class EndOfTraceTest {
             assertFalse(files.anyMatch(f -> f.getFileName().toString().contains(".partial.")), "a partial file left");
         }
     }
+
+    /**
+     * A trace that cannot be written to its end (a full disk: here thread 1's file is {@code /dev/full}) is counted
+     * and named at the end of the run, and the other threads' traces are whole; the incomplete file keeps no end
+     * record, which the replay refuses (replay {@code BadInputTest}). Before, each thread warned once when its
+     * write failed and the end of the run said nothing.
+     */
+    @Test
+    void aTraceThatCannotBeWrittenToItsEnd_isCountedAtTheEnd() throws Exception {
+        Path full = Path.of("/dev/full");
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isWritable(full), "no /dev/full");
+        java.nio.file.Files.createSymbolicLink(dir.resolve("tr.partial.1"), full);
+        Traced t = Traced.run(dir, "level=2", ManyThreadsProg.class, "2");
+        assertEquals(0, t.exit, t.err);
+        assertTrue(t.err.contains("the traces of 1 thread(s) are incomplete (the first, " + dir.resolve("tr.partial.1")
+                + ": "), t.err);
+        assertTrue(t.err.contains("No space left on device"), t.err);
+        for (int th : new int[] {0, 2}) {
+            List<Traced.Rec> rs = t.records(th);
+            assertEquals(CallType.END_TRACE, rs.get(rs.size() - 1).callType, "thread " + th);
+        }
+    }
 }

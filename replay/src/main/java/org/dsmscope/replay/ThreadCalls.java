@@ -44,6 +44,12 @@ final class ThreadCalls {
      * it holds at its end was held at the exit, not left by a thread that ended inside it.
      */
     private final boolean[] cutOff;
+    /**
+     * Per thread: its trace began with a start_trace record, and it ended (end_trace or thread_end). SMAIT and the
+     * agent close every trace they began with an end record; one that began but has none lost its end.
+     */
+    private final boolean[] began;
+    private final boolean[] closed;
     /** Per thread, the locks it holds in shared mode ({@link #sharedCount} of them). */
     private final int[][] shared;
     private final int[] sharedCount;
@@ -64,6 +70,8 @@ final class ThreadCalls {
         io = new IoModel(o, n);
         held = new int[n];
         cutOff = new boolean[n];
+        began = new boolean[n];
+        closed = new boolean[n];
         shared = new int[n][];
         sharedCount = new int[n];
         orderCount = new int[n];
@@ -115,11 +123,17 @@ final class ThreadCalls {
             case CallType.MARKER:
                 marker(t, r);
                 return;
+            case CallType.START_TRACE:
+                began[t] = true;
+                e.emitCall(t, 0);
+                return;
             case CallType.END_TRACE:
                 cutOff[t] = r.arg(2) == 1;
+                closed[t] = true;
                 e.emitCall(t, 0);
                 return;
             case CallType.THREAD_END:
+                closed[t] = true;
                 e.emitCall(t, 0);
                 // The agent closes a thread's file with an end_trace record after thread_end; nothing else may follow.
                 int after = r.next();
@@ -545,6 +559,18 @@ final class ThreadCalls {
         e.endPhase();
         e.beginPhase(Phase.Kind.USER, (int) num);
         return true;
+    }
+
+    /**
+     * At the end of thread t's file: a trace that began with start_trace but has no end record lost its end (its
+     * writer stopped early: a full disk, a killed process), so the results would miss what the thread did after.
+     */
+    void checkComplete(int t, TraceReader r) {
+        if (began[t] && !closed[t]) {
+            rp.bad(r.name() + ": the trace ends at byte offset " + r.offset() + " without an end_trace record"
+                    + " although it began with start_trace: it is incomplete (its writer stopped early, e.g. on a"
+                    + " full disk)");
+        }
     }
 
     /** Ends thread {@code t} (state {@code how}: ENDED or PARKED): its locks, its joiners, the ordered turn, phases. */

@@ -288,6 +288,7 @@ final class ThreadEngine {
                 return;
             } else if (k == RecordKind.EOF) {
                 replayed--;
+                calls.checkComplete(t, r);
                 calls.endThread(t, ENDED);
                 return;
             } else {

@@ -63,6 +63,24 @@ class BadInputTest {
         assertTrue(e.getMessage().contains("thread 1 ended inside critical section 0xabc0"), e.getMessage());
     }
 
+    /**
+     * A trace that began with start_trace but has no end record lost its end (its writer stopped: a full disk): an
+     * error naming the file and where it ends, not results that silently miss the rest of the thread. A trace
+     * closed by end_trace or thread_end, or one without start_trace (generated, imported), is complete.
+     */
+    @Test
+    void traceThatBeganButLostItsEnd_isAnError() {
+        TraceSet lost = TestTraces.write(dir, "lost", w -> w.call(CallType.START_TRACE, 0, 0, 0).loads(3, 0x100));
+        BadInputException e = assertThrows(BadInputException.class, () -> TestTraces.replay(lost));
+        assertTrue(e.getMessage().contains("lost.1.0: the trace ends at byte offset 72 without an end_trace record"
+                + " although it began with start_trace: it is incomplete"), e.getMessage());
+        assertTrue(TestTraces.replay(TestTraces.write(dir, "whole", w -> w.call(CallType.START_TRACE, 0, 0, 0)
+                .loads(3, 0x100).call(CallType.END_TRACE, 0, 0, 0))).ended);
+        assertTrue(TestTraces.replay(TestTraces.write(dir, "ended", w -> w.call(CallType.START_TRACE, 0, 0, 0)
+                .loads(3, 0x100).call(CallType.THREAD_END, 0, 0, 0))).ended);
+        assertTrue(TestTraces.replay(TestTraces.write(dir, "plain", w -> w.loads(3, 0x100))).ended);
+    }
+
     @Test
     void threadEndingInsideCriticalSection_continuing_releasesTheLock() {
         TraceSet set = TestTraces.write(dir, "cs2", w -> w.spawn(1).loads(1, 0x100).join().lock(0xABC0)

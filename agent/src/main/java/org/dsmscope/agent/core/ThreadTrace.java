@@ -217,8 +217,7 @@ public final class ThreadTrace {
             try {
                 w.flush();
             } catch (RuntimeException e) {
-                TraceRuntime.warn("cannot write " + file + ": " + e.getMessage() + "; the rest of this thread's trace is lost");
-                writer = null;
+                lost(e);
             }
         }
     }
@@ -253,13 +252,21 @@ public final class ThreadTrace {
                     w.raw(b[i], b[i + 1]);
                 }
             }
-        } catch (IOException e) {
-            TraceRuntime.warn("cannot write " + file + ": " + e.getMessage() + "; the rest of this thread's trace is lost");
-            writer = null;
-        } catch (RuntimeException e) {
-            TraceRuntime.warn("cannot write " + file + ": " + e.getMessage() + "; the rest of this thread's trace is lost");
-            writer = null;
+        } catch (IOException | RuntimeException e) {
+            lost(e);
         }
+    }
+
+    /**
+     * A write failed (a full disk): the rest of this thread's trace is lost; the file keeps the records written
+     * before and no end record, so that the replay refuses it as incomplete, and the run's end counts it.
+     */
+    private void lost(Exception e) {
+        String m = String.valueOf(e.getMessage());
+        String what = m.contains(file.toString()) ? m : file + ": " + m;
+        TraceRuntime.warn("cannot write " + what + "; the rest of this thread's trace is lost");
+        TraceRuntime.incomplete(what);
+        writer = null;
     }
 
     /** Records the thread's end (extension type 20) and finishes the file. */
@@ -300,6 +307,7 @@ public final class ThreadTrace {
                 w.close();
             } catch (IOException | RuntimeException e) {
                 TraceRuntime.warn("cannot finish " + file + ": " + e.getMessage());
+                TraceRuntime.incomplete(file + ": " + e.getMessage());
             }
         }
     }

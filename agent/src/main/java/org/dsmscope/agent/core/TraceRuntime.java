@@ -51,6 +51,22 @@ public final class TraceRuntime {
     private static long t0Nanos = System.nanoTime();
     private static Thread mainThread;
     private static PrintStream err = System.err;
+    /** Threads whose trace could not be written to its end (a full disk), and the first one's file and reason. */
+    private static int incomplete;
+    private static String firstIncomplete;
+
+    /** A thread's trace lost its end: counted, and named at the end of the run. */
+    public static synchronized void incomplete(String what) {
+        if (incomplete++ == 0) {
+            firstIncomplete = what;
+        }
+    }
+
+    private static synchronized String incompleteSummary() {
+        return incomplete == 0 ? null : "the traces of " + incomplete + " thread(s) are incomplete (the first, "
+                + firstIncomplete + "): they end without an end record, and dsmscope ciat refuses them";
+    }
+
     /** Threads left untraced because their trace file could not be set up, and the first one's reason. */
     private static int untraced;
     private static String firstUntraced;
@@ -412,6 +428,10 @@ public final class TraceRuntime {
         if (untraced > 0) {
             warn(untraced + " thread(s) were not traced, the first " + firstUntraced + "; the trace set holds the "
                     + p + " traced threads");
+        }
+        String lostEnds = incompleteSummary();
+        if (lostEnds != null) {
+            warn(lostEnds);
         }
         if (live != null) {
             live.finish(p, err);
