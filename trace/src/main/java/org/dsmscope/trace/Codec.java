@@ -97,6 +97,18 @@ public enum Codec {
         }
     }
 
+    /**
+     * {@link #encode(WritableByteChannel)} for a writer that writes at most {@code pieceBytes} at a time: LZ4
+     * then uses 64 KiB blocks instead of 256 KiB when the pieces are that small (a quarter of the direct memory;
+     * thousands of a many-thread trace's writers are), zstd the same buffers.
+     */
+    public WritableByteChannel encode(WritableByteChannel raw, int pieceBytes) throws IOException {
+        if (this == LZ4 && pieceBytes <= Lz4FrameChannels.SMALL_BLOCK) {
+            return new Lz4FrameChannels.Writer(raw, Lz4FrameChannels.SMALL_BLOCK);
+        }
+        return encode(raw);
+    }
+
     /** A channel that decompresses {@code raw}; reads into direct buffers (zstd requires them). */
     public ReadableByteChannel decode(ReadableByteChannel raw) throws IOException {
         switch (this) {

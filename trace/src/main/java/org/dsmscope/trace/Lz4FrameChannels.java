@@ -30,9 +30,10 @@ final class Lz4FrameChannels {
     private static final int FLG_CONTENT_SIZE = 0x08;
     private static final int FLG_CONTENT_CHECKSUM = 0x04;
     private static final int FLG_DICT_ID = 0x01;
-    /** Block size code 5 = 256 KiB. */
-    private static final int BD_CODE = 5;
+    /** Block size code 5 = 256 KiB (the default), 4 = 64 KiB (small writers: {@link #SMALL_BLOCK}). */
     static final int BLOCK = 1 << 18;
+    /** Block of a writer fed in small pieces (a trace writer with a buffer of at most this). */
+    static final int SMALL_BLOCK = 1 << 16;
 
     private static final LZ4Factory LZ4 = LZ4Factory.fastestInstance();
     private static final XXHash32 XXH = XXHashFactory.fastestInstance().hash32();
@@ -44,8 +45,9 @@ final class Lz4FrameChannels {
     static final class Reader implements ReadableByteChannel {
         private final ReadableByteChannel raw;
         private final LZ4SafeDecompressor dec = LZ4.safeDecompressor();
-        private ByteBuffer in = ByteBuffer.allocateDirect(BLOCK + 64).order(ByteOrder.LITTLE_ENDIAN);
-        private ByteBuffer out = ByteBuffer.allocateDirect(BLOCK);
+        // sized for 64 KiB blocks; grown to the frame's block size by its header (and the input to a block's size)
+        private ByteBuffer in = ByteBuffer.allocateDirect(SMALL_BLOCK + 64).order(ByteOrder.LITTLE_ENDIAN);
+        private ByteBuffer out = ByteBuffer.allocateDirect(SMALL_BLOCK);
         private boolean rawEof;
         private boolean inFrame;
         private boolean done;
@@ -267,16 +269,31 @@ final class Lz4FrameChannels {
     static final class Writer implements WritableByteChannel {
         private final WritableByteChannel raw;
         private final LZ4Compressor comp = LZ4.fastCompressor();
-        private final ByteBuffer block = ByteBuffer.allocateDirect(BLOCK);
+        private final ByteBuffer block;
+        private final int blockBytes;
         private final ByteBuffer out;
         private boolean open = true;
 
         Writer(WritableByteChannel raw) throws IOException {
+            this(raw, BLOCK);
+        }
+
+        /**
+         * With blocks of {@code blockBytes}: {@link #BLOCK} or {@link #SMALL_BLOCK} (a quarter of the direct memory,
+         * for the thousands of small writers of a many-thread trace).
+         */
+        Writer(WritableByteChannel raw, int blockBytes) throws IOException {
+            if (blockBytes != BLOCK && blockBytes != SMALL_BLOCK) {
+                throw new IllegalArgumentException("lz4 block of " + blockBytes + " bytes");
+            }
             this.raw = raw;
-            this.out = ByteBuffer.allocateDirect(comp.maxCompressedLength(BLOCK) + 16).order(ByteOrder.LITTLE_ENDIAN);
+            this.blockBytes = blockBytes;
+            this.block = ByteBuffer.allocateDirect(blockBytes);
+            this.out = ByteBuffer.allocateDirect(comp.maxCompressedLength(blockBytes) + 16)
+                    .order(ByteOrder.LITTLE_ENDIAN);
             out.putInt(MAGIC);
             out.put((byte) (FLG_VERSION | FLG_INDEPENDENT | FLG_BLOCK_CHECKSUM));
-            out.put((byte) (BD_CODE << 4));
+            out.put((byte) ((blockBytes == BLOCK ? 5 : 4) << 4));
             out.put((byte) ((XXH.hash(out, 4, 2, 0) >>> 8) & 0xFF));
         }
 
@@ -284,10 +301,10 @@ final class Lz4FrameChannels {
         public int write(ByteBuffer src) throws IOException {
             int n = src.remaining();
             while (src.hasRemaining()) {
-                if (block.position() == 0 && src.remaining() >= BLOCK && src.isDirect()) {
+                if (block.position() == 0 && src.remaining() >= blockBytes && src.isDirect()) {
                     // a whole block in the caller's direct buffer: compress it from there, without a copy
-                    emit(src, src.position(), BLOCK);
-                    src.position(src.position() + BLOCK);
+                    emit(src, src.position(), blockBytes);
+                    src.position(src.position() + blockBytes);
                     continue;
                 }
                 int k = Math.min(block.remaining(), src.remaining());

@@ -126,7 +126,7 @@ public final class TraceWriter implements AutoCloseable {
     /** Writes to {@code out}; {@code name} names the destination in error messages. */
     public TraceWriter(WritableByteChannel out, String name, Options o) throws IOException {
         this.name = name;
-        this.out = o.codec.encode(out);
+        this.out = o.codec.encode(out, Math.min(o.bufferBytes, WRITE_BYTES));
         this.buf = ByteBuffer.allocateDirect(Math.min(o.bufferBytes, WRITE_BYTES)).order(o.order);
         this.bufWords = buf.capacity() / SmaitFormat.SIMPLE;
         this.words = new long[Math.min(bufWords, STAGE_WORDS)];

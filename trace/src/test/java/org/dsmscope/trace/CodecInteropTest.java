@@ -52,8 +52,13 @@ class CodecInteropTest {
     }
 
     private static byte[] writeChannel(Codec c, byte[] data) throws IOException {
+        return writeChannel(c, data, Integer.MAX_VALUE);
+    }
+
+    /** What {@code c} writes for {@code data} given in one piece, for a writer of pieces of at most {@code piece}. */
+    private static byte[] writeChannel(Codec c, byte[] data, int piece) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (var ch = c.encode(Channels.newChannel(out))) {
+        try (var ch = c.encode(Channels.newChannel(out), piece)) {
             ByteBuffer b = ByteBuffer.allocateDirect(data.length);
             b.put(data).flip();
             while (b.hasRemaining()) {
@@ -81,6 +86,23 @@ class CodecInteropTest {
     void lz4FramesWeWrite_areReadByTheReferenceStream() throws IOException {
         byte[] data = sample(1_000_003);
         byte[] z = writeChannel(Codec.LZ4, data);
+        try (InputStream in = new LZ4FrameInputStream(new ByteArrayInputStream(z))) {
+            assertArrayEquals(data, in.readAllBytes());
+        }
+        assertArrayEquals(data, readChannel(Codec.LZ4.decode(Channels.newChannel(new ByteArrayInputStream(z)))));
+    }
+
+    /**
+     * A writer of small pieces (a trace writer with a 16 KiB buffer: the thousands of threads after the first 64)
+     * writes 64 KiB blocks (block size code 4), a quarter of the direct memory of 256 KiB ones, which the reference
+     * stream and our reader read back.
+     */
+    @Test
+    void lz4FramesOfSmallWriters_use64KiBBlocks() throws IOException {
+        byte[] data = sample(1_000_003);
+        byte[] z = writeChannel(Codec.LZ4, data, 16 << 10);
+        assertEquals(0x40, z[5] & 0x70, "block size code 4 in the frame descriptor");
+        assertEquals(0x50, writeChannel(Codec.LZ4, data)[5] & 0x70, "256 KiB blocks otherwise");
         try (InputStream in = new LZ4FrameInputStream(new ByteArrayInputStream(z))) {
             assertArrayEquals(data, in.readAllBytes());
         }
