@@ -56,17 +56,6 @@ public class CiatTraceBench {
         System.out.println("\naccesses: " + accesses(analyse()));
     }
 
-    /**
-     * A full collection before each analysis (each takes about a second): a run of {@code dsmscope ciat} starts
-     * with an empty heap, while back-to-back analyses leave the previous state's garbage and a fragmented old
-     * generation under the new state (measured 1.4 s per analysis without this against 0.96 s in
-     * {@code ParallelTiming}, which collects between runs).
-     */
-    @Setup(Level.Invocation)
-    public void collect() {
-        System.gc();
-    }
-
     @TearDown(Level.Trial)
     public void tearDown() throws IOException {
         ReplayBench.deleteTree(dir);
