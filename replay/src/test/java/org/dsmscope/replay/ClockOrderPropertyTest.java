@@ -22,14 +22,17 @@ import org.dsmscope.trace.TraceSet;
  * engine's access sequence and clocks equal those of a simple reference scheduler written from SPEC §4's rules:
  * smallest clock first, ties round-robin after the last thread run, a lock waiter continues at the releaser's
  * clock, a barrier releases everyone at the largest arrival clock, clocks synchronize when one thread is left.
- * Some runs of accesses are long, so the engine's lockstep rounds (several records per thread straight from the
- * readers) are compared too.
+ * Some runs of accesses are long and some threads jump ahead in pseudo time (a taken branch's instruction gap),
+ * so the engine's lockstep rounds (several records per thread straight from the readers, among the threads at the
+ * smallest clock) are compared too.
  */
 class ClockOrderPropertyTest {
     static final int MEM = 0;
     static final int LOCK = 1;
     static final int UNLOCK = 2;
     static final int BARRIER = 3;
+    /** A taken branch whose instruction gap advances the thread's clock by arg instructions (no access). */
+    static final int GAP = 4;
 
     /** Random program: per thread a list of {kind, arg}; same barrier count everywhere; locks never nested. */
     static List<int[]>[] program(long seed, int n) {
@@ -56,6 +59,10 @@ class ClockOrderPropertyTest {
                             ops[t].add(new int[] {MEM, 0x1000 * (t + 1) + 4 * ops[t].size()});
                         }
                     }
+                }
+                if (rnd.nextInt(4) == 0) {
+                    // a jump ahead in pseudo time: threads at the smaller clock then run without this one
+                    ops[t].add(new int[] {GAP, 1 + rnd.nextInt(40)});
                 }
                 if (b < barriers) {
                     ops[t].add(new int[] {BARRIER, 0});
@@ -109,6 +116,9 @@ class ClockOrderPropertyTest {
                     out.add(t + " " + t + " " + clock[t] + " L " + Integer.toHexString(op[1]));
                     clock[t]++;
                     break;
+                case GAP:
+                    clock[t] += op[1];
+                    break;
                 case LOCK:
                     if (owner[op[1]] < 0) {
                         owner[op[1]] = t;
@@ -147,10 +157,22 @@ class ClockOrderPropertyTest {
         for (int t = 0; t < ops.length; t++) {
             List<int[]> list = ops[t];
             int n = ops.length;
+            long base = 0x100000L * (t + 1);
             ts[t] = w -> {
+                // Every thread starts with a procedure start (a record that takes no time: one turn for every
+                // thread at clock 0, as in the reference's first round), so that a gap is a taken branch
+                long pc = base;
+                w.w.procStart(pc);
                 for (int[] op : list) {
                     switch (op[0]) {
-                        case MEM: w.loads(1, op[1]); break;
+                        case GAP:
+                            pc += 4L * op[1];
+                            w.w.branch(pc, pc); // source pc + 4 gap: the gap's instructions, then on at pc
+                            break;
+                        case MEM:
+                            w.loads(1, op[1]);
+                            pc += 4;
+                            break;
                         case LOCK: w.lock(0x100 + 8L * op[1]); break;
                         case UNLOCK: w.unlock(0x100 + 8L * op[1]); break;
                         default: w.barrier(0x200, n); break;
