@@ -108,8 +108,18 @@ final class ThreadEngine {
             int t = pick();
             if (t >= 0) {
                 long c = clock[t];
-                if (bound == c && rounds(t, c)) {
-                    continue;
+                if (bound == c) {
+                    // lockstep rounds; after failed attempts (short runs between branches: a level-3 trace) the
+                    // next ones wait 1, 2, 4 ... 64 scheduling decisions, since a failed look-ahead costs more than
+                    // the rounds save there; a success resets the wait
+                    if (roundsBackoff > 0) {
+                        roundsBackoff--;
+                    } else if (rounds(t, c)) {
+                        roundsFailed = 0;
+                        continue;
+                    } else {
+                        roundsBackoff = 1 << Math.min(roundsFailed++, 6);
+                    }
                 }
                 step(t);
                 // Fast path while threads run in lockstep: the next thread after t (cyclically) that still has
@@ -159,6 +169,9 @@ final class ThreadEngine {
     /** Most lockstep rounds taken at once ({@link #rounds}), and the fewest worth taking. */
     private static final int ROUNDS = 64;
     private static final int MIN_ROUNDS = 4;
+    /** Scheduling decisions left before {@link #rounds} is tried again, and its failures since its last success. */
+    private int roundsBackoff;
+    private int roundsFailed;
     /** Lockstep rounds: the runnable threads in order, and where each one's look-ahead words are. */
     private int[] order;
     private long[][] aheadWords;
