@@ -86,13 +86,10 @@ class TraceCommandTest {
         java.util.Map<Long, Integer> modes = new java.util.TreeMap<>();
         java.util.Set<Long> locks = new java.util.HashSet<>();
         for (int t = 0; t < 3; t++) {
-            try (TraceReader r = TraceReader.open(Paths.get(name + ".3." + t))) {
-                for (int k = r.next(); k != RecordKind.EOF; k = r.next()) {
-                    if (k == RecordKind.CALL && (r.callType() == CallType.BEGIN_CRITICAL
-                            || r.callType() == CallType.END_CRITICAL)) {
-                        modes.merge(r.arg(2), 1, Integer::sum);
-                        locks.add(r.arg(1));
-                    }
+            for (long[] c : calls(name + ".3." + t)) {
+                if (c[0] == CallType.BEGIN_CRITICAL || c[0] == CallType.END_CRITICAL) {
+                    modes.merge(c[2], 1, Integer::sum);
+                    locks.add(c[1]);
                 }
             }
         }
@@ -115,15 +112,12 @@ class TraceCommandTest {
         java.util.Map<Long, Integer> modes = new java.util.TreeMap<>();
         java.util.Set<Long> locks = new java.util.HashSet<>();
         for (int t = 0; t < 5; t++) {
-            try (TraceReader r = TraceReader.open(Paths.get(name + ".5." + t))) {
-                for (int k = r.next(); k != RecordKind.EOF; k = r.next()) {
-                    if (k == RecordKind.CALL && (r.callType() == CallType.BEGIN_CRITICAL
-                            || r.callType() == CallType.END_CRITICAL)) {
-                        modes.merge(r.arg(2), 1, Integer::sum);
-                        locks.add(r.arg(1));
-                        if (t == 0) {
-                            main.add((r.callType() == CallType.BEGIN_CRITICAL ? "begin " : "end ") + r.arg(2));
-                        }
+            for (long[] c : calls(name + ".5." + t)) {
+                if (c[0] == CallType.BEGIN_CRITICAL || c[0] == CallType.END_CRITICAL) {
+                    modes.merge(c[2], 1, Integer::sum);
+                    locks.add(c[1]);
+                    if (t == 0) {
+                        main.add((c[0] == CallType.BEGIN_CRITICAL ? "begin " : "end ") + c[2]);
                     }
                 }
             }
@@ -148,26 +142,35 @@ class TraceCommandTest {
     void locksHeldAtAThreadsEndOrAtTheExit_replay() throws Exception {
         String name = traceLevel2("lo", org.dsmscope.tracedprog.LocksOutliveThreads.class);
         java.util.List<String> t1 = new java.util.ArrayList<>();
-        try (TraceReader r = TraceReader.open(Paths.get(name + ".3.1"))) {
-            for (int k = r.next(); k != RecordKind.EOF; k = r.next()) {
-                if (k == RecordKind.CALL && r.callType() != CallType.START_TRACE) {
-                    t1.add(CallType.name(r.callType()) + " " + r.arg(2));
-                }
+        for (long[] c : calls(name + ".3.1")) {
+            if (c[0] != CallType.START_TRACE) {
+                t1.add(CallType.name((int) c[0]) + " " + c[2]);
             }
         }
         assertEquals(java.util.List.of("begin_critical 0", "begin_critical 1", "end_critical 0", "end_critical 1",
                 "thread_end 0", "end_trace 0"), sortedEnds(t1), "thread 1");
         long cut = -1;
-        try (TraceReader r = TraceReader.open(Paths.get(name + ".3.2"))) {
-            for (int k = r.next(); k != RecordKind.EOF; k = r.next()) {
-                if (k == RecordKind.CALL && r.callType() == CallType.END_TRACE) {
-                    cut = r.arg(2);
-                }
+        for (long[] c : calls(name + ".3.2")) {
+            if (c[0] == CallType.END_TRACE) {
+                cut = c[2];
             }
         }
         assertEquals(1, cut, "thread 2 was cut off by the exit");
         StringWriter cerr = new StringWriter();
         assertEquals(0, run(cerr, "ciat", name + ".3"), cerr.toString());
+    }
+
+    /** The call records of a trace file in order: {type, argument 1, argument 2, argument 3} each. */
+    private static java.util.List<long[]> calls(String file) throws java.io.IOException {
+        java.util.List<long[]> out = new java.util.ArrayList<>();
+        try (TraceReader r = TraceReader.open(Paths.get(file))) {
+            for (int k = r.next(); k != RecordKind.EOF; k = r.next()) {
+                if (k == RecordKind.CALL) {
+                    out.add(new long[] {r.callType(), r.arg(1), r.arg(2), r.arg(3)});
+                }
+            }
+        }
+        return out;
     }
 
     /** The two section ends at a thread's end come in no set order: sorted between the begins and thread_end. */
@@ -192,11 +195,9 @@ class TraceCommandTest {
         String name = traceLevel2("ph", org.dsmscope.tracedprog.PhaserLeave.class);
         for (int t = 1; t <= 3; t++) {
             java.util.List<Long> parties = new java.util.ArrayList<>();
-            try (TraceReader r = TraceReader.open(Paths.get(name + ".4." + t))) {
-                for (int k = r.next(); k != RecordKind.EOF; k = r.next()) {
-                    if (k == RecordKind.CALL && r.callType() == CallType.BARRIER) {
-                        parties.add(r.arg(2));
-                    }
+            for (long[] c : calls(name + ".4." + t)) {
+                if (c[0] == CallType.BARRIER) {
+                    parties.add(c[2]);
                 }
             }
             assertEquals(t == 3 ? java.util.List.of(3L, 3L) : java.util.List.of(3L, 3L, 2L, 2L), parties,

@@ -442,14 +442,11 @@ public final class TraceReader implements AutoCloseable {
      * call of any reading method.
      */
     public int nextRun(int max) {
-        int i = wi;
-        runStart = i;
-        int n = Math.min(max, checked());
-        if (n <= 0) {
-            return 0;
+        int n = peekRun(max);
+        if (n > 0) {
+            wi += n;
+            cur = words[wi - 1];
         }
-        wi = i + n;
-        cur = words[i + n - 1];
         return n;
     }
 
