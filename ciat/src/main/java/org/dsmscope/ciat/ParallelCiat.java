@@ -15,7 +15,7 @@ import org.dsmscope.trace.TraceSet;
 /**
  * CIAT on several cores from one replay (SPEC §4 "Partitioning once clocks are assigned", issue 4 "Speed and
  * memory"). This analysis runs on the replay thread as a dispatcher: it appends every callback to a preallocated
- * {@link RecordBatch} and hands full batches to N worker threads through bounded queues; batches come back to a
+ * {@link RecordBatch} (packed words; accesses without their clocks unless the event trace is on) and hands full batches to N worker threads through bounded queues; batches come back to a
  * fixed pool when every worker has read them, so a slow worker stalls the replay (back-pressure) and memory stays
  * at pool × batch size. Worker k runs a {@link Ciat} as partition k of N: it keeps the communication and
  * memory-usage state of the 4 KiB pages with page number mod N = k, the access-age streams of threads (t + 1) mod N = k
@@ -65,9 +65,9 @@ public final class ParallelCiat implements Analysis, AutoCloseable {
         this.ctx = c;
         free = new ArrayBlockingQueue<>(poolSize);
         for (int i = 0; i < poolSize - 1; i++) {
-            free.add(new RecordBatch(batchSize));
+            free.add(new RecordBatch(batchSize, opt.events));
         }
-        cur = new RecordBatch(batchSize);
+        cur = new RecordBatch(batchSize, opt.events);
         for (int k = 0; k < n; k++) {
             Ciat ciat = new Ciat(opt);
             WorkerContext wc = new WorkerContext(c.threads(), c.processors(), c.traces(), k, n);
@@ -236,7 +236,7 @@ public final class ParallelCiat implements Analysis, AutoCloseable {
     }
 
     /** One worker: feeds every batch to its partition's CIAT. */
-    private final class Worker implements Runnable {
+    private final class Worker implements Runnable, RecordBatch.Reader {
         final BlockingQueue<RecordBatch> queue;
         final Ciat ciat;
         final Thread thread;
@@ -258,7 +258,7 @@ public final class ParallelCiat implements Analysis, AutoCloseable {
             try {
                 while (true) {
                     RecordBatch b = queue.take();
-                    boolean last = b.n > 0 && b.kind[b.n - 1] == RecordBatch.END;
+                    boolean last = b.lastKind == RecordBatch.END;
                     if (failure == null) {
                         try {
                             feed(b);
@@ -281,33 +281,39 @@ public final class ParallelCiat implements Analysis, AutoCloseable {
         }
 
         private void feed(RecordBatch b) {
-            Ciat c = ciat;
-            byte[] kind = b.kind;
-            int[] th = b.thread;
-            int[] cpu = b.cpu;
-            long[] clk = b.clock;
-            int[] a = b.a;
-            int[] s = b.b;
-            long[] x = b.x;
-            for (int i = 0, e = b.n; i < e; i++) {
-                switch (kind[i]) {
-                    case RecordBatch.LOAD: c.access(th[i], cpu[i], clk[i], a[i], s[i], false, x[i], false); break;
-                    case RecordBatch.STORE: c.access(th[i], cpu[i], clk[i], a[i], s[i], true, x[i], false); break;
-                    case RecordBatch.SYNC_LOAD: c.access(th[i], cpu[i], clk[i], a[i], s[i], false, x[i], true); break;
-                    case RecordBatch.SYNC_STORE: c.access(th[i], cpu[i], clk[i], a[i], s[i], true, x[i], true); break;
-                    case RecordBatch.FETCH: c.fetch(th[i], cpu[i], clk[i], x[i], a[i]); break;
-                    case RecordBatch.BRANCH: c.branch(th[i], cpu[i], clk[i], a[i], x[i], b.y[i]); break;
-                    case RecordBatch.CALL:
-                        b.callEvent(a[i], event);
-                        c.call(th[i], cpu[i], clk[i], event);
-                        break;
-                    case RecordBatch.PHASE_BEGIN: c.phaseBegin((Phase) b.objects[a[i]]); break;
-                    case RecordBatch.PHASE_END:
-                        c.phaseEnd((Phase) b.objects[a[i]], (PhaseTimes) b.objects[a[i] + 1]);
-                        break;
-                    case RecordBatch.END: c.end(wctx, (PhaseTimes) b.objects[a[i] + 1]); break;
-                    default: throw new IllegalStateException("bad batch record kind " + kind[i]);
-                }
+            b.read(this);
+        }
+
+        @Override
+        public void access(int t, int cpu, long clock, int memType, int size, boolean store, long address,
+                boolean sync) {
+            ciat.access(t, cpu, clock, memType, size, store, address, sync);
+        }
+
+        @Override
+        public void fetch(int t, int cpu, long clock, long address, int size) {
+            ciat.fetch(t, cpu, clock, address, size);
+        }
+
+        @Override
+        public void branch(int t, int cpu, long clock, int kind, long source, long target) {
+            ciat.branch(t, cpu, clock, kind, source, target);
+        }
+
+        @Override
+        public void call(RecordBatch b, int t, int cpu, long clock, int index) {
+            b.callEvent(index, event);
+            ciat.call(t, cpu, clock, event);
+        }
+
+        @Override
+        public void control(RecordBatch b, int kind, int index) {
+            switch (kind) {
+                case RecordBatch.PHASE_BEGIN: ciat.phaseBegin((Phase) b.objects[index]); break;
+                case RecordBatch.PHASE_END:
+                    ciat.phaseEnd((Phase) b.objects[index], (PhaseTimes) b.objects[index + 1]);
+                    break;
+                default: ciat.end(wctx, (PhaseTimes) b.objects[index + 1]); break;
             }
         }
     }

@@ -23,27 +23,29 @@ import org.junit.jupiter.api.Test;
  */
 class ParallelCiatTest {
 
-    @Property(tries = 30)
+    @Property(tries = 40)
     void parallelRun_writesTheSameBytesAsASerialRun(@ForAll @IntRange(min = 2, max = 3) int workers,
             @ForAll @IntRange(min = 1, max = 5) int threads, @ForAll long seed, @ForAll boolean global,
-            @ForAll @IntRange(min = 2, max = 300) int batch, @ForAll @IntRange(min = 1, max = 4) int batches)
+            @ForAll @IntRange(min = 2, max = 300) int batch, @ForAll @IntRange(min = 1, max = 4) int batches,
+            @ForAll boolean events)
             throws IOException {
         Path dir = Files.createTempDirectory("ciat-par");
         try {
             String serialBase = dir.resolve("serial." + threads).toString();
             String parBase = dir.resolve("par." + threads).toString();
-            Ciat serial = new Ciat(options(global, null));
+            Ciat serial = new Ciat(options(global, null, events));
             PartitionedTest.drive(seed, threads, List.of(serial),
                     List.of(new PartitionedTest.Ctx(threads, 0, 1, TraceSet.of(serialBase, List.of()))));
             Path sj = dir.resolve("s.json");
             JsonReport.write(serial.result(), sj);
             Path pj = dir.resolve("p.json");
-            ParallelCiat par = new ParallelCiat(options(global, pj), workers, batch, batches);
+            ParallelCiat par = new ParallelCiat(options(global, pj, events), workers, batch, batches);
             try (par) {
                 PartitionedTest.drive(seed, threads, List.of(par),
                         List.of(new PartitionedTest.Ctx(threads, 0, 1, TraceSet.of(parBase, List.of()))));
             }
-            for (String ext : new String[] {".ciat_report", ".memory", ".ciat_events"}) {
+            for (String ext : events ? new String[] {".ciat_report", ".memory", ".ciat_events"}
+                    : new String[] {".ciat_report", ".memory"}) {
                 assertEquals(Files.readString(Path.of(serialBase + ext)), Files.readString(Path.of(parBase + ext)),
                         ext);
             }
@@ -58,9 +60,9 @@ class ParallelCiatTest {
         }
     }
 
-    private static CiatOptions options(boolean global, Path json) {
+    private static CiatOptions options(boolean global, Path json, boolean events) {
         CiatOptions o = new CiatOptions();
-        o.events = true;
+        o.events = events;
         o.json = json;
         o.ageScope = global ? AccessAge.Scope.GLOBAL : AccessAge.Scope.THREAD;
         return o;
