@@ -398,13 +398,22 @@ public final class Ciat implements Analysis {
     }
 
     /**
-     * Abandons the outputs of a replay that failed before {@link #end}: closes the event trace and deletes its
-     * partial file, so no event trace of an incomplete run is left behind.
+     * Abandons the outputs of a replay that failed before {@link #end}: closes the event trace (or a partition's
+     * event spill) and deletes its partial file, so no event trace of an incomplete run is left behind.
      */
     public void abandon() {
         if (events != null) {
             events.abandon();
             events = null;
+        }
+        if (seqEvents != null) {
+            try {
+                seqEvents.close();
+            } catch (java.io.UncheckedIOException e) {
+                // abandoned anyway: the failure that led here is the one to report
+            }
+            seqEvents.delete();
+            seqEvents = null;
         }
     }
 

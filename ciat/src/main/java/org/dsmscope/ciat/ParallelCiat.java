@@ -24,6 +24,9 @@ import org.dsmscope.trace.TraceSet;
  * closes its phase statistics at the phase-end record, and {@link Partitioned#merge} combines them per phase
  * (page-crossing accesses by access number, events by access number) into exactly a serial run's results.
  * Synchronization variables are looked up on the replay thread (the replay's context is not shared with workers).
+ * {@code dsmscope ciat} uses it for live streams (on-the-fly CIAT), which can be read once; trace files are replayed
+ * once per partition instead ({@code Replay.runInPartitions}), which costs a replay per partition but hands nothing
+ * between threads (module README "Parallel analysis").
  */
 public final class ParallelCiat implements Analysis, AutoCloseable {
     /** Records per batch (fewer hand-overs than 8192: see the module README). */
@@ -33,6 +36,8 @@ public final class ParallelCiat implements Analysis, AutoCloseable {
     private final int n;
     private final int batchSize;
     private final int poolSize;
+    /** Each worker's CIAT, made and begun on the worker's own thread (see {@link Worker#run}). */
+    private Ciat[] made;
     private final List<Ciat> parts = new ArrayList<>();
     private final List<Worker> workers = new ArrayList<>();
     private BlockingQueue<RecordBatch> free;
@@ -68,12 +73,9 @@ public final class ParallelCiat implements Analysis, AutoCloseable {
             free.add(new RecordBatch(batchSize, opt.events));
         }
         cur = new RecordBatch(batchSize, opt.events);
+        made = new Ciat[n];
         for (int k = 0; k < n; k++) {
-            Ciat ciat = new Ciat(opt);
-            WorkerContext wc = new WorkerContext(c.threads(), c.processors(), c.traces(), k, n);
-            ciat.begin(wc);
-            parts.add(ciat);
-            workers.add(new Worker(k, ciat, wc));
+            workers.add(new Worker(k, new WorkerContext(c.threads(), c.processors(), c.traces(), k, n)));
         }
         for (Worker w : workers) {
             w.thread.start();
@@ -165,6 +167,7 @@ public final class ParallelCiat implements Analysis, AutoCloseable {
         ended = true;
         join();
         rethrow();
+        parts.addAll(java.util.Arrays.asList(made));
         if (opt.writeFiles) {
             result = Partitioned.mergeAndWrite(parts, c, written);
         } else {
@@ -197,8 +200,8 @@ public final class ParallelCiat implements Analysis, AutoCloseable {
                 w.thread.interrupt();
             }
             join();
-            for (Ciat p : parts) {
-                if (p.seqEvents() != null) {
+            for (Ciat p : made) {
+                if (p != null && p.seqEvents() != null) {
                     p.seqEvents().close();
                     p.seqEvents().delete();
                 }
@@ -238,23 +241,36 @@ public final class ParallelCiat implements Analysis, AutoCloseable {
     /** One worker: feeds every batch to its partition's CIAT. */
     private final class Worker implements Runnable, RecordBatch.Reader {
         final BlockingQueue<RecordBatch> queue;
-        final Ciat ciat;
+        private final int k;
+        private Ciat ciat;
         final Thread thread;
         private final CallEvent event = new CallEvent();
         private final WorkerContext wctx;
         /** CPU time this worker used, ns (-1 if unmeasured), written before the thread ends. */
         volatile long cpuNanos = -1;
 
-        Worker(int k, Ciat ciat, WorkerContext wctx) {
+        Worker(int k, WorkerContext wctx) {
             this.queue = new ArrayBlockingQueue<>(poolSize);
-            this.ciat = ciat;
+            this.k = k;
             this.wctx = wctx;
             this.thread = new Thread(this, "ciat-worker-" + k);
             thread.setDaemon(true);
         }
 
+        /**
+         * Makes and begins this partition's CIAT here, not on the replay thread: state made one partition after the
+         * other by one thread lies side by side, and two workers writing fields in one cache line (a per-access
+         * counter of one beside another's) slow each other on every record. Then feeds it every batch.
+         */
         @Override
         public void run() {
+            try {
+                ciat = new Ciat(opt);
+                ciat.begin(wctx);
+                made[k] = ciat;
+            } catch (Throwable t) {
+                failure = t;
+            }
             try {
                 while (true) {
                     RecordBatch b = queue.take();

@@ -11,6 +11,7 @@ import org.dsmscope.ciat.Ciat;
 import org.dsmscope.ciat.CiatOptions;
 import org.dsmscope.ciat.CiatResult;
 import org.dsmscope.ciat.ParallelCiat;
+import org.dsmscope.ciat.Partitioned;
 import org.dsmscope.ciat.age.AccessAge;
 import org.dsmscope.ciat.comm.CommStats;
 import org.dsmscope.ciat.memory.AddressRanges;
@@ -125,8 +126,8 @@ public final class CiatCommand implements Callable<Integer> {
     List<String> sharedRanges = new ArrayList<>();
 
     @Option(names = "--partitions", paramLabel = "N",
-            description = {"parallel analysis: one replay, CIAT's work in N address partitions on N worker",
-                "threads (0 = one per core; default 1 = serial); results identical to a serial run"})
+            description = {"parallel analysis: CIAT's work in N address partitions on N threads, each replaying",
+                "the trace files (0 = one per core; default 1 = serial); results identical to a serial run"})
     int partitions = 1;
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "print the command line options")
@@ -261,9 +262,31 @@ public final class CiatCommand implements Callable<Integer> {
 
     /**
      * Runs CIAT with options {@code co} on {@code replay}, serially or in {@code parts} address partitions on
-     * worker threads (identical results); also used by on-the-fly CIAT.
+     * worker threads (identical results); also used by on-the-fly CIAT. Trace files are replayed once per partition
+     * ({@link Replay#runInPartitions}); live streams, which can be read once, are replayed once and their records
+     * handed to the partitions ({@link ParallelCiat}).
      */
     static Analysed analyse(Replay replay, CiatOptions co, int parts) {
+        if (parts > 1 && !replay.isLive()) {
+            Ciat[] made = new Ciat[parts]; // filled by the partitions' threads (abandoned below if one fails)
+            boolean done = false;
+            try {
+                List<Ciat> ps = replay.runInPartitions(parts, k -> made[k] = new Ciat(co));
+                List<Path> written = new ArrayList<>();
+                CiatResult res = co.writeFiles ? Partitioned.mergeAndWrite(ps, replay, written)
+                        : Partitioned.merge(ps).withProblems(replay.problems(), replay.problemCount());
+                done = true;
+                return new Analysed(res, written);
+            } finally {
+                if (!done) {
+                    for (Ciat c : made) {
+                        if (c != null) {
+                            c.abandon();
+                        }
+                    }
+                }
+            }
+        }
         if (parts > 1) {
             try (ParallelCiat par = new ParallelCiat(co, parts)) {
                 replay.add(par);

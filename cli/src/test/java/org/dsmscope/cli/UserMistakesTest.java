@@ -195,8 +195,11 @@ class UserMistakesTest {
         // the partitioned run says the same, byte for byte
         byte[] serial = Files.readAllBytes(Path.of(base + ".ciat_report"));
         byte[] serialJson = Files.readAllBytes(json);
-        assertEquals(0, run("ciat", "--skip-bad-records", "--partitions", "2", "--json", json.toString(), base)
-                .status());
+        CiatCommandTest.Run par = run("ciat", "--skip-bad-records", "--partitions", "2", "--json", json.toString(),
+                base);
+        assertEquals(0, par.status());
+        assertEquals(r.err(), par.err(), "each problem said once");
+        assertEquals(r.out(), par.out());
         assertEquals(-1, java.util.Arrays.mismatch(serial, Files.readAllBytes(Path.of(base + ".ciat_report"))));
         assertEquals(-1, java.util.Arrays.mismatch(serialJson, Files.readAllBytes(json)));
         // a complete run's outputs carry no such mark

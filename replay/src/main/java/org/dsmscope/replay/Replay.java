@@ -171,56 +171,93 @@ public final class Replay implements ReplayContext {
      */
     public static <A extends Analysis> List<A> runPartitioned(TraceSet detailed, TraceSet callsOrNull,
             ReplayOptions o, int parts, java.util.function.IntFunction<A> factory) {
+        return new Replay(detailed, callsOrNull, o).runInPartitions(parts, factory);
+    }
+
+    /**
+     * This replay (of trace files, not of live streams: each partition reads the files) as partition 0 of
+     * {@code parts}, on the calling thread, and partitions 1 .. parts-1 on threads of their own, after one prescan
+     * shared by all; see {@link #runPartitioned}. Problems continued past are this replay's ({@link #problems}),
+     * the same in every partition. If a partition fails, the first failure in partition order is rethrown once every
+     * partition has ended. Analyses added before ({@link #add}) are not used. Returns the analyses in partition
+     * order.
+     */
+    public <A extends Analysis> List<A> runInPartitions(int parts, java.util.function.IntFunction<A> factory) {
         if (parts < 1 || parts > 1024) {
             throw new BadInputException("partitions: " + parts + " out of range (1..1024)");
         }
-        Replay first = new Replay(detailed, callsOrNull, o);
-        first.pre = new Prescan(detailed.size(), o, first.problems);
-        first.pre.run(detailed, callsOrNull, o.interleave > 0);
-        List<A> out = new ArrayList<>();
-        List<Replay> replays = new ArrayList<>();
-        for (int k = 0; k < parts; k++) {
-            Replay r = k == 0 ? first : new Replay(detailed, callsOrNull, o);
-            r.pre = first.pre;
-            r.partition = k;
-            r.partitions = parts;
-            A a = factory.apply(k);
-            r.add(a);
-            out.add(a);
-            replays.add(r);
+        if (source != null) {
+            throw new IllegalStateException("a live replay cannot be repeated in partitions");
         }
-        if (parts == 1) {
-            first.run();
-            return out;
-        }
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(parts, rn -> {
-            Thread t = new Thread(rn, "dsmscope-replay-partition");
-            t.setDaemon(true);
-            return t;
-        });
-        try {
-            List<java.util.concurrent.Future<?>> fs = new ArrayList<>();
-            for (Replay r : replays) {
-                fs.add(pool.submit(r::run));
-            }
-            for (java.util.concurrent.Future<?> f : fs) {
+        pre = new Prescan(detailed.size(), o, problems);
+        pre.run(detailed, calls, o.interleave > 0);
+        analyses.clear();
+        // Each partition's replay and analysis are made on the thread that runs them: objects made one after the
+        // other by one thread lie side by side, and two threads writing fields in one cache line slow each other
+        // down on every record.
+        Object[] made = new Object[parts];
+        Throwable[] failed = new Throwable[parts];
+        List<Thread> others = new ArrayList<>();
+        for (int k = 1; k < parts; k++) {
+            int part = k;
+            Thread t = new Thread(() -> {
                 try {
-                    f.get();
-                } catch (java.util.concurrent.ExecutionException e) {
-                    Throwable c = e.getCause();
-                    if (c instanceof RuntimeException) {
-                        throw (RuntimeException) c;
-                    }
-                    throw new IllegalStateException(c);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException("interrupted", e);
+                    Replay r = new Replay(detailed, calls, o);
+                    made[part] = partition(r, part, parts, factory);
+                    r.run();
+                } catch (Throwable e) {
+                    failed[part] = e;
                 }
+            }, "dsmscope-replay-partition-" + k);
+            t.setDaemon(true);
+            others.add(t);
+            t.start();
+        }
+        try {
+            made[0] = partition(this, 0, parts, factory);
+            run();
+        } catch (Throwable e) {
+            failed[0] = e;
+        }
+        for (Thread t : others) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for the replay partitions", e);
             }
-        } finally {
-            pool.shutdownNow();
+        }
+        for (Throwable e : failed) {
+            if (e instanceof RuntimeException) {
+                throw (RuntimeException) e;
+            } else if (e instanceof Error) {
+                throw (Error) e;
+            } else if (e != null) {
+                throw new IllegalStateException(e);
+            }
+        }
+        List<A> out = new ArrayList<>();
+        for (Object a : made) {
+            @SuppressWarnings("unchecked")
+            A x = (A) a;
+            out.add(x);
         }
         return out;
+    }
+
+    /** Makes replay {@code r} partition k of n with the analysis {@code factory} gives for k; returns it. */
+    private <A extends Analysis> A partition(Replay r, int k, int n, java.util.function.IntFunction<A> factory) {
+        r.pre = pre;
+        r.partition = k;
+        r.partitions = n;
+        A a = factory.apply(k);
+        r.add(a);
+        return a;
+    }
+
+    /** True for a replay of live streams ({@link #live}), which can be read only once. */
+    public boolean isLive() {
+        return source != null;
     }
 
     /** Problems the replay continued past (only with {@link ReplayOptions#skipBadRecords}); at most 1000 kept. */
