@@ -224,12 +224,20 @@ final class ThreadEngine {
             aheadStart[k] = s;
             aheadHigh[k] = r.addressHigh();
         }
-        for (int j = 0; j < rounds; j++) {
-            for (int k = 0; k < m; k++) {
-                long word = aheadWords[k][aheadStart[k] + j];
-                int f1 = (int) (word >>> 32);
-                memory(order[k], f1, MemType.bytes(f1), aheadHigh[k] | (word & 0xFFFFFFFFL));
+        boolean fetches = false;
+        for (int k = 0; k < m; k++) {
+            fetches |= pcValid[order[k]];
+        }
+        if (fetches) {
+            for (int j = 0; j < rounds; j++) {
+                for (int k = 0; k < m; k++) {
+                    long word = aheadWords[k][aheadStart[k] + j];
+                    int f1 = (int) (word >>> 32);
+                    memory(order[k], f1, MemType.bytes(f1), aheadHigh[k] | (word & 0xFFFFFFFFL));
+                }
             }
+        } else {
+            lockstep(m, rounds, c);
         }
         replayed += (long) rounds * m;
         for (int k = 0; k < m; k++) {
@@ -238,6 +246,45 @@ final class ThreadEngine {
         }
         last = order[m - 1];
         return true;
+    }
+
+    /**
+     * The rounds of {@link #rounds} when no thread reconstructs its instruction stream: what {@link #memory} does
+     * record by record, with what every record of a round shares done once (all m threads are runnable, not stopped,
+     * not in fetch mode, at clock c before round 0; round j's records are at clock c + j). Each thread's clock is
+     * still advanced record by record ({@link ReplayContext#clock} is live); its busy count and last instruction
+     * are set at the end.
+     */
+    private void lockstep(int m, int rounds, long c) {
+        if (!announced) {
+            announce();
+        }
+        Analysis[] an = this.an;
+        int[] order = this.order;
+        long[][] words = aheadWords;
+        int[] start = aheadStart;
+        long[] high = aheadHigh;
+        long[] clock = this.clock;
+        for (int j = 0; j < rounds; j++) {
+            long cj = c + j;
+            for (int k = 0; k < m; k++) {
+                int t = order[k];
+                long word = words[k][start[k] + j];
+                int f1 = (int) (word >>> 32);
+                int size = MemType.bytes(f1);
+                long addr = high[k] | (word & 0xFFFFFFFFL);
+                boolean store = (f1 & 0xF) == MemType.STORE;
+                for (Analysis a : an) {
+                    a.access(t, t, cj, f1, size, store, addr);
+                }
+                clock[t] = cj + 1;
+            }
+        }
+        for (int k = 0; k < m; k++) {
+            int t = order[k];
+            lastInstr[t] = c + rounds - 1;
+            cur.busy[t] += rounds;
+        }
     }
 
     /** The first runnable thread after t in cyclic order whose clock is c (no clock is below c), or -1. */
