@@ -263,11 +263,12 @@ public final class CiatCommand implements Callable<Integer> {
     /**
      * Runs CIAT with options {@code co} on {@code replay}, serially or in {@code parts} address partitions on
      * worker threads (identical results); also used by on-the-fly CIAT. Trace files are replayed once per partition
-     * ({@link Replay#runInPartitions}); live streams, which can be read once, are replayed once and their records
-     * handed to the partitions ({@link ParallelCiat}).
+     * ({@link Replay#runInPartitions}) when the partitions' open files fit ({@link #replaysFit}); live streams, which
+     * can be read once, and trace sets too large for that are replayed once and their records handed to the
+     * partitions ({@link ParallelCiat}).
      */
     static Analysed analyse(Replay replay, CiatOptions co, int parts) {
-        if (parts > 1 && !replay.isLive()) {
+        if (parts > 1 && !replay.isLive() && replaysFit(parts, 2 * replay.traces().size())) {
             Ciat[] made = new Ciat[parts]; // filled by the partitions' threads (abandoned below if one fails)
             boolean done = false;
             try {
@@ -306,6 +307,29 @@ public final class CiatCommand implements Callable<Integer> {
             }
         }
         return new Analysed(ciat.result(), ciat.written());
+    }
+
+    /** At most this many trace files open (and mapped) at once by the partitions' replays together. */
+    static final int MAX_REPLAY_FILES = 16384;
+
+    /**
+     * True if {@code parts} replays that each keep {@code files} trace files open (and mapped) fit the process's
+     * limits: at most {@link #MAX_REPLAY_FILES} in all (mappings: Linux allows 65,530 by default) and the file
+     * descriptors left. Otherwise the partitions share one replay ({@link ParallelCiat}): same results, one set of
+     * open files.
+     */
+    static boolean replaysFit(int parts, int files) {
+        long need = (long) parts * files;
+        if (need > MAX_REPLAY_FILES) {
+            return false;
+        }
+        java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean();
+        if (os instanceof com.sun.management.UnixOperatingSystemMXBean) {
+            com.sun.management.UnixOperatingSystemMXBean u = (com.sun.management.UnixOperatingSystemMXBean) os;
+            return u.getOpenFileDescriptorCount() + need + 64 <= u.getMaxFileDescriptorCount();
+        }
+        return true;
     }
 
     /** The replay options these command-line options give (also used by on-the-fly CIAT). */

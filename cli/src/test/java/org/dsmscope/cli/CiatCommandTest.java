@@ -329,6 +329,15 @@ class CiatCommandTest {
         assertTrue(skip.out.contains("continued past 1 problem"), skip.out);
     }
 
+    /** Partitions replay the files each only while their open files fit; a large trace set shares one replay. */
+    @Test
+    void partitionsReplayTheirOwnFiles_onlyWhileTheOpenFilesFit() {
+        assertTrue(CiatCommand.replaysFit(2, 32));
+        assertTrue(CiatCommand.replaysFit(4, 2 * 1000));
+        assertFalse(CiatCommand.replaysFit(2, 2 * 6000 + 2), "more than " + CiatCommand.MAX_REPLAY_FILES);
+        assertFalse(CiatCommand.replaysFit(1024, 32));
+    }
+
     @Test
     void partitions_giveTheSameBytesAsASerialRun() throws Exception {
         Run g = run("gen", "forkjoin", "-o", dir.toString(), "--name", "pp", "--threads", "4", "--instructions",
