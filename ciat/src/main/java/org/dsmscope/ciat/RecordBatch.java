@@ -136,17 +136,28 @@ final class RecordBatch {
             wide(k, memType, size, t, c, clocks ? clk : 0, address, 0);
             return;
         }
+        if (clocks) {
+            append(3, h, clk, address, 0);
+        } else {
+            append(2, h, address, 0, 0);
+        }
+    }
+
+    /** Appends a record of {@code count} (1 to 4) words: its header h, then a, b, c as far as count goes. */
+    private void append(int count, long h, long a, long b, long c) {
         long[] w = words;
         int i = len;
         w[i] = h;
-        if (clocks) {
-            w[i + 1] = clk;
-            w[i + 2] = address;
-            len = i + 3;
-        } else {
-            w[i + 1] = address;
-            len = i + 2;
+        if (count > 1) {
+            w[i + 1] = a;
         }
+        if (count > 2) {
+            w[i + 2] = b;
+        }
+        if (count > 3) {
+            w[i + 3] = c;
+        }
+        len = i + count;
     }
 
     void fetch(int t, int c, long clk, long address, int size) {
@@ -157,12 +168,7 @@ final class RecordBatch {
             wide(FETCH, 0, size, t, c, clk, address, 0);
             return;
         }
-        long[] w = words;
-        int i = len;
-        w[i] = h;
-        w[i + 1] = clk;
-        w[i + 2] = address;
-        len = i + 3;
+        append(3, h, clk, address, 0);
     }
 
     void branch(int t, int c, long clk, int k, long source, long target) {
@@ -173,13 +179,7 @@ final class RecordBatch {
             wide(BRANCH, k, 0, t, c, clk, source, target);
             return;
         }
-        long[] w = words;
-        int i = len;
-        w[i] = h;
-        w[i + 1] = clk;
-        w[i + 2] = source;
-        w[i + 3] = target;
-        len = i + 4;
+        append(4, h, clk, source, target);
     }
 
     void call(int t, int c, long clk, CallEvent e) {
@@ -199,9 +199,7 @@ final class RecordBatch {
             wide(CALL, 0, k, t, c, clk, 0, 0);
             return;
         }
-        words[len] = h;
-        words[len + 1] = clk;
-        len += 2;
+        append(2, h, clk, 0, 0);
     }
 
     /** Receives a batch's records, in order ({@link #read}). */
@@ -287,7 +285,7 @@ final class RecordBatch {
         if (h < 0) {
             wide(k, 0, nObjects, 0, 0, 0, 0, 0);
         } else {
-            words[len++] = h;
+            append(1, h, 0, 0, 0);
         }
         objects[nObjects++] = phase;
         objects[nObjects++] = times;

@@ -196,16 +196,20 @@ class ClockOrderPropertyTest {
     @Property(tries = 80)
     void engineMatchesReferenceScheduler(@ForAll long seed, @ForAll @IntRange(min = 1, max = 6) int n)
             throws IOException {
+        assertMatchesReference(program(seed, n), true);
+    }
+
+    /** The engine's accesses and clocks equal the reference's; every thread's phase times add up to the same. */
+    private static void assertMatchesReference(List<int[]>[] ops, boolean stream) throws IOException {
         Path dir = Files.createTempDirectory("prop");
         try {
-            List<int[]>[] ops = program(seed, n);
             ReplayOptions o = new ReplayOptions();
             o.parallelStart = true;
-            Recorder r = TestTraces.replay(write(dir, ops), o);
+            Recorder r = TestTraces.replay(write(dir, ops, stream), o);
             assertEquals(reference(ops), r.accesses);
             for (long[][] t : r.phaseTimes) {
                 long len = t[0][0] + t[1][0] + t[2][0] + t[3][0];
-                for (int th = 1; th < n; th++) {
+                for (int th = 1; th < ops.length; th++) {
                     assertEquals(len, t[0][th] + t[1][th] + t[2][th] + t[3][th]);
                 }
             }
@@ -221,28 +225,14 @@ class ClockOrderPropertyTest {
     @Property(tries = 80)
     void engineMatchesReferenceScheduler_withoutInstructionStream(@ForAll long seed,
             @ForAll @IntRange(min = 1, max = 6) int n) throws IOException {
-        Path dir = Files.createTempDirectory("prop");
-        try {
-            List<int[]>[] ops = program(seed, n);
-            for (List<int[]> l : ops) {
-                l.removeIf(op -> op[0] == GAP);
-                if (l.isEmpty()) {
-                    l.add(new int[] {MEM, 0x1000});
-                }
+        List<int[]>[] ops = program(seed, n);
+        for (List<int[]> l : ops) {
+            l.removeIf(op -> op[0] == GAP);
+            if (l.isEmpty()) {
+                l.add(new int[] {MEM, 0x1000});
             }
-            ReplayOptions o = new ReplayOptions();
-            o.parallelStart = true;
-            Recorder r = TestTraces.replay(write(dir, ops, false), o);
-            assertEquals(reference(ops), r.accesses);
-            for (long[][] t : r.phaseTimes) {
-                long len = t[0][0] + t[1][0] + t[2][0] + t[3][0];
-                for (int th = 1; th < n; th++) {
-                    assertEquals(len, t[0][th] + t[1][th] + t[2][th] + t[3][th]);
-                }
-            }
-        } finally {
-            delete(dir);
         }
+        assertMatchesReference(ops, false);
     }
 
     static void delete(Path dir) throws IOException {
