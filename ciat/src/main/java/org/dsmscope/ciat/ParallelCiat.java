@@ -38,7 +38,6 @@ public final class ParallelCiat implements Analysis, AutoCloseable {
     private final int poolSize;
     /** Each worker's CIAT, made and begun on the worker's own thread (see {@link Worker#run}). */
     private Ciat[] made;
-    private final List<Ciat> parts = new ArrayList<>();
     private final List<Worker> workers = new ArrayList<>();
     private BlockingQueue<RecordBatch> free;
     private RecordBatch cur;
@@ -167,7 +166,7 @@ public final class ParallelCiat implements Analysis, AutoCloseable {
         ended = true;
         join();
         rethrow();
-        parts.addAll(java.util.Arrays.asList(made));
+        List<Ciat> parts = java.util.Arrays.asList(made);
         if (opt.writeFiles) {
             result = Partitioned.mergeAndWrite(parts, c, written);
         } else {
