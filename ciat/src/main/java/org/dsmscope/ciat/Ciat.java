@@ -25,6 +25,7 @@ import org.dsmscope.replay.CallEvent;
 import org.dsmscope.replay.Phase;
 import org.dsmscope.replay.PhaseTimes;
 import org.dsmscope.replay.ReplayContext;
+import org.dsmscope.replay.WorkProfile;
 import org.dsmscope.trace.CallType;
 import org.dsmscope.trace.RecordKind;
 
@@ -57,15 +58,16 @@ public final class Ciat implements Analysis {
     private EventTrace events;
     private CiatResult result;
     private final List<Path> written = new ArrayList<>();
-    // Partitioned analysis (SPEC §4): this instance keeps the state of pages (page mod parts == part), the
-    // access-age streams of threads (ageOwner) and the access mix of threads (mixOwner); partition 0 also counts
-    // the other records (fetches, branches, calls).
+    // Partitioned analysis (SPEC §4): this instance keeps the state of its pages, the access-age streams of its
+    // threads and the access mix of its threads, as the PartitionPlan deals them; partition 0 also counts the
+    // other records (fetches, branches, calls).
     private int part;
     private int parts = 1;
-    private long ownerMask = -1;
-    /** Per thread: this partition keeps its access-age stream ({@link #ageOwner}). */
+    /** Owner of every page slot ({@link PartitionPlan#slotOwners}). */
+    private short[] slotOwner;
+    /** Per thread: this partition keeps its access-age stream ({@link PartitionPlan#ageOwner}). */
     private boolean[] ageMine;
-    /** Per thread: this partition counts its data accesses in the mix ({@link #mixOwner}). */
+    /** Per thread: this partition counts its data accesses in the mix ({@link PartitionPlan#mixOwner}). */
     private boolean[] mixMine;
     private long accessSeq;
     private final PartialLog partial = new PartialLog();
@@ -88,15 +90,17 @@ public final class Ciat implements Analysis {
         memory = new MemoryUsage(loc);
         part = c.partition();
         parts = Math.max(1, c.partitions());
-        ownerMask = Integer.bitCount(parts) == 1 ? parts - 1 : -1;
+        PartitionPlan plan = PartitionPlan.of(parts, threads, opt.ageScope == AccessAge.Scope.GLOBAL,
+                c.workProfile());
+        slotOwner = plan.slotOwners();
         ageMine = new boolean[threads];
         mixMine = new boolean[threads];
         for (int t = 0; t < threads; t++) {
-            ageMine[t] = ageOwner(t) == part;
-            mixMine[t] = (t + 1) % parts == part;
+            ageMine[t] = plan.ageOwner(t) == part;
+            mixMine[t] = plan.mixOwner(t) == part;
         }
-        comm.partition(part, parts);
-        memory.partition(part, parts);
+        comm.partition(part, parts, slotOwner);
+        memory.partition(part, parts, slotOwner);
         fused = comm.fuses();
         runKind = new int[threads];
         runLength = new long[threads];
@@ -201,18 +205,9 @@ public final class Ciat implements Analysis {
         return ((address ^ (address + size - 1)) >>> 12) != 0;
     }
 
-    /**
-     * The partition that keeps the access-age stream of {@code thread}: (thread + 1) mod partitions, so that
-     * partition 0, which also counts the mix, does not also get thread 0's stream (usually the largest: serial
-     * phases); the global stream goes to the last partition.
-     */
-    private int ageOwner(int thread) {
-        return opt.ageScope == AccessAge.Scope.GLOBAL ? parts - 1 : (thread + 1) % parts;
-    }
-
-    /** The partition owning a 4 KiB page (page number mod partitions, as {@link ReplayContext#partitionOf}). */
+    /** The partition owning a 4 KiB page ({@link PartitionPlan}). */
     private int owner(long page) {
-        return ownerMask >= 0 ? (int) (page & ownerMask) : (int) Long.remainderUnsigned(page, parts);
+        return slotOwner[(int) page & (WorkProfile.SLOTS - 1)];
     }
 
     private void partitioned(PhaseStats ph, long seq, int cpu, long clock, boolean store, long address, int size) {
@@ -220,7 +215,7 @@ public final class Ciat implements Analysis {
         if (firstPage != (address + size - 1) >>> 12) {
             partial.begin(seq, phases.size(), store, cpu, clock);
             partial.end(comm.accessPartial(cpu, store, address, size, ph.comm, partial));
-        } else if (Long.remainderUnsigned(firstPage, parts) == part) {
+        } else if (owner(firstPage) == part) {
             if (seqEvents != null) {
                 seqEvents.seq = seq;
             }

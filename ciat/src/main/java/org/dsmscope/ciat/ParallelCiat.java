@@ -10,6 +10,7 @@ import org.dsmscope.replay.CallEvent;
 import org.dsmscope.replay.Phase;
 import org.dsmscope.replay.PhaseTimes;
 import org.dsmscope.replay.ReplayContext;
+import org.dsmscope.replay.WorkProfile;
 import org.dsmscope.trace.TraceSet;
 
 /**
@@ -65,6 +66,11 @@ public final class ParallelCiat implements Analysis, AutoCloseable {
     }
 
     @Override
+    public boolean wantsWorkProfile() {
+        return true;
+    }
+
+    @Override
     public void begin(ReplayContext c) {
         this.ctx = c;
         free = new ArrayBlockingQueue<>(poolSize);
@@ -74,7 +80,8 @@ public final class ParallelCiat implements Analysis, AutoCloseable {
         cur = new RecordBatch(batchSize, opt.events);
         made = new Ciat[n];
         for (int k = 0; k < n; k++) {
-            workers.add(new Worker(k, new WorkerContext(c.threads(), c.processors(), c.traces(), k, n)));
+            workers.add(new Worker(k, new WorkerContext(c.threads(), c.processors(), c.traces(), k, n,
+                    c.workProfile())));
         }
         for (Worker w : workers) {
             w.thread.start();
@@ -340,13 +347,20 @@ public final class ParallelCiat implements Analysis, AutoCloseable {
         private final TraceSet traces;
         private final int part;
         private final int parts;
+        private final WorkProfile profile;
 
-        WorkerContext(int threads, int processors, TraceSet traces, int part, int parts) {
+        WorkerContext(int threads, int processors, TraceSet traces, int part, int parts, WorkProfile profile) {
             this.threads = threads;
             this.processors = processors;
             this.traces = traces;
             this.part = part;
             this.parts = parts;
+            this.profile = profile;
+        }
+
+        @Override
+        public WorkProfile workProfile() {
+            return profile;
         }
 
         @Override

@@ -19,10 +19,10 @@ import org.dsmscope.replay.ReplayContext;
 
 /**
  * Merges the CIAT instances of a partitioned replay (SPEC §4 "Partitioning", {@code Replay.runPartitioned}) into
- * the result a serial run gives, and writes the outputs. Partition k kept the pages with page number mod n = k,
- * the access-age streams and the access mix (counts, strings, bytes, data accesses considered) of threads
- * (t + 1) mod n = k; partition 0 also counted the other records (instruction stream, calls, times). Page-crossing accesses were logged as partial results and are combined
- * here by access number.
+ * the result a serial run gives, and writes the outputs. Partition k kept the pages, the access-age streams and
+ * the access mix (counts, strings, bytes, data accesses considered) of the threads that the {@link PartitionPlan}
+ * gave it; partition 0 also counted the other records (instruction stream, calls, times). Page-crossing accesses
+ * were logged as partial results and are combined here by access number.
  */
 public final class Partitioned {
     private Partitioned() {

@@ -15,6 +15,14 @@ package org.dsmscope.replay;
  */
 public interface Analysis {
 
+    /**
+     * True if this analysis splits its work over partitions of its own and would balance them with the prescan's
+     * {@link ReplayContext#workProfile} (asked before the prescan; a partitioned replay counts it anyway).
+     */
+    default boolean wantsWorkProfile() {
+        return false;
+    }
+
     /** Called once before the first record. */
     default void begin(ReplayContext ctx) {
     }

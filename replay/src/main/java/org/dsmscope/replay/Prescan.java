@@ -28,9 +28,12 @@ final class Prescan {
     final Skeleton[] skeletons;
     /** µs of the run's first call record (unwrapped), 0 if there are none. */
     long t0;
+    /** The work per thread and page slot (partitioned runs: {@link #countWork}), else null. */
+    WorkProfile profile;
 
     private final ReplayOptions o;
-    private final Problems problems;
+    /** Where problems go: the replay's, or (parallel prescan) those of the file being scanned. */
+    private Problems problems;
 
     Prescan(int n, ReplayOptions o, Problems problems) {
         this.o = o;
@@ -96,17 +99,39 @@ final class Prescan {
         }
     }
 
+    /** Makes {@link #run} count the {@link WorkProfile} too (one more look at every word it skips). */
+    void countWork() {
+        profile = new WorkProfile(hasFetch.length);
+    }
+
     void run(TraceSet detailed, TraceSet calls, boolean skeleton) {
+        run(detailed, calls, skeleton, 1);
+    }
+
+    /**
+     * Scans every trace, on {@code workers} threads (the calling thread and workers - 1 more) when there are
+     * several traces. The results do not depend on the number of workers: each thread's scan is independent, its
+     * problems are added in trace order, and a failure is that of the first trace in order that failed (as one
+     * worker, which stops there, would report).
+     */
+    void run(TraceSet detailed, TraceSet calls, boolean skeleton, int workers) {
         List<Path> files = detailed.files();
-        long first = Long.MAX_VALUE;
-        for (int t = 0; t < files.size(); t++) {
-            Skeleton sk = new Skeleton();
-            scan(t, files.get(t), calls == null ? null : calls.files().get(t), sk, skeleton);
-            if (skeleton) {
-                skeletons[t] = sk;
+        int n = files.size();
+        Skeleton[] sks = new Skeleton[n];
+        if (workers <= 1 || n < 2) {
+            for (int t = 0; t < n; t++) {
+                sks[t] = scanOne(t, files, calls, skeleton);
             }
-            if (sk.firstTime >= 0) {
-                first = Math.min(first, sk.firstTime);
+        } else {
+            runParallel(files, calls, skeleton, Math.min(workers, n), sks);
+        }
+        long first = Long.MAX_VALUE;
+        for (int t = 0; t < n; t++) {
+            if (skeleton) {
+                skeletons[t] = sks[t];
+            }
+            if (sks[t].firstTime >= 0) {
+                first = Math.min(first, sks[t].firstTime);
             }
         }
         t0 = first == Long.MAX_VALUE ? 0 : first;
@@ -116,6 +141,122 @@ final class Prescan {
                 sk.rebase(t0);
             }
         }
+    }
+
+    private Skeleton scanOne(int t, List<Path> files, TraceSet calls, boolean skeleton) {
+        Skeleton sk = new Skeleton();
+        if (profile != null) {
+            profile.nextThread();
+        }
+        scan(t, files.get(t), calls == null ? null : calls.files().get(t), sk, skeleton);
+        return sk;
+    }
+
+    /** The parallel scan: traces dealt by size over the workers, each with a prescan of its own, then merged. */
+    private void runParallel(List<Path> files, TraceSet calls, boolean skeleton, int workers, Skeleton[] sks) {
+        int n = files.size();
+        int[] worker = deal(files, workers);
+        Prescan[] parts = new Prescan[workers];
+        Problems[] fileProblems = new Problems[n];
+        Throwable[] failed = new Throwable[n];
+        Runnable[] jobs = new Runnable[workers];
+        for (int w = 0; w < workers; w++) {
+            Prescan part = new Prescan(n, o, null);
+            if (profile != null) {
+                part.countWork();
+            }
+            parts[w] = part;
+            int me = w;
+            jobs[w] = () -> {
+                for (int t = 0; t < n; t++) {
+                    if (worker[t] != me) {
+                        continue;
+                    }
+                    fileProblems[t] = new Problems();
+                    part.problems = fileProblems[t];
+                    try {
+                        sks[t] = part.scanOne(t, files, calls, skeleton);
+                    } catch (Throwable e) {
+                        failed[t] = e;
+                        return;
+                    }
+                }
+            };
+        }
+        Thread[] threads = new Thread[workers];
+        for (int w = 1; w < workers; w++) {
+            threads[w] = new Thread(jobs[w], "dsmscope-prescan-" + w);
+            threads[w].setDaemon(true);
+            threads[w].start();
+        }
+        jobs[0].run();
+        for (int w = 1; w < workers; w++) {
+            try {
+                threads[w].join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while the traces were scanned", e);
+            }
+        }
+        for (int t = 0; t < n; t++) {
+            if (fileProblems[t] != null) {
+                problems.addAll(fileProblems[t]);
+            }
+            if (failed[t] != null) {
+                rethrow(failed[t]);
+            }
+        }
+        for (Prescan part : parts) {
+            part.syncVars.forEachKey(v -> syncVars.put(v, 0));
+            syncMin = Math.min(syncMin, part.syncMin);
+            syncMax = Math.max(syncMax, part.syncMax);
+            if (profile != null) {
+                profile.add(part.profile);
+            }
+        }
+        for (int t = 0; t < n; t++) {
+            hasFetch[t] = parts[worker[t]].hasFetch[t];
+            usableCalls[t] = parts[worker[t]].usableCalls[t];
+        }
+    }
+
+    /** Which worker scans each trace: largest first (ties by index) to the least loaded worker (ties: the lowest). */
+    private static int[] deal(List<Path> files, int workers) {
+        int n = files.size();
+        long[] size = new long[n];
+        Integer[] order = new Integer[n];
+        for (int t = 0; t < n; t++) {
+            order[t] = t;
+            try {
+                size[t] = java.nio.file.Files.size(files.get(t));
+            } catch (IOException e) {
+                size[t] = 0; // the scan reports it
+            }
+        }
+        java.util.Arrays.sort(order, (a, b) -> size[a] != size[b] ? Long.compare(size[b], size[a]) : Integer.compare(a, b));
+        long[] load = new long[workers];
+        int[] worker = new int[n];
+        for (int t : order) {
+            int best = 0;
+            for (int w = 1; w < workers; w++) {
+                if (load[w] < load[best]) {
+                    best = w;
+                }
+            }
+            worker[t] = best;
+            load[best] += size[t];
+        }
+        return worker;
+    }
+
+    private static void rethrow(Throwable e) {
+        if (e instanceof RuntimeException) {
+            throw (RuntimeException) e;
+        }
+        if (e instanceof Error) {
+            throw (Error) e;
+        }
+        throw new IllegalStateException(e);
     }
 
     /** Whether a run of {@link TraceReader#nextRun} words holds an instruction-fetch record. */
@@ -147,6 +288,9 @@ final class Prescan {
                 if (!skeleton) {
                     // Without -i only calls and fetch records matter: skip whole runs of the hot kinds at once.
                     for (int n; (n = r.nextRun(Integer.MAX_VALUE)) > 0; ) {
+                        if (profile != null) {
+                            profile.countRun(t, r.runWords(), r.runStart(), n);
+                        }
                         if (findFetch && !hasFetch[t] && hasFetch(r.runWords(), r.runStart(), n)) {
                             hasFetch[t] = true;
                             findFetch = false;
@@ -156,6 +300,9 @@ final class Prescan {
                 int k = r.next();
                 if (k == RecordKind.EOF) {
                     break;
+                }
+                if (profile != null) {
+                    profile.count(t, k, k == RecordKind.MEMORY ? r.address() : 0);
                 }
                 if (k == RecordKind.MEMORY && !skeleton) {
                     // Without -i only calls and fetch records matter here: no per-record work on the hot kind.

@@ -17,6 +17,14 @@ final class Problems {
         }
     }
 
+    /** Adds {@code other}'s problems after these (its count too, also of those it did not keep). */
+    void addAll(Problems other) {
+        for (String m : other.list) {
+            add(m);
+        }
+        count += other.count - other.list.size();
+    }
+
     long count() {
         return count;
     }

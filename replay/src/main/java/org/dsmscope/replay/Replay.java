@@ -99,6 +99,12 @@ public final class Replay implements ReplayContext {
         boolean interleaved = o.interleave > 0;
         if (pre == null && source == null) {
             pre = new Prescan(n, o, problems);
+            for (Analysis a : analyses) {
+                if (a.wantsWorkProfile()) {
+                    pre.countWork();
+                    break;
+                }
+            }
             pre.run(detailed, calls, interleaved);
         }
         Analysis[] an = analyses.toArray(new Analysis[0]);
@@ -190,7 +196,11 @@ public final class Replay implements ReplayContext {
             throw new IllegalStateException("a live replay cannot be repeated in partitions");
         }
         pre = new Prescan(detailed.size(), o, problems);
-        pre.run(detailed, calls, o.interleave > 0);
+        if (parts > 1) {
+            pre.countWork();
+        }
+        // the prescan on as many threads as there are partitions: the partitions wait for it
+        pre.run(detailed, calls, o.interleave > 0, parts);
         analyses.clear();
         // Each partition's replay and analysis are made on the thread that runs them: objects made one after the
         // other by one thread lie side by side, and two threads writing fields in one cache line slow each other
@@ -324,6 +334,11 @@ public final class Replay implements ReplayContext {
     @Override
     public int partition() {
         return partition;
+    }
+
+    @Override
+    public WorkProfile workProfile() {
+        return pre == null ? null : pre.profile;
     }
 
     @Override

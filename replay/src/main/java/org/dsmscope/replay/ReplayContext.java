@@ -46,6 +46,15 @@ public interface ReplayContext {
         return 1;
     }
 
+    /**
+     * How the trace set's data accesses spread over threads and page slots, counted by the prescan of a
+     * partitioned replay ({@link Replay#runInPartitions}, or an analysis that {@link Analysis#wantsWorkProfile}),
+     * so that an analysis can balance its partitions; null when not counted (live streams, plain runs).
+     */
+    default WorkProfile workProfile() {
+        return null;
+    }
+
     /** The partition that owns {@code address}: 4 KiB pages dealt round-robin over the partitions. */
     default int partitionOf(long address) {
         int n = partitions();

@@ -19,7 +19,8 @@ import org.dsmscope.trace.TraceSet;
  * {@code ParallelTiming TRACE_PREFIX ITERATIONS MODES} with MODES a comma list of {@code null} (replay only),
  * {@code 1} (serial CIAT), worker counts N and {@code pN} (the same; {@code p1} runs the parallel machinery
  * with one worker, to show its overhead against {@code 1}) and {@code rN} (N partitions that each replay the
- * trace on their own thread, {@code Replay.runPartitioned}, merged by {@code Partitioned.merge}). After the last iteration it prints, per mode, the
+ * trace on their own thread, {@code Replay.runPartitioned}, merged by {@code Partitioned.merge}) and {@code oK/N}
+ * (partition K of N alone on this thread: one partition's own work, its result not a whole one). After the last iteration it prints, per mode, the
  * median and fastest wall time of the iterations after the first (warm-up), and per iteration the ratio of the
  * first mode's wall time to each other mode's (the speed-up when the first mode is {@code 1}), with its median.
  */
@@ -49,7 +50,13 @@ public final class ParallelTiming {
                 Ciat serial = null;
                 ParallelCiat par = null;
                 CiatResult rep = null;
-                if (mode.startsWith("r")) {
+                if (mode.startsWith("o")) {
+                    // oK/N: partition K of N alone, on this thread (one partition's work without the others')
+                    String[] kn = mode.substring(1).split("/");
+                    setPartition(r, Integer.parseInt(kn[0]), Integer.parseInt(kn[1]));
+                    serial = new Ciat(o);
+                    r.add(serial);
+                } else if (mode.startsWith("r")) {
                     // rN: N partitions that each replay the trace (Replay.runPartitioned), results merged
                     java.util.List<Ciat> ps = Replay.runPartitioned(set, null, new ReplayOptions(),
                             Integer.parseInt(mode.substring(1)), k -> new Ciat(o));
@@ -87,6 +94,20 @@ public final class ParallelTiming {
             }
         }
         summary(a[0], modes, walls);
+    }
+
+    /** Makes {@code r} partition k of n (private fields: a measurement aid, not an API). */
+    private static void setPartition(Replay r, int k, int n) {
+        try {
+            java.lang.reflect.Field f = Replay.class.getDeclaredField("partition");
+            f.setAccessible(true);
+            f.setInt(r, k);
+            f = Replay.class.getDeclaredField("partitions");
+            f.setAccessible(true);
+            f.setInt(r, n);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Medians and minima of the warm iterations, and the per-iteration ratios to the first mode. */

@@ -53,7 +53,8 @@ public final class Communication {
     private final long[] scratch;
     private int part;
     private int parts = 1;
-    private long mask = -1;
+    /** Owner of every page slot (page number mod its length) in a partitioned run, else null. */
+    private short[] owners;
     /** Packed layout, {@link #accessTouching}: the accessing thread's first-thread field (0: no memory usage). */
     private long touchMe;
     /** {@link #accessTouching}: the access's count did not fit its anchor word. */
@@ -82,17 +83,19 @@ public final class Communication {
     }
 
     /**
-     * Keeps state only for the 4 KiB pages of partition {@code part} of {@code parts} (page number mod parts) in a
-     * partitioned replay; bytes on other pages are skipped.
+     * Keeps state only for the 4 KiB pages of partition {@code part} of {@code parts} in a partitioned replay (those
+     * of the page slots {@code slotOwners} gives it; index: page number mod its length, a power of two); bytes on
+     * other pages are skipped.
      */
-    public void partition(int part, int parts) {
+    public void partition(int part, int parts, short[] slotOwners) {
         this.part = part;
         this.parts = parts;
-        this.mask = Integer.bitCount(parts) == 1 ? parts - 1 : -1;
+        this.owners = parts > 1 ? slotOwners : null;
     }
 
     private boolean foreign(long page) {
-        return parts > 1 && (mask >= 0 ? (page & mask) : Long.remainderUnsigned(page, parts)) != part;
+        short[] o = owners;
+        return o != null && o[(int) page & (o.length - 1)] != part;
     }
 
     /** Number of byte locations with communication state (data locations touched). */

@@ -45,7 +45,8 @@ public final class MemoryUsage {
     private long fetchedInstructions;
     private int part;
     private int parts = 1;
-    private long mask = -1;
+    /** Owner of every page slot (page number mod its length) in a partitioned run, else null. */
+    private short[] owners;
 
     /** Memory usage in its own location table. */
     public MemoryUsage() {
@@ -62,17 +63,19 @@ public final class MemoryUsage {
     }
 
     /**
-     * Keeps only the 4 KiB pages of partition {@code part} of {@code parts} (page number mod parts); partition 0
-     * also keeps the totals that belong to no page (bytes accessed, fetches, zero-byte stores).
+     * Keeps only the 4 KiB pages of partition {@code part} of {@code parts} ({@code slotOwners}: the owner of each
+     * page slot; index: page number mod its length, a power of two); partition 0 also keeps the totals that belong
+     * to no page (bytes accessed, fetches, zero-byte stores).
      */
-    public void partition(int part, int parts) {
+    public void partition(int part, int parts, short[] slotOwners) {
         this.part = part;
         this.parts = parts;
-        this.mask = Integer.bitCount(parts) == 1 ? parts - 1 : -1;
+        this.owners = parts > 1 ? slotOwners : null;
     }
 
     private boolean foreign(long page) {
-        return parts > 1 && (mask >= 0 ? (page & mask) : Long.remainderUnsigned(page, parts)) != part;
+        short[] o = owners;
+        return o != null && o[(int) page & (o.length - 1)] != part;
     }
 
     /** A data access of {@code size} bytes (0 for a zero-byte store) by {@code thread}. */

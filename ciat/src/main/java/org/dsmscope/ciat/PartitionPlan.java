@@ -1,0 +1,174 @@
+package org.dsmscope.ciat;
+
+import org.dsmscope.replay.WorkProfile;
+
+/**
+ * Which partition of a partitioned CIAT run (SPEC §4; module README "Parallel analysis") keeps what: the
+ * access-age stream and access mix of each thread, and the communication and memory-usage state of each 4 KiB page
+ * (through its slot, page number mod {@value WorkProfile#SLOTS}). Every partition computes the same plan from the
+ * same inputs, so each thread and page has exactly one owner.
+ *
+ * <p>Without a {@link WorkProfile} (live streams) threads go round-robin ((t + 1) mod n, so that partition 0, which
+ * also counts the records that are not data accesses, does not get thread 0, usually the largest) and page slots
+ * too (slot mod n). With one, the plan balances an estimated cost: a data access costs {@link #AGE_COST} in the
+ * partition that keeps its thread's access-age stream, {@link #MIX_COST} in the one that counts its thread's mix
+ * and {@link #PAGE_COST} in the one that keeps its page; every other record {@link #OTHER_COST} in partition 0
+ * (weights from a profile of a serial run on the 4-thread matrix multiply, where access age took about 2.5 times the
+ * communication and memory-usage work). Threads are dealt largest first to the least loaded partition (ties to the
+ * higher partition); then pages are dealt so that every partition's total comes as close to the mean as page slots
+ * allow (each slot, largest first, to the partition furthest below its share). A thread of a 4-thread matrix
+ * multiply whose first thread also initialises the matrices thus no longer leaves one partition 15% behind.
+ */
+public final class PartitionPlan {
+    /** Estimated cost of a data access's access age, relative to its communication and memory usage. */
+    static final double AGE_COST = 2.0;
+    /** Estimated cost of counting a data access in the mix. */
+    static final double MIX_COST = 0.3;
+    /** Estimated cost of a data access's communication and memory-usage state. */
+    static final double PAGE_COST = 1.0;
+    /** Estimated cost of a record that is not a data access (counted by partition 0). */
+    static final double OTHER_COST = 0.5;
+
+    private final int parts;
+    private final int[] ageOwner;
+    private final int[] mixOwner;
+    private final short[] slotOwner = new short[WorkProfile.SLOTS];
+
+    private PartitionPlan(int parts, int threads) {
+        this.parts = parts;
+        this.ageOwner = new int[threads];
+        this.mixOwner = new int[threads];
+    }
+
+    /**
+     * The plan for {@code parts} partitions of {@code threads} threads; {@code globalAge}: one access-age stream
+     * for all threads (it goes to the last partition); {@code profile} may be null (round-robin).
+     */
+    public static PartitionPlan of(int parts, int threads, boolean globalAge, WorkProfile profile) {
+        if (parts < 1 || parts > WorkProfile.SLOTS) {
+            throw new IllegalArgumentException("partitions: " + parts + " out of range (1.." + WorkProfile.SLOTS + ")");
+        }
+        PartitionPlan p = new PartitionPlan(parts, threads);
+        if (profile == null || profile.threads() != threads || parts == 1) {
+            for (int t = 0; t < threads; t++) {
+                p.mixOwner[t] = (t + 1) % parts;
+                p.ageOwner[t] = globalAge ? parts - 1 : p.mixOwner[t];
+            }
+            for (int s = 0; s < WorkProfile.SLOTS; s++) {
+                p.slotOwner[s] = (short) (s % parts);
+            }
+            return p;
+        }
+        p.balance(profile, globalAge);
+        return p;
+    }
+
+    private void balance(WorkProfile profile, boolean globalAge) {
+        int threads = ageOwner.length;
+        double[] load = new double[parts];
+        load[0] = OTHER_COST * profile.otherRecords();
+        long total = 0;
+        for (int t = 0; t < threads; t++) {
+            total += profile.threadAccesses(t);
+        }
+        if (globalAge) {
+            load[parts - 1] += AGE_COST * total;
+        }
+        // Threads, largest first (ties by index), each to the least loaded partition (ties to the higher one).
+        Integer[] order = new Integer[threads];
+        for (int t = 0; t < threads; t++) {
+            order[t] = t;
+        }
+        java.util.Arrays.sort(order, (a, b) -> profile.threadAccesses(a) != profile.threadAccesses(b)
+                ? Long.compare(profile.threadAccesses(b), profile.threadAccesses(a)) : Integer.compare(a, b));
+        double perThread = globalAge ? MIX_COST : AGE_COST + MIX_COST;
+        for (int t : order) {
+            int best = parts - 1;
+            for (int k = parts - 2; k >= 0; k--) {
+                if (load[k] < load[best]) {
+                    best = k;
+                }
+            }
+            mixOwner[t] = best;
+            ageOwner[t] = globalAge ? parts - 1 : best;
+            load[best] += perThread * profile.threadAccesses(t);
+        }
+        // Page slots: each partition's share of the page work fills it up to a common level where it can.
+        double[] share = level(load, PAGE_COST * total);
+        Integer[] slots = new Integer[WorkProfile.SLOTS];
+        for (int s = 0; s < slots.length; s++) {
+            slots[s] = s;
+        }
+        java.util.Arrays.sort(slots, (a, b) -> profile.slotAccesses(a) != profile.slotAccesses(b)
+                ? Long.compare(profile.slotAccesses(b), profile.slotAccesses(a)) : Integer.compare(a, b));
+        for (int s : slots) {
+            long w = profile.slotAccesses(s);
+            if (w == 0) {
+                slotOwner[s] = (short) (s % parts);
+                continue;
+            }
+            int best = 0;
+            for (int k = 1; k < parts; k++) {
+                if (share[k] > share[best]) {
+                    best = k;
+                }
+            }
+            slotOwner[s] = (short) best;
+            share[best] -= PAGE_COST * w;
+        }
+    }
+
+    /**
+     * Water-filling: how much of {@code amount} each partition gets so that load + share is the same for all that
+     * get any (those already above that level get none).
+     */
+    static double[] level(double[] load, double amount) {
+        int n = load.length;
+        double[] sorted = load.clone();
+        java.util.Arrays.sort(sorted);
+        // the level L with sum over k of max(0, L - load[k]) = amount
+        double level = sorted[0] + amount;
+        double sum = 0;
+        for (int i = 0; i < n; i++) {
+            sum += sorted[i];
+            double l = (sum + amount) / (i + 1);
+            if (i + 1 == n || l <= sorted[i + 1]) {
+                level = l;
+                break;
+            }
+        }
+        double[] share = new double[n];
+        for (int k = 0; k < n; k++) {
+            share[k] = Math.max(0, level - load[k]);
+        }
+        return share;
+    }
+
+    /** Number of partitions. */
+    public int parts() {
+        return parts;
+    }
+
+    /** The partition that keeps thread {@code t}'s access-age stream (the global stream: the last partition). */
+    public int ageOwner(int t) {
+        return ageOwner[t];
+    }
+
+    /** The partition that counts thread {@code t}'s data accesses in the access mix. */
+    public int mixOwner(int t) {
+        return mixOwner[t];
+    }
+
+    /** The partition that keeps the state of 4 KiB page {@code page}. */
+    public int pageOwner(long page) {
+        return slotOwner[(int) page & (WorkProfile.SLOTS - 1)];
+    }
+
+    /**
+     * The owner of every page slot (index: page number mod {@value WorkProfile#SLOTS}); a copy for the per-access
+     * checks of {@code Communication} and {@code MemoryUsage}.
+     */
+    public short[] slotOwners() {
+        return slotOwner.clone();
+    }
+}
