@@ -262,6 +262,14 @@ public final class Ciat implements Analysis {
     }
 
     @Override
+    public void fetchRun(int thread, int cpu, long clock, long address, int count) {
+        if (part == 0) {
+            phase().mix.fetched[thread] += count;
+        }
+        memory.codeRun(thread, address, count, org.dsmscope.replay.InstructionStream.WORD);
+    }
+
+    @Override
     public void branch(int thread, int cpu, long clock, int kind, long source, long target) {
         if (part != 0) {
             return;

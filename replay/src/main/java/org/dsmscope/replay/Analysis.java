@@ -48,6 +48,17 @@ public interface Analysis {
     }
 
     /**
+     * {@code count} consecutive instructions fetched (reconstructed from a branch record's gap, seed 000 §3), the
+     * i-th at {@code address + 4 i} and clock {@code clock + i}: the same as that many {@link #fetch} calls of 4
+     * bytes, which is what the default does; an analysis may take the run at once.
+     */
+    default void fetchRun(int thread, int cpu, long clock, long address, int count) {
+        for (int i = 0; i < count; i++) {
+            fetch(thread, cpu, clock + i, address + (long) i * InstructionStream.WORD, InstructionStream.WORD);
+        }
+    }
+
+    /**
      * A branch record as read: {@code kind} is {@link org.dsmscope.trace.RecordKind#PROC_START},
      * {@link org.dsmscope.trace.RecordKind#BRANCH} or {@link org.dsmscope.trace.RecordKind#PROC_CALL}.
      */

@@ -449,10 +449,12 @@ final class ThreadEngine {
             long gap = InstructionStream.gap(pcValid[t], pc[t], source);
             long c = clock[t];
             long p = pc[t];
-            for (long i = 0; i < gap; i++) {
+            for (long i = 0; i < gap; ) {
+                int n = (int) Math.min(gap - i, 1 << 30);
                 for (Analysis a : an) {
-                    a.fetch(t, t, c + i, p + i * InstructionStream.WORD, InstructionStream.WORD);
+                    a.fetchRun(t, t, c + i, p + i * InstructionStream.WORD, n);
                 }
+                i += n;
             }
             if (gap > 0) {
                 lastInstr[t] = c + gap - 1;

@@ -136,9 +136,52 @@ public final class MemoryUsage {
         }
         int n = Math.max(size, 1);
         int s = touch(thread, address, n, CODE);
-        if (s < 0) {
-            return;
+        if (s >= 0) {
+            instruction(s, (int) (address & (PAGE - 1)));
         }
+    }
+
+    /**
+     * {@code count} instructions of {@code size} bytes fetched one after the other from {@code address} by {@code
+     * thread}: the same as that many {@link #code} calls, with one page lookup per page instead of one per
+     * instruction.
+     */
+    public void codeRun(int thread, long address, int count, int size) {
+        if (part == 0) {
+            fetchedInstructions += count;
+        }
+        int n = Math.max(size, 1);
+        long me = (long) (thread + 1) << firstShift;
+        long a = address;
+        int left = count;
+        while (left > 0) {
+            int off = (int) (a & (PAGE - 1));
+            int fit = (PAGE - off) / n;
+            if (fit == 0) {
+                // an instruction across a page boundary
+                int s = touch(thread, a, n, CODE);
+                if (s >= 0) {
+                    instruction(s, off);
+                }
+                a += n;
+                left--;
+                continue;
+            }
+            int k = Math.min(left, fit);
+            if (!foreign(a >>> PAGE_SHIFT)) {
+                int s = loc.slot(a >>> PAGE_SHIFT);
+                for (int j = 0, o = off; j < k; j++, o += n) {
+                    mark(loc.state(s), me, o, n, CODE);
+                    instruction(s, o);
+                }
+            }
+            a += (long) k * n;
+            left -= k;
+        }
+    }
+
+    /** Counts an instruction starting at offset {@code off} of the page in slot {@code s} (touched before). */
+    private void instruction(int s, int off) {
         if (s >= codeCount.length) {
             codeCount = java.util.Arrays.copyOf(codeCount, Math.max(s + 1, codeCount.length * 2));
         }
@@ -147,7 +190,6 @@ public final class MemoryUsage {
             cc = new int[PAGE];
             codeCount[s] = cc;
         }
-        int off = (int) (address & (PAGE - 1));
         cc[off]++;
         int i = index(s, off);
         if (i >= 0) {
@@ -177,7 +219,6 @@ public final class MemoryUsage {
     /** Marks the bytes touched; returns the slot of the first byte's page, -1 if another partition owns it. */
     private int touch(int thread, long address, int size, long bit) {
         long me = (long) (thread + 1) << firstShift;
-        long firstField = firstMask;
         long a = address;
         int rem = size;
         int firstSlot = -1;
@@ -196,32 +237,37 @@ public final class MemoryUsage {
                 firstSlot = s;
                 first = false;
             }
-            long[] m = loc.state(s);
-            if (packed) {
-                // whole groups in one word; a group covered in part is split and marked byte by byte
-                for (int x = off, e = off + n; x < e; ) {
-                    int g = x >>> GROUP_SHIFT;
-                    if ((m[g] & SPLIT) == 0 && (x & (GROUP - 1)) == 0 && x + GROUP <= e) {
-                        m[g] = LocationState.mark(m[g], me, firstField, bit);
-                        x += GROUP;
-                    } else {
-                        int b = loc.split(m, g);
-                        long[] sd = loc.side();
-                        for (int end = Math.min(e, (g + 1) << GROUP_SHIFT); x < end; x++) {
-                            int i = b + (x & (GROUP - 1));
-                            sd[i] = LocationState.mark(sd[i], me, firstField, bit);
-                        }
-                    }
-                }
-            } else {
-                for (int i = off * stride, e = (off + n) * stride; i < e; i += stride) {
-                    m[i] = LocationState.mark(m[i], me, firstField, bit);
-                }
-            }
+            mark(loc.state(s), me, off, n, bit);
             a += n;
             rem -= n;
         }
         return firstSlot;
+    }
+
+    /** Marks bytes off .. off + n - 1 (within one page) of page state {@code m} as touched by {@code me}. */
+    private void mark(long[] m, long me, int off, int n, long bit) {
+        long firstField = firstMask;
+        if (packed) {
+            // whole groups in one word; a group covered in part is split and marked byte by byte
+            for (int x = off, e = off + n; x < e; ) {
+                int g = x >>> GROUP_SHIFT;
+                if ((m[g] & SPLIT) == 0 && (x & (GROUP - 1)) == 0 && x + GROUP <= e) {
+                    m[g] = LocationState.mark(m[g], me, firstField, bit);
+                    x += GROUP;
+                } else {
+                    int b = loc.split(m, g);
+                    long[] sd = loc.side();
+                    for (int end = Math.min(e, (g + 1) << GROUP_SHIFT); x < end; x++) {
+                        int i = b + (x & (GROUP - 1));
+                        sd[i] = LocationState.mark(sd[i], me, firstField, bit);
+                    }
+                }
+            }
+        } else {
+            for (int i = off * stride, e = (off + n) * stride; i < e; i += stride) {
+                m[i] = LocationState.mark(m[i], me, firstField, bit);
+            }
+        }
     }
 
     /** One page's record of the memory usage file. */

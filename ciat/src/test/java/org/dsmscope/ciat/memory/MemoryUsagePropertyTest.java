@@ -150,4 +150,60 @@ class MemoryUsagePropertyTest {
             assertEquals(expected.stream().mapToLong(r -> r[3]).sum(), f.get(7), "shared bytes");
         }
     }
+
+    /** A run of {@code count} 4-byte fetches from {@code address} (count 0: a data access of 8 bytes there). */
+    record Run(int thread, long address, int count) {
+    }
+
+    /** Runs of 1 to 40 instructions, at any address (so some straddle a page boundary), among data accesses. */
+    @Provide
+    Arbitrary<List<Run>> runs() {
+        return Combinators.combine(Arbitraries.integers().between(0, 3), Arbitraries.of(0x7F80L, 0x3000L),
+                Arbitraries.longs().between(0, 200), Arbitraries.integers().between(0, 40))
+                .as((t, b, a, n) -> new Run(t, b + a, n)).list().ofMinSize(1).ofMaxSize(60);
+    }
+
+    /**
+     * {@link MemoryUsage#codeRun} leaves exactly the state of as many {@link MemoryUsage#code} calls: page records,
+     * figures and instruction starts, in both layouts, and as a partition that owns every other page.
+     */
+    @Property(tries = 300)
+    void codeRun_equalsOneFetchAtATime(@ForAll("runs") List<Run> stream) {
+        short[] owners = new short[1024];
+        for (int i = 0; i < owners.length; i++) {
+            owners[i] = (short) (i & 1);
+        }
+        for (int variant = 0; variant < 3; variant++) {
+            MemoryUsage one = variant == 1 ? new MemoryUsage(new LocationState(4)) : new MemoryUsage(new LocationState(4, 4));
+            MemoryUsage run = variant == 1 ? new MemoryUsage(new LocationState(4)) : new MemoryUsage(new LocationState(4, 4));
+            if (variant == 2) {
+                one.partition(1, 2, owners);
+                run.partition(1, 2, owners);
+            }
+            for (Run r : stream) {
+                if (r.count == 0) {
+                    one.data(r.thread, r.address, 8);
+                    run.data(r.thread, r.address, 8);
+                    continue;
+                }
+                for (int i = 0; i < r.count; i++) {
+                    one.code(r.thread, r.address + 4L * i, 4);
+                }
+                run.codeRun(r.thread, r.address, r.count, 4);
+            }
+            List<long[]> expected = one.pageRows();
+            List<long[]> rows = run.pageRows();
+            assertEquals(expected.size(), rows.size(), "pages");
+            for (int i = 0; i < rows.size(); i++) {
+                assertArrayEquals(expected.get(i), rows.get(i), "variant " + variant + " page record " + i);
+            }
+            MemoryFigures a = one.figures(new AddressRanges());
+            MemoryFigures b = run.figures(new AddressRanges());
+            assertEquals(a.instructionStarts, b.instructionStarts, "instruction starts");
+            assertEquals(a.fetchedInstructions, b.fetchedInstructions, "fetched instructions");
+            for (int f = 1; f <= 18; f++) {
+                assertEquals(a.get(f), b.get(f), "figure " + f);
+            }
+        }
+    }
 }
