@@ -711,6 +711,7 @@ public final class Dsm implements AutoCloseable {
         try {
             tickets.handOffMasterRoles();
             handOffEventcounts();
+            net.farewell(Math.min(cfg.timeoutMillis, 5000));
         } catch (RuntimeException ex) {
             System.err.println("dsm m" + rank + ": " + ex.getMessage());
         }

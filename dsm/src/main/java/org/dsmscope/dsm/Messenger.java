@@ -46,6 +46,9 @@ final class Messenger {
     static final int HANDOFFACK = 16;
     static final int ECSTATE = 17;
     static final int READY = 18;
+    /** A member closing (unicast to each other member; see {@link #farewell}). */
+    static final int BYE = 19;
+    static final int BYEACK = 20;
     private static final int HEADER = 17;
 
     private final Dsm dsm;
@@ -83,6 +86,7 @@ final class Messenger {
             case HANDOFF:
             case ECSTATE:
             case READY:
+            case BYE:
                 return EventType.REQUEST;
             default:
                 return EventType.REPLY;
@@ -296,6 +300,36 @@ final class Messenger {
         }
     }
 
+    /**
+     * Before a member closes: a BYE to every other member, each answered after every earlier unicast from this
+     * member (JGroups' unicast is reliable and FIFO per pair), so the updates this member sent last have reached
+     * them all, retransmissions included, before its channel goes away. Without it a member that closed right
+     * after {@code putUpdates} could lose an update still being retransmitted, and a reader's {@code getUpdates},
+     * which stops waiting for a member that left, would read the old value. Waits at most {@code timeoutMs}; a
+     * member that leaves meanwhile is not waited for.
+     */
+    void farewell(long timeoutMs) {
+        TreeSet<Integer> others = others();
+        if (others.isEmpty()) {
+            return;
+        }
+        Call c = call("close", others, true);
+        byte[] body = ByteBuffer.allocate(8).putLong(c.id).array();
+        for (int r : others) {
+            send(r, BYE, 0, body);
+        }
+        try {
+            await(c, 0, timeoutMs);
+        } catch (DsmException e) {
+            TreeSet<Integer> silent;
+            synchronized (c) {
+                silent = new TreeSet<>(c.waiting);
+            }
+            System.err.println("dsm m" + rank + ": closing without an answer from " + silent + " within "
+                    + timeoutMs + " ms");
+        }
+    }
+
     void closing() {
         for (Call c : calls.values()) {
             synchronized (c) {
@@ -435,6 +469,11 @@ final class Messenger {
                 }
                 return;
             }
+            case BYE:
+                // after every earlier message from src (unicast is FIFO per pair): its updates are all here
+                send(src, BYEACK, ctx, ByteBuffer.allocate(8).putLong(b.getLong(0)).array());
+                return;
+            case BYEACK:
             case JOINACK:
             case HANDOFFACK:
             case ORDERED: {

@@ -79,6 +79,34 @@ class ConsistencyTest {
         }
     }
 
+    /**
+     * A member that closes right after {@code putUpdates}, its update lost on the wire: the close waits until every
+     * other member has answered its BYE, which comes after the retransmitted update, so the update is not lost
+     * with the channel (before, the reader kept 0).
+     */
+    @Test
+    void memberClosingRightAfterPutUpdates_itsLastUpdateStillArrives() throws Exception {
+        try (Group g = new Group(2)) {
+            RandomSegment[] s = new RandomSegment[2];
+            for (int r = 0; r < 2; r++) {
+                s[r] = g.m(r).createRandom(16, Consistency.release());
+            }
+            for (int r = 0; r < 2; r++) {
+                g.m(r).needUpdates(s[r]);
+            }
+            s[0].putLong(0, 42);
+            g.m(0).discard().dropDownUnicasts(2); // the update's first transmission is dropped
+            g.m(0).putUpdates(s[0]);
+            g.m(0).close();
+            long deadline = System.currentTimeMillis() + 20_000;
+            while (g.m(1).ranks().size() > 1 && System.currentTimeMillis() < deadline) {
+                Thread.sleep(10);
+            }
+            g.m(1).getUpdates(s[1]);
+            assertEquals(42, s[1].getLong(0));
+        }
+    }
+
     @Test
     void falseSharing_concurrentWritersMergedWithTwinsAndDiffs_bothMomentsReported() throws Exception {
         try (Group g = new Group(2)) {
