@@ -134,7 +134,11 @@ public final class MemoryUsage {
         if (part == 0) {
             fetchedInstructions++;
         }
-        int n = Math.max(size, 1);
+        codeOne(thread, address, Math.max(size, 1));
+    }
+
+    /** One fetched instruction of {@code n} &ge; 1 bytes, not counted in {@link #fetchedInstructions}. */
+    private void codeOne(int thread, long address, int n) {
         int s = touch(thread, address, n, CODE);
         if (s >= 0) {
             instruction(s, (int) (address & (PAGE - 1)));
@@ -158,11 +162,7 @@ public final class MemoryUsage {
             int off = (int) (a & (PAGE - 1));
             int fit = (PAGE - off) / n;
             if (fit == 0) {
-                // an instruction across a page boundary
-                int s = touch(thread, a, n, CODE);
-                if (s >= 0) {
-                    instruction(s, off);
-                }
+                codeOne(thread, a, n); // an instruction across a page boundary
                 a += n;
                 left--;
                 continue;

@@ -1,0 +1,89 @@
+package org.dsmscope.bench.ciat;
+
+import java.util.Arrays;
+import java.util.Locale;
+import org.dsmscope.ciat.PartitionPlan;
+import org.dsmscope.replay.Analysis;
+import org.dsmscope.replay.CallEvent;
+import org.dsmscope.replay.Replay;
+import org.dsmscope.replay.ReplayContext;
+import org.dsmscope.replay.ReplayOptions;
+import org.dsmscope.replay.WorkProfile;
+import org.dsmscope.trace.TraceSet;
+
+/**
+ * How evenly CIAT's partitions share the work of a trace set (ciat/README.md "Balanced partitions"): one replay
+ * counts every data access by thread and page slot, every fetched instruction by code page slot and every call;
+ * then, for the round-robin plan and for the plan made from the prescan's {@link WorkProfile}, it prints each
+ * partition's estimated cost ({@link PartitionPlan}'s weights; a fetched instruction at {@link
+ * PartitionPlan#PAGE_COST} on its code page's owner) and the largest over the mean. Usage: {@code PlanCost
+ * TRACE_PREFIX PARTITIONS}.
+ */
+public final class PlanCost {
+    private PlanCost() {
+    }
+
+    /** Counts what the replay delivers and keeps the profile the prescan made. */
+    private static final class Counts implements Analysis {
+        long[] threads;
+        final long[] slots = new long[WorkProfile.SLOTS];
+        final long[] code = new long[WorkProfile.SLOTS];
+        long calls;
+        WorkProfile profile;
+
+        @Override
+        public boolean wantsWorkProfile() {
+            return true;
+        }
+
+        @Override
+        public void begin(ReplayContext c) {
+            threads = new long[c.threads()];
+            profile = c.workProfile();
+        }
+
+        @Override
+        public void access(int thread, int cpu, long clock, int memType, int size, boolean store, long address) {
+            threads[thread]++;
+            slots[WorkProfile.slotOf(address)]++;
+        }
+
+        @Override
+        public void fetch(int thread, int cpu, long clock, long address, int size) {
+            code[WorkProfile.slotOf(address)]++;
+        }
+
+        @Override
+        public void call(int thread, int cpu, long clock, CallEvent call) {
+            calls++;
+        }
+    }
+
+    /** Prints the estimates. */
+    public static void main(String[] a) {
+        TraceSet set = TraceSet.ofPrefix(a[0]);
+        int n = Integer.parseInt(a[1]);
+        Counts c = new Counts();
+        new Replay(set, null, new ReplayOptions()).add(c).run();
+        for (String which : new String[] {"round-robin", "profile"}) {
+            PartitionPlan p = PartitionPlan.of(n, c.threads.length, false, which.equals("profile") ? c.profile : null);
+            double[] cost = new double[n];
+            cost[0] += PartitionPlan.OTHER_COST * c.calls;
+            for (int t = 0; t < c.threads.length; t++) {
+                cost[p.ageOwner(t)] += PartitionPlan.AGE_COST * c.threads[t];
+                cost[p.mixOwner(t)] += PartitionPlan.MIX_COST * c.threads[t];
+            }
+            for (int s = 0; s < WorkProfile.SLOTS; s++) {
+                cost[p.pageOwner(s)] += PartitionPlan.PAGE_COST * (c.slots[s] + c.code[s]);
+            }
+            double sum = Arrays.stream(cost).sum();
+            double max = Arrays.stream(cost).max().orElse(0);
+            StringBuilder b = new StringBuilder();
+            for (double x : cost) {
+                b.append(String.format(Locale.ROOT, " %.0f", x));
+            }
+            System.out.printf(Locale.ROOT, "%s %s plan: estimated cost per partition%s; largest / mean %.3f%n", a[0],
+                    which, b, sum == 0 ? 1.0 : max / (sum / n));
+        }
+    }
+}
