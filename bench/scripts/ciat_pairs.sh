@@ -1,0 +1,34 @@
+#!/bin/bash
+# Whole-command timing of `dsmscope ciat` serial against `--partitions N` (issue 4 "parallel mode"), fresh JVMs
+# alternating, each in a directory of its own holding links to the trace files, and a byte comparison of what
+# the two wrote (report, memory file, JSON, standard output) after every pair.
+# Usage: bench/scripts/ciat_pairs.sh TRACE_PREFIX PAIRS [N]      (run from the repository root, after a build)
+# Prints per run: wall s, user s, system s, peak resident KB; per pair: serial wall / partitioned wall.
+set -u
+T=$(readlink -f "$1"); PAIRS=$2; N=${3:-2}
+JAR=$(readlink -f cli/target/dsmscope.jar)
+W=$(mktemp -d "${TMPDIR:-/tmp}/ciat-pairs.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+base=$(basename "$T")
+for d in serial parts; do
+  mkdir -p "$W/$d"
+  for f in "$T".[0-9]*; do
+    case "$f" in *[!0-9]) continue ;; esac
+    ln -s "$f" "$W/$d/"
+  done
+done
+run() { # dir options...
+  local d=$1; shift
+  (cd "$W/$d" && /usr/bin/time -o ../time.txt -f "%e %U %S %M" java -jar "$JAR" ciat "$@" --json o.json "$base" \
+      > out.txt 2>&1) || { echo "ciat failed in $d:"; cat "$W/$d/out.txt"; exit 2; }
+  cat "$W/time.txt"
+}
+for i in $(seq 1 "$PAIRS"); do
+  a=$(run serial)
+  b=$(run parts --partitions "$N")
+  same=yes
+  for x in "$base.ciat_report" "$base.memory" o.json out.txt; do
+    cmp -s "$W/serial/$x" "$W/parts/$x" || same="NO ($x differs)"
+  done
+  echo "$a $b $same" | awk -v n="$N" '{printf "serial %6.2f s (user %.2f sys %.2f, %d KB)   partitions %s %6.2f s (user %.2f sys %.2f, %d KB)   ratio %.2f   identical: %s\n", $1, $2, $3, $4, n, $5, $6, $7, $8, $1/$5, substr($0, index($0, $9))}'
+done
