@@ -76,14 +76,8 @@ public final class PartitionPlan {
             load[parts - 1] += AGE_COST * total;
         }
         // Threads, largest first (ties by index), each to the least loaded partition (ties to the higher one).
-        Integer[] order = new Integer[threads];
-        for (int t = 0; t < threads; t++) {
-            order[t] = t;
-        }
-        java.util.Arrays.sort(order, (a, b) -> profile.threadAccesses(a) != profile.threadAccesses(b)
-                ? Long.compare(profile.threadAccesses(b), profile.threadAccesses(a)) : Integer.compare(a, b));
         double perThread = globalAge ? MIX_COST : AGE_COST + MIX_COST;
-        for (int t : order) {
+        for (int t : largestFirst(threads, profile::threadAccesses)) {
             int best = parts - 1;
             for (int k = parts - 2; k >= 0; k--) {
                 if (load[k] < load[best]) {
@@ -96,13 +90,7 @@ public final class PartitionPlan {
         }
         // Page slots: each partition's share of the page work fills it up to a common level where it can.
         double[] share = level(load, PAGE_COST * total);
-        Integer[] slots = new Integer[WorkProfile.SLOTS];
-        for (int s = 0; s < slots.length; s++) {
-            slots[s] = s;
-        }
-        java.util.Arrays.sort(slots, (a, b) -> profile.slotAccesses(a) != profile.slotAccesses(b)
-                ? Long.compare(profile.slotAccesses(b), profile.slotAccesses(a)) : Integer.compare(a, b));
-        for (int s : slots) {
+        for (int s : largestFirst(WorkProfile.SLOTS, profile::slotAccesses)) {
             long w = profile.slotAccesses(s);
             if (w == 0) {
                 slotOwner[s] = (short) (s % parts);
@@ -117,6 +105,17 @@ public final class PartitionPlan {
             slotOwner[s] = (short) best;
             share[best] -= PAGE_COST * w;
         }
+    }
+
+    /** Indices 0 .. n-1 by decreasing {@code weight}, ties in index order. */
+    private static Integer[] largestFirst(int n, java.util.function.IntToLongFunction weight) {
+        Integer[] order = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        java.util.Arrays.sort(order, (a, b) -> weight.applyAsLong(a) != weight.applyAsLong(b)
+                ? Long.compare(weight.applyAsLong(b), weight.applyAsLong(a)) : Integer.compare(a, b));
+        return order;
     }
 
     /**
