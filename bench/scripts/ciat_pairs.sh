@@ -2,11 +2,12 @@
 # Whole-command timing of `dsmscope ciat` serial against `--partitions N` (issue 4 "parallel mode"), fresh JVMs
 # alternating, each in a directory of its own holding links to the trace files, and a byte comparison of what
 # the two wrote (report, memory file, JSON, standard output) after every pair.
-# Usage: bench/scripts/ciat_pairs.sh TRACE_PREFIX PAIRS [N]      (run from the repository root, after a build)
+# Usage: bench/scripts/ciat_pairs.sh TRACE_PREFIX PAIRS [N]      (from any directory, after a build)
 # Prints per run: wall s, user s, system s, peak resident KB; per pair: serial wall / partitioned wall.
 set -u
 T=$(readlink -f "$1"); PAIRS=$2; N=${3:-2}
-JAR=$(readlink -f cli/target/dsmscope.jar)
+JAR=$(readlink -f "$(dirname "$0")/../../cli/target/dsmscope.jar")
+[ -f "$JAR" ] || { echo "ciat_pairs.sh: no $JAR (build first: mvn -B install -DskipTests)" >&2; exit 2; }
 W=$(mktemp -d "${TMPDIR:-/tmp}/ciat-pairs.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 base=$(basename "$T")
@@ -24,8 +25,8 @@ run() { # dir options...
   cat "$W/time.txt"
 }
 for i in $(seq 1 "$PAIRS"); do
-  a=$(run serial)
-  b=$(run parts --partitions "$N")
+  a=$(run serial) || { echo "$a"; exit 2; }
+  b=$(run parts --partitions "$N") || { echo "$b"; exit 2; }
   same=yes
   for x in "$base.ciat_report" "$base.memory" o.json out.txt; do
     cmp -s "$W/serial/$x" "$W/parts/$x" || same="NO ($x differs)"

@@ -263,12 +263,13 @@ public final class CiatCommand implements Callable<Integer> {
     /**
      * Runs CIAT with options {@code co} on {@code replay}, serially or in {@code parts} address partitions on
      * worker threads (identical results); also used by on-the-fly CIAT. Trace files are replayed once per partition
-     * ({@link Replay#runInPartitions}) when the partitions' open files fit ({@link #replaysFit}); live streams, which
-     * can be read once, and trace sets too large for that are replayed once and their records handed to the
-     * partitions ({@link ParallelCiat}).
+     * ({@link Replay#runInPartitions}) when the partitions' open files fit ({@link #replaysFit}), live streams when
+     * they have a reader per partition ({@link Replay#partitionable}); other live streams and trace sets too large
+     * for that are replayed once and their records handed to the partitions ({@link ParallelCiat}).
      */
     static Analysed analyse(Replay replay, CiatOptions co, int parts) {
-        if (parts > 1 && !replay.isLive() && replaysFit(parts, 2 * replay.traces().size())) {
+        if (parts > 1 && replay.partitionable(parts)
+                && (replay.isLive() || replaysFit(parts, 2 * replay.traces().size()))) {
             Ciat[] made = new Ciat[parts]; // filled by the partitions' threads (abandoned below if one fails)
             boolean done = false;
             try {

@@ -39,9 +39,13 @@ final class LiveSource implements Replay.Source {
      */
     static final String PROGRESS = "dsmscope.live.analysed";
 
-    LiveSource(List<ReadableByteChannel> channels, LongSupplier firstCallTime) {
+    /** Whether this source sets the {@link #PROGRESS} property (one source of a partitioned analysis does). */
+    private final boolean reports;
+
+    LiveSource(List<ReadableByteChannel> channels, LongSupplier firstCallTime, boolean reports) {
         this.channels = channels;
         this.firstCallTime = firstCallTime;
+        this.reports = reports;
     }
 
     @Override
@@ -130,7 +134,7 @@ final class LiveSource implements Replay.Source {
                 return n;
             }
             read += n;
-            if (read - reported >= 64 << 10) {
+            if (reports && read - reported >= 64 << 10) {
                 reported = read;
                 System.setProperty(PROGRESS, Long.toString(read));
             }

@@ -16,8 +16,8 @@ import picocli.CommandLine;
  * The on-the-fly CIAT sink (seed 000 §2 and §4 {@code to_ciat}, SPEC §1): the agent finds it with
  * {@code ServiceLoader} in dsmscope.jar and runs it in an isolated class loader at the end of a traced run. It
  * takes the options of {@code dsmscope ciat} (from {@code CIAT_OPTIONS}), parses them with {@link CiatCommand}'s
- * own definitions, and runs the same {@link Replay} and CIAT (serial, or in {@code --partitions} on worker threads,
- * as {@link CiatCommand#analyse}) on the run's per-thread streams, writing
+ * own definitions, and runs the same {@link Replay} and CIAT (serial, or in {@code --partitions N} partitions that
+ * each replay the run from a reader of their own, as {@link CiatCommand#analyse}) on the run's per-thread streams, writing
  * {@code NAME.p.ciat_report}, {@code NAME.p.memory} and the requested extras exactly as {@code dsmscope ciat NAME.p}
  * does on the files of a {@code normal} run: while the program runs ({@link #analyseLive}, the streams read as the
  * agent hands them over, {@link LiveSource}) when the thread count is known, else at the end of the run.
@@ -67,17 +67,30 @@ public final class OnTheFlyCiat implements AnalysisSink {
         }
     }
 
+    /** One reader per partition ({@code --partitions N}): each partition replays the run itself. */
     @Override
-    public List<Path> analyseLive(String type, String base, List<ReadableByteChannel> threads,
+    public int liveReaders(String type, List<String> options) {
+        try {
+            return parse(options).partitionCount();
+        } catch (RuntimeException e) {
+            return 1; // check() has refused the options
+        }
+    }
+
+    @Override
+    public List<Path> analyseLive(String type, String base, List<List<ReadableByteChannel>> readers,
             LongSupplier firstCallTime, List<String> options, PrintStream log) {
         try {
             CiatCommand c = parse(options);
             List<Path> names = new ArrayList<>();
-            for (int t = 0; t < threads.size(); t++) {
+            for (int t = 0; t < readers.get(0).size(); t++) {
                 names.add(Paths.get(base + "." + t));
             }
-            LiveSource src = new LiveSource(threads, firstCallTime);
-            Replay replay = Replay.live(TraceSet.of(base, names), src, c.replayOptions());
+            List<Replay.Source> sources = new ArrayList<>();
+            for (int r = 0; r < readers.size(); r++) {
+                sources.add(new LiveSource(readers.get(r), firstCallTime, r == 0));
+            }
+            Replay replay = Replay.live(TraceSet.of(base, names), sources, c.replayOptions());
             return run(replay, c, log);
         } catch (CommandLine.ParameterException | UserError | org.dsmscope.trace.BadInputException e) {
             throw new IllegalArgumentException(e.getMessage(), e);

@@ -83,6 +83,12 @@ class OnTheFlyCiatTest {
 
     /** A run with the thread count, so the analysis runs while the program runs; the records kept as NAME.p.t. */
     private Process live(String name, int p, String budget, String main, String... progArgs) throws Exception {
+        return liveWith(null, name, p, budget, main, progArgs);
+    }
+
+    /** {@link #live} with {@code CIAT_OPTIONS} (null: none). */
+    private Process liveWith(String ciatOptions, String name, int p, String budget, String main, String... progArgs)
+            throws Exception {
         List<String> cmd = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xbootclasspath/a:" + TraceCommand.findAgentJar().toAbsolutePath(),
                 "-Ddsmscope.jar=" + System.getProperty("java.class.path"), "-Ddsmscope.spill.keep=true",
@@ -91,8 +97,13 @@ class OnTheFlyCiatTest {
                         + ",name=" + name,
                 "-cp", Paths.get("target", "test-classes").toAbsolutePath().toString(), main));
         cmd.addAll(List.of(progArgs));
-        return new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.PIPE)
-                .redirectError(ProcessBuilder.Redirect.PIPE).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.PIPE)
+                .redirectError(ProcessBuilder.Redirect.PIPE);
+        pb.environment().remove("CIAT_OPTIONS");
+        if (ciatOptions != null) {
+            pb.environment().put("CIAT_OPTIONS", ciatOptions);
+        }
+        return pb.start();
     }
 
     /** Copies the kept records of run {@code name} (p threads) into a new directory as x.p.t; returns it. */
@@ -164,6 +175,20 @@ class OnTheFlyCiatTest {
         assumeTrue(TraceCommand.findAgentJar() != null, "agent jar not built");
         String name = dir.resolve("spill").toString();
         String[] r = finish(live(name, 5, "0", LockHeavy.class.getName(), "4", "1000", "256"));
+        assertTrue(r[1].contains("analysed while the program ran; ") && r[1].contains("spilled to disk"), r[1]);
+        sameAsOffline(name, 5);
+        try (Stream<Path> s = Files.list(dir)) {
+            assertTrue(s.noneMatch(f -> f.getFileName().toString().startsWith(".dsmscope-live")), "spill left behind");
+        }
+    }
+
+    @Test
+    void partitionsWithABudgetOfZero_eachReplayTheSpilledRecords_sameResultsAsSerialOffline_noSpillLeft()
+            throws Exception {
+        assumeTrue(TraceCommand.findAgentJar() != null, "agent jar not built");
+        String name = dir.resolve("pspill").toString();
+        // three partitions, each replaying every thread's records from the spill (every chunk spills)
+        String[] r = finish(liveWith("--partitions 3", name, 5, "0", LockHeavy.class.getName(), "4", "1000", "256"));
         assertTrue(r[1].contains("analysed while the program ran; ") && r[1].contains("spilled to disk"), r[1]);
         sameAsOffline(name, 5);
         try (Stream<Path> s = Files.list(dir)) {

@@ -25,6 +25,8 @@ public final class Replay implements ReplayContext {
     private final List<Analysis> analyses = new ArrayList<>();
     /** On-the-fly input (null: the trace files of {@link #detailed}, prescanned). */
     private final Source source;
+    /** A live replay's sources, one per partition ({@link #live(TraceSet, List, ReplayOptions)}); else null. */
+    private List<Source> partitionSources;
     private final Problems problems = new Problems();
     private Prescan pre;
     private ThreadEngine threads;
@@ -73,6 +75,17 @@ public final class Replay implements ReplayContext {
      */
     public static Replay live(TraceSet named, Source source, ReplayOptions o) {
         return new Replay(named, o, source);
+    }
+
+    /**
+     * An on-the-fly replay that can run in {@code sources.size()} partitions ({@link #runInPartitions}): partition k
+     * reads its own copy of every thread's records from {@code sources.get(k)} (the producer hands each record to
+     * every source). Run serially ({@link #run}), it reads {@code sources.get(0)}.
+     */
+    public static Replay live(TraceSet named, List<Source> sources, ReplayOptions o) {
+        Replay r = new Replay(named, o, sources.get(0));
+        r.partitionSources = List.copyOf(sources);
+        return r;
     }
 
     private Replay(TraceSet named, ReplayOptions o, Source source) {
@@ -181,9 +194,17 @@ public final class Replay implements ReplayContext {
     }
 
     /**
-     * This replay (of trace files, not of live streams: each partition reads the files) as partition 0 of
-     * {@code parts}, on the calling thread, and partitions 1 .. parts-1 on threads of their own, after one prescan
-     * shared by all; see {@link #runPartitioned}. Problems continued past are this replay's ({@link #problems}),
+     * True if this replay can run in {@code parts} partitions ({@link #runInPartitions}): a replay of files can
+     * (each partition reads them), a live one if it has a source per partition.
+     */
+    public boolean partitionable(int parts) {
+        return source == null || (partitionSources != null && partitionSources.size() == parts);
+    }
+
+    /**
+     * This replay as partition 0 of {@code parts}, on the calling thread, and partitions 1 .. parts-1 on threads of
+     * their own, after one prescan shared by all (trace files: each partition reads them), or, live, each partition
+     * reading its own source ({@link #partitionable}; no prescan, no work profile); see {@link #runPartitioned}. Problems continued past are this replay's ({@link #problems}),
      * the same in every partition. If a partition fails, the first failure in partition order is rethrown once every
      * partition has ended. Analyses added before ({@link #add}) are not used. Returns the analyses in partition
      * order.
@@ -192,15 +213,18 @@ public final class Replay implements ReplayContext {
         if (parts < 1 || parts > 1024) {
             throw new BadInputException("partitions: " + parts + " out of range (1..1024)");
         }
-        if (source != null) {
-            throw new IllegalStateException("a live replay cannot be repeated in partitions");
+        if (!partitionable(parts)) {
+            throw new IllegalStateException("a live replay with " + (partitionSources == null ? 1
+                    : partitionSources.size()) + " source(s) cannot run in " + parts + " partitions");
         }
-        pre = new Prescan(detailed.size(), o, problems);
-        if (parts > 1) {
-            pre.countWork();
+        if (source == null) {
+            pre = new Prescan(detailed.size(), o, problems);
+            if (parts > 1) {
+                pre.countWork();
+            }
+            // the prescan on as many threads as there are partitions: the partitions wait for it
+            pre.run(detailed, calls, o.interleave > 0, parts);
         }
-        // the prescan on as many threads as there are partitions: the partitions wait for it
-        pre.run(detailed, calls, o.interleave > 0, parts);
         analyses.clear();
         // Each partition's replay and analysis are made on the thread that runs them: objects made one after the
         // other by one thread lie side by side, and two threads writing fields in one cache line slow each other
@@ -212,7 +236,8 @@ public final class Replay implements ReplayContext {
             int part = k;
             Thread t = new Thread(() -> {
                 try {
-                    Replay r = new Replay(detailed, calls, o);
+                    Replay r = source == null ? new Replay(detailed, calls, o)
+                            : new Replay(detailed, o, partitionSources.get(part));
                     made[part] = partition(r, part, parts, factory);
                     r.run();
                 } catch (Throwable e) {

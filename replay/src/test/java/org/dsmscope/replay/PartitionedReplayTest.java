@@ -1,6 +1,7 @@
 package org.dsmscope.replay;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -65,5 +66,58 @@ class PartitionedReplayTest {
         }
         assertEquals(serial.get(0).mine.size(), total);
         assertTrue(parts.get(1).mine.size() > 0);
+    }
+
+    /** A live source over trace files: what the agent hands over, here read from disk (the prescan's answers). */
+    private static Replay.Source fileSource(TraceSet set, Prescan pre) {
+        return new Replay.Source() {
+            @Override
+            public java.nio.channels.ReadableByteChannel channel(int thread) {
+                try {
+                    return java.nio.channels.FileChannel.open(set.files().get(thread));
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+
+            @Override
+            public long firstCallTime() {
+                return pre.t0;
+            }
+
+            @Override
+            public boolean hasFetch(int thread) {
+                return pre.hasFetch[thread];
+            }
+
+            @Override
+            public boolean isSyncVariable(long address) {
+                return pre.isSyncVariable(address);
+            }
+        };
+    }
+
+    @Test
+    void aLiveReplayWithASourcePerPartition_runsInPartitions_likeTheFiles() {
+        ForkJoinGen.Params p = new ForkJoinGen.Params();
+        p.threads = 3;
+        p.instructions = 4000;
+        p.lockRate = 0.02;
+        TraceSet set = ForkJoinGen.write(dir, "live", p);
+        Prescan pre = new Prescan(set.size(), new ReplayOptions(), new Problems());
+        pre.run(set, null, false);
+        List<Owned> files = Replay.runPartitioned(set, null, new ReplayOptions(), 2, k -> new Owned());
+        Replay live = Replay.live(set, List.of(fileSource(set, pre), fileSource(set, pre)), new ReplayOptions());
+        assertTrue(live.partitionable(2));
+        assertTrue(!live.partitionable(3), "two sources: two partitions");
+        List<Owned> parts = live.runInPartitions(2, k -> new Owned());
+        for (int k = 0; k < 2; k++) {
+            assertEquals(files.get(k).mine, parts.get(k).mine, "partition " + k);
+            assertEquals(files.get(k).phases, parts.get(k).phases);
+            assertTrue(parts.get(k).mine.size() > 0);
+        }
+        Replay one = Replay.live(set, fileSource(set, pre), new ReplayOptions());
+        assertTrue(!one.partitionable(2), "one source cannot feed two partitions");
+        assertThrows(IllegalStateException.class, () -> one.runInPartitions(2, k -> new Owned()));
     }
 }

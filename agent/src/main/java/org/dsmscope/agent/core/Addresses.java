@@ -41,15 +41,25 @@ public final class Addresses {
             if (e != null && e.get() == o) {
                 return e.value;
             }
+            e = cache[i ^ 1];
+            if (e != null && e.get() == o) {
+                return e.value;
+            }
         }
         WeakIdentityTable.Entry e = TABLE.entry(o, h);
         if (e == null || e.value == 0) {
             e = assign(o, h, t, "-");
         }
         if (cache != null) {
-            cache[i] = e;
+            cache(cache, i, e);
         }
         return e.value;
+    }
+
+    /** Puts an entry in slot i of a thread's two-way cache, the slot's previous entry moving to its pair. */
+    private static void cache(WeakIdentityTable.Entry[] cache, int i, WeakIdentityTable.Entry e) {
+        cache[i ^ 1] = cache[i];
+        cache[i] = e;
     }
 
     /** The address of {@code o} from any thread (no cache). */
@@ -64,7 +74,7 @@ public final class Addresses {
         if (e == null || e.value == 0) {
             e = assign(o, h, t, site);
             if (t.cache != null) {
-                t.cache[h & (ThreadTrace.CACHE - 1)] = e;
+                cache(t.cache, h & (ThreadTrace.CACHE - 1), e);
             }
         }
     }

@@ -19,7 +19,8 @@ import org.dsmscope.trace.TraceSet;
 /**
  * On-the-fly analysis while the program runs ({@code to_ciat} with {@code threads=P}, seed 000 §2, SPEC §1 and
  * §3): P {@link LiveStream}s, one per traced thread, read by the analysis sink on the agent's thread
- * {@code dsmscope-analysis}; a timer ({@code dsmscope-flush}) that every {@code -Ddsmscope.live.flushMs} (100 ms)
+ * {@code dsmscope-analysis} (and threads of the sink's: as many readers of every stream as the sink asks for,
+ * {@link AnalysisSink#liveReaders}); a timer ({@code dsmscope-flush}) that every {@code -Ddsmscope.live.flushMs} (100 ms)
  * hands over the records of threads that filled no buffer since its last tick (blocked or slow threads, on which
  * the pseudo-clock replay would otherwise stall); the in-memory budget
  * ({@code -Ddsmscope.live.budget=BYTES}, default the smaller of 64 MiB and an eighth of the heap) beyond which
@@ -29,6 +30,10 @@ import org.dsmscope.trace.TraceSet;
 final class LiveRun {
     private final AgentOptions o;
     private final int p;
+    /** Readers of every stream (the sink's partitions, each replaying the whole run). */
+    private final int readers;
+    /** How spilled chunks are compressed (the {@code codec} option). */
+    private final SpillCodec spillCodec;
     private final LiveStream[] streams;
     private final long[] firstCall;
     private final long budget;
@@ -46,6 +51,8 @@ final class LiveRun {
     private LiveRun(AgentOptions o, AnalysisSink sink, PrintStream err) {
         this.o = o;
         this.p = o.threads;
+        this.readers = Math.max(1, Math.min(1024, sink.liveReaders("to_ciat", o.analysisOptions)));
+        this.spillCodec = SpillCodec.of(o.codec);
         streams = new LiveStream[p];
         firstCall = new long[p];
         java.util.Arrays.fill(firstCall, -1);
@@ -100,7 +107,7 @@ final class LiveRun {
         if (keep) {
             k = Codec.parse(o.codec).encode(new FileOutputStream(spillDir().resolve(index + ".smait").toFile()));
         }
-        LiveStream s = new LiveStream(this, index, k);
+        LiveStream s = new LiveStream(this, index, k, readers, spillCodec);
         streams[index] = s;
         notifyAll();
         return s;
@@ -123,12 +130,18 @@ final class LiveRun {
     }
 
     private void analyse(AnalysisSink sink, PrintStream err) {
-        List<ReadableByteChannel> chans = new ArrayList<>(p);
-        for (int t = 0; t < p; t++) {
-            chans.add(channel(t));
+        List<List<ReadableByteChannel>> byReader = new ArrayList<>(readers);
+        List<ReadableByteChannel> chans = new ArrayList<>(p * readers);
+        for (int r = 0; r < readers; r++) {
+            List<ReadableByteChannel> one = new ArrayList<>(p);
+            for (int t = 0; t < p; t++) {
+                one.add(channel(r, t));
+            }
+            byReader.add(one);
+            chans.addAll(one);
         }
         try {
-            written = sink.analyseLive("to_ciat", o.name + "." + p, chans, new java.util.function.LongSupplier() {
+            written = sink.analyseLive("to_ciat", o.name + "." + p, byReader, new java.util.function.LongSupplier() {
                 @Override
                 public long getAsLong() {
                     return firstCallTime();
@@ -148,8 +161,11 @@ final class LiveRun {
         }
     }
 
-    /** Thread t's channel; the stream may not exist yet (thread not started): the first read waits for it. */
-    private ReadableByteChannel channel(int t) {
+    /**
+     * Reader r's channel of thread t; the stream may not exist yet (thread not started): the first read waits for
+     * it.
+     */
+    private ReadableByteChannel channel(int r, int t) {
         return new ReadableByteChannel() {
             private ReadableByteChannel in;
             private boolean closed;
@@ -165,7 +181,7 @@ final class LiveRun {
                                 throw new java.io.InterruptedIOException("on-the-fly analysis interrupted");
                             }
                         }
-                        in = streams[t].channel();
+                        in = streams[t].channel(r);
                     }
                 }
                 return in;
@@ -186,7 +202,7 @@ final class LiveRun {
                 closed = true;
                 synchronized (LiveRun.this) {
                     if (in == null && streams[t] != null) {
-                        in = streams[t].channel();
+                        in = streams[t].channel(r);
                     }
                 }
                 if (in != null) {
@@ -213,6 +229,16 @@ final class LiveRun {
     /** Counts spilled bytes (uncompressed). */
     void spilled(int len) {
         spilled.addAndGet(len);
+    }
+
+    /** Bytes spilled so far (uncompressed). */
+    long spilledBytes() {
+        return spilled.get();
+    }
+
+    /** Bytes of chunks held in memory now (within the budget). */
+    long queuedBytes() {
+        return queued.get();
     }
 
     /** True once the analysis stopped: records are dropped. */

@@ -14,34 +14,58 @@ import org.dsmscope.trace.SmaitFormat;
 
 /**
  * One thread's record stream for on-the-fly analysis ({@link LiveRun}): the thread's {@code TraceWriter} writes into
- * it (the producer side, an {@link OutputStream}) and the analysis reads it through {@link #channel()}, in order.
- * Every write is handed over as one chunk; while the chunks queued in memory by all threads stay within the
- * run's budget they wait in memory, beyond it the producer compresses the chunk (zstd) into a private spill
- * segment file and queues a reference to it. A producer never waits for the analysis. Spill segments are deleted
- * once their last chunk is read.
+ * it (the producer side, an {@link OutputStream}) and the analysis reads it through {@link #channel(int)}, in order,
+ * with one or more readers (a partitioned analysis replays the run once per partition: each reader gets every
+ * chunk). Every write is handed over as one chunk; while the chunks queued in memory by all threads stay within the
+ * run's budget they wait in memory, beyond it the producer compresses the chunk ({@link SpillCodec}: zstd, or lz4
+ * with the {@code codec} option) into a private spill segment file and queues a reference to it. A chunk leaves the queue (and gives its bytes back to the budget) when
+ * every reader has taken it; a reader that takes a spilled chunk reads and decompresses it itself. A producer never
+ * waits for the analysis. Spill segments are deleted once every reader has read their last chunk.
  */
 final class LiveStream extends OutputStream {
     /** Bytes per spill segment before a new one is started. */
     private static final long SEGMENT = 64L << 20;
+    /** A closed reader's position: past every chunk. */
+    private static final long CLOSED = Long.MAX_VALUE;
 
     private final LiveRun run;
     private final int index;
-    /** Chunks in order: {@code byte[]} (in memory) or {@link Spilled}. Guarded by this. */
-    private final ArrayDeque<Object> queue = new ArrayDeque<>();
+    /**
+     * Chunks in order: {@code byte[]} (in memory) or {@link Spilled}; chunk number {@code first + i} at
+     * {@code ring[(head + i) & (ring.length - 1)]}, {@code count} of them. Guarded by this.
+     */
+    private Object[] ring = new Object[64];
+    private int head;
+    private int count;
+    private long first;
+    /** Per reader, the number of the next chunk it takes ({@link #CLOSED} once it closed). Guarded by this. */
+    private final long[] next;
+    private int openReaders;
     private boolean ended;
     private boolean readerClosed;
     private Segment segment;
     private int segments;
+    /** The spill's compression ({@code codec} option); its packer (made on the first spill, closed at the end). */
+    private final SpillCodec codec;
+    private SpillCodec.Packer zc;
+    private byte[] zbuf = new byte[0];
     /** A copy of everything written ({@code -Ddsmscope.spill.keep=true}), or null. */
     private final OutputStream keep;
 
-    LiveStream(LiveRun run, int index, OutputStream keep) {
+    /** A stream read by {@code readers} &ge; 1 readers. */
+    LiveStream(LiveRun run, int index, OutputStream keep, int readers, SpillCodec codec) {
+        if (readers < 1) {
+            throw new IllegalArgumentException("readers " + readers);
+        }
+        this.codec = codec;
         this.run = run;
         this.index = index;
         this.keep = keep;
+        this.next = new long[readers];
+        this.openReaders = readers;
     }
 
-    /** A spill segment file and how many of its chunks are still to be read. */
+    /** A spill segment file and how many reads of its chunks are still to come (one per chunk and reader). */
     private static final class Segment {
         final Path path;
         final FileChannel ch;
@@ -87,37 +111,43 @@ final class LiveStream extends OutputStream {
         if (run.dead()) {
             return;
         }
-        byte[] c = java.util.Arrays.copyOfRange(b, off, off + len);
         synchronized (this) {
             if (readerClosed) {
                 return;
             }
-            if (run.reserve(len)) {
-                queue.addLast(c);
-            } else {
-                queue.addLast(spill(c));
-            }
+            append(run.reserve(len) ? java.util.Arrays.copyOfRange(b, off, off + len) : spill(b, off, len));
             notifyAll();
         }
     }
 
-    /** Compresses a chunk into the current spill segment (a new one when it is full). Called holding this. */
-    private Spilled spill(byte[] c) throws IOException {
+    /**
+     * Compresses a chunk into the current spill segment (a new one when it is full), with the stream's own packer
+     * and output buffer (made once: a compression context per chunk costs more than compressing it). Called
+     * holding this.
+     */
+    private Spilled spill(byte[] b, int off, int len) throws IOException {
         if (segment == null || segment.size >= SEGMENT) {
             seal();
-            segment = new Segment(run.spillDir().resolve(index + "." + (segments++) + ".zst"));
+            segment = new Segment(run.spillDir().resolve(index + "." + (segments++) + codec.extension()));
         }
-        byte[] z = com.github.luben.zstd.Zstd.compress(c, 1);
+        if (zc == null) {
+            zc = codec.packer();
+        }
+        int bound = zc.bound(len);
+        if (zbuf.length < bound) {
+            zbuf = new byte[bound];
+        }
+        int packed = zc.pack(b, off, len, zbuf);
         Segment s = segment;
-        ByteBuffer bb = ByteBuffer.wrap(z);
+        ByteBuffer bb = ByteBuffer.wrap(zbuf, 0, packed);
         long at = s.size;
         while (bb.hasRemaining()) {
             s.ch.write(bb, at + bb.position());
         }
-        s.size += z.length;
-        s.pending++;
-        run.spilled(c.length);
-        return new Spilled(s, at, z.length, c.length);
+        s.size += packed;
+        s.pending += openReaders;
+        run.spilled(len);
+        return new Spilled(s, at, packed, len);
     }
 
     /** Seals the current segment: deleted as soon as its chunks are read. Called holding this. */
@@ -130,6 +160,15 @@ final class LiveStream extends OutputStream {
                 delete(s);
             }
         }
+    }
+
+    /** Frees the producer's packer (no more spills). Called holding this. */
+    private void closeCompressor() {
+        if (zc != null) {
+            zc.close();
+            zc = null;
+        }
+        zbuf = new byte[0];
     }
 
     private static void delete(Segment s) {
@@ -157,6 +196,7 @@ final class LiveStream extends OutputStream {
             }
             ended = true;
             seal();
+            closeCompressor();
             notifyAll();
         }
         if (keep != null) {
@@ -173,11 +213,46 @@ final class LiveStream extends OutputStream {
         }
     }
 
-    /** The next chunk; null if none is there and {@code block} is false; {@code this} at the end of the stream. */
-    private Object take(boolean block) throws IOException {
-        Object e;
+    /** Appends a chunk. Called holding this. */
+    private void append(Object c) {
+        if (count == ring.length) {
+            Object[] r = new Object[ring.length * 2];
+            for (int i = 0; i < count; i++) {
+                r[i] = ring[(head + i) & (ring.length - 1)];
+            }
+            ring = r;
+            head = 0;
+        }
+        ring[(head + count) & (ring.length - 1)] = c;
+        count++;
+    }
+
+    /** Drops the chunks every reader has taken, giving in-memory ones back to the budget. Called holding this. */
+    private void trim() {
+        long min = CLOSED;
+        for (long n : next) {
+            min = Math.min(min, n);
+        }
+        while (count > 0 && first < min) {
+            Object e = ring[head];
+            ring[head] = null;
+            head = (head + 1) & (ring.length - 1);
+            count--;
+            first++;
+            if (e instanceof byte[]) {
+                run.release(((byte[]) e).length);
+            }
+        }
+    }
+
+    /**
+     * Reader r's next chunk, a {@code byte[]} in memory or a {@link Spilled} one (which the reader reads itself,
+     * then calls {@link #read(Segment)}); null if none is there and {@code block} is false; {@code this} at the end
+     * of the stream.
+     */
+    private Object take(int r, boolean block) throws IOException {
         synchronized (this) {
-            while (queue.isEmpty() && !ended) {
+            while (next[r] == first + count && !ended) {
                 if (!block) {
                     return null;
                 }
@@ -188,61 +263,98 @@ final class LiveStream extends OutputStream {
                     throw new InterruptedIOException("on-the-fly analysis interrupted");
                 }
             }
-            e = queue.pollFirst();
-            if (e == null) {
+            if (next[r] >= first + count) {
                 return this;
             }
-        }
-        if (e instanceof byte[]) {
-            run.release(((byte[]) e).length);
+            Object e = ring[(int) ((head + (next[r] - first)) & (ring.length - 1))];
+            next[r]++;
+            trim();
             return e;
         }
-        Spilled s = (Spilled) e;
-        ByteBuffer bb = ByteBuffer.allocate(s.packed);
-        while (bb.hasRemaining()) {
-            if (s.seg.ch.read(bb, s.at + bb.position()) < 0) {
-                throw new IOException(s.seg.path + ": spill segment shorter than written");
-            }
-        }
-        byte[] raw = com.github.luben.zstd.Zstd.decompress(bb.array(), s.raw);
-        synchronized (this) {
-            if (--s.seg.pending == 0 && s.seg.sealed) {
-                delete(s.seg);
-            }
-        }
-        return raw;
     }
 
-    /** The analysis side: reads the chunks in order (see {@code AnalysisSink.analyseLive} for when a read blocks). */
-    ReadableByteChannel channel() {
+    /** One read of a chunk of segment s is done (or will not happen). Called holding this. */
+    private void readDone(Segment s) {
+        if (--s.pending == 0 && s.sealed) {
+            delete(s);
+        }
+    }
+
+    /**
+     * The analysis side, reader r (0 &le; r &lt; readers): reads the chunks in order (see
+     * {@code AnalysisSink.analyseLive} for when a read blocks). One channel per reader.
+     */
+    ReadableByteChannel channel(int r) {
         return new ReadableByteChannel() {
             private byte[] cur;
+            private int curLen;
             private int at;
             private boolean open = true;
+            /** This reader's unpacker and buffers for spilled chunks (made on the first one). */
+            private SpillCodec.Unpacker zd;
+            private byte[] packedBuf = new byte[0];
+            private byte[] rawBuf = new byte[0];
 
             @Override
             public int read(ByteBuffer dst) throws IOException {
                 int n = 0;
                 while (dst.hasRemaining()) {
-                    if (cur != null && at < cur.length) {
-                        int k = Math.min(dst.remaining(), cur.length - at);
+                    if (cur != null && at < curLen) {
+                        int k = Math.min(dst.remaining(), curLen - at);
                         dst.put(cur, at, k);
                         at += k;
                         n += k;
                         continue;
                     }
                     // Block only while the reader cannot decode its next record: a call record is the longest.
-                    Object c = take(dst.position() < SmaitFormat.CALL_BYTES);
+                    Object c = take(r, dst.position() < SmaitFormat.CALL_BYTES);
                     if (c == null) {
                         return n;
                     }
                     if (c == LiveStream.this) {
                         return n > 0 ? n : -1;
                     }
-                    cur = (byte[]) c;
+                    if (c instanceof byte[]) {
+                        cur = (byte[]) c;
+                        curLen = cur.length;
+                    } else {
+                        unspill((Spilled) c);
+                    }
                     at = 0;
                 }
                 return n;
+            }
+
+            /** Reads and decompresses a spilled chunk into this reader's buffer. */
+            private void unspill(Spilled s) throws IOException {
+                if (packedBuf.length < s.packed) {
+                    packedBuf = new byte[s.packed];
+                }
+                ByteBuffer bb = ByteBuffer.wrap(packedBuf, 0, s.packed);
+                try {
+                    while (bb.hasRemaining()) {
+                        if (s.seg.ch.read(bb, s.at + bb.position()) < 0) {
+                            throw new IOException(s.seg.path + ": spill segment shorter than written");
+                        }
+                    }
+                } finally {
+                    synchronized (LiveStream.this) {
+                        readDone(s.seg);
+                    }
+                }
+                if (rawBuf.length < s.raw) {
+                    rawBuf = new byte[s.raw];
+                }
+                if (zd == null) {
+                    zd = codec.unpacker();
+                }
+                int got = zd.unpack(packedBuf, s.packed, rawBuf, s.raw);
+                if (got != s.raw) {
+                    throw new IOException(s.seg.path + ": a spilled chunk decompressed to " + got + " bytes, not "
+                            + s.raw);
+                }
+                cur = rawBuf;
+                curLen = s.raw;
             }
 
             @Override
@@ -252,30 +364,44 @@ final class LiveStream extends OutputStream {
 
             @Override
             public void close() {
-                open = false;
-                readerClosed();
+                if (open) {
+                    open = false;
+                    if (zd != null) {
+                        zd.close();
+                        zd = null;
+                    }
+                    readerClosed(r);
+                }
             }
         };
     }
 
-    /** The analysis stopped reading: drop what is queued and what comes. */
-    private void readerClosed() {
+    /**
+     * Reader r stopped reading: it takes nothing more (the spilled chunks it would have read no longer keep their
+     * segments); once every reader stopped, drop what is queued and what comes.
+     */
+    private void readerClosed(int r) {
         synchronized (this) {
-            readerClosed = true;
-            java.util.Set<Segment> segs = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-            for (Object e : queue) {
-                if (e instanceof byte[]) {
-                    run.release(((byte[]) e).length);
-                } else {
-                    segs.add(((Spilled) e).seg);
+            if (next[r] == CLOSED) {
+                return;
+            }
+            for (long n = Math.max(next[r], first); n < first + count; n++) {
+                Object e = ring[(int) ((head + (n - first)) & (ring.length - 1))];
+                if (e instanceof Spilled) {
+                    readDone(((Spilled) e).seg);
                 }
             }
-            queue.clear();
-            if (segment != null) {
-                segs.add(segment);
-                segment = null;
+            next[r] = CLOSED;
+            openReaders--;
+            trim();
+            if (openReaders > 0) {
+                return;
             }
-            for (Segment s : segs) {
+            readerClosed = true;
+            closeCompressor();
+            if (segment != null) {
+                Segment s = segment;
+                segment = null;
                 delete(s);
             }
         }

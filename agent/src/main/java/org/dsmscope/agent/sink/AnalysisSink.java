@@ -40,14 +40,25 @@ public interface AnalysisSink {
     }
 
     /**
-     * Analyses the run while it runs, on a thread of the agent's: {@code threads.get(t)} delivers thread t's SMAIT
-     * records (extended format, uncompressed) as the program produces them — a read blocks until more arrive, or
+     * How many readers of every thread's records {@link #analyseLive} wants (at least 1): a partitioned analysis
+     * replays the run once per partition, each reading every record. Asked once, before the program starts.
+     */
+    default int liveReaders(String type, List<String> options) {
+        return 1;
+    }
+
+    /**
+     * Analyses the run while it runs, on a thread of the agent's (and any threads of its own):
+     * {@code readers.get(r).get(t)} delivers thread t's SMAIT records (extended format, uncompressed) to reader r
+     * as the program produces them, every record to each of the {@link #liveReaders} readers; records the slowest
+     * reader has not taken stay queued (in memory within the budget, else spilled). A read blocks until more arrive, or
      * returns 0 when nothing is there yet and the buffer already holds at least one call record's 48 bytes, and -1
      * after the thread's last record. {@code firstCallTime} gives the run's first call time (µs) once every thread
      * has started; the agent writes no instruction-fetch records. Returns the files written, report first; throws
      * {@link IllegalArgumentException} with one line for bad input.
      */
-    default List<Path> analyseLive(String type, String base, List<java.nio.channels.ReadableByteChannel> threads,
+    default List<Path> analyseLive(String type, String base,
+            List<List<java.nio.channels.ReadableByteChannel>> readers,
             java.util.function.LongSupplier firstCallTime, List<String> options, PrintStream log) {
         throw new UnsupportedOperationException("analyseLive");
     }

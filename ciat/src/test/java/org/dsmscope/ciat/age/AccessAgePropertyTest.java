@@ -234,6 +234,43 @@ class AccessAgePropertyTest {
     }
 
     /**
+     * Several arrays swept in lockstep (a matrix multiply's row, column and row-pointer loads: each access removes
+     * keys from an old block of timestamps of its own array, so the removals held for one old block are added to
+     * the tree and replaced access by access, between the tree walks of later ages), one to seven of them; with an
+     * occasional random and unaligned access between them: exact ages and bucket-only ages as the textbook
+     * algorithm's.
+     */
+    @Property(tries = 12)
+    void lockstepSweeps_heldRemovalsOfSeveralOldBlocks_exactAgesMatchTextbookAlgorithm(
+            @ForAll @net.jqwik.api.constraints.IntRange(min = 1, max = 7) int arrays,
+            @ForAll @net.jqwik.api.constraints.IntRange(min = 1, max = 1000) int seed,
+            @ForAll @net.jqwik.api.constraints.IntRange(min = 0, max = 4) int shift) {
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(seed);
+        long[] base = new long[arrays];
+        int[] len = new int[arrays];
+        int[] stride = new int[arrays];
+        for (int a = 0; a < arrays; a++) {
+            base[a] = (long) a << 24;
+            len[a] = 200 + rnd.nextInt(3000);
+            stride[a] = rnd.nextBoolean() ? 2 : 1 + rnd.nextInt(300); // in 4-key groups: rows or columns
+        }
+        List<long[]> keys = new ArrayList<>();
+        for (int i = 0; keys.size() < 60_000; i++) {
+            for (int a = 0; a < arrays; a++) {
+                long g = base[a] / 4 + (long) (i % len[a]) * stride[a] + (i / len[a]) % 2;
+                keys.add(new long[] {g * 4, g * 4 + 7});
+            }
+            if (rnd.nextInt(50) == 0) {
+                long first = base[rnd.nextInt(arrays)] + rnd.nextInt(4 * 3000);
+                keys.add(new long[] {first, first + rnd.nextInt(8)});
+            }
+        }
+        List<Long> want = textbook(keys);
+        assertEquals(want, tracked(keys));
+        assertBucketsOnly(keys, want, shift);
+    }
+
+    /**
      * A stream of n accesses over {@code distinctGroups} groups of 4 keys: one in {@code sweepEvery} sweeps the
      * groups in order, the rest pick one at random; one in {@code manyEvery} covers 256 to 256 + {@code manyExtra}
      * unaligned keys, one in 10 of the others up to 12 unaligned keys, the rest one or two whole groups.
@@ -269,6 +306,24 @@ class AccessAgePropertyTest {
     }
 
     /**
+     * A tracker in {@link AgeTracker#bucketsOnly} mode at granularity 2^shift gives, access by access, the bucket of
+     * the exact age {@code want} holds (and the same infinite ages).
+     */
+    static void assertBucketsOnly(List<long[]> keys, List<Long> want, int shift) {
+        AgeTracker tr = new AgeTracker();
+        tr.bucketsOnly(shift);
+        for (int i = 0; i < keys.size(); i++) {
+            long got = tr.access(keys.get(i)[0], keys.get(i)[1]);
+            long w = want.get(i);
+            if (w < 0 || got < 0) {
+                assertEquals(w, got, "access " + i);
+            } else {
+                assertEquals(AgeStats.bucket(w << shift), AgeStats.bucket(got << shift), "access " + i + ", exact " + w);
+            }
+        }
+    }
+
+    /**
      * A tracker that may return any age of the exact age's bucket ({@link AgeTracker#bucketsOnly}, what
      * {@link AccessAge} uses unless sampling) gives, access by access, the textbook age's bucket at that granularity
      * and the same infinite ages: on long streams of whole groups, split groups, unaligned and many-key accesses,
@@ -282,17 +337,7 @@ class AccessAgePropertyTest {
             @ForAll @net.jqwik.api.constraints.IntRange(min = 0, max = 6) int shift) {
         List<long[]> keys = mixedKeys(seed, 60_000, distinctGroups, 4, 100, 1000);
         List<Long> want = textbook(keys);
-        AgeTracker tr = new AgeTracker();
-        tr.bucketsOnly(shift);
-        for (int i = 0; i < keys.size(); i++) {
-            long got = tr.access(keys.get(i)[0], keys.get(i)[1]);
-            long w = want.get(i);
-            if (w < 0 || got < 0) {
-                assertEquals(w, got, "access " + i);
-            } else {
-                assertEquals(AgeStats.bucket(w << shift), AgeStats.bucket(got << shift), "access " + i + ", exact " + w);
-            }
-        }
+        assertBucketsOnly(keys, want, shift);
     }
 
     @Property(tries = 10)

@@ -1,0 +1,183 @@
+package org.dsmscope.agent.core;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.dsmscope.agent.sink.AnalysisSink;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A thread's live record stream with several readers (a partitioned on-the-fly analysis): every reader gets every
+ * byte in order, from memory or from the spill; a chunk holds its share of the budget until the last reader took
+ * it; spill segments go once every reader has read them (or stopped reading).
+ */
+class LiveStreamTest {
+    @TempDir
+    Path dir;
+
+    private LiveRun run(int readers, long budget) {
+        return run(readers, budget, "zstd");
+    }
+
+    private LiveRun run(int readers, long budget, String codec) {
+        System.setProperty("dsmscope.live.budget", Long.toString(budget));
+        try {
+            AgentOptions o = AgentOptions.parse("level=2,type=to_ciat,threads=1,codec=" + codec + ",name="
+                    + dir.resolve("x"), Map.of());
+            return LiveRun.create(o, new AnalysisSink() {
+                @Override
+                public boolean handles(String type) {
+                    return true;
+                }
+
+                @Override
+                public String check(String type, List<String> options) {
+                    return null;
+                }
+
+                @Override
+                public List<Path> analyse(String type, String base, List<Path> threadFiles, String calls,
+                        List<String> options, PrintStream log) {
+                    throw new UnsupportedOperationException();
+                }
+
+                @Override
+                public int liveReaders(String type, List<String> options) {
+                    return readers;
+                }
+            }, System.err);
+        } finally {
+            System.clearProperty("dsmscope.live.budget");
+        }
+    }
+
+    private static byte[] chunk(int i, int len) {
+        byte[] b = new byte[len];
+        for (int k = 0; k < len; k++) {
+            b[k] = (byte) (i * 31 + k * 7);
+        }
+        return b;
+    }
+
+    /** Everything reader r's channel delivers until the end of the stream. */
+    private static byte[] readAll(ReadableByteChannel ch) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteBuffer buf = ByteBuffer.allocate(4096);
+        while (true) {
+            buf.clear();
+            int n = ch.read(buf);
+            if (n < 0) {
+                return out.toByteArray();
+            }
+            out.write(buf.array(), 0, n);
+        }
+    }
+
+    private long spillFiles() throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.filter(f -> f.getFileName().toString().matches(".*\\.(zst|lz4)")).count();
+        }
+    }
+
+    @Test
+    void twoReaders_eachGetEveryByteInOrder_fromMemoryAndSpill_andTheSpillGoesWhenBothHaveReadIt() throws Exception {
+        twoReaders("zstd");
+    }
+
+    @Test
+    void theLz4Codec_spillsInItsOwnSegments_andReadsBackTheSameBytes() throws Exception {
+        twoReaders("lz4");
+    }
+
+    private void twoReaders(String codec) throws Exception {
+        LiveRun run = run(2, 5000, codec);
+        OutputStream w = run.stream(0);
+        LiveStream s = (LiveStream) w;
+        ByteArrayOutputStream all = new ByteArrayOutputStream();
+        for (int i = 0; i < 40; i++) {
+            byte[] c = chunk(i, 1000 + i);
+            all.write(c);
+            w.write(c, 0, c.length);
+        }
+        w.close();
+        assertTrue(run.queuedBytes() > 0 && run.queuedBytes() <= 5000, "in memory within the budget");
+        assertTrue(run.spilledBytes() > 30_000, "beyond the budget, chunks spill: " + run.spilledBytes());
+        assertArrayEquals(all.toByteArray(), readAll(s.channel(0)));
+        assertTrue(spillFiles() > 0, "reader 1 has not read the spill yet");
+        try (Stream<Path> f = Files.walk(dir)) {
+            String ext = codec.equals("lz4") ? ".lz4" : ".zst";
+            assertTrue(f.anyMatch(x -> x.getFileName().toString().endsWith(ext)), "segments named " + ext);
+        }
+        assertTrue(run.queuedBytes() > 0, "reader 1 has not taken the in-memory chunks yet");
+        assertArrayEquals(all.toByteArray(), readAll(s.channel(1)));
+        assertEquals(0, spillFiles(), "both readers read the spill: deleted");
+        assertEquals(0, run.queuedBytes(), "both readers took every chunk: the budget is free");
+    }
+
+    @Test
+    void aChunkKeepsItsBudgetUntilTheLastReaderTookIt() throws Exception {
+        LiveRun run = run(2, 2000);
+        OutputStream w = run.stream(0);
+        LiveStream s = (LiveStream) w;
+        ReadableByteChannel r0 = s.channel(0);
+        ReadableByteChannel r1 = s.channel(1);
+        w.write(chunk(0, 1000), 0, 1000);
+        w.write(chunk(1, 1000), 0, 1000);
+        ByteBuffer buf = ByteBuffer.allocate(2000);
+        assertEquals(2000, r0.read(buf));
+        assertEquals(2000, run.queuedBytes(), "reader 1 has not taken them");
+        w.write(chunk(2, 1000), 0, 1000);
+        assertEquals(1000, run.spilledBytes(), "no room while reader 1 lags");
+        buf = ByteBuffer.allocate(2000);
+        assertEquals(2000, r1.read(buf));
+        assertEquals(0, run.queuedBytes(), "both took the first two chunks");
+        w.write(chunk(3, 1000), 0, 1000);
+        assertEquals(1000, run.spilledBytes(), "room again: in memory");
+        w.close();
+        byte[] rest0 = readAll(r0);
+        byte[] rest1 = readAll(r1);
+        assertEquals(2000, rest0.length);
+        assertArrayEquals(rest0, rest1);
+        assertEquals(0, spillFiles());
+    }
+
+    @Test
+    void aReaderThatStops_holdsNothingBack_theOtherReadsEverything() throws Exception {
+        LiveRun run = run(3, 0);
+        OutputStream w = run.stream(0);
+        LiveStream s = (LiveStream) w;
+        ReadableByteChannel r2 = s.channel(2);
+        ByteArrayOutputStream all = new ByteArrayOutputStream();
+        for (int i = 0; i < 10; i++) {
+            byte[] c = chunk(i, 700);
+            all.write(c);
+            w.write(c, 0, c.length);
+        }
+        s.channel(1).close(); // stops before reading anything
+        ByteBuffer one = ByteBuffer.allocate(700);
+        r2.read(one); // reader 2 reads one chunk, then stops
+        r2.close();
+        for (int i = 10; i < 20; i++) {
+            byte[] c = chunk(i, 700);
+            all.write(c);
+            w.write(c, 0, c.length);
+        }
+        w.close();
+        assertArrayEquals(all.toByteArray(), readAll(s.channel(0)));
+        assertEquals(0, spillFiles(), "the stopped readers keep no segment");
+        assertEquals(0, run.queuedBytes());
+    }
+}
