@@ -17,8 +17,8 @@ import picocli.CommandLine;
  * {@code ServiceLoader} in dsmscope.jar and runs it in an isolated class loader at the end of a traced run. It
  * takes the options of {@code dsmscope ciat} (from {@code CIAT_OPTIONS}), parses them with {@link CiatCommand}'s
  * own definitions, and runs the same {@link Replay} and CIAT (serial, or in {@code --partitions N} partitions that
- * each replay the run from a reader of their own, as {@link CiatCommand#analyse}) on the run's per-thread streams, writing
- * {@code NAME.p.ciat_report}, {@code NAME.p.memory} and the requested extras exactly as {@code dsmscope ciat NAME.p}
+ * each replay the run from a reader of their own, as {@link CiatCommand#analyse}) on the run's per-thread streams,
+ * writing {@code NAME.p.ciat_report}, {@code NAME.p.memory} and the requested extras exactly as {@code dsmscope ciat NAME.p}
  * does on the files of a {@code normal} run: while the program runs ({@link #analyseLive}, the streams read as the
  * agent hands them over, {@link LiveSource}) when the thread count is known, else at the end of the run.
  */

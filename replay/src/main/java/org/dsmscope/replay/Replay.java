@@ -204,8 +204,8 @@ public final class Replay implements ReplayContext {
     /**
      * This replay as partition 0 of {@code parts}, on the calling thread, and partitions 1 .. parts-1 on threads of
      * their own, after one prescan shared by all (trace files: each partition reads them), or, live, each partition
-     * reading its own source ({@link #partitionable}; no prescan, no work profile); see {@link #runPartitioned}. Problems continued past are this replay's ({@link #problems}),
-     * the same in every partition. If a partition fails, the first failure in partition order is rethrown once every
+     * reading its own source ({@link #partitionable}; no prescan, no work profile); see {@link #runPartitioned}.
+     * Problems continued past are this replay's ({@link #problems}), the same in every partition. If a partition fails, the first failure in partition order is rethrown once every
      * partition has ended. Analyses added before ({@link #add}) are not used. Returns the analyses in partition
      * order.
      */

@@ -20,8 +20,8 @@ import org.dsmscope.trace.TraceSet;
  * On-the-fly analysis while the program runs ({@code to_ciat} with {@code threads=P}, seed 000 §2, SPEC §1 and
  * §3): P {@link LiveStream}s, one per traced thread, read by the analysis sink on the agent's thread
  * {@code dsmscope-analysis} (and threads of the sink's: as many readers of every stream as the sink asks for,
- * {@link AnalysisSink#liveReaders}); a timer ({@code dsmscope-flush}) that every {@code -Ddsmscope.live.flushMs} (100 ms)
- * hands over the records of threads that filled no buffer since its last tick (blocked or slow threads, on which
+ * {@link AnalysisSink#liveReaders}); a timer ({@code dsmscope-flush}) that every
+ * {@code -Ddsmscope.live.flushMs} (100 ms) hands over the records of threads that filled no buffer since its last tick (blocked or slow threads, on which
  * the pseudo-clock replay would otherwise stall); the in-memory budget
  * ({@code -Ddsmscope.live.budget=BYTES}, default the smaller of 64 MiB and an eighth of the heap) beyond which
  * chunks spill, compressed, to a private directory {@code .dsmscope-live-*} beside NAME (or

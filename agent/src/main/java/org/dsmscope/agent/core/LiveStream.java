@@ -18,9 +18,10 @@ import org.dsmscope.trace.SmaitFormat;
  * with one or more readers (a partitioned analysis replays the run once per partition: each reader gets every
  * chunk). Every write is handed over as one chunk; while the chunks queued in memory by all threads stay within the
  * run's budget they wait in memory, beyond it the producer compresses the chunk ({@link SpillCodec}: zstd, or lz4
- * with the {@code codec} option) into a private spill segment file and queues a reference to it. A chunk leaves the queue (and gives its bytes back to the budget) when
- * every reader has taken it; a reader that takes a spilled chunk reads and decompresses it itself. A producer never
- * waits for the analysis. Spill segments are deleted once every reader has read their last chunk.
+ * with the {@code codec} option) into a private spill segment file and queues a reference to it. A chunk leaves the
+ * queue (and gives its bytes back to the budget) when every reader has taken it; a reader that takes a spilled chunk
+ * reads and decompresses it itself. A producer never waits for the analysis. Spill segments are deleted once every
+ * reader has read their last chunk.
  */
 final class LiveStream extends OutputStream {
     /** Bytes per spill segment before a new one is started. */
@@ -247,7 +248,7 @@ final class LiveStream extends OutputStream {
 
     /**
      * Reader r's next chunk, a {@code byte[]} in memory or a {@link Spilled} one (which the reader reads itself,
-     * then calls {@link #read(Segment)}); null if none is there and {@code block} is false; {@code this} at the end
+     * then calls {@link #readDone(Segment)}); null if none is there and {@code block} is false; {@code this} at the end
      * of the stream.
      */
     private Object take(int r, boolean block) throws IOException {

@@ -32,7 +32,7 @@ abstract class SpillCodec {
 
     /** Decompresses chunks. */
     interface Unpacker {
-        /** Unpacks {@code packed} bytes of {@code src} into {@code raw} bytes of {@code dst}; returns the bytes made. */
+        /** Unpacks {@code packed} bytes of {@code src} into {@code raw} bytes of {@code dst}; returns bytes made. */
         int unpack(byte[] src, int packed, byte[] dst, int raw);
 
         void close();

@@ -51,7 +51,7 @@ class LiveStreamTest {
                 @Override
                 public List<Path> analyse(String type, String base, List<Path> threadFiles, String calls,
                         List<String> options, PrintStream log) {
-                    throw new UnsupportedOperationException();
+                    throw new UnsupportedOperationException("a live stream test never analyses at the end of a run");
                 }
 
                 @Override
