@@ -180,4 +180,62 @@ class LiveStreamTest {
         assertEquals(0, spillFiles(), "the stopped readers keep no segment");
         assertEquals(0, run.queuedBytes());
     }
+
+    @Test
+    void threeReadersOnThreadsOfTheirOwn_whileTheProducerWrites_eachGetEveryByte_andNothingIsLeft() throws Exception {
+        LiveRun run = run(3, 40_000);
+        OutputStream w = run.stream(0);
+        LiveStream s = (LiveStream) w;
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(7);
+        ByteArrayOutputStream all = new ByteArrayOutputStream();
+        byte[][] chunks = new byte[3000][];
+        for (int i = 0; i < chunks.length; i++) {
+            chunks[i] = chunk(i, 1 + rnd.nextInt(3000));
+            all.write(chunks[i]);
+        }
+        byte[][] got = new byte[3][];
+        Throwable[] failed = new Throwable[3];
+        Thread[] readers = new Thread[3];
+        for (int r = 0; r < 3; r++) {
+            int rr = r;
+            readers[r] = new Thread(() -> {
+                try {
+                    // reader 2 reads slowly, so that chunks wait for it in memory and then spill
+                    ByteBuffer small = ByteBuffer.allocate(rr == 2 ? 512 : 8192);
+                    ByteArrayOutputStream out = new ByteArrayOutputStream();
+                    ReadableByteChannel ch = s.channel(rr);
+                    while (true) {
+                        small.clear();
+                        int n = ch.read(small);
+                        if (n < 0) {
+                            break;
+                        }
+                        out.write(small.array(), 0, n);
+                        if (rr == 2 && out.size() % 64 == 0) {
+                            Thread.yield();
+                        }
+                    }
+                    got[rr] = out.toByteArray();
+                } catch (Throwable e) {
+                    failed[rr] = e;
+                }
+            });
+            readers[r].start();
+        }
+        for (byte[] c : chunks) {
+            w.write(c, 0, c.length);
+        }
+        w.close();
+        // the producer never waits: 4.5 MB written at once overran the 40 KB budget while reader 2 lagged
+        assertTrue(run.spilledBytes() > 0, "some chunks spilled");
+        for (Thread t : readers) {
+            t.join(60_000);
+        }
+        for (int r = 0; r < 3; r++) {
+            assertEquals(null, failed[r], "reader " + r);
+            assertArrayEquals(all.toByteArray(), got[r], "reader " + r);
+        }
+        assertEquals(0, spillFiles());
+        assertEquals(0, run.queuedBytes());
+    }
 }
