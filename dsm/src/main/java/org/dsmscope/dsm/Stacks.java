@@ -76,6 +76,10 @@ final class Stacks {
         out[0] = probe;
         NAKACK2 nak = new NAKACK2();
         nak.setXmitInterval(50);
+        // A receiver learns that it missed a sender's last multicast only from the sender's resend of its highest
+        // seqno (once by default) or from STABLE's next gossip (2 s): under loss that one resend is lost too now
+        // and then, and a waiting getUpdates or await stalled for seconds. Five resends, 50 ms apart, while idle.
+        nak.setResendLastSeqnoMaxTimes(5);
         nak.useMcastXmit(false);
         p.add(nak);
         UNICAST3 uni = new UNICAST3();

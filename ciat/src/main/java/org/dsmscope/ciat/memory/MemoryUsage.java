@@ -155,6 +155,20 @@ public final class MemoryUsage {
             fetchedInstructions += count;
         }
         int n = Math.max(size, 1);
+        int off0 = (int) (address & (PAGE - 1));
+        if (count > 0 && n < 256 && thread < (1 << 22) && off0 + (long) count * n <= PAGE) {
+            // a run within one page: a run this thread fetched before changes no mark (they only ever add), so
+            // it only counts its instructions again, added up per run and entered at the end (flushRuns)
+            if (foreign(address >>> PAGE_SHIFT)) {
+                return;
+            }
+            int e = runs.find(address, ((long) thread << 40) | ((long) count << 8) | n);
+            if (e >= 0) {
+                runs.reps[e]++;
+                runsPending = true;
+                return;
+            }
+        }
         long me = (long) (thread + 1) << firstShift;
         long a = address;
         int left = count;
@@ -177,6 +191,99 @@ public final class MemoryUsage {
             }
             a += (long) k * n;
             left -= k;
+        }
+    }
+
+    /**
+     * Runs of instructions already marked (key: start address; thread, count and size), with the fetches of each
+     * not yet added to {@link #codeCount}: a hot loop's runs are marked once per thread and counted in bulk.
+     */
+    private final RunTable runs = new RunTable();
+    private boolean runsPending;
+
+    /** Adds the repeated runs' fetches to the per-instruction counts (before anything reads them). */
+    private void flushRuns() {
+        runsPending = false;
+        for (int e = 0; e < runs.capacity(); e++) {
+            long reps = runs.reps[e];
+            if (reps == 0) {
+                continue;
+            }
+            runs.reps[e] = 0;
+            long address = runs.address[e];
+            long k = runs.key[e];
+            int count = (int) ((k >>> 8) & 0xFFFFFFFFL);
+            int n = (int) (k & 0xFF);
+            int s = loc.slot(address >>> PAGE_SHIFT);
+            for (int j = 0, o = (int) (address & (PAGE - 1)); j < count; j++, o += n) {
+                codeCount[s][o] += (int) reps;
+            }
+        }
+    }
+
+    /**
+     * An open-addressing table of instruction runs (address, key) inserted on first sight, with a repetition
+     * count each; at most {@link #MAX} runs (then runs are no longer remembered and are marked each time).
+     */
+    static final class RunTable {
+        static final int MAX = 1 << 20;
+        long[] address = new long[256];
+        long[] key = new long[256];
+        long[] reps = new long[256];
+        private boolean[] used = new boolean[256];
+        private int size;
+
+        int capacity() {
+            return used.length;
+        }
+
+        /** The entry of (a, k), or -1 after inserting it (first sight) or when the table is full. */
+        int find(long a, long k) {
+            int mask = used.length - 1;
+            long h = (a * 0x9E3779B97F4A7C15L) ^ (k * 0xC2B2AE3D27D4EB4FL);
+            int i = (int) (h ^ (h >>> 29)) & mask;
+            while (used[i]) {
+                if (address[i] == a && key[i] == k) {
+                    return i;
+                }
+                i = (i + 1) & mask;
+            }
+            if (size >= MAX) {
+                return -1;
+            }
+            used[i] = true;
+            address[i] = a;
+            key[i] = k;
+            reps[i] = 0;
+            if (++size * 2 > used.length) {
+                grow();
+            }
+            return -1;
+        }
+
+        private void grow() {
+            long[] oa = address;
+            long[] ok = key;
+            long[] or = reps;
+            boolean[] ou = used;
+            address = new long[oa.length * 2];
+            key = new long[oa.length * 2];
+            reps = new long[oa.length * 2];
+            used = new boolean[oa.length * 2];
+            int mask = used.length - 1;
+            for (int j = 0; j < ou.length; j++) {
+                if (ou[j]) {
+                    long h = (oa[j] * 0x9E3779B97F4A7C15L) ^ (ok[j] * 0xC2B2AE3D27D4EB4FL);
+                    int i = (int) (h ^ (h >>> 29)) & mask;
+                    while (used[i]) {
+                        i = (i + 1) & mask;
+                    }
+                    used[i] = true;
+                    address[i] = oa[j];
+                    key[i] = ok[j];
+                    reps[i] = or[j];
+                }
+            }
         }
     }
 
@@ -304,6 +411,9 @@ public final class MemoryUsage {
      * else its owner is the one first thread.
      */
     private boolean page(int slot, PageRecord r) {
+        if (runsPending) {
+            flushRuns();
+        }
         r.page = loc.pageNumber(slot);
         r.touched = 0;
         r.code = 0;

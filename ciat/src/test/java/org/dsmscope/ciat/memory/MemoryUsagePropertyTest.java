@@ -169,6 +169,31 @@ class MemoryUsagePropertyTest {
      */
     @Property(tries = 300)
     void codeRun_equalsOneFetchAtATime(@ForAll("runs") List<Run> stream) {
+        assertCodeRunsEqualOneAtATime(stream);
+    }
+
+    /**
+     * Runs drawn from a pool of six, so that each thread fetches the same runs again and again (a loop), among
+     * data accesses to the same bytes: the runs a thread fetched before are only counted again, and the counts
+     * entered before anything reads them, also when the results are read in the middle of the stream.
+     */
+    @Property(tries = 200)
+    void repeatedRuns_countEveryFetch_likeOneFetchAtATime(@ForAll("pooledRuns") List<Run> stream) {
+        assertCodeRunsEqualOneAtATime(stream);
+    }
+
+    @Provide
+    Arbitrary<List<Run>> pooledRuns() {
+        Arbitrary<Run> one = Combinators.combine(Arbitraries.integers().between(0, 3), Arbitraries.of(0x7F80L, 0x3000L),
+                Arbitraries.longs().between(0, 200), Arbitraries.integers().between(0, 40))
+                .as((t, b, a, n) -> new Run(t, b + a, n));
+        return one.list().ofSize(6).flatMap(pool -> Combinators.combine(Arbitraries.integers().between(0, 5),
+                Arbitraries.integers().between(0, 3)).as((i, t) -> new Run(i % 3 == 2 ? t : pool.get(i).thread,
+                        pool.get(i).address, pool.get(i).count)).list().ofMinSize(1).ofMaxSize(120));
+    }
+
+    /** Feeds one MemoryUsage instruction by instruction and another run by run; their results must agree. */
+    private static void assertCodeRunsEqualOneAtATime(List<Run> stream) {
         short[] owners = new short[1024];
         for (int i = 0; i < owners.length; i++) {
             owners[i] = (short) (i & 1);
@@ -180,7 +205,11 @@ class MemoryUsagePropertyTest {
                 one.partition(1, 2, owners);
                 run.partition(1, 2, owners);
             }
-            for (Run r : stream) {
+            for (int k = 0; k < stream.size(); k++) {
+                Run r = stream.get(k);
+                if (k == stream.size() / 2) {
+                    sameResults(one, run, variant);
+                }
                 if (r.count == 0) {
                     one.data(r.thread, r.address, 8);
                     run.data(r.thread, r.address, 8);
@@ -191,19 +220,23 @@ class MemoryUsagePropertyTest {
                 }
                 run.codeRun(r.thread, r.address, r.count, 4);
             }
-            List<long[]> expected = one.pageRows();
-            List<long[]> rows = run.pageRows();
-            assertEquals(expected.size(), rows.size(), "pages");
-            for (int i = 0; i < rows.size(); i++) {
-                assertArrayEquals(expected.get(i), rows.get(i), "variant " + variant + " page record " + i);
-            }
-            MemoryFigures a = one.figures(new AddressRanges());
-            MemoryFigures b = run.figures(new AddressRanges());
-            assertEquals(a.instructionStarts, b.instructionStarts, "instruction starts");
-            assertEquals(a.fetchedInstructions, b.fetchedInstructions, "fetched instructions");
-            for (int f = 1; f <= 18; f++) {
-                assertEquals(a.get(f), b.get(f), "figure " + f);
-            }
+            sameResults(one, run, variant);
+        }
+    }
+
+    private static void sameResults(MemoryUsage one, MemoryUsage run, int variant) {
+        List<long[]> expected = one.pageRows();
+        List<long[]> rows = run.pageRows();
+        assertEquals(expected.size(), rows.size(), "pages");
+        for (int i = 0; i < rows.size(); i++) {
+            assertArrayEquals(expected.get(i), rows.get(i), "variant " + variant + " page record " + i);
+        }
+        MemoryFigures a = one.figures(new AddressRanges());
+        MemoryFigures b = run.figures(new AddressRanges());
+        assertEquals(a.instructionStarts, b.instructionStarts, "instruction starts");
+        assertEquals(a.fetchedInstructions, b.fetchedInstructions, "fetched instructions");
+        for (int f = 1; f <= 18; f++) {
+            assertEquals(a.get(f), b.get(f), "figure " + f);
         }
     }
 }
