@@ -240,8 +240,7 @@ public final class MemoryUsage {
         /** The entry of (a, k), or -1 after inserting it (first sight) or when the table is full. */
         int find(long a, long k) {
             int mask = used.length - 1;
-            long h = (a * 0x9E3779B97F4A7C15L) ^ (k * 0xC2B2AE3D27D4EB4FL);
-            int i = (int) (h ^ (h >>> 29)) & mask;
+            int i = home(a, k, mask);
             while (used[i]) {
                 if (address[i] == a && key[i] == k) {
                     return i;
@@ -261,6 +260,12 @@ public final class MemoryUsage {
             return -1;
         }
 
+        /** The first slot probed for (a, k). */
+        private static int home(long a, long k, int mask) {
+            long h = (a * 0x9E3779B97F4A7C15L) ^ (k * 0xC2B2AE3D27D4EB4FL);
+            return (int) (h ^ (h >>> 29)) & mask;
+        }
+
         private void grow() {
             long[] oa = address;
             long[] ok = key;
@@ -273,8 +278,7 @@ public final class MemoryUsage {
             int mask = used.length - 1;
             for (int j = 0; j < ou.length; j++) {
                 if (ou[j]) {
-                    long h = (oa[j] * 0x9E3779B97F4A7C15L) ^ (ok[j] * 0xC2B2AE3D27D4EB4FL);
-                    int i = (int) (h ^ (h >>> 29)) & mask;
+                    int i = home(oa[j], ok[j], mask);
                     while (used[i]) {
                         i = (i + 1) & mask;
                     }
