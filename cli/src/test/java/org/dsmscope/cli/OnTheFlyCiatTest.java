@@ -183,6 +183,29 @@ class OnTheFlyCiatTest {
     }
 
     @Test
+    void aForkJoinRun_farBeyondTheBudget_isAnalysedWhileItRuns_theWorkersWaitForTheAnalysisInsteadOfSpilling()
+            throws Exception {
+        assumeTrue(TraceCommand.findAgentJar() != null, "agent jar not built");
+        String name = dir.resolve("fj").toString();
+        // main waits in its joins: its join hints let both partitions replay the workers while they run, and the
+        // workers, far ahead, wait for the analysis (backpressure) instead of spilling
+        String[] r = finish(liveWith("--partitions 2", name, 3, Integer.toString(2 << 20),
+                org.dsmscope.tracedprog.ForkJoinSweep.class.getName(), "2", "200000", "12"));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+) bytes of records spilled").matcher(r[1]);
+        long spilled = m.find() ? Long.parseLong(m.group(1)) : 0;
+        // at least two loads and a store per element and round, 8 bytes each
+        long total = 3L * 8 * 200000 * 12;
+        assertTrue(spilled < total / 4, "spilled " + spilled + " of more than " + total + " bytes: " + r[1]);
+        Path off = keptRecords(name, 3);
+        Path offJson = off.resolve("x.json");
+        assertEquals(0, Main.run("ciat", "--json", offJson.toString(), off.resolve("x.3").toString()));
+        JsonNode acc = new ObjectMapper().readTree(offJson.toFile()).path("aggregate").path("accesses");
+        assertTrue(acc.path("loads").asLong() + acc.path("stores").asLong() >= 3L * 200000 * 12, acc.toString());
+        assertEquals(-1L, Files.mismatch(Paths.get(name + ".3.ciat_report"), off.resolve("x.3.ciat_report")));
+        assertEquals(-1L, Files.mismatch(Paths.get(name + ".3.memory"), off.resolve("x.3.memory")));
+    }
+
+    @Test
     void partitionsWithABudgetOfZero_eachReplayTheSpilledRecords_sameResultsAsSerialOffline_noSpillLeft()
             throws Exception {
         assumeTrue(TraceCommand.findAgentJar() != null, "agent jar not built");

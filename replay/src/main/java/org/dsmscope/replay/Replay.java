@@ -167,7 +167,7 @@ public final class Replay implements ReplayContext {
         String name = detailed.files().get(t).toString();
         try {
             return new TraceReader(source.channel(t), name, TraceReader.Options.defaults()
-                    .skipBadRecords(o.skipBadRecords).bufferBytes(Prescan.REPLAY_BUFFER));
+                    .skipBadRecords(o.skipBadRecords).bufferBytes(Prescan.REPLAY_BUFFER).liveHints(true));
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(name + ": cannot read: " + e.getMessage(), e);
         }
@@ -326,6 +326,14 @@ public final class Replay implements ReplayContext {
         if (!o.skipBadRecords) {
             throw new BadInputException(msg);
         }
+        problems.add(msg);
+    }
+
+    /**
+     * Something the results should carry although nothing in the traces is wrong (an on-the-fly analysis whose
+     * run did not keep a promise its hints made): listed with {@link #problems()}, never fatal.
+     */
+    void notice(String msg) {
         problems.add(msg);
     }
 

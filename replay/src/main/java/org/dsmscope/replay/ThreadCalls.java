@@ -87,8 +87,12 @@ final class ThreadCalls {
 
     /** Replays the call record {@code r} has just read for thread {@code t}. */
     void call(int t, TraceReader r) {
-        e.times.read(t, r);
         int type = r.callType();
+        if (type == CallType.LIVE_JOIN) {
+            liveJoin(t, r);
+            return;
+        }
+        e.times.read(t, r);
         switch (type) {
             case CallType.SPAWN:
                 spawn(t, r);
@@ -224,6 +228,66 @@ final class ThreadCalls {
             e.clock[u] = e.clock[parent];
         }
         e.participated[u] = true;
+    }
+
+    /**
+     * An on-the-fly hint ({@link CallType#LIVE_JOIN}, not a record: not counted, not delivered): thread t has begun
+     * an untimed join of thread arg3, whose join record follows once the join returns. If that record would make t
+     * wait ({@link #join}), t waits now, as it would at the record, and the others go on; the record is read when
+     * t resumes ({@link #hintedJoin}). Otherwise the hint is passed over and the record decides when it comes.
+     */
+    private void liveJoin(int t, TraceReader r) {
+        e.replayed--;
+        if (!rp.isLive()) {
+            rp.bad(r.name() + ": byte offset " + r.offset() + ": call type 30 is an on-the-fly hint, not a trace"
+                    + " record");
+            return;
+        }
+        long target = r.arg(3);
+        if (o.parallelStart || target <= 0 || target >= n || target == t) {
+            return;
+        }
+        int u = (int) target;
+        int s = e.state[u];
+        if (s == NOT_STARTED || s == ENDED || s == PARKED) {
+            return;
+        }
+        e.block(t, W_JOIN, u, 0);
+        e.hinted[t] = true;
+    }
+
+    /**
+     * Thread t resumes from a wait begun at a {@link CallType#LIVE_JOIN} hint: reads its join record (true: it is
+     * the join promised, delivered next with the {@code wait} as if read at the hint). A run that broke the
+     * promise (the join was interrupted, or the program ended during it) gets a problem: the thread waited for the
+     * joined thread's end here, where the replay of its trace files would not; a record other than the join is
+     * then replayed if it is a call (the end of the trace) and passed over otherwise.
+     */
+    boolean hintedJoin(int t, TraceReader r, long wait) {
+        int u = e.waitObj[t];
+        int k = r.next();
+        e.replayed++;
+        if (k == RecordKind.CALL && r.callType() == CallType.JOIN && r.arg(3) == u) {
+            e.times.read(t, r);
+            return true;
+        }
+        String what = k == RecordKind.CALL ? "a " + CallType.name(r.callType()) + " record" : k == RecordKind.EOF
+                ? "the end of its records" : "a record of kind " + k;
+        String msg = r.name() + ": byte offset " + r.offset() + ": on the fly, thread " + t + " began a join of"
+                + " thread " + u + " that did not return (interrupted, or the program ended); the analysis had it"
+                + " wait for thread " + u + "'s end, which the replay of trace files would not; found " + what;
+        if (k == RecordKind.CALL) {
+            rp.notice(msg);
+            call(t, r);
+        } else if (k == RecordKind.EOF) {
+            e.replayed--;
+            rp.notice(msg);
+            checkComplete(t, r);
+            endThread(t, ENDED);
+        } else {
+            rp.bad(msg + " (passed over)");
+        }
+        return false;
     }
 
     private void join(int t, TraceReader r) {

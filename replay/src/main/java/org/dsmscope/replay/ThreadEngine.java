@@ -1,5 +1,6 @@
 package org.dsmscope.replay;
 
+import org.dsmscope.trace.CallType;
 import org.dsmscope.trace.MemType;
 import org.dsmscope.trace.RecordKind;
 import org.dsmscope.trace.SmaitFormat;
@@ -50,6 +51,11 @@ final class ThreadEngine {
     final long[] waitSeq;
     private final long[] waitStart;
     private final boolean[] resume;
+    /**
+     * Per thread: it waits because of an on-the-fly {@link CallType#LIVE_JOIN} hint, and its join record is still to
+     * be read when it resumes ({@link ThreadCalls#hintedJoin}).
+     */
+    final boolean[] hinted;
     final boolean[] stopped;
     private final boolean[] fetchMode;
     private final boolean[] pcValid;
@@ -85,6 +91,7 @@ final class ThreadEngine {
         waitSeq = new long[n];
         waitStart = new long[n];
         resume = new boolean[n];
+        hinted = new boolean[n];
         stopped = new boolean[n];
         pcValid = new boolean[n];
         pc = new long[n];
@@ -304,11 +311,17 @@ final class ThreadEngine {
     /** Runs thread t for at least one record, then while its clock stays below every other runnable clock. */
     private void step(int t) {
         last = t;
+        final TraceReader r = rd[t];
         if (resume[t]) {
             resume[t] = false;
+            if (hinted[t]) {
+                hinted[t] = false;
+                if (!calls.hintedJoin(t, r, clock[t] - waitStart[t])) {
+                    return;
+                }
+            }
             emitCall(t, clock[t] - waitStart[t]);
         }
-        final TraceReader r = rd[t];
         do {
             // A run only when the thread may go on for a while: in lockstep (room 1) next() is cheaper.
             long room = bound - clock[t];

@@ -71,6 +71,14 @@ public final class CallType {
     public static final int SYNC_RELEASE = 0x23;
     /** Extension: acquire-type operation (CountDownLatch.await, Semaphore.acquire). */
     public static final int SYNC_ACQUIRE = 0x24;
+    /**
+     * Not a trace-file record: the on-the-fly hint that a thread has begun an untimed join of thread arg3 (start:
+     * the join's start, µs) and that its join record follows once the join returns. The agent puts it only in the
+     * streams of an on-the-fly analysis, whose readers accept it ({@code TraceReader.Options.liveHints}), so that
+     * the replay can let the joining thread wait and go on with the others while the program still runs (agent
+     * README "On-the-fly analysis"). Every other reader rejects it as an unknown call type.
+     */
+    public static final int LIVE_JOIN = 0x30;
 
     private static final String[] NAMES = new String[256];
 
@@ -115,6 +123,9 @@ public final class CallType {
     public static String name(int type) {
         if (isKnown(type)) {
             return NAMES[type];
+        }
+        if (type == LIVE_JOIN) {
+            return "live_join";
         }
         return String.format("type_%02x", type & 0xff);
     }

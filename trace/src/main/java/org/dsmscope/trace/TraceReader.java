@@ -35,6 +35,7 @@ public final class TraceReader implements AutoCloseable {
     public static final class Options {
         ByteOrder order;
         boolean skipBad;
+        boolean liveHints;
         int bufferBytes = 1 << 20;
         long mapBytes = 1L << 26;
 
@@ -47,6 +48,15 @@ public final class TraceReader implements AutoCloseable {
         /** Skip bad records instead of failing; see {@link TraceReader#skipped()}. */
         public Options skipBadRecords(boolean s) {
             this.skipBad = s;
+            return this;
+        }
+
+        /**
+         * Accept the on-the-fly hint record {@link CallType#LIVE_JOIN} (only the readers of an on-the-fly
+         * analysis's streams; in files it is an unknown call type).
+         */
+        public Options liveHints(boolean h) {
+            this.liveHints = h;
             return this;
         }
 
@@ -126,6 +136,7 @@ public final class TraceReader implements AutoCloseable {
      */
     private final long[] words;
     private final boolean skipBad;
+    private final boolean liveHints;
     private final Codec codec;
     private ByteOrder order;
     private boolean extended;
@@ -186,6 +197,7 @@ public final class TraceReader implements AutoCloseable {
     public TraceReader(ReadableByteChannel raw, String name, Options o) throws IOException {
         this.name = name;
         this.skipBad = o.skipBad;
+        this.liveHints = o.liveHints;
         ByteBuffer head = ByteBuffer.allocate(8);
         while (head.hasRemaining() && raw.read(head) >= 0) {
             // fill up to 8 bytes
@@ -687,7 +699,7 @@ public final class TraceReader implements AutoCloseable {
                     t, CallType.name(t)));
             return false;
         }
-        if (!CallType.isKnown(t)) {
+        if (!CallType.isKnown(t) && !(liveHints && t == CallType.LIVE_JOIN)) {
             bad(1, String.format("unknown call type %02x in record tag %08x", t, f1));
             return false;
         }

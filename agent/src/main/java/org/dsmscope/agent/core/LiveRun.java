@@ -24,8 +24,9 @@ import org.dsmscope.trace.TraceSet;
  * {@code -Ddsmscope.live.flushMs} (100 ms) hands over the records of threads that filled no buffer since its last tick (blocked or slow threads, on which
  * the pseudo-clock replay would otherwise stall); the in-memory budget
  * ({@code -Ddsmscope.live.budget=BYTES}, default the smaller of 64 MiB and an eighth of the heap) beyond which
- * chunks spill, compressed, to a private directory {@code .dsmscope-live-*} beside NAME (or
- * {@code -Ddsmscope.spill.dir}); and the end of the run, which ends every stream and waits for the analysis.
+ * producers wait for the analysis, or, when waiting could deadlock, spill chunks, compressed, to a private directory
+ * {@code .dsmscope-live-*} beside NAME (or {@code -Ddsmscope.spill.dir}) ({@link #admit}); and the end of the run,
+ * which ends every stream and waits for the analysis.
  */
 final class LiveRun {
     private final AgentOptions o;
@@ -39,6 +40,22 @@ final class LiveRun {
     private final long budget;
     private final AtomicLong queued = new AtomicLong();
     private final AtomicLong spilled = new AtomicLong();
+    /** Producers wait for the analysis instead of spilling while it is at work ({@link #admit}). */
+    private final boolean backpressure = !"false".equals(System.getProperty("dsmscope.live.backpressure"));
+    /** Longest single wait of a producer before it looks again (a missed wake-up costs no more). */
+    private static final long WAIT_MS = 20;
+    /** Guards the counts below; producers wait on it. */
+    private final Object budgetLock = new Object();
+    /** Readers waiting for records now, counting those that have not begun to read ({@link #started}). */
+    private int waitingReaders;
+    /** Per reader, whether it has begun to read (before, it frees nothing: producers must not wait for it). */
+    private final boolean[] started;
+    /** Readers that closed every stream. */
+    private int doneReaders;
+    /** Per reader, the streams whose channel it closed. */
+    private final int[] closedStreams;
+    /** Per reader, the thread whose stream it waits to be made, or -1 (guarded by this). */
+    private final int[] waitingFor;
     private volatile boolean dead;
     private volatile boolean over;
     private Path spillDir;
@@ -54,6 +71,11 @@ final class LiveRun {
         this.readers = Math.max(1, Math.min(1024, sink.liveReaders("to_ciat", o.analysisOptions)));
         this.spillCodec = SpillCodec.of(o.codec);
         streams = new LiveStream[p];
+        closedStreams = new int[readers];
+        started = new boolean[readers];
+        waitingReaders = readers;
+        waitingFor = new int[readers];
+        java.util.Arrays.fill(waitingFor, -1);
         firstCall = new long[p];
         java.util.Arrays.fill(firstCall, -1);
         long b = Long.getLong("dsmscope.live.budget", Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 8));
@@ -109,6 +131,12 @@ final class LiveRun {
         }
         LiveStream s = new LiveStream(this, index, k, readers, spillCodec);
         streams[index] = s;
+        for (int r = 0; r < readers; r++) {
+            if (waitingFor[r] == index) {
+                waitingFor[r] = -1;
+                readerWaits(false);
+            }
+        }
         notifyAll();
         return s;
     }
@@ -150,6 +178,9 @@ final class LiveRun {
         } catch (Throwable t) {
             failure = t;
             dead = true;
+            synchronized (budgetLock) {
+                budgetLock.notifyAll();
+            }
         } finally {
             for (ReadableByteChannel c : chans) {
                 try {
@@ -174,11 +205,18 @@ final class LiveRun {
                 if (in == null) {
                     synchronized (LiveRun.this) {
                         while (streams[t] == null) {
+                            waitingFor[r] = t;
+                            readerWaits(true);
                             try {
                                 LiveRun.this.wait();
                             } catch (InterruptedException e) {
                                 Thread.currentThread().interrupt();
                                 throw new java.io.InterruptedIOException("on-the-fly analysis interrupted");
+                            } finally {
+                                if (waitingFor[r] >= 0) {
+                                    waitingFor[r] = -1;
+                                    readerWaits(false);
+                                }
                             }
                         }
                         in = streams[t].channel(r);
@@ -189,6 +227,9 @@ final class LiveRun {
 
             @Override
             public int read(java.nio.ByteBuffer dst) throws IOException {
+                if (in == null) {
+                    readerStarts(r);
+                }
                 return in().read(dst);
             }
 
@@ -199,6 +240,9 @@ final class LiveRun {
 
             @Override
             public void close() throws IOException {
+                if (closed) {
+                    return;
+                }
                 closed = true;
                 synchronized (LiveRun.this) {
                     if (in == null && streams[t] != null) {
@@ -207,13 +251,15 @@ final class LiveRun {
                 }
                 if (in != null) {
                     in.close();
+                } else {
+                    readerStreamClosed(r);
                 }
             }
         };
     }
 
-    /** Takes {@code len} bytes of the in-memory budget; false if they do not fit (the chunk spills). */
-    boolean reserve(int len) {
+    /** Takes {@code len} bytes of the in-memory budget; false if they do not fit. */
+    private boolean reserve(int len) {
         if (queued.addAndGet(len) > budget) {
             queued.addAndGet(-len);
             return false;
@@ -221,9 +267,86 @@ final class LiveRun {
         return true;
     }
 
-    /** Gives back a chunk's bytes when the analysis takes it. */
+    /**
+     * Whether a chunk of {@code len} bytes stays in memory (true: its bytes are taken from the budget) or spills.
+     * While the budget is full the producer of stream {@code s} waits for the analysis to take chunks, as long as
+     * some reader is at work; but a reader that waits for {@code s} itself gets the chunk in memory at once, up to
+     * twice the budget (the replay takes threads in clock order, so the budget can be full of other threads'
+     * chunks that wait for this one); it spills only once every reader that still reads waits for records (the
+     * one they need may be behind this producer, or in a thread blocked on it: waiting longer could deadlock), or
+     * with backpressure off ({@code -Ddsmscope.live.backpressure=false}: spill at once, never wait).
+     */
+    boolean admit(int len, LiveStream s) {
+        if (reserve(len)) {
+            return true;
+        }
+        if (!backpressure) {
+            return false;
+        }
+        synchronized (budgetLock) {
+            while (true) {
+                if (dead || over || waitingReaders + doneReaders >= readers) {
+                    return false;
+                }
+                if (s.awaited() && queued.get() + len <= 2 * budget) {
+                    // a reader waits for this very stream: keep it in memory, up to twice the budget
+                    queued.addAndGet(len);
+                    return true;
+                }
+                try {
+                    budgetLock.wait(WAIT_MS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+                if (reserve(len)) {
+                    return true;
+                }
+            }
+        }
+    }
+
+    /** Takes bytes beyond the budget (a hint record: tiny, never spilled). */
+    void force(int len) {
+        queued.addAndGet(len);
+    }
+
+    /** Gives back a chunk's bytes when the analysis takes it; wakes waiting producers. */
     void release(int len) {
         queued.addAndGet(-len);
+        synchronized (budgetLock) {
+            budgetLock.notifyAll();
+        }
+    }
+
+    /** A reader begins (true) or ends (false) a wait for records ({@link #admit}). */
+    void readerWaits(boolean waits) {
+        synchronized (budgetLock) {
+            waitingReaders += waits ? 1 : -1;
+            if (waits) {
+                budgetLock.notifyAll();
+            }
+        }
+    }
+
+    /** Reader r reads (from now on it is at work, except while {@link #readerWaits}). */
+    void readerStarts(int r) {
+        synchronized (budgetLock) {
+            if (!started[r]) {
+                started[r] = true;
+                waitingReaders--;
+            }
+        }
+    }
+
+    /** Reader r closed its channel of one stream; once it closed all of them it reads no more ({@link #admit}). */
+    void readerStreamClosed(int r) {
+        synchronized (budgetLock) {
+            if (++closedStreams[r] == p) {
+                doneReaders++;
+                budgetLock.notifyAll();
+            }
+        }
     }
 
     /** Counts spilled bytes (uncompressed). */
@@ -260,6 +383,9 @@ final class LiveRun {
      */
     void finish(int traced, PrintStream err) {
         over = true;
+        synchronized (budgetLock) {
+            budgetLock.notifyAll();
+        }
         timer.interrupt();
         synchronized (this) {
             for (int t = 0; t < p; t++) {

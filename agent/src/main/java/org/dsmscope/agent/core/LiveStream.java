@@ -17,11 +17,12 @@ import org.dsmscope.trace.SmaitFormat;
  * it (the producer side, an {@link OutputStream}) and the analysis reads it through {@link #channel(int)}, in order,
  * with one or more readers (a partitioned analysis replays the run once per partition: each reader gets every
  * chunk). Every write is handed over as one chunk; while the chunks queued in memory by all threads stay within the
- * run's budget they wait in memory, beyond it the producer compresses the chunk ({@link SpillCodec}: zstd, or lz4
- * with the {@code codec} option) into a private spill segment file and queues a reference to it. A chunk leaves the
- * queue (and gives its bytes back to the budget) when every reader has taken it; a reader that takes a spilled chunk
- * reads and decompresses it itself. A producer never waits for the analysis. Spill segments are deleted once every
- * reader has read their last chunk.
+ * run's budget they wait in memory; beyond it the producer waits for the readers or, when waiting could deadlock
+ * ({@link LiveRun#admit}), compresses the chunk ({@link SpillCodec}: zstd, or lz4 with the {@code codec} option)
+ * into a private spill segment file and queues a reference to it. A chunk leaves the queue (and gives its bytes
+ * back to the budget) when every reader has taken it; a reader that takes a spilled chunk reads and decompresses it
+ * itself. Spill segments are deleted once every reader has read their last chunk. The agent's join hints
+ * ({@link #hint}) go to the readers only.
  */
 final class LiveStream extends OutputStream {
     /** Bytes per spill segment before a new one is started. */
@@ -41,9 +42,13 @@ final class LiveStream extends OutputStream {
     private long first;
     /** Per reader, the number of the next chunk it takes ({@link #CLOSED} once it closed). Guarded by this. */
     private final long[] next;
+    /** Per reader, whether it waits in {@link #take} for a chunk (counted by the run). Guarded by this. */
+    private final boolean[] waiting;
+    /** Readers waiting in {@link #take} now (written holding this). */
+    private volatile int awaited;
     private int openReaders;
     private boolean ended;
-    private boolean readerClosed;
+    private volatile boolean readerClosed;
     private Segment segment;
     private int segments;
     /** The spill's compression ({@code codec} option); its packer (made on the first spill, closed at the end). */
@@ -63,6 +68,7 @@ final class LiveStream extends OutputStream {
         this.index = index;
         this.keep = keep;
         this.next = new long[readers];
+        this.waiting = new boolean[readers];
         this.openReaders = readers;
     }
 
@@ -109,15 +115,39 @@ final class LiveStream extends OutputStream {
         if (keep != null) {
             keep.write(b, off, len);
         }
+        if (run.dead() || readerClosed) {
+            return;
+        }
+        // Waits (outside this stream's lock: readers take chunks under it) while the budget is full and some reader
+        // is still at work; spills only when every reader waits for records (LiveRun#admit).
+        boolean inMemory = run.admit(len, this);
+        synchronized (this) {
+            if (readerClosed) {
+                if (inMemory) {
+                    run.release(len);
+                }
+                return;
+            }
+            append(inMemory ? java.util.Arrays.copyOfRange(b, off, off + len) : spill(b, off, len));
+            wakeReaders();
+        }
+    }
+
+    /**
+     * Appends an on-the-fly hint record ({@code CallType.LIVE_JOIN}, 48 bytes) after everything written so far: for
+     * the readers only, not for the kept copy (which holds what a trace file would). It always stays in memory.
+     */
+    void hint(byte[] record) {
         if (run.dead()) {
             return;
         }
         synchronized (this) {
-            if (readerClosed) {
+            if (readerClosed || ended) {
                 return;
             }
-            append(run.reserve(len) ? java.util.Arrays.copyOfRange(b, off, off + len) : spill(b, off, len));
-            notifyAll();
+            run.force(record.length);
+            append(record.clone());
+            wakeReaders();
         }
     }
 
@@ -198,7 +228,7 @@ final class LiveStream extends OutputStream {
             ended = true;
             seal();
             closeCompressor();
-            notifyAll();
+            wakeReaders();
         }
         if (keep != null) {
             keep.close();
@@ -212,6 +242,26 @@ final class LiveStream extends OutputStream {
         } catch (IOException e) {
             // nothing written
         }
+    }
+
+    /**
+     * Wakes the readers waiting for this stream: from now on they are no longer counted as waiting for records
+     * ({@link LiveRun#admit}), though they run only once they get this lock back. Called holding this.
+     */
+    private void wakeReaders() {
+        for (int r = 0; r < waiting.length; r++) {
+            if (waiting[r]) {
+                waiting[r] = false;
+                awaited--;
+                run.readerWaits(false);
+            }
+        }
+        notifyAll();
+    }
+
+    /** True if a reader waits for this stream's next chunk ({@link LiveRun#admit}). */
+    boolean awaited() {
+        return awaited > 0;
     }
 
     /** Appends a chunk. Called holding this. */
@@ -257,11 +307,20 @@ final class LiveStream extends OutputStream {
                 if (!block) {
                     return null;
                 }
+                waiting[r] = true;
+                awaited++;
+                run.readerWaits(true);
                 try {
                     wait();
                 } catch (InterruptedException x) {
                     Thread.currentThread().interrupt();
                     throw new InterruptedIOException("on-the-fly analysis interrupted");
+                } finally {
+                    if (waiting[r]) {
+                        waiting[r] = false;
+                        awaited--;
+                        run.readerWaits(false);
+                    }
                 }
             }
             if (next[r] >= first + count) {
@@ -296,8 +355,14 @@ final class LiveStream extends OutputStream {
             private byte[] packedBuf = new byte[0];
             private byte[] rawBuf = new byte[0];
 
+            private boolean started;
+
             @Override
             public int read(ByteBuffer dst) throws IOException {
+                if (!started) {
+                    started = true;
+                    run.readerStarts(r);
+                }
                 int n = 0;
                 while (dst.hasRemaining()) {
                     if (cur != null && at < curLen) {
@@ -394,6 +459,7 @@ final class LiveStream extends OutputStream {
             }
             next[r] = CLOSED;
             openReaders--;
+            run.readerStreamClosed(r);
             trim();
             if (openReaders > 0) {
                 return;

@@ -227,6 +227,25 @@ public final class ThreadTrace {
         }
     }
 
+    /**
+     * On-the-fly analysis: publishes this thread's records, then appends the hint that it has begun an untimed join
+     * of the thread with index {@code target} at {@code start} µs ({@code CallType.LIVE_JOIN}; the join record
+     * follows when the join returns).
+     */
+    public synchronized void joinHint(int target, long start) {
+        publish();
+        if (closed || !(stream instanceof LiveStream)) {
+            return;
+        }
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(org.dsmscope.trace.SmaitFormat.CALL_BYTES);
+        int base = 0x00001000 | (org.dsmscope.trace.CallType.LIVE_JOIN << 4);
+        long[] v = {start, start, 0, 0, target, 0};
+        for (int i = 0; i < v.length; i++) {
+            b.putInt(base | i).putInt((int) v[i]);
+        }
+        ((LiveStream) stream).hint(b.array());
+    }
+
     /** The timer's {@link #publish}: only if the thread drained no buffer since the last call (slow or blocked). */
     synchronized void publishIfIdle() {
         if (drains == drainsSeen) {

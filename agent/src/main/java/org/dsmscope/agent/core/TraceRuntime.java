@@ -184,6 +184,27 @@ public final class TraceRuntime {
         }
     }
 
+    /**
+     * A traced thread begins an untimed join of the running thread {@code target} at {@code start} µs: on the fly,
+     * its records go to the analysis followed by the hint {@code CallType.LIVE_JOIN}, which lets the replay have it
+     * wait and go on with the other threads before the join record exists (written when the join returns, after
+     * the joined thread's records: without the hint the analysis could not pass this thread's clock until then).
+     */
+    public static void joining(ThreadTrace t, Thread target, long start) {
+        if (live != null && t.traced) {
+            try {
+                int idx = indexOf(target);
+                if (idx > 0) {
+                    t.joinHint(idx, start);
+                } else {
+                    t.publish();
+                }
+            } catch (RuntimeException e) {
+                // recording only
+            }
+        }
+    }
+
     /** The trace files, open while written to: more threads than open files allowed still get theirs. */
     private static OpenFiles openFiles() {
         return FilePool.POOL;

@@ -9,7 +9,7 @@ import org.objectweb.asm.Opcodes;
 /**
  * Patches {@code java.lang.Thread} when the agent retransforms it (method bodies only): {@code start()} calls
  * {@code ThreadHooks.starting(this)}, {@code exit()} calls {@code ThreadHooks.exiting()}, and {@code join(long)}
- * calls {@code ThreadHooks.joining()} on entry and {@code ThreadHooks.joined(this)} before each return.
+ * calls {@code ThreadHooks.joining(this, millis)} on entry and {@code ThreadHooks.joined(this)} before each return.
  */
 final class ThreadPatch {
     private static final String HOOKS = "org/dsmscope/agent/rt/ThreadHooks";
@@ -48,7 +48,10 @@ final class ThreadPatch {
                         @Override
                         public void visitCode() {
                             super.visitCode();
-                            super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, "joining", "()V", false);
+                            super.visitVarInsn(Opcodes.ALOAD, 0);
+                            super.visitVarInsn(Opcodes.LLOAD, 1);
+                            super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, "joining", "(Ljava/lang/Thread;J)V",
+                                    false);
                         }
 
                         @Override

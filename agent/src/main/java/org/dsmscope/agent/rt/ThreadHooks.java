@@ -24,13 +24,21 @@ public final class ThreadHooks {
         }
     }
 
-    /** Start of Thread.join(long), in the joining thread. */
-    public static void joining() {
+    /**
+     * Start of Thread.join(long) on {@code target}, in the joining thread: its records go to an on-the-fly analysis,
+     * with the hint that an untimed join ({@code millis} 0) of a running thread has begun
+     * ({@link TraceRuntime#joining}).
+     */
+    public static void joining(Thread target, long millis) {
         try {
             ThreadTrace t = TraceRuntime.current();
             if (t.traced) {
                 t.pendingStart = TraceRuntime.now();
-                TraceRuntime.blocking(t);
+                if (millis == 0 && target.isAlive()) {
+                    TraceRuntime.joining(t, target, t.pendingStart);
+                } else {
+                    TraceRuntime.blocking(t);
+                }
             }
         } catch (Throwable e) {
             // never disturb Thread.join

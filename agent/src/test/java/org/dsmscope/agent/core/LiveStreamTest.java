@@ -32,10 +32,16 @@ class LiveStreamTest {
         return run(readers, budget, "zstd");
     }
 
+    /** A run whose producers spill at once beyond the budget (backpressure off: the spill's own tests). */
     private LiveRun run(int readers, long budget, String codec) {
+        return run(readers, budget, codec, false, 1);
+    }
+
+    private LiveRun run(int readers, long budget, String codec, boolean backpressure, int threads) {
         System.setProperty("dsmscope.live.budget", Long.toString(budget));
+        System.setProperty("dsmscope.live.backpressure", Boolean.toString(backpressure));
         try {
-            AgentOptions o = AgentOptions.parse("level=2,type=to_ciat,threads=1,codec=" + codec + ",name="
+            AgentOptions o = AgentOptions.parse("level=2,type=to_ciat,threads=" + threads + ",codec=" + codec + ",name="
                     + dir.resolve("x"), Map.of());
             return LiveRun.create(o, new AnalysisSink() {
                 @Override
@@ -61,6 +67,7 @@ class LiveStreamTest {
             }, System.err);
         } finally {
             System.clearProperty("dsmscope.live.budget");
+            System.clearProperty("dsmscope.live.backpressure");
         }
     }
 
@@ -195,33 +202,9 @@ class LiveStreamTest {
         }
         byte[][] got = new byte[3][];
         Throwable[] failed = new Throwable[3];
-        Thread[] readers = new Thread[3];
-        for (int r = 0; r < 3; r++) {
-            int rr = r;
-            readers[r] = new Thread(() -> {
-                try {
-                    // reader 2 reads slowly, so that chunks wait for it in memory and then spill
-                    ByteBuffer small = ByteBuffer.allocate(rr == 2 ? 512 : 8192);
-                    ByteArrayOutputStream out = new ByteArrayOutputStream();
-                    ReadableByteChannel ch = s.channel(rr);
-                    while (true) {
-                        small.clear();
-                        int n = ch.read(small);
-                        if (n < 0) {
-                            break;
-                        }
-                        out.write(small.array(), 0, n);
-                        if (rr == 2 && out.size() % 64 == 0) {
-                            Thread.yield();
-                        }
-                    }
-                    got[rr] = out.toByteArray();
-                } catch (Throwable e) {
-                    failed[rr] = e;
-                }
-            });
-            readers[r].start();
-        }
+        // reader 2 reads slowly, so that chunks wait for it in memory and then spill
+        Thread[] readers = {reader(s.channel(0), false, got, 0, failed), reader(s.channel(1), false, got, 1, failed),
+            reader(s.channel(2), true, got, 2, failed)};
         for (byte[] c : chunks) {
             w.write(c, 0, c.length);
         }
@@ -236,6 +219,125 @@ class LiveStreamTest {
             assertArrayEquals(all.toByteArray(), got[r], "reader " + r);
         }
         assertEquals(0, spillFiles());
+        assertEquals(0, run.queuedBytes());
+    }
+
+    /** Reads a channel to its end on a thread of its own; {@code slow}: yields often (a lagging reader). */
+    private static Thread reader(ReadableByteChannel ch, boolean slow, byte[][] got, int slot, Throwable[] failed) {
+        Thread t = new Thread(() -> {
+            try {
+                ByteBuffer buf = ByteBuffer.allocate(slow ? 512 : 8192);
+                ByteArrayOutputStream out = new ByteArrayOutputStream();
+                while (true) {
+                    buf.clear();
+                    int n = ch.read(buf);
+                    if (n < 0) {
+                        break;
+                    }
+                    out.write(buf.array(), 0, n);
+                    if (slow) {
+                        Thread.yield();
+                    }
+                }
+                got[slot] = out.toByteArray();
+            } catch (Throwable e) {
+                failed[slot] = e;
+            }
+        });
+        t.start();
+        return t;
+    }
+
+    @Test
+    void withBackpressure_theProducerWaitsForReadersAtWork_nothingSpills_andMemoryStaysWithinTwiceTheBudget() throws Exception {
+        LiveRun run = run(2, 40_000, "zstd", true, 1);
+        OutputStream w = run.stream(0);
+        LiveStream s = (LiveStream) w;
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(11);
+        ByteArrayOutputStream all = new ByteArrayOutputStream();
+        byte[][] got = new byte[2][];
+        Throwable[] failed = new Throwable[2];
+        Thread[] readers = {reader(s.channel(0), false, got, 0, failed), reader(s.channel(1), true, got, 1, failed)};
+        long most = 0;
+        for (int i = 0; i < 3000; i++) {
+            byte[] c = chunk(i, 1 + rnd.nextInt(3000));
+            all.write(c);
+            w.write(c, 0, c.length);
+            most = Math.max(most, run.queuedBytes());
+        }
+        w.close();
+        for (Thread t : readers) {
+            t.join(60_000);
+        }
+        for (int r = 0; r < 2; r++) {
+            assertEquals(null, failed[r], "reader " + r);
+            assertArrayEquals(all.toByteArray(), got[r], "reader " + r);
+        }
+        // one stream: while the budget is full some reader has chunks to take, so the producer waits, never spills
+        assertEquals(0, run.spilledBytes(), "4.5 MB through a 40 KB budget without a spill");
+        // beyond the budget only for a reader that waits for this stream (the other lags): up to twice the budget
+        assertTrue(most <= 80_000, "in memory within twice the budget: " + most);
+        assertEquals(0, spillFiles());
+        assertEquals(0, run.queuedBytes());
+    }
+
+    @Test
+    void withBackpressure_whenEveryReaderWaitsForAnotherStream_theProducerSpills_insteadOfDeadlocking()
+            throws Exception {
+        // The reader needs stream 1 first (the replay waits for the thread with the smallest clock) while the
+        // producer fills the budget with stream 0: waiting for the reader would never end, so stream 0 spills.
+        LiveRun run = run(1, 10_000, "zstd", true, 2);
+        LiveStream s0 = (LiveStream) run.stream(0);
+        LiveStream s1 = (LiveStream) run.stream(1);
+        ByteArrayOutputStream all0 = new ByteArrayOutputStream();
+        ByteArrayOutputStream all1 = new ByteArrayOutputStream();
+        byte[][] got = new byte[2][];
+        Throwable[] failed = new Throwable[2];
+        Thread reader = new Thread(() -> {
+            try {
+                got[1] = readAll(s1.channel(0));
+                got[0] = readAll(s0.channel(0));
+            } catch (Throwable e) {
+                failed[0] = e;
+            }
+        });
+        reader.start();
+        for (int i = 0; i < 100; i++) {
+            byte[] c = chunk(i, 1000);
+            all0.write(c);
+            s0.write(c, 0, c.length);
+        }
+        s0.close();
+        byte[] c = chunk(7, 3000);
+        all1.write(c);
+        s1.write(c, 0, c.length);
+        s1.close();
+        reader.join(60_000);
+        assertEquals(null, failed[0]);
+        assertArrayEquals(all1.toByteArray(), got[1]);
+        assertArrayEquals(all0.toByteArray(), got[0]);
+        assertTrue(run.spilledBytes() >= 90_000, "stream 0 beyond the budget spilled: " + run.spilledBytes());
+        assertEquals(0, spillFiles());
+        assertEquals(0, run.queuedBytes());
+    }
+
+    @Test
+    void aHint_reachesEveryReaderAfterTheBytesWrittenBeforeIt_butNotTheKeptCopy() throws Exception {
+        LiveRun run = run(2, 1 << 20, "zstd", true, 1);
+        LiveStream s = (LiveStream) run.stream(0);
+        byte[] before = chunk(1, 500);
+        byte[] hint = chunk(2, 48);
+        byte[] after = chunk(3, 200);
+        s.write(before, 0, before.length);
+        s.hint(hint);
+        s.write(after, 0, after.length);
+        s.close();
+        ByteArrayOutputStream want = new ByteArrayOutputStream();
+        want.write(before);
+        want.write(hint);
+        want.write(after);
+        assertArrayEquals(want.toByteArray(), readAll(s.channel(0)));
+        assertArrayEquals(want.toByteArray(), readAll(s.channel(1)));
         assertEquals(0, run.queuedBytes());
     }
 }
