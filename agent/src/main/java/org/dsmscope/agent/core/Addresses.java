@@ -46,9 +46,12 @@ public final class Addresses {
                 return e.value;
             }
         }
-        WeakIdentityTable.Entry e = TABLE.entry(o, h);
-        if (e == null || e.value == 0) {
-            e = assign(o, h, t, "-");
+        WeakIdentityTable.Entry e = TABLE.peek(o, h);
+        if (e == null) {
+            e = TABLE.entry(o, h);
+            if (e == null || e.value == 0) {
+                e = assign(o, h, t, "-");
+            }
         }
         if (cache != null) {
             cache(cache, i, e);

@@ -25,7 +25,11 @@ public final class WeakIdentityTable {
     }
 
     private static final class Stripe {
-        Entry[] slots = new Entry[64];
+        /**
+         * Written under the stripe's lock; a rebuild fills a new array and then publishes it, so that
+         * {@link #peek} can probe without the lock.
+         */
+        volatile Entry[] slots = new Entry[64];
         int used;
     }
 
@@ -47,7 +51,10 @@ public final class WeakIdentityTable {
     }
 
     private static Entry find(Stripe s, Object o, int h) {
-        Entry[] t = s.slots;
+        return find(s.slots, o, h);
+    }
+
+    private static Entry find(Entry[] t, Object o, int h) {
         int mask = t.length - 1;
         int i = mix(h) & mask;
         for (;;) {
@@ -84,6 +91,17 @@ public final class WeakIdentityTable {
             }
             return e;
         }
+    }
+
+    /**
+     * The entry of {@code o} if it has one with a value, found without the stripe's lock; null otherwise (absent,
+     * being inserted, or its value not yet visible): the caller then takes the locked path ({@link #entry}). Safe
+     * without the lock because entries are only added to a stripe's array (into empty slots, the array at most half
+     * full, so a probe ends), a rebuild publishes a new array, and an entry's hash is final.
+     */
+    public Entry peek(Object o, int h) {
+        Entry e = find(stripe(h).slots, o, h);
+        return e != null && e.value != 0 ? e : null;
     }
 
     /** The entry of {@code o}, null if absent. */
