@@ -79,6 +79,16 @@ class LiveStreamTest {
         return b;
     }
 
+    /** Writes chunks {@code from} .. {@code to - 1} of {@code len} bytes to {@code w}, and to {@code all}. */
+    private static void writeChunks(OutputStream w, ByteArrayOutputStream all, int from, int to, int len)
+            throws IOException {
+        for (int i = from; i < to; i++) {
+            byte[] c = chunk(i, len);
+            all.write(c);
+            w.write(c, 0, c.length);
+        }
+    }
+
     /** Everything reader r's channel delivers until the end of the stream. */
     private static byte[] readAll(ReadableByteChannel ch) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -168,20 +178,12 @@ class LiveStreamTest {
         LiveStream s = (LiveStream) w;
         ReadableByteChannel r2 = s.channel(2);
         ByteArrayOutputStream all = new ByteArrayOutputStream();
-        for (int i = 0; i < 10; i++) {
-            byte[] c = chunk(i, 700);
-            all.write(c);
-            w.write(c, 0, c.length);
-        }
+        writeChunks(w, all, 0, 10, 700);
         s.channel(1).close(); // stops before reading anything
         ByteBuffer one = ByteBuffer.allocate(700);
         r2.read(one); // reader 2 reads one chunk, then stops
         r2.close();
-        for (int i = 10; i < 20; i++) {
-            byte[] c = chunk(i, 700);
-            all.write(c);
-            w.write(c, 0, c.length);
-        }
+        writeChunks(w, all, 10, 20, 700);
         w.close();
         assertArrayEquals(all.toByteArray(), readAll(s.channel(0)));
         assertEquals(0, spillFiles(), "the stopped readers keep no segment");
@@ -302,11 +304,7 @@ class LiveStreamTest {
             }
         });
         reader.start();
-        for (int i = 0; i < 100; i++) {
-            byte[] c = chunk(i, 1000);
-            all0.write(c);
-            s0.write(c, 0, c.length);
-        }
+        writeChunks(s0, all0, 0, 100, 1000);
         s0.close();
         byte[] c = chunk(7, 3000);
         all1.write(c);
