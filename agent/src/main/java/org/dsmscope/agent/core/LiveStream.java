@@ -135,7 +135,8 @@ final class LiveStream extends OutputStream {
 
     /**
      * Appends an on-the-fly hint record ({@code CallType.LIVE_JOIN}, 48 bytes) after everything written so far: for
-     * the readers only, not for the kept copy (which holds what a trace file would). It always stays in memory.
+     * the readers only, not for the kept copy (which holds what a trace file would). It always stays in memory;
+     * the stream keeps {@code record} itself (the caller made it for this call).
      */
     void hint(byte[] record) {
         if (run.dead()) {
@@ -146,7 +147,7 @@ final class LiveStream extends OutputStream {
                 return;
             }
             run.force(record.length);
-            append(record.clone());
+            append(record);
             wakeReaders();
         }
     }
