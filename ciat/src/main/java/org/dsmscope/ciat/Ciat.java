@@ -69,6 +69,8 @@ public final class Ciat implements Analysis {
     private boolean[] ageMine;
     /** Per thread: this partition counts its data accesses in the mix ({@link PartitionPlan#mixOwner}). */
     private boolean[] mixMine;
+    /** Per thread: {@link #mixMine} or {@link #ageMine} (always true in a serial run). */
+    private boolean[] threadMine;
     private long accessSeq;
     private final PartialLog partial = new PartialLog();
     private SeqEventFile seqEvents;
@@ -95,9 +97,11 @@ public final class Ciat implements Analysis {
         slotOwner = plan.slotOwners();
         ageMine = new boolean[threads];
         mixMine = new boolean[threads];
+        threadMine = new boolean[threads];
         for (int t = 0; t < threads; t++) {
             ageMine[t] = plan.ageOwner(t) == part;
             mixMine[t] = plan.mixOwner(t) == part;
+            threadMine[t] = ageMine[t] || mixMine[t];
         }
         comm.partition(part, parts, slotOwner);
         memory.partition(part, parts, slotOwner);
@@ -143,6 +147,14 @@ public final class Ciat implements Analysis {
 
     @Override
     public void access(int thread, int cpu, long clock, int memType, int size, boolean store, long address) {
+        if (!threadMine[thread] && size > 0 && !crossesPage(address, size) && owner(address >>> 12) != part) {
+            // Partitioned: another partition's thread on another partition's page. Nothing here depends on
+            // whether it is a synchronization variable, so that lookup is not made (the access is still numbered).
+            phase();
+            ++accessSeq;
+            memory.foreignData(size);
+            return;
+        }
         access(thread, cpu, clock, memType, size, store, address, size > 0 && ctx.isSyncVariable(address));
     }
 

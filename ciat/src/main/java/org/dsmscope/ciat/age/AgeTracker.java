@@ -55,6 +55,8 @@ public final class AgeTracker {
      * the range counts from its start, so the result is exactly that of one timestamp for all its keys.
      */
     static final int TIMESTAMP_KEYS = 255;
+    /** Old blocks whose removals are added up at once ({@link #decBlock}). */
+    private static final int DEC_WAYS = 4;
     /** Most keys in one access (far more than any trace record holds). */
     public static final int MAX_KEYS = 1 << 24;
 
@@ -80,9 +82,16 @@ public final class AgeTracker {
     /** Fenwick tree over superblocks (node s + 1 covers superblock s): a few hundred nodes, cache-resident. */
     private int[] sfen;
     private int supers;
-    /** Removals from block decBlock not yet in the tree (see {@link #dec}). */
-    private int decBlock = -1;
-    private int decAmount;
+    /**
+     * Removals not yet in the tree (see {@link #dec}): way w holds {@code decAmount[w]} keys removed from block
+     * {@code decBlock[w]} (-1: empty). Several ways, because a loop that reuses data at two distances (the
+     * matrix multiply's row of A a few hundred accesses back and B's column a whole matrix back) removes from two
+     * old blocks in turn: with one way every access updated the tree.
+     */
+    private final int[] decBlock = {-1, -1, -1, -1};
+    private final int[] decAmount = new int[DEC_WAYS];
+    /** The way the next new block of removals takes (first in, first out). */
+    private int decNext;
     private long live;
     /** Renumbering buffers, kept between renumberings. */
     private int[] rankBuf = new int[0];
@@ -465,21 +474,29 @@ public final class AgeTracker {
 
     /**
      * Removes n keys from timestamp ts. Removals from one old block in a row (a sweep over data last touched in
-     * order) are added up and enter the tree as one update when another block is hit ({@link #decBlock}).
+     * order) are added up and enter the tree as one update when their way is taken by another block
+     * ({@link #decBlock}, {@value #DEC_WAYS} ways).
      */
     private void dec(int ts, int n) {
         cnt[ts] -= (byte) n;
         int b = ts >> BLOCK_SHIFT;
         if (b >= pendBase) {
             pendSum[b - pendBase] -= n;
-        } else if (b == decBlock) {
-            decAmount += n;
         } else {
-            if (decAmount != 0) {
-                blockAdd(decBlock, -decAmount);
+            int[] db = decBlock;
+            for (int w = 0; w < DEC_WAYS; w++) {
+                if (db[w] == b) {
+                    decAmount[w] += n;
+                    return;
+                }
             }
-            decBlock = b;
-            decAmount = n;
+            int w = decNext;
+            decNext = (w + 1) & (DEC_WAYS - 1);
+            if (decAmount[w] != 0) {
+                blockAdd(db[w], -decAmount[w]);
+            }
+            db[w] = b;
+            decAmount[w] = n;
         }
     }
 
@@ -505,7 +522,13 @@ public final class AgeTracker {
         for (int i = sb; i > 0; i -= i & -i) {
             s += sfen[i];
         }
-        return decBlock < (sb << SUPER_SHIFT) ? s - decAmount : s;
+        int from = sb << SUPER_SHIFT;
+        for (int w = 0; w < DEC_WAYS; w++) {
+            if (decBlock[w] < from) {
+                s -= decAmount[w];
+            }
+        }
+        return s;
     }
 
     /**
@@ -527,7 +550,13 @@ public final class AgeTracker {
                 s -= bs[j];
             }
         }
-        return decBlock >= from && decBlock < k ? s - decAmount : s;
+        for (int w = 0; w < DEC_WAYS; w++) {
+            int d = decBlock[w];
+            if (d >= from && d < k) {
+                s -= decAmount[w];
+            }
+        }
+        return s;
     }
 
     /** Empty block sums, superblock sums and tree for {@code nb} blocks. */
@@ -637,8 +666,8 @@ public final class AgeTracker {
         spareCnt = c;
         cnt = nc;
         // the sums were rebuilt from the exact counts: no removal is pending
-        decBlock = -1;
-        decAmount = 0;
+        java.util.Arrays.fill(decBlock, -1);
+        java.util.Arrays.fill(decAmount, 0);
         cap = newCap;
         now = liveTs;
         pendBase = newBase;
