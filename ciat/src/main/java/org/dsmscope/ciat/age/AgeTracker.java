@@ -133,13 +133,18 @@ public final class AgeTracker {
     }
 
     /**
-     * The group word of {@code key} (0 if its page is new), changing nothing: a load that brings the word into the
-     * cache ahead of the key's {@link #access}. {@link AccessAge} peeks at a whole run of held accesses first, so
+     * The group word of {@code key} (0 if its page is new; plus the count at the timestamp it holds), changing
+     * nothing: loads that bring the word and that count into the cache ahead of the key's {@link #access}. {@link AccessAge} peeks at a whole run of held accesses first, so
      * that their cache misses overlap instead of stalling one access after another.
      */
     public int peek(long key) {
         int s = pages.get(key >>> PAGE_SHIFT);
-        return s < 0 ? 0 : last[s][(int) ((key >>> GROUP_SHIFT) & (GROUPS - 1))];
+        if (s < 0) {
+            return 0;
+        }
+        int e = last[s][(int) ((key >>> GROUP_SHIFT) & (GROUPS - 1))];
+        // and the count of the key's previous timestamp, which the access reads and decrements
+        return e > 0 ? e + cnt[e] : e;
     }
 
     /** Number of key pages allocated (4096 keys each). */
