@@ -247,6 +247,28 @@ class ClockOrderPropertyTest {
         }
     }
 
+    /**
+     * One replay feeding two analyses gives each the callbacks a replay feeding it alone gives (the accesses reach
+     * several analyses through the engine's fan-out, one alone directly), with and without the rounds' fast path.
+     */
+    @Property(tries = 20)
+    void twoAnalyses_eachSeeWhatOneAloneSees(@ForAll long seed, @ForAll boolean stream) throws IOException {
+        Path dir = Files.createTempDirectory("two");
+        TraceSet set = write(dir, program(seed, 4), stream);
+        ReplayOptions o = new ReplayOptions();
+        o.parallelStart = true;
+        try {
+            String alone = TestTraces.replay(set, o).log.toString();
+            Recorder a = new Recorder();
+            Recorder b = new Recorder();
+            new Replay(set, null, o).add(a).add(b).run();
+            assertEquals(alone, a.log.toString());
+            assertEquals(alone, b.log.toString());
+        } finally {
+            delete(dir);
+        }
+    }
+
     @Property(tries = 10)
     void sameInput_sameCallbackSequence(@ForAll long seed) throws IOException {
         Path dir = Files.createTempDirectory("det");
