@@ -20,7 +20,8 @@ import org.dsmscope.trace.TraceSet;
  * {@code 1} (serial CIAT), worker counts N and {@code pN} (the same; {@code p1} runs the parallel machinery
  * with one worker, to show its overhead against {@code 1}) and {@code rN} (N partitions that each replay the
  * trace on their own thread, {@code Replay.runPartitioned}, merged by {@code Partitioned.merge}) and {@code oK/N}
- * (partition K of N alone on this thread: one partition's own work, its result not a whole one). After the last iteration it prints, per mode, the
+ * (partition K of N alone on this thread: one partition's own work, its result not a whole one; dealt by the
+ * prescan's work profile as in the command, since session 12: before, by the round-robin plan). After the last iteration it prints, per mode, the
  * median and fastest wall time of the iterations after the first (warm-up), and per iteration the ratio of the
  * first mode's wall time to each other mode's (the speed-up when the first mode is {@code 1}), with its median.
  */
@@ -54,6 +55,7 @@ public final class ParallelTiming {
                     // oK/N: partition K of N alone, on this thread (one partition's work without the others')
                     String[] kn = mode.substring(1).split("/");
                     setPartition(r, Integer.parseInt(kn[0]), Integer.parseInt(kn[1]));
+                    prescanWithProfile(r, set);
                     serial = new Ciat(o);
                     r.add(serial);
                 } else if (mode.startsWith("r")) {
@@ -97,6 +99,33 @@ public final class ParallelTiming {
     }
 
     /** Makes {@code r} partition k of n (private fields: a measurement aid, not an API). */
+    /**
+     * Runs the replay's prescan with the work profile, as {@code Replay.runInPartitions} (what the command runs) does,
+     * so that partition K of N alone deals threads and pages by the same plan (without it: the round-robin plan).
+     */
+    private static void prescanWithProfile(Replay r, TraceSet set) {
+        try {
+            Class<?> pc = Class.forName("org.dsmscope.replay.Prescan");
+            java.lang.reflect.Field problems = Replay.class.getDeclaredField("problems");
+            problems.setAccessible(true);
+            java.lang.reflect.Constructor<?> make = pc.getDeclaredConstructor(int.class, ReplayOptions.class,
+                    problems.getType());
+            make.setAccessible(true);
+            Object pre = make.newInstance(set.size(), new ReplayOptions(), problems.get(r));
+            java.lang.reflect.Method count = pc.getDeclaredMethod("countWork");
+            count.setAccessible(true);
+            count.invoke(pre);
+            java.lang.reflect.Method run = pc.getDeclaredMethod("run", TraceSet.class, TraceSet.class, boolean.class);
+            run.setAccessible(true);
+            run.invoke(pre, set, null, false);
+            java.lang.reflect.Field f = Replay.class.getDeclaredField("pre");
+            f.setAccessible(true);
+            f.set(r, pre);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private static void setPartition(Replay r, int k, int n) {
         try {
             java.lang.reflect.Field f = Replay.class.getDeclaredField("partition");

@@ -59,6 +59,37 @@ public final class PlanCost {
         }
     }
 
+    /** Per partition: the data accesses of the threads whose age it keeps, of its pages, and its largest slots. */
+    private static void details(Counts c, PartitionPlan p, int n) {
+        for (int k = 0; k < n; k++) {
+            long age = 0;
+            long page = 0;
+            StringBuilder th = new StringBuilder();
+            for (int t = 0; t < c.threads.length; t++) {
+                if (p.ageOwner(t) == k) {
+                    age += c.threads[t];
+                    th.append(' ').append(t);
+                }
+            }
+            Integer[] order = new Integer[WorkProfile.SLOTS];
+            int owned = 0;
+            for (int s = 0; s < WorkProfile.SLOTS; s++) {
+                if (p.pageOwner(s) == k) {
+                    page += c.slots[s];
+                    order[owned++] = s;
+                }
+            }
+            Integer[] mine = Arrays.copyOf(order, owned);
+            Arrays.sort(mine, (x, y) -> Long.compare(c.slots[y], c.slots[x]));
+            StringBuilder top = new StringBuilder();
+            for (int i = 0; i < Math.min(4, mine.length); i++) {
+                top.append(String.format(Locale.ROOT, " %d:%d", mine[i], c.slots[mine[i]]));
+            }
+            System.out.printf(Locale.ROOT, "  partition %d: age threads%s (%d accesses); %d slots, %d page accesses;"
+                    + " largest slots%s%n", k, th, age, owned, page, top);
+        }
+    }
+
     /** Prints the estimates. */
     public static void main(String[] a) {
         TraceSet set = TraceSet.ofPrefix(a[0]);
@@ -84,6 +115,7 @@ public final class PlanCost {
             }
             System.out.printf(Locale.ROOT, "%s %s plan: estimated cost per partition%s; largest / mean %.3f%n", a[0],
                     which, b, sum == 0 ? 1.0 : max / (sum / n));
+            details(c, p, n);
         }
     }
 }
