@@ -21,9 +21,10 @@ import org.dsmscope.trace.TraceSet;
  * with one worker, to show its overhead against {@code 1}) and {@code rN} (N partitions that each replay the
  * trace on their own thread, {@code Replay.runPartitioned}, merged by {@code Partitioned.merge}) and {@code oK/N}
  * (partition K of N alone on this thread: one partition's own work, its result not a whole one; dealt by the
- * prescan's work profile as in the command, since session 12: before, by the round-robin plan). After the last iteration it prints, per mode, the
- * median and fastest wall time of the iterations after the first (warm-up), and per iteration the ratio of the
- * first mode's wall time to each other mode's (the speed-up when the first mode is {@code 1}), with its median.
+ * prescan's work profile as in the command, since session 12: before, by the round-robin plan). After the last
+ * iteration it prints, per mode, the median and fastest wall time of the iterations after the first (warm-up), and
+ * per iteration the ratio of the first mode's wall time to each other mode's (the speed-up when the first mode is
+ * {@code 1}), with its median.
  */
 public final class ParallelTiming {
     private ParallelTiming() {

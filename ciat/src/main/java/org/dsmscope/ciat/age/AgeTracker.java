@@ -55,7 +55,7 @@ public final class AgeTracker {
      * the range counts from its start, so the result is exactly that of one timestamp for all its keys.
      */
     static final int TIMESTAMP_KEYS = 255;
-    /** Old blocks whose removals are added up at once ({@link #decBlock}). */
+    /** Old blocks whose removals are added up at once ({@link #decBlock}); a power of two. */
     private static final int DEC_WAYS = 4;
     /** Most keys in one access (far more than any trace record holds). */
     public static final int MAX_KEYS = 1 << 24;
@@ -88,7 +88,7 @@ public final class AgeTracker {
      * matrix multiply's row of A a few hundred accesses back and B's column a whole matrix back) removes from two
      * old blocks in turn: with one way every access updated the tree.
      */
-    private final int[] decBlock = {-1, -1, -1, -1};
+    private final int[] decBlock = new int[DEC_WAYS];
     private final int[] decAmount = new int[DEC_WAYS];
     /** The way the next new block of removals takes (first in, first out). */
     private int decNext;
@@ -119,6 +119,7 @@ public final class AgeTracker {
 
     /** An empty tracker. */
     public AgeTracker() {
+        java.util.Arrays.fill(decBlock, -1);
         cap = 1 << 12;
         cnt = new byte[cap + BLOCK];
         sizeBlocks((cap >> BLOCK_SHIFT) + 1);
@@ -133,9 +134,10 @@ public final class AgeTracker {
     }
 
     /**
-     * The group word of {@code key} (0 if its page is new; plus the count at the timestamp it holds), changing
-     * nothing: loads that bring the word and that count into the cache ahead of the key's {@link #access}. {@link AccessAge} peeks at a whole run of held accesses first, so
-     * that their cache misses overlap instead of stalling one access after another.
+     * The group word of {@code key} (0 if its page is new) plus the count at the timestamp it holds, changing
+     * nothing: loads that bring the word and that count into the cache ahead of the key's {@link #access} (the
+     * value only keeps the loads from being optimized away). {@link AccessAge} peeks at a whole run of held
+     * accesses first, so that their cache misses overlap instead of stalling one access after another.
      */
     public int peek(long key) {
         int s = pages.get(key >>> PAGE_SHIFT);
