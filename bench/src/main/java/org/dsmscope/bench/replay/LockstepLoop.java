@@ -15,7 +15,8 @@ import org.dsmscope.trace.TraceReader;
  * through a loop over an array of analyses, as the engine did before session 12) and {@code sink} (the same
  * handed to the one analysis held in a local, as it does now). Usage: {@code java -cp bench/target/benchmarks.jar
  * org.dsmscope.bench.replay.LockstepLoop TRACE_PREFIX THREADS MODE [ROUNDS] [REPEATS]}; prints the wall time
- * of each repeat.
+ * of each repeat. {@code loop} and {@code sink} repeat the same body on purpose: the loop nest around it is what
+ * they compare, and a shared helper would change it.
  */
 public final class LockstepLoop {
     private LockstepLoop() {
