@@ -285,6 +285,12 @@ final class LiveRun {
         }
         synchronized (budgetLock) {
             while (true) {
+                // Readers that took the last chunks gave their bytes back before they counted themselves as
+                // waiting (both under this lock), so look at the budget again before deciding to spill: the
+                // readers may have emptied the queue since the first look.
+                if (reserve(len)) {
+                    return true;
+                }
                 if (dead || over || waitingReaders + doneReaders >= readers) {
                     return false;
                 }
@@ -298,9 +304,6 @@ final class LiveRun {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return false;
-                }
-                if (reserve(len)) {
-                    return true;
                 }
             }
         }

@@ -260,6 +260,11 @@ final class LiveStream extends OutputStream {
         notifyAll();
     }
 
+    /** Readers waiting for this stream's next chunk now (tests: to start producing once the readers read). */
+    synchronized int awaitingReaders() {
+        return awaited;
+    }
+
     /** True if a reader waits for this stream's next chunk ({@link LiveRun#admit}). */
     boolean awaited() {
         return awaited > 0;

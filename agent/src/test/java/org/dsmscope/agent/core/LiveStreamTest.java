@@ -260,6 +260,12 @@ class LiveStreamTest {
         byte[][] got = new byte[2][];
         Throwable[] failed = new Throwable[2];
         Thread[] readers = {reader(s.channel(0), false, got, 0, failed), reader(s.channel(1), true, got, 1, failed)};
+        // a reader that has not begun to read frees nothing, so a producer does not wait for it but spills: start
+        // producing once both read (on a busy machine the threads may start after the budget filled)
+        for (int i = 0; i < 10_000 && s.awaitingReaders() < 2; i++) {
+            Thread.sleep(1);
+        }
+        assertEquals(2, s.awaitingReaders(), "both readers wait for the first chunk");
         long most = 0;
         for (int i = 0; i < 3000; i++) {
             byte[] c = chunk(i, 1 + rnd.nextInt(3000));
