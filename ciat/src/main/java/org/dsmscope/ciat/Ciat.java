@@ -10,6 +10,7 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import org.dsmscope.ciat.age.AccessAge;
+import org.dsmscope.ciat.comm.CommStats;
 import org.dsmscope.ciat.comm.Communication;
 import org.dsmscope.ciat.comm.PartialLog;
 import org.dsmscope.ciat.memory.MemoryFigures;
@@ -72,6 +73,17 @@ public final class Ciat implements Analysis {
     /** Per thread: {@link #mixMine} or {@link #ageMine} (always true in a serial run). */
     private boolean[] threadMine;
     private long accessSeq;
+    /**
+     * Partitioned without a work profile (live streams): until access number {@link #planAt} partition 0 keeps the
+     * results of every page and the others keep every page's state without counting (into {@link #silent}), while
+     * all count the accesses per page slot (and per thread in the second half); then every partition deals the pages
+     * from those counts ({@link PartitionPlan#live}) at the same access, since all see the same accesses.
+     */
+    private boolean warm;
+    private long planAt;
+    private long[] warmThreads;
+    private long[] warmSlots;
+    private CommStats silent;
     private final PartialLog partial = new PartialLog();
     private SeqEventFile seqEvents;
 
@@ -95,6 +107,13 @@ public final class Ciat implements Analysis {
         PartitionPlan plan = PartitionPlan.of(parts, threads, opt.ageScope == AccessAge.Scope.GLOBAL,
                 c.workProfile());
         slotOwner = plan.slotOwners();
+        warm = parts > 1 && c.workProfile() == null;
+        if (warm) {
+            planAt = opt.livePlanAt;
+            warmThreads = new long[threads];
+            warmSlots = new long[WorkProfile.SLOTS];
+            silent = new CommStats(processors);
+        }
         ageMine = new boolean[threads];
         mixMine = new boolean[threads];
         threadMine = new boolean[threads];
@@ -103,8 +122,9 @@ public final class Ciat implements Analysis {
             mixMine[t] = plan.mixOwner(t) == part;
             threadMine[t] = ageMine[t] || mixMine[t];
         }
-        comm.partition(part, parts, slotOwner);
-        memory.partition(part, parts, slotOwner);
+        // while warm, every partition keeps every page's state
+        comm.partition(part, warm ? 1 : parts, slotOwner);
+        memory.partition(part, warm ? 1 : parts, slotOwner);
         fused = comm.fuses();
         runKind = new int[threads];
         runLength = new long[threads];
@@ -147,7 +167,8 @@ public final class Ciat implements Analysis {
 
     @Override
     public void access(int thread, int cpu, long clock, int memType, int size, boolean store, long address) {
-        if (!threadMine[thread] && size > 0 && !crossesPage(address, size) && owner(address >>> 12) != part) {
+        if (!threadMine[thread] && !warm && size > 0 && !crossesPage(address, size)
+                && owner(address >>> 12) != part) {
             // Partitioned: another partition's thread on another partition's page. Nothing here depends on
             // whether it is a synchronization variable, so that lookup is not made (the access is still numbered).
             phase();
@@ -164,15 +185,17 @@ public final class Ciat implements Analysis {
      * on the replay thread).
      */
     void access(int thread, int cpu, long clock, int memType, int size, boolean store, long address, boolean sync) {
+        if (warm) {
+            if (accessSeq < planAt) {
+                warmAccess(thread, cpu, clock, memType, size, store, address, sync);
+                return;
+            }
+            dealPages();
+        }
         PhaseStats ph = phase();
         long seq = ++accessSeq;
         if (mixMine[thread]) {
-            mix(ph.mix, thread, memType, size, store);
-            if (sync) {
-                ph.comm.syncExcluded++;
-            } else {
-                ph.comm.considered++;
-            }
+            counted(ph, thread, memType, size, store, sync);
         }
         if (parts == 1) {
             if (!sync && size > 0 && fused) {
@@ -210,6 +233,69 @@ public final class Ciat implements Analysis {
         if (size > 0 && ageMine[thread]) {
             age.access(thread, address, size, ph.age);
         }
+    }
+
+    /**
+     * An access before the live plan ({@link #warm}): counted for the plan; its page work done as in a serial run,
+     * into this phase's results in partition 0 and into {@link #silent} (no events) in the others.
+     */
+    private void warmAccess(int thread, int cpu, long clock, int memType, int size, boolean store, long address,
+            boolean sync) {
+        if (accessSeq >= planAt >>> 1) {
+            // threads by the second half only: a main thread that fills the data before it starts the workers
+            // makes much of the first accesses and little of the rest
+            warmThreads[thread]++;
+        }
+        if (size > 0) {
+            warmSlots[WorkProfile.slotOf(address)]++;
+        }
+        PhaseStats ph = phase();
+        long seq = ++accessSeq;
+        if (mixMine[thread]) {
+            counted(ph, thread, memType, size, store, sync);
+        }
+        CommStats st = part == 0 ? ph.comm : silent;
+        SeqEventFile sink = part == 0 ? seqEvents : null;
+        if (sink != null) {
+            sink.seq = seq;
+        }
+        if (!sync && size > 0 && fused) {
+            memory.dataTotals(size);
+            if (!comm.accessTouching(cpu, thread, clock, store, address, size, st, sink)) {
+                memory.countOverflow(address);
+            }
+        } else {
+            memory.data(thread, address, size);
+            if (!sync) {
+                comm.access(cpu, clock, store, address, size, st, sink);
+            }
+        }
+        if (size > 0 && ageMine[thread]) {
+            age.access(thread, address, size, ph.age);
+        }
+    }
+
+    /** A data access of a thread whose mix this partition counts: its class, and considered or excluded. */
+    private void counted(PhaseStats ph, int thread, int memType, int size, boolean store, boolean sync) {
+        mix(ph.mix, thread, memType, size, store);
+        if (sync) {
+            ph.comm.syncExcluded++;
+        } else {
+            ph.comm.considered++;
+        }
+    }
+
+    /** The end of {@link #warm}: the pages dealt from the counts, each partition keeping only its own from now on. */
+    private void dealPages() {
+        warm = false;
+        PartitionPlan plan = PartitionPlan.live(parts, threads, opt.ageScope == AccessAge.Scope.GLOBAL,
+                WorkProfile.of(warmThreads, warmSlots, 0));
+        slotOwner = plan.slotOwners();
+        comm.partition(part, parts, slotOwner);
+        memory.partition(part, parts, slotOwner);
+        warmThreads = null;
+        warmSlots = null;
+        silent = null;
     }
 
     /** True if an access of {@code size} &ge; 1 bytes at {@code address} touches two 4 KiB pages. */
@@ -359,6 +445,13 @@ public final class Ciat implements Analysis {
             }
             last.addCounters(pending);
             pending = null;
+        }
+        if (warm) {
+            // the run ended before the live plan: partition 0 kept the results of every page
+            warm = false;
+            short[] all = new short[WorkProfile.SLOTS];
+            comm.partition(part, parts, all);
+            memory.partition(part, parts, all);
         }
         // Write epochs still open at the end close in the last phase (SPEC §5: "or the analysis ends").
         comm.finish(phases.get(phases.size() - 1).comm);

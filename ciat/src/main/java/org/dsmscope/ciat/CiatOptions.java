@@ -26,6 +26,12 @@ public final class CiatOptions {
     public long busy1 = -1;
     /** Write the output files (the report, memory usage file); tests and benchmarks may turn this off. */
     public boolean writeFiles = true;
+    /**
+     * Partitioned without a work profile (live streams, on-the-fly {@code to_ciat}): the number of data accesses
+     * after which the pages are dealt by what those accesses touched (module README "Parallel analysis"); until
+     * then partition 0 keeps the results of every page. 0 deals them round-robin at once.
+     */
+    public long livePlanAt = 1L << 24;
 
     /** Checks ranges; throws {@link BadInputException} naming the option. */
     public void validate() {
@@ -36,6 +42,9 @@ public final class CiatOptions {
         if (!(sampleRate > 0) || sampleRate > 1 || (sampleRate < 1 && sampleRate < 1.0 / (1 << 20))) {
             throw new BadInputException("option --sample: value " + sampleRate
                     + " out of range (more than 0, at most 1; 1 = exact; at least 2^-20)");
+        }
+        if (livePlanAt < 0) {
+            throw new IllegalArgumentException("livePlanAt: " + livePlanAt + " < 0");
         }
         if (busy1 < -1 || busy1 == 0) {
             throw new BadInputException("option --busy1: value " + busy1 + " out of range (at least 1 instruction)");

@@ -10,7 +10,7 @@ import org.dsmscope.replay.WorkProfile;
  *
  * <p>Without a {@link WorkProfile} (live streams) threads go round-robin ((t + 1) mod n, so that partition 0, which
  * also counts the records that are not data accesses, does not get thread 0, usually the largest) and page slots
- * too (slot mod n). With one, the plan balances an estimated cost: a data access costs {@link #AGE_COST} in the
+ * too (slot mod n); {@link #live} then deals the page slots from counts of the run's first accesses. With one, the plan balances an estimated cost: a data access costs {@link #AGE_COST} in the
  * partition that keeps its thread's access-age stream, {@link #MIX_COST} in the one that counts its thread's mix
  * and {@link #PAGE_COST} in the one that keeps its page; every other record {@link #OTHER_COST} in partition 0
  * (weights from a profile of a serial run on the 4-thread matrix multiply, where access age took about 2.5 times the
@@ -88,10 +88,76 @@ public final class PartitionPlan {
             ageOwner[t] = globalAge ? parts - 1 : best;
             load[best] += perThread * profile.threadAccesses(t);
         }
-        // Page slots: each partition's share of the page work fills it up to a common level where it can.
+        dealSlots(profile::slotAccesses, load, total);
+    }
+
+    /**
+     * The plan of a partitioned run without a work profile (live streams) once {@code counts} were taken from its
+     * first accesses: threads round-robin, as {@link #of} deals them without a profile (each partition's access-age
+     * state already holds its threads); page slots dealt around the threads' estimated load as {@link #of} deals
+     * them with a profile, but with the counts trusted only for a hot slot, one with at least 1/(8 n) of the counted
+     * accesses ({@link #HOT_SHARE}): every other slot the first accesses touched counts as an equal share of the
+     * rest, and an untouched slot as nothing (round-robin). A prefix of a run foretells its hot pages (a lock, the
+     * array of a matrix's row references) but not how the rest spreads: a sweep over rows has touched only the
+     * first rows, and dealing by those counts would pile the later rows onto one partition. Every partition that
+     * counted the same accesses derives the same plan.
+     */
+    public static PartitionPlan live(int parts, int threads, boolean globalAge, WorkProfile counts) {
+        PartitionPlan p = of(parts, threads, globalAge, null);
+        if (parts == 1 || counts.threads() != threads) {
+            return p;
+        }
+        long counted = 0;
+        for (int s = 0; s < WorkProfile.SLOTS; s++) {
+            counted += counts.slotAccesses(s);
+        }
+        long total = 0;
+        for (int t = 0; t < threads; t++) {
+            total += counts.threadAccesses(t);
+        }
+        // the thread counts may cover part of the window the slot counts cover: scaled to the same amount
+        double scale = total == 0 ? 0 : (double) counted / total;
+        double[] load = new double[parts];
+        load[0] = OTHER_COST * counts.otherRecords();
+        for (int t = 0; t < threads; t++) {
+            long a = counts.threadAccesses(t);
+            load[p.mixOwner[t]] += MIX_COST * a * scale;
+            load[p.ageOwner[t]] += AGE_COST * a * scale;
+        }
+        double hot = counted * HOT_SHARE / parts;
+        long hotTotal = 0;
+        int warm = 0;
+        for (int s = 0; s < WorkProfile.SLOTS; s++) {
+            long c = counts.slotAccesses(s);
+            if (c > 0 && c >= hot) {
+                hotTotal += c;
+            } else if (c > 0) {
+                warm++;
+            }
+        }
+        long[] w = new long[WorkProfile.SLOTS];
+        long each = warm == 0 ? 0 : Math.max(1, (counted - hotTotal) / warm);
+        for (int s = 0; s < WorkProfile.SLOTS; s++) {
+            long c = counts.slotAccesses(s);
+            w[s] = c > 0 && c >= hot ? c : c > 0 ? each : 0;
+        }
+        p.dealSlots(s -> w[s], load, counted);
+        return p;
+    }
+
+    /** A live plan's hot slot has at least this share, divided by the number of partitions, of the counted accesses. */
+    public static final double HOT_SHARE = 1.0 / 8;
+
+    /**
+     * Page slots, largest {@code weight} first, each to the partition furthest below its share, where the shares
+     * fill every partition's {@code load} up to a common level with the page work of {@code total} accesses where
+     * they can.
+     */
+    private void dealSlots(java.util.function.IntToLongFunction weight, double[] load, long total) {
+        // Each partition's share of the page work fills it up to a common level where it can.
         double[] share = level(load, PAGE_COST * total);
-        for (int s : largestFirst(WorkProfile.SLOTS, profile::slotAccesses)) {
-            long w = profile.slotAccesses(s);
+        for (int s : largestFirst(WorkProfile.SLOTS, weight)) {
+            long w = weight.applyAsLong(s);
             if (w == 0) {
                 slotOwner[s] = (short) (s % parts);
                 continue;

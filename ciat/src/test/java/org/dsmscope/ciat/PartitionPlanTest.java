@@ -56,6 +56,70 @@ class PartitionPlanTest {
         assertTrue(Math.max(cost[0], cost[1]) < 0.96 * roundRobin, cost[0] + " " + cost[1] + " vs " + roundRobin);
     }
 
+    /**
+     * The live plan of the 512×512 matrix multiply (on-the-fly, counts of its first accesses): the page of B's row
+     * references takes a third of the accesses. Round-robin gave it and half the other slots to partition 0; the
+     * live plan keeps the threads where round-robin put them and deals the other slots around that page.
+     */
+    @Test
+    void livePlan_keepsRoundRobinThreads_andDealsPagesAroundAHotOne() {
+        long[] threads = {500_000, 4_000_000, 4_000_000, 4_000_000, 4_000_000};
+        long total = 0;
+        for (long t : threads) {
+            total += t;
+        }
+        long[] slots = new long[WorkProfile.SLOTS];
+        slots[514] = total / 3;
+        long rest = total - slots[514];
+        for (int s = 0; s < 1024; s++) {
+            if (s != 514) {
+                slots[s] += rest / 1023;
+            }
+        }
+        slots[0] += rest - 1023 * (rest / 1023);
+        PartitionPlan live = PartitionPlan.live(2, 5, false, WorkProfile.of(threads, slots, 0));
+        PartitionPlan rr = PartitionPlan.of(2, 5, false, null);
+        for (int t = 0; t < 5; t++) {
+            assertEquals(rr.ageOwner(t), live.ageOwner(t));
+            assertEquals(rr.mixOwner(t), live.mixOwner(t));
+        }
+        double[] c = cost(live, threads, slots, 0, false);
+        double[] r = cost(rr, threads, slots, 0, false);
+        assertTrue(Math.abs(c[0] - c[1]) <= PartitionPlan.PAGE_COST * (rest / 1023 + 1023), java.util.Arrays.toString(c));
+        assertTrue(Math.max(c[0], c[1]) < 0.95 * Math.max(r[0], r[1]), java.util.Arrays.toString(c) + " vs "
+                + java.util.Arrays.toString(r));
+        PartitionPlan none = PartitionPlan.live(2, 5, false, WorkProfile.of(new long[5], new long[1024], 0));
+        for (long page = 0; page < 2048; page++) {
+            assertEquals(rr.pageOwner(page), none.pageOwner(page), "no counts: round-robin");
+        }
+    }
+
+    /**
+     * The first 16 M accesses of the 512×512 matrix multiply have touched every page (main filled A and B) but swept
+     * only the first rows of A and C, so their slots count far more than they will over the run. The live plan
+     * trusts only the hot slot's count (B's row references, a third) and weighs every other touched slot alike: over
+     * the whole run (the hot slot, the rest even) the partitions' estimates stay within 2% of each other, where
+     * dealing by the prefix's counts leaves one partition most of the later rows.
+     */
+    @Test
+    void livePlan_aSweepsFirstRowsDoNotDecideWhereTheLaterRowsGo() {
+        long[] threads = {500_000, 4_000_000, 4_000_000, 4_000_000, 4_000_000};
+        long total = 16_500_000;
+        long[] prefix = new long[WorkProfile.SLOTS];
+        long[] run = new long[WorkProfile.SLOTS];
+        prefix[514] = total / 3;
+        run[514] = total / 3;
+        for (int s = 0; s < WorkProfile.SLOTS; s++) {
+            if (s != 514) {
+                prefix[s] = s < 80 ? 60_000 : (total - total / 3 - 79 * 60_000) / 944;
+                run[s] = (total - total / 3) / 1023;
+            }
+        }
+        PartitionPlan live = PartitionPlan.live(2, 5, false, WorkProfile.of(threads, prefix, 0));
+        double[] c = cost(live, threads, run, 0, false);
+        assertTrue(Math.abs(c[0] - c[1]) < 0.02 * (c[0] + c[1]) / 2, java.util.Arrays.toString(c));
+    }
+
     @Test
     void level_fillsTheLightestPartitionsToACommonLevel() {
         assertArrayEquals(new double[] {4, 0}, PartitionPlan.level(new double[] {0, 10}, 4), 1e-9);

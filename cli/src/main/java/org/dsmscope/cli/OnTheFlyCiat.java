@@ -99,7 +99,10 @@ public final class OnTheFlyCiat implements AnalysisSink {
 
     /** Runs CIAT on a replay, as {@code dsmscope ciat} does; returns the files written. */
     private static List<Path> run(Replay replay, CiatCommand c, PrintStream log) {
-        List<Path> written = CiatCommand.analyse(replay, c.ciatOptions(), c.partitionCount()).written();
+        org.dsmscope.ciat.CiatOptions co = c.ciatOptions();
+        // partitions deal the pages from the counts of the first accesses (-Ddsmscope.live.planAt: how many)
+        co.livePlanAt = Long.getLong("dsmscope.live.planAt", co.livePlanAt);
+        List<Path> written = CiatCommand.analyse(replay, co, c.partitionCount()).written();
         if (replay.problemCount() > 0) {
             log.println("dsmscope agent: to_ciat: continued past " + replay.problemCount() + " problem(s); first: "
                     + (replay.problems().isEmpty() ? "-" : replay.problems().get(0))

@@ -82,6 +82,12 @@ class OnTheFlyCiatTest {
     }
 
     /** A run with the thread count, so the analysis runs while the program runs; the records kept as NAME.p.t. */
+    /**
+     * Live partitions deal the pages after this many accesses (default 2^24): every partitioned run here passes
+     * that point, so the results below also hold for state kept before the plan and pages that change hands.
+     */
+    private static final int PLAN_AT = 50_000;
+
     private Process live(String name, int p, String budget, String main, String... progArgs) throws Exception {
         return liveWith(null, name, p, budget, main, progArgs);
     }
@@ -92,7 +98,7 @@ class OnTheFlyCiatTest {
         List<String> cmd = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xbootclasspath/a:" + TraceCommand.findAgentJar().toAbsolutePath(),
                 "-Ddsmscope.jar=" + System.getProperty("java.class.path"), "-Ddsmscope.spill.keep=true",
-                "-Ddsmscope.live.budget=" + budget,
+                "-Ddsmscope.live.budget=" + budget, "-Ddsmscope.live.planAt=" + PLAN_AT,
                 "-javaagent:" + TraceCommand.findAgentJar().toAbsolutePath() + "=level=2,type=to_ciat,threads=" + p
                         + ",name=" + name,
                 "-cp", Paths.get("target", "test-classes").toAbsolutePath().toString(), main));
@@ -137,7 +143,8 @@ class OnTheFlyCiatTest {
         assumeTrue(TraceCommand.findAgentJar() != null, "agent jar not built");
         Path json = dir.resolve("par.json");
         String name = dir.resolve("par").toString();
-        int status = traceWith(List.of("--threads", "3"), List.of("-Ddsmscope.spill.keep=true"),
+        int status = traceWith(List.of("--threads", "3"),
+                List.of("-Ddsmscope.spill.keep=true", "-Ddsmscope.live.planAt=" + PLAN_AT),
                 "--partitions 2 -ciat_events --json " + json, name, LockHeavy.class.getName(), "2", "2000", "64");
         assertEquals(0, status, err.toString());
         assertTrue(err.toString().isEmpty(), err.toString());

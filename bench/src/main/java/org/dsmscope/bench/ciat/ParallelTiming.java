@@ -21,7 +21,9 @@ import org.dsmscope.trace.TraceSet;
  * with one worker, to show its overhead against {@code 1}) and {@code rN} (N partitions that each replay the
  * trace on their own thread, {@code Replay.runPartitioned}, merged by {@code Partitioned.merge}) and {@code oK/N}
  * (partition K of N alone on this thread: one partition's own work, its result not a whole one; dealt by the
- * prescan's work profile as in the command, since session 12: before, by the round-robin plan). After the last
+ * prescan's work profile as in the command, since session 12: before, by the round-robin plan) and {@code lK/N}
+ * (the same without a work profile, as on-the-fly partitions run: the pages dealt by the live plan, module README
+ * "Parallel analysis"; round-robin before session 13). After the last
  * iteration it prints, per mode, the median and fastest wall time of the iterations after the first (warm-up), and
  * per iteration the ratio of the first mode's wall time to each other mode's (the speed-up when the first mode is
  * {@code 1}), with its median.
@@ -49,14 +51,19 @@ public final class ParallelTiming {
                 Replay r = new Replay(set, null, new ReplayOptions());
                 CiatOptions o = new CiatOptions();
                 o.writeFiles = false;
+                // lK/N: -Ddsmscope.live.planAt as for on-the-fly runs (0: the round-robin plan)
+                o.livePlanAt = Long.getLong("dsmscope.live.planAt", o.livePlanAt);
                 Ciat serial = null;
                 ParallelCiat par = null;
                 CiatResult rep = null;
-                if (mode.startsWith("o")) {
-                    // oK/N: partition K of N alone, on this thread (one partition's work without the others')
+                if (mode.startsWith("o") || mode.startsWith("l")) {
+                    // oK/N: partition K of N alone, on this thread (one partition's work without the others'); lK/N
+                    // the same without a work profile, as live streams run (the pages dealt after the first accesses)
                     String[] kn = mode.substring(1).split("/");
                     setPartition(r, Integer.parseInt(kn[0]), Integer.parseInt(kn[1]));
-                    prescanWithProfile(r, set);
+                    if (mode.startsWith("o")) {
+                        prescanWithProfile(r, set);
+                    }
                     serial = new Ciat(o);
                     r.add(serial);
                 } else if (mode.startsWith("r")) {

@@ -14,7 +14,8 @@ import org.dsmscope.trace.TraceSet;
 /**
  * How evenly CIAT's partitions share the work of a trace set (ciat/README.md "Balanced partitions"): one replay
  * counts every data access by thread and page slot, every fetched instruction by code page slot and every call;
- * then, for the round-robin plan and for the plan made from the prescan's {@link WorkProfile}, it prints each
+ * then, for the round-robin plan, the plan made from the prescan's {@link WorkProfile} and the live plan (made as
+ * on-the-fly partitions make it, from the counts of the first {@code CiatOptions.livePlanAt} accesses), it prints each
  * partition's estimated cost ({@link PartitionPlan}'s weights; a fetched instruction at {@link
  * PartitionPlan#PAGE_COST} on its code page's owner) and the largest over the mean. Usage: {@code PlanCost
  * TRACE_PREFIX PARTITIONS}.
@@ -30,6 +31,11 @@ public final class PlanCost {
         final long[] code = new long[WorkProfile.SLOTS];
         long calls;
         WorkProfile profile;
+        /** The counts of the first {@link #firstN} data accesses, as a live run's partitions take them. */
+        long[] firstThreads;
+        final long[] firstSlots = new long[WorkProfile.SLOTS];
+        long seen;
+        final long firstN = new org.dsmscope.ciat.CiatOptions().livePlanAt;
 
         @Override
         public boolean wantsWorkProfile() {
@@ -39,6 +45,7 @@ public final class PlanCost {
         @Override
         public void begin(ReplayContext c) {
             threads = new long[c.threads()];
+            firstThreads = new long[c.threads()];
             profile = c.workProfile();
         }
 
@@ -46,6 +53,15 @@ public final class PlanCost {
         public void access(int thread, int cpu, long clock, int memType, int size, boolean store, long address) {
             threads[thread]++;
             slots[WorkProfile.slotOf(address)]++;
+            if (seen < firstN) {
+                if (seen >= firstN >>> 1) {
+                    firstThreads[thread]++;
+                }
+                if (size > 0) {
+                    firstSlots[WorkProfile.slotOf(address)]++;
+                }
+            }
+            seen++;
         }
 
         @Override
@@ -96,8 +112,15 @@ public final class PlanCost {
         int n = Integer.parseInt(a[1]);
         Counts c = new Counts();
         new Replay(set, null, new ReplayOptions()).add(c).run();
-        for (String which : new String[] {"round-robin", "profile"}) {
-            PartitionPlan p = PartitionPlan.of(n, c.threads.length, false, which.equals("profile") ? c.profile : null);
+        for (String which : new String[] {"round-robin", "profile", "live"}) {
+            if (which.equals("live") && c.seen < c.firstN) {
+                System.out.printf(Locale.ROOT, "%s live plan: not made (%d accesses, fewer than %d): every page stays"
+                        + " with partition 0%n", a[0], c.seen, c.firstN);
+                continue;
+            }
+            PartitionPlan p = which.equals("live")
+                    ? PartitionPlan.live(n, c.threads.length, false, WorkProfile.of(c.firstThreads, c.firstSlots, 0))
+                    : PartitionPlan.of(n, c.threads.length, false, which.equals("profile") ? c.profile : null);
             double[] cost = new double[n];
             cost[0] += PartitionPlan.OTHER_COST * c.calls;
             for (int t = 0; t < c.threads.length; t++) {

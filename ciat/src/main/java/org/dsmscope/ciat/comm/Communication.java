@@ -735,10 +735,16 @@ public final class Communication {
         return true;
     }
 
-    /** Closes every open write epoch at the end of the analysis: S[|R|] += 1 on each anchor byte with |R| ≥ 1. */
+    /**
+     * Closes every open write epoch at the end of the analysis: S[|R|] += 1 on each anchor byte with |R| ≥ 1 (of
+     * this partition's pages: state kept before a live plan gave a page to another partition is passed over).
+     */
     public void finish(CommStats st) {
         if (packed) {
             for (int s = 0; s < loc.pages(); s++) {
+                if (foreign(loc.pageNumber(s))) {
+                    continue; // state kept before a live plan gave the page to another partition
+                }
                 long[] m = loc.state(s);
                 for (int g = 0; g < m.length; g++) {
                     if ((m[g] & SPLIT) == 0) {
@@ -754,6 +760,9 @@ public final class Communication {
             return;
         }
         for (int s = 0; s < loc.pages(); s++) {
+            if (foreign(loc.pageNumber(s))) {
+                continue;
+            }
             long[] m = loc.state(s);
             for (int base = 0; base < m.length; base += stride) {
                 if ((m[base] & ANCHOR) == 0) {

@@ -410,13 +410,17 @@ public final class MemoryUsage {
     }
 
     /**
-     * Fills {@code r} for the page in {@code slot}; false if no location of it was touched. The page's owner
+     * Fills {@code r} for the page in {@code slot}; false if no location of it was touched or the page is another
+     * partition's (state this one kept before a live plan, see {@code Ciat}). The page's owner
      * follows from its locations: it is shared when a location is, or two locations have different first threads;
      * else its owner is the one first thread.
      */
     private boolean page(int slot, PageRecord r) {
         if (runsPending) {
             flushRuns();
+        }
+        if (foreign(loc.pageNumber(slot))) {
+            return false; // state kept before a live plan gave the page to another partition
         }
         r.page = loc.pageNumber(slot);
         r.touched = 0;
