@@ -28,8 +28,23 @@ public final class OnTheFlyCiat implements AnalysisSink {
         return "to_ciat".equals(type);
     }
 
+    /** {@code -Ddsmscope.live.planAt} (see the ciat module's "Live plan"), or {@code otherwise}; checked. */
+    private static long livePlanAt(long otherwise) {
+        long n = Long.getLong("dsmscope.live.planAt", otherwise);
+        if (n < 0) {
+            throw new IllegalArgumentException("-Ddsmscope.live.planAt: value " + n
+                    + " out of range (a number of accesses, at least 0)");
+        }
+        return n;
+    }
+
     @Override
     public String check(String type, List<String> options) {
+        try {
+            livePlanAt(0);
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
         try {
             CiatCommand c = parse(options);
             c.replayOptions().validate();
@@ -101,7 +116,7 @@ public final class OnTheFlyCiat implements AnalysisSink {
     private static List<Path> run(Replay replay, CiatCommand c, PrintStream log) {
         org.dsmscope.ciat.CiatOptions co = c.ciatOptions();
         // partitions deal the pages from the counts of the first accesses (-Ddsmscope.live.planAt: how many)
-        co.livePlanAt = Long.getLong("dsmscope.live.planAt", co.livePlanAt);
+        co.livePlanAt = livePlanAt(co.livePlanAt);
         List<Path> written = CiatCommand.analyse(replay, co, c.partitionCount()).written();
         if (replay.problemCount() > 0) {
             log.println("dsmscope agent: to_ciat: continued past " + replay.problemCount() + " problem(s); first: "

@@ -260,6 +260,15 @@ class OnTheFlyCiatTest {
         assertEquals(List.of(), filesIn(dir));
     }
 
+    @Test
+    void aNegativeLivePlanAt_isRefusedBeforeTheProgramRuns_withStatus2() throws Exception {
+        assumeTrue(TraceCommand.findAgentJar() != null, "agent jar not built");
+        int status = traceWith(List.of("--threads", "3"), List.of("-Ddsmscope.live.planAt=-5"), "--partitions 2",
+                dir.resolve("neg").toString(), LockHeavy.class.getName(), "2", "10", "1");
+        assertEquals(2, status, err.toString());
+        assertEquals(List.of(), filesIn(dir));
+    }
+
     /** More than 4 GB of level 2 records (memory records alone) under -Xmx512m, analysed without trace files. */
     @Test
     @EnabledIfSystemProperty(named = "dsmscope.longTests", matches = "true")
