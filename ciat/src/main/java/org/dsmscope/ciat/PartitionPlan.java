@@ -10,11 +10,12 @@ import org.dsmscope.replay.WorkProfile;
  *
  * <p>Without a {@link WorkProfile} (live streams) threads go round-robin ((t + 1) mod n, so that partition 0, which
  * also counts the records that are not data accesses, does not get thread 0, usually the largest) and page slots
- * too (slot mod n); {@link #live} then deals the page slots from counts of the run's first accesses. With one, the plan balances an estimated cost: a data access costs {@link #AGE_COST} in the
- * partition that keeps its thread's access-age stream, {@link #MIX_COST} in the one that counts its thread's mix
- * and {@link #PAGE_COST} in the one that keeps its page; every other record {@link #OTHER_COST} in partition 0
- * (weights from a profile of a serial run on the 4-thread matrix multiply, where access age took about 2.5 times the
- * communication and memory-usage work). Threads are dealt largest first to the least loaded partition (ties to the
+ * too (slot mod n); {@link #live} then deals the page slots from counts of the run's first accesses. With one,
+ * the plan balances an estimated cost: a data access costs {@link #AGE_COST} in the partition that keeps its
+ * thread's access-age stream, {@link #MIX_COST} in the one that counts its thread's mix and {@link #PAGE_COST} in
+ * the one that keeps its page; every other record {@link #OTHER_COST} in partition 0 (weights from a profile of a
+ * serial run on the 4-thread matrix multiply, where access age took about 2.5 times the communication and
+ * memory-usage work). Threads are dealt largest first to the least loaded partition (ties to the
  * higher partition); then pages are dealt so that every partition's total comes as close to the mean as page slots
  * allow (each slot, largest first, to the partition furthest below its share). On the 4-thread matrix multiply
  * (mm.4), whose first thread also fills the matrices and whose even pages get 68% of the accesses, the estimated

@@ -85,7 +85,8 @@ class PartitionPlanTest {
         }
         double[] c = cost(live, threads, slots, 0, false);
         double[] r = cost(rr, threads, slots, 0, false);
-        assertTrue(Math.abs(c[0] - c[1]) <= PartitionPlan.PAGE_COST * (rest / 1023 + 1023), java.util.Arrays.toString(c));
+        assertTrue(Math.abs(c[0] - c[1]) <= PartitionPlan.PAGE_COST * (rest / 1023 + 1023),
+                java.util.Arrays.toString(c));
         assertTrue(Math.max(c[0], c[1]) < 0.95 * Math.max(r[0], r[1]), java.util.Arrays.toString(c) + " vs "
                 + java.util.Arrays.toString(r));
         PartitionPlan none = PartitionPlan.live(2, 5, false, WorkProfile.of(new long[5], new long[1024], 0));
