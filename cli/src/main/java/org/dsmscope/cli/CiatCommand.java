@@ -130,6 +130,11 @@ public final class CiatCommand implements Callable<Integer> {
                 "the trace files (0 = one per core; default 1 = serial); results identical to a serial run"})
     int partitions = 1;
 
+    @Option(names = "--progress", negatable = true,
+            description = {"a progress line on standard error even when it is not a terminal (default: only on a",
+                "terminal, after a second); --no-progress: never"})
+    Boolean progress;
+
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "print the command line options")
     boolean help;
 
@@ -171,7 +176,14 @@ public final class CiatCommand implements Callable<Integer> {
         warnUnused("-handle_io", handleIo, "-buffered_io", "-asynch_io", "-distributed_io", "-dma_bw",
                 "-disk_latency");
         Replay replay = new Replay(detailed, calls, ro);
-        Analysed done = analyse(replay, co, parts);
+        Analysed done;
+        Progress shown = Progress.start(Progress.Mode.of(progress), "ciat", "replayed", spec.commandLine().getErr(),
+                replay::progress, replay::expectedRecords);
+        try {
+            done = analyse(replay, co, parts);
+        } finally {
+            Progress.close(shown);
+        }
         summary(done.result(), done.written());
         if (replay.problemCount() > 0) {
             problems(replay, done.written());

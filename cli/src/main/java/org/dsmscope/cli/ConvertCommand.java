@@ -58,6 +58,10 @@ public final class ConvertCommand implements Callable<Integer> {
     @Option(names = "--skip-bad-records", description = "Skip bad input records; report how many.")
     boolean skipBad;
 
+    @Option(names = "--progress", negatable = true, description = "A progress line on standard error even when it"
+            + " is not a terminal (default: only on a terminal, after a second); --no-progress: never.")
+    Boolean progress;
+
     @Override
     public Integer call() throws IOException {
         if (extended && classic) {
@@ -82,8 +86,15 @@ public final class ConvertCommand implements Callable<Integer> {
         TraceReader.Options ro = new TraceReader.Options().skipBadRecords(skipBad)
                 .order(CliOptions.byteOrder(inputByteOrder, null));
         String prefix = TraceConverter.outputPrefix(CliOptions.outputName("-o", out), in.size());
-        TraceConverter.Result r = TraceConverter.convert(in, prefix, o, v, ro);
         PrintWriter err = spec.commandLine().getErr();
+        TraceConverter.Result r = new TraceConverter.Result();
+        Progress shown = Progress.start(Progress.Mode.of(progress), "convert", "converted", err, () -> r.records,
+                () -> -1);
+        try {
+            TraceConverter.convert(in, prefix, o, v, ro, r);
+        } finally {
+            Progress.close(shown);
+        }
         err.println("dsmscope: converted " + r.records + " records into " + prefix + " (" + r.files.size()
                 + " file" + (r.files.size() == 1 ? "" : "s") + ")");
         for (String line : r.skippedFiles) {

@@ -102,6 +102,34 @@ class CiatCommandTest {
         assertTrue(mem.startsWith("# dsmscope-memory 1\n"));
     }
 
+    /**
+     * {@code --progress} shows the progress line even here (standard error is not a terminal) and ends with the
+     * record count; without it nothing is shown (no console under Maven); the outputs are the same either way, in a
+     * serial and a partitioned run.
+     */
+    @Test
+    void progress_forcedShowsTheFinalCount_otherwiseQuiet_outputsUnchanged() throws Exception {
+        String base = writeMatMul("pg");
+        long records = 3L * N * N + 2 + (long) N * N * (2 * N + 1); // memory records, spawn and join
+        Run quiet = run("ciat", base);
+        assertEquals(0, quiet.status, quiet.err);
+        assertFalse(quiet.err.contains("records"), quiet.err);
+        String report = Files.readString(Path.of(base + ".ciat_report"));
+        for (String parts : new String[] {"1", "2"}) {
+            Run shown = run("ciat", "--progress", "--partitions", parts, base);
+            assertEquals(0, shown.status, shown.err);
+            // the final line always; lines before it only if the ticker got to run before the end
+            assertTrue(shown.err.startsWith("\rciat: ") || shown.err.startsWith("ciat: "), shown.err);
+            String last = shown.err.substring(shown.err.lastIndexOf('\r') + 1).trim();
+            assertTrue(last.matches("ciat: " + records + " records replayed, \\d+\\.\\d s"), last);
+            assertEquals(quiet.out, shown.out);
+            assertEquals(report, Files.readString(Path.of(base + ".ciat_report")));
+        }
+        Run never = run("ciat", "--no-progress", base);
+        assertEquals(0, never.status, never.err);
+        assertEquals("", never.err);
+    }
+
     @Test
     void ciatEvents_writesTheEventTrace() throws Exception {
         String base = writeMatMul("ev");

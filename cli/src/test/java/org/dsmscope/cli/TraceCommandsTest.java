@@ -209,6 +209,22 @@ class TraceCommandsTest {
         assertEquals(-1L, Files.mismatch(Path.of(name + ".3.1"), Path.of(dir.resolve("c2") + ".3.1")));
     }
 
+    /** {@code convert --progress}: a progress line even here, ending with the count of records converted. */
+    @Test
+    void convert_progress_endsWithTheRecordsConverted() throws IOException {
+        Path f = seedTrace();
+        assertEquals(0, run("convert", "--progress", dir.resolve("seed.1").toString(), "-o",
+                dir.resolve("pr").toString()), err);
+        long n = records(f).size();
+        // the final line always; lines before it only if the ticker got to run before the end
+        assertTrue(err.startsWith("convert: " + n + " records converted, ") || err.startsWith("\rconvert: "), err);
+        assertTrue(err.contains("convert: " + n + " records converted, "), err);
+        assertTrue(err.contains("dsmscope: converted " + n + " records into "), err);
+        assertEquals(-1L, Files.mismatch(f, dir.resolve("pr.1.0")));
+        assertEquals(0, run("convert", dir.resolve("seed.1").toString(), "-o", dir.resolve("q").toString()), err);
+        assertTrue(err.startsWith("dsmscope: converted "), "quiet without a terminal: " + err);
+    }
+
     @Test
     void convert_classicToExtendedAndBack_isExact() throws IOException {
         Path f = seedTrace();

@@ -30,6 +30,8 @@ final class Prescan {
     long t0;
     /** The work per thread and page slot (partitioned runs: {@link #countWork}), else null. */
     WorkProfile profile;
+    /** Records of each detailed trace (what the replay will count: {@link Replay#expectedRecords}). */
+    final long[] records;
 
     private final ReplayOptions o;
     /** Where problems go: the replay's, or (parallel prescan) those of the file being scanned. */
@@ -41,6 +43,7 @@ final class Prescan {
         hasFetch = new boolean[n];
         usableCalls = new long[n];
         skeletons = new Skeleton[n];
+        records = new long[n];
     }
 
     /** Read buffer per trace during the replay: small, so that many interleaved traces stay in cache. */
@@ -217,6 +220,7 @@ final class Prescan {
         for (int t = 0; t < n; t++) {
             hasFetch[t] = parts[worker[t]].hasFetch[t];
             usableCalls[t] = parts[worker[t]].usableCalls[t];
+            records[t] = parts[worker[t]].records[t];
         }
     }
 
@@ -288,6 +292,7 @@ final class Prescan {
                 if (!skeleton) {
                     // Without -i only calls and fetch records matter: skip whole runs of the hot kinds at once.
                     for (int n; (n = r.nextRun(Integer.MAX_VALUE)) > 0; ) {
+                        records[t] += n;
                         if (profile != null) {
                             profile.countRun(t, r.runWords(), r.runStart(), n);
                         }
@@ -301,6 +306,7 @@ final class Prescan {
                 if (k == RecordKind.EOF) {
                     break;
                 }
+                records[t]++;
                 if (profile != null) {
                     profile.count(t, k, k == RecordKind.MEMORY ? r.address() : 0);
                 }

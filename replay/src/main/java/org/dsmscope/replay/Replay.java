@@ -32,6 +32,10 @@ public final class Replay implements ReplayContext {
     private ThreadEngine threads;
     private SliceEngine slices;
     private long replayed;
+    /** What {@link #progress} reads while the replay runs: the engine's count, once the engine exists. */
+    private volatile java.util.function.LongSupplier counter;
+    /** {@link #expectedRecords}, once the prescan has run. */
+    private volatile long expected = -1;
     private int partition;
     private int partitions = 1;
 
@@ -120,6 +124,7 @@ public final class Replay implements ReplayContext {
             }
             pre.run(detailed, calls, interleaved);
         }
+        expect();
         Analysis[] an = analyses.toArray(new Analysis[0]);
         TraceReader[] rd = new TraceReader[n];
         TraceReader[] crd = calls == null ? null : new TraceReader[n];
@@ -138,11 +143,15 @@ public final class Replay implements ReplayContext {
             PhaseTimes total;
             if (interleaved) {
                 slices = new SliceEngine(this, an, rd, times, pre);
+                SliceEngine se = slices;
+                counter = () -> se.replayed;
                 slices.run();
                 total = slices.total;
                 replayed = slices.replayed;
             } else {
                 threads = new ThreadEngine(this, an, rd, times, source != null ? liveFetch(n) : pre.hasFetch);
+                ThreadEngine te = threads;
+                counter = () -> te.replayed;
                 threads.run();
                 total = threads.total;
                 replayed = threads.replayed;
@@ -224,6 +233,7 @@ public final class Replay implements ReplayContext {
             }
             // the prescan on as many threads as there are partitions: the partitions wait for it
             pre.run(detailed, calls, o.interleave > 0, parts);
+            expect();
         }
         analyses.clear();
         // Each partition's replay and analysis are made on the thread that runs them: objects made one after the
@@ -310,6 +320,35 @@ public final class Replay implements ReplayContext {
     /** The slice schedule used with {@code -i p}, after {@link #run()}; null for thread traces. */
     public SliceScheduler.Schedule schedule() {
         return slices == null ? null : slices.schedule();
+    }
+
+    /** Sets {@link #expected} from the prescan (none for live streams). */
+    private void expect() {
+        if (pre != null && expected < 0) {
+            long sum = 0;
+            for (long x : pre.records) {
+                sum += x;
+            }
+            expected = sum;
+        }
+    }
+
+    /**
+     * Records replayed so far, for a progress display on another thread while {@link #run()} runs (in a
+     * partitioned run, partition 0's: the partitions replay the same records): read without synchronization, so
+     * it may lag behind a little; 0 before the replay's first record (e.g. during the prescan).
+     */
+    public long progress() {
+        java.util.function.LongSupplier c = counter;
+        return c == null ? 0 : c.getAsLong();
+    }
+
+    /**
+     * The records the detailed traces hold, which the replay counts in {@link #progress} (a call record once),
+     * known once the prescan has read them; -1 before that and for live streams (their length is not known).
+     */
+    public long expectedRecords() {
+        return expected;
     }
 
     /** Records replayed (a call record counts once), after {@link #run()}. */

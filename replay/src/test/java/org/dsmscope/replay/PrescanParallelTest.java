@@ -31,7 +31,8 @@ class PrescanParallelTest {
         StringBuilder b = new StringBuilder();
         b.append("vars ").append(vars).append(" min ").append(p.syncMin).append(" max ").append(p.syncMax)
                 .append(" t0 ").append(p.t0).append(" fetch ").append(Arrays.toString(p.hasFetch))
-                .append(" calls ").append(Arrays.toString(p.usableCalls));
+                .append(" calls ").append(Arrays.toString(p.usableCalls))
+                .append(" records ").append(Arrays.toString(p.records));
         for (Skeleton sk : p.skeletons) {
             if (sk != null) {
                 b.append("\nskeleton ").append(sk.instructions).append(' ').append(sk.firstTime).append(' ')

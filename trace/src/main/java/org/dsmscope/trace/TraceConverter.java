@@ -28,7 +28,7 @@ public final class TraceConverter {
     public static final class Result {
         /** Files written, in thread order. */
         public final List<Path> files = new ArrayList<>();
-        /** Records copied. */
+        /** Records copied (so far, while {@link #convert} runs: another thread may read it for a progress display). */
         public long records;
         /** Bad records skipped (with skipping on). */
         public long skipped;
@@ -51,7 +51,12 @@ public final class TraceConverter {
      */
     public static Result convert(TraceSet in, String outPrefix, TraceWriter.Options base, Variant variant,
             TraceReader.Options readOptions) throws IOException {
-        Result res = new Result();
+        return convert(in, outPrefix, base, variant, readOptions, new Result());
+    }
+
+    /** {@link #convert} counting into {@code res}, which the caller may watch while it runs. */
+    public static Result convert(TraceSet in, String outPrefix, TraceWriter.Options base, Variant variant,
+            TraceReader.Options readOptions, Result res) throws IOException {
         int p = in.size();
         Map<Path, Integer> inputs = new HashMap<>();
         for (int u = 0; u < p; u++) {
