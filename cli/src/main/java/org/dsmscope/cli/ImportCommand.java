@@ -59,13 +59,25 @@ public final class ImportCommand implements Runnable {
         @Option(names = "--skip-bad-records", description = "Skip lines that do not parse; report how many.")
         boolean skipBad;
 
+        @Option(names = "--progress", negatable = true, description = "A progress line on standard error even when"
+                + " it is not a terminal (default: only on a terminal, after a second); --no-progress: never.")
+        Boolean progress;
+
         @Override
         public Integer call() throws IOException {
             TraceWriter.Options o = new TraceWriter.Options().codec(CliOptions.codec(type, codec)).background(true)
                     .order(CliOptions.byteOrder(byteOrder, java.nio.ByteOrder.BIG_ENDIAN));
             CliOptions.outputName("-o", name);
-            LackeyImporter.Result r = new LackeyImporter(o, threadsFromSched, skipBad).run(input, name);
             java.io.PrintWriter err = spec.commandLine().getErr();
+            LackeyImporter imp = new LackeyImporter(o, threadsFromSched, skipBad);
+            LackeyImporter.Result r;
+            Progress shown = Progress.start(Progress.Mode.of(progress), "import", "imported", err, imp::progress,
+                    () -> -1);
+            try {
+                r = imp.run(input, name);
+            } finally {
+                Progress.close(shown);
+            }
             err.println("dsmscope: imported " + r.records + " records into " + r.prefix(name) + " ("
                     + r.files.size() + " thread" + (r.files.size() == 1 ? "" : "s") + ")");
             if (r.files.size() > 1) {

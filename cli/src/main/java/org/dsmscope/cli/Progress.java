@@ -5,16 +5,17 @@ import java.util.Locale;
 import java.util.function.LongSupplier;
 
 /**
- * A one-line progress display on standard error while long work runs ({@code dsmscope ciat}, {@code convert};
- * SPEC §10: "long work shows progress on a terminal and stays quiet in a pipe"): {@code ciat: 182.4 M of 404.5 M
- * records (45%), 7.1 M records/s, about 31 s left}, rewritten in place ({@code \r}) every {@value #INTERVAL_MS} ms
- * by a daemon thread that reads a counter ({@link org.dsmscope.replay.Replay#progress}) and the expected total
- * ({@code -1}: not known, e.g. before the prescan has counted the records, or for {@code convert}). Modes:
- * {@link Mode#AUTO} (the default) shows it only when the JVM has a console (standard input and output are a
- * terminal) and only after the work has run {@value #QUIET_MS} ms, and clears the line at the end, so that a short
- * run or a pipe sees nothing; {@link Mode#ALWAYS} ({@code --progress}) shows it from the start whatever standard
- * error is, and ends with a line that stays: {@code ciat: 404489231 records replayed, 57.3 s} (the time since the
- * display started, prescan included); {@link Mode#NEVER} ({@code --no-progress}) shows nothing.
+ * A one-line progress display on standard error while long work runs ({@code dsmscope ciat}, {@code convert},
+ * {@code import}; SPEC §10: "long work shows progress on a terminal and stays quiet in a pipe"): {@code ciat: 182.4
+ * M of 404.5 M records (45%), 7.1 M records/s, about 31 s left}, rewritten in place ({@code \r}) every {@value
+ * #INTERVAL_MS} ms by a daemon thread that reads a counter ({@link org.dsmscope.replay.Replay#progress}) and the
+ * expected total ({@code -1}: not known, e.g. before the prescan has counted the records, or for {@code convert}
+ * and {@code import}). Modes: {@link Mode#AUTO} (the default) shows it only when the JVM has a console (standard
+ * input and output are a terminal) and only after the work has run {@value #QUIET_MS} ms, and clears the line at
+ * the end, so that a short run or a pipe sees nothing; {@link Mode#ALWAYS} ({@code --progress}) shows it from the
+ * start whatever standard error is, and ends with a line that stays: {@code ciat: 404489231 records replayed, 57.3
+ * s} (the time since the display started, prescan included); {@link Mode#NEVER} ({@code --no-progress}) shows
+ * nothing.
  */
 final class Progress implements AutoCloseable {
     /** When a progress line is shown. */

@@ -157,6 +157,19 @@ class TraceCommandsTest {
         assertTrue(out.endsWith("fetch " + fetches + "\nrecords " + out.substring(out.lastIndexOf("records ") + 8)), out);
     }
 
+    /** {@code import lackey --progress}: the final progress line gives the records imported. */
+    @Test
+    void importLackey_progress_endsWithTheRecordsImported() throws IOException {
+        Path in = lackeyFixture();
+        String name = dir.resolve("pg").toString();
+        assertEquals(0, run("import", "lackey", "--progress", "--threads-from-sched", in.toString(), "-o", name), err);
+        String n = err.substring(err.indexOf("dsmscope: imported ") + 19).split(" ")[0];
+        assertTrue(err.contains("import: " + n + " records imported, "), err);
+        assertTrue(Long.parseLong(n) > 0, err);
+        assertEquals(0, run("import", "lackey", in.toString(), "-o", dir.resolve("q").toString()), err);
+        assertTrue(err.startsWith("dsmscope: imported "), "quiet without a terminal: " + err);
+    }
+
     @Test
     void importLackey_badLine_namesLine() throws IOException {
         Path in = dir.resolve("x.lackey");

@@ -111,6 +111,14 @@ public final class LackeyImporter {
         this.skipBad = skipBad;
     }
 
+    /**
+     * Records written so far, for a progress display on another thread while {@link #run} runs (read without
+     * synchronization: it may lag a little).
+     */
+    public long progress() {
+        return records;
+    }
+
     /** Imports {@code input} into the trace set {@code name.p}; returns the files written. */
     public Result run(Path input, String name) throws IOException {
         InputStream in;
