@@ -130,6 +130,10 @@ public final class CiatCommand implements Callable<Integer> {
                 "the trace files (0 = one per core; default 1 = serial); results identical to a serial run"})
     int partitions = 1;
 
+    @Option(names = "--seed-stream", description = {"rebuild the instruction stream as seed 000 §3 does even when",
+        "the symbol sidecar NAME.p.symbols gives the memory-access offsets (default: exactly from them)"})
+    boolean seedStream;
+
     @Option(names = "--progress", negatable = true,
             description = {"a progress line on standard error even when it is not a terminal (default: only on a",
                 "terminal, after a second); --no-progress: never"})
@@ -363,6 +367,7 @@ public final class CiatCommand implements Callable<Integer> {
         o.ipc = ipc;
         o.mhz = mhz;
         o.skipBadRecords = skipBad;
+        o.exactStream = !seedStream;
         o.byteOrder = CliOptions.byteOrder(byteOrder, null);
         return o;
     }

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.dsmscope.examples.Examples;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -67,5 +68,46 @@ class ExamplesEndToEndTest {
         assertTrue(agg.path("accesses").path("loads").asLong() > 0, name);
         assertTrue(agg.path("communication").path("raw").asLong() > 0, name + ": data moves between threads");
         assertTrue(Files.size(Paths.get(set + ".ciat_report")) > 0);
+    }
+
+    /**
+     * SPEC §4: a level-3 trace of the matrix multiply is replayed with the memory-access instructions where the
+     * symbol sidecar puts them; against the seed's reconstruction ({@code --seed-stream}) the same instructions are
+     * fetched and the same accesses counted, but the events carry other clocks.
+     */
+    @Test
+    void levelThreeTrace_exactInstructionStream_sameCountsOtherClocks() throws IOException {
+        assumeTrue(TraceCommand.findAgentJar() != null, "agent jar not built");
+        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+        StringWriter err = new StringWriter();
+        assertEquals(0, run(err, "trace", "--level", "3", "-o", dir.resolve("mm").toString(), "--", java, "-cp",
+                DemoCommand.findExamplesJar().toString(), "org.dsmscope.examples.MatMul", "2", "24"), err.toString());
+        String set;
+        try (Stream<Path> files = Files.list(dir)) {
+            Path first = files.filter(f -> f.getFileName().toString().matches("mm\\.\\d+\\.0")).findFirst()
+                    .orElseThrow();
+            set = first.toString().substring(0, first.toString().length() - 2);
+        }
+        assertTrue(Files.readString(Paths.get(set + ".symbols")).contains("\naccess\t"), "offsets in the sidecar");
+        JsonNode[] agg = new JsonNode[2];
+        String[] events = new String[2];
+        for (int i = 0; i < 2; i++) {
+            Path json = dir.resolve("mm" + i + ".json");
+            List<String> args = new ArrayList<>(List.of("ciat", "-ciat_events", "--json", json.toString()));
+            if (i == 1) {
+                args.add("--seed-stream");
+            }
+            args.add(set);
+            StringWriter cerr = new StringWriter();
+            assertEquals(0, run(cerr, args.toArray(new String[0])), cerr.toString());
+            agg[i] = new ObjectMapper().readTree(json.toFile()).path("aggregate");
+            events[i] = Files.readString(Paths.get(set + ".ciat_events"));
+        }
+        long fetched = agg[0].path("instructionStream").path("fetched").asLong();
+        assertTrue(fetched > agg[0].path("accesses").path("loads").asLong(), "fetches: " + fetched);
+        assertEquals(fetched, agg[1].path("instructionStream").path("fetched").asLong());
+        assertEquals(agg[0].path("accesses"), agg[1].path("accesses"));
+        assertEquals(agg[0].path("endClock"), agg[1].path("endClock"), "the same instructions in all");
+        assertTrue(!events[0].equals(events[1]), "the events' clocks move with their instructions");
     }
 }

@@ -149,7 +149,8 @@ public final class Replay implements ReplayContext {
                 total = slices.total;
                 replayed = slices.replayed;
             } else {
-                threads = new ThreadEngine(this, an, rd, times, source != null ? liveFetch(n) : pre.hasFetch);
+                CodeMap code = source == null && o.exactStream ? CodeMap.load(detailed, n) : null;
+                threads = new ThreadEngine(this, an, rd, times, source != null ? liveFetch(n) : pre.hasFetch, code);
                 ThreadEngine te = threads;
                 counter = () -> te.replayed;
                 threads.run();

@@ -39,6 +39,12 @@ public final class ReplayOptions {
      */
     public boolean skipBadRecords;
     /**
+     * Rebuild the instruction stream exactly where the trace set's symbol sidecar gives the memory-access
+     * instructions' offsets (SPEC §4; thread traces, not with {@code -i}); false: as seed 000 §3 does, each
+     * memory-access record's instruction at the program counter ({@code dsmscope ciat --seed-stream}).
+     */
+    public boolean exactStream = true;
+    /**
      * Byte order of headerless (classic) trace files, or null: big-endian unless detected (trace/README.md). A short
      * little-endian classic file cannot be detected with certainty and needs it ({@code --byte-order little}).
      */

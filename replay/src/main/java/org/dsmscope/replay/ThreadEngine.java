@@ -66,6 +66,8 @@ final class ThreadEngine {
     private final boolean[] fetchMode;
     private final boolean[] pcValid;
     private final long[] pc;
+    /** Exact reconstruction from the symbol sidecar's memory-access offsets, or null (seed 000 §3's). */
+    private final CodeMap code;
     final boolean[] participated;
 
     int active;
@@ -81,8 +83,9 @@ final class ThreadEngine {
     final PhaseTimes total;
     long replayed;
 
-    ThreadEngine(Replay rp, Analysis[] an, TraceReader[] rd, CallTimes times, boolean[] fetchMode) {
+    ThreadEngine(Replay rp, Analysis[] an, TraceReader[] rd, CallTimes times, boolean[] fetchMode, CodeMap code) {
         this.rp = rp;
+        this.code = code;
         this.an = an;
         this.accessSink = an.length == 1 ? an[0] : new AccessFanout(an);
         this.o = rp.options();
@@ -211,7 +214,8 @@ final class ThreadEngine {
         int m = 0;
         for (int i = 0, u = t; i < n; i++, u = u + 1 == n ? 0 : u + 1) {
             if (state[u] == RUNNABLE) {
-                if (clock[u] != c || resume[u] || stopped[u] || fetchMode[u]) {
+                // with exact reconstruction a memory record may take more than one clock: no rounds
+                if (clock[u] != c || resume[u] || stopped[u] || fetchMode[u] || code != null && pcValid[u]) {
                     return false;
                 }
                 order[m++] = u;
@@ -352,10 +356,7 @@ final class ThreadEngine {
                     continue;
                 }
                 if (pcValid[t]) {
-                    for (Analysis a : an) {
-                        a.fetch(t, t, c, pc[t], InstructionStream.WORD);
-                    }
-                    pc[t] += InstructionStream.WORD;
+                    c = fetchAccess(t, c);
                 }
                 access(t, c, r.memType(), r.size(), r.address());
                 lastInstr[t] = c;
@@ -427,15 +428,39 @@ final class ThreadEngine {
             return;
         }
         if (pcValid[t]) {
-            for (Analysis a : an) {
-                a.fetch(t, t, c, pc[t], InstructionStream.WORD);
-            }
-            pc[t] += InstructionStream.WORD;
+            c = fetchAccess(t, c);
         }
         access(t, c, type, size, addr);
         lastInstr[t] = c;
         clock[t] = c + 1;
         cur.busy[t]++;
+    }
+
+    /**
+     * The fetches of a memory record of thread t, whose program counter is valid, at clock c: with {@link #code},
+     * first the instructions from the counter up to the method's next memory-access instruction (one clock each,
+     * busy), then that instruction; without, the instruction at the counter (seed 000 §3). Returns the memory
+     * instruction's clock; the counter moves past it.
+     */
+    private long fetchAccess(int t, long c) {
+        long p = pc[t];
+        if (code != null) {
+            long at = code.nextAccess(t, p);
+            long gap = at > p ? (at - p) / InstructionStream.WORD : 0;
+            if (gap > 0 && gap <= InstructionStream.MAX_GAP) {
+                for (Analysis a : an) {
+                    a.fetchRun(t, t, c, p, (int) gap);
+                }
+                cur.busy[t] += gap;
+                c += gap;
+                p += gap * InstructionStream.WORD;
+            }
+        }
+        for (Analysis a : an) {
+            a.fetch(t, t, c, p, InstructionStream.WORD);
+        }
+        pc[t] = p + InstructionStream.WORD;
+        return c;
     }
 
     private void access(int t, long c, int type, int size, long addr) {
