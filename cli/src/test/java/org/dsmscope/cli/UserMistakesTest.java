@@ -58,6 +58,20 @@ class UserMistakesTest {
         }
     }
 
+    /** A broken symbol sidecar: one line naming it and its line, and how to go on without it, which works. */
+    @Test
+    void ciat_withABrokenSymbolSidecar_isOneLine_andSeedStreamGoesOn() throws IOException {
+        String in = writeSet("s", 2);
+        Files.writeString(Path.of(in + ".symbols"), "dsmscope-symbols 1\nmethod\t0x1000\tnot-an-address\n");
+        CiatCommandTest.Run r = run("ciat", in);
+        assertOneLineUserError(r, in + ".symbols");
+        assertTrue(r.err().contains("line 2") && r.err().contains("--seed-stream"), r.err());
+        assertFalse(files().contains("s.2.ciat_report"), "nothing written");
+        CiatCommandTest.Run ok = run("ciat", "--seed-stream", in);
+        assertEquals(0, ok.status(), ok.err());
+        assertTrue(files().contains("s.2.ciat_report"));
+    }
+
     @Test
     void convert_intoAFolderThatIsAFile_isOneLineNotAStackTrace() throws IOException {
         String in = writeSet("a", 2);

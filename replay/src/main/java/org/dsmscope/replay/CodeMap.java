@@ -17,6 +17,8 @@ import org.dsmscope.trace.sidecar.SymbolFile;
  * the method table while a thread stays in one method.
  */
 final class CodeMap {
+    /** What a bad sidecar's error adds: how to analyse the trace without it. */
+    static final String IGNORE = " (the seed's reconstruction ignores it: dsmscope ciat --seed-stream)";
     private final SymbolFile symbols;
     private final int[] lastMethod;
 
@@ -39,7 +41,9 @@ final class CodeMap {
         try {
             s = SymbolFile.read(f);
         } catch (IOException e) {
-            throw new BadInputException(f + ": cannot read the symbol sidecar: " + e.getMessage());
+            throw new BadInputException(f + ": cannot read the symbol sidecar: " + e.getMessage() + IGNORE);
+        } catch (BadInputException e) {
+            throw new BadInputException(e.getMessage() + IGNORE, e);
         }
         for (int m = 0; m < s.size(); m++) {
             if (s.accessOffsets(m).length > 0) {
