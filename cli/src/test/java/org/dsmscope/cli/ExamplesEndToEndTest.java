@@ -73,7 +73,8 @@ class ExamplesEndToEndTest {
     /**
      * SPEC §4: a level-3 trace of the matrix multiply is replayed with the memory-access instructions where the
      * symbol sidecar puts them; against the seed's reconstruction ({@code --seed-stream}) the same instructions are
-     * fetched and the same accesses counted, but the events carry other clocks.
+     * fetched and the same accesses counted, but the events carry other clocks; two partitions give the serial run's
+     * results and events.
      */
     @Test
     void levelThreeTrace_exactInstructionStream_sameCountsOtherClocks() throws IOException {
@@ -89,13 +90,15 @@ class ExamplesEndToEndTest {
             set = first.toString().substring(0, first.toString().length() - 2);
         }
         assertTrue(Files.readString(Paths.get(set + ".symbols")).contains("\naccess\t"), "offsets in the sidecar");
-        JsonNode[] agg = new JsonNode[2];
-        String[] events = new String[2];
-        for (int i = 0; i < 2; i++) {
+        JsonNode[] agg = new JsonNode[3];
+        String[] events = new String[3];
+        for (int i = 0; i < 3; i++) {
             Path json = dir.resolve("mm" + i + ".json");
             List<String> args = new ArrayList<>(List.of("ciat", "-ciat_events", "--json", json.toString()));
             if (i == 1) {
                 args.add("--seed-stream");
+            } else if (i == 2) {
+                args.addAll(List.of("--partitions", "2")); // each partition reconstructs as the serial run does
             }
             args.add(set);
             StringWriter cerr = new StringWriter();
@@ -109,5 +112,7 @@ class ExamplesEndToEndTest {
         assertEquals(agg[0].path("accesses"), agg[1].path("accesses"));
         assertEquals(agg[0].path("endClock"), agg[1].path("endClock"), "the same instructions in all");
         assertTrue(!events[0].equals(events[1]), "the events' clocks move with their instructions");
+        assertEquals(agg[0], agg[2], "partitioned: the serial run's results");
+        assertEquals(events[0], events[2], "partitioned: the serial run's events");
     }
 }

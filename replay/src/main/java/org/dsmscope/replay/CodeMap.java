@@ -33,6 +33,11 @@ final class CodeMap {
      * offsets (levels 1 and 2, imported traces). A sidecar that cannot be read is a {@link BadInputException}.
      */
     static CodeMap load(TraceSet set, int threads) {
+        return of(read(set), threads);
+    }
+
+    /** The symbol sidecar of {@code set} if it exists and gives memory-access offsets, else null. */
+    static SymbolFile read(TraceSet set) {
         Path f = SymbolFile.pathFor(set.base());
         if (!Files.isRegularFile(f)) {
             return null;
@@ -47,10 +52,15 @@ final class CodeMap {
         }
         for (int m = 0; m < s.size(); m++) {
             if (s.accessOffsets(m).length > 0) {
-                return new CodeMap(s, threads);
+                return s;
             }
         }
         return null;
+    }
+
+    /** A map over {@code symbols} (null: none) for {@code threads} threads: one per replay, for its thread. */
+    static CodeMap of(SymbolFile symbols, int threads) {
+        return symbols == null ? null : new CodeMap(symbols, threads);
     }
 
     /**

@@ -38,6 +38,9 @@ public final class Replay implements ReplayContext {
     private volatile long expected = -1;
     private int partition;
     private int partitions = 1;
+    /** The symbol sidecar read once for every partition ({@link #runInPartitions}), if {@link #symbolsRead}. */
+    private org.dsmscope.trace.sidecar.SymbolFile symbols;
+    private boolean symbolsRead;
 
     /** A replay of {@code detailed}, with call times from {@code callsOrNull} when given. */
     public Replay(TraceSet detailed, TraceSet callsOrNull, ReplayOptions o) {
@@ -149,7 +152,8 @@ public final class Replay implements ReplayContext {
                 total = slices.total;
                 replayed = slices.replayed;
             } else {
-                CodeMap code = source == null && o.exactStream ? CodeMap.load(detailed, n) : null;
+                CodeMap code = source == null && o.exactStream
+                        ? (symbolsRead ? CodeMap.of(symbols, n) : CodeMap.load(detailed, n)) : null;
                 threads = new ThreadEngine(this, an, rd, times, source != null ? liveFetch(n) : pre.hasFetch, code);
                 ThreadEngine te = threads;
                 counter = () -> te.replayed;
@@ -235,6 +239,11 @@ public final class Replay implements ReplayContext {
             // the prescan on as many threads as there are partitions: the partitions wait for it
             pre.run(detailed, calls, o.interleave > 0, parts);
             expect();
+            if (o.exactStream && o.interleave == 0) {
+                // one read of the sidecar for all partitions (each makes its own map: the lookup cache is per replay)
+                symbols = CodeMap.read(detailed);
+                symbolsRead = true;
+            }
         }
         analyses.clear();
         // Each partition's replay and analysis are made on the thread that runs them: objects made one after the
@@ -294,6 +303,8 @@ public final class Replay implements ReplayContext {
     /** Makes replay {@code r} partition k of n with the analysis {@code factory} gives for k; returns it. */
     private <A extends Analysis> A partition(Replay r, int k, int n, java.util.function.IntFunction<A> factory) {
         r.pre = pre;
+        r.symbols = symbols;
+        r.symbolsRead = symbolsRead;
         r.partition = k;
         r.partitions = n;
         A a = factory.apply(k);
