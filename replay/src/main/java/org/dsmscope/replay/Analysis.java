@@ -16,6 +16,30 @@ package org.dsmscope.replay;
 public interface Analysis {
 
     /**
+     * Reason of a {@link #waited} interval: not active (a serial phase's other threads, threads not yet spawned or
+     * ended before the phase, a process before its first and after its last slice with {@code -i}); booked as
+     * {@link PhaseTimes#idle}.
+     */
+    int WAIT_IDLE = 0;
+    /**
+     * Reason of a {@link #waited} interval: waiting for other threads' progress (barrier, join, marker, condition
+     * wait, latch), or ended or parked in a phase the thread took part in; booked as {@link PhaseTimes#imbalance}.
+     */
+    int WAIT_IMBALANCE = 1;
+    /**
+     * Reason of a {@link #waited} interval: waiting for a lock or an ordered section's turn; with {@code -i} ready
+     * or held back by the synchronization order but not running; booked as {@link PhaseTimes#contention}.
+     */
+    int WAIT_CONTENTION = 2;
+    /**
+     * Reason of a {@link #waited} interval: blocked for disk I/O with {@code -handle_io} (thread traces), swapped
+     * out for it ({@code -i}); booked as {@link PhaseTimes#idle} (with {@link #WAIT_IDLE}).
+     */
+    int WAIT_IO = 3;
+    /** Number of wait reasons: they are 0 .. WAIT_REASONS - 1. */
+    int WAIT_REASONS = 4;
+
+    /**
      * True if this analysis splits its work over partitions of its own and would balance them with the prescan's
      * {@link ReplayContext#workProfile} (asked before the prescan; a partitioned replay counts it anyway).
      */
@@ -77,6 +101,20 @@ public interface Analysis {
      * (thread traces) or when the call is replayed ({@code -i}). Called before the {@link #call} of the record.
      */
     default void io(int thread, int cpu, int ioProcessor, long clock, boolean read, long address, long bytes) {
+    }
+
+    /**
+     * A thread's clock jumped over a wait: from {@code from} (inclusive) to {@code to} (exclusive) the thread (or
+     * process) did no work, for {@code reason} ({@link #WAIT_IDLE}, {@link #WAIT_IMBALANCE}, {@link
+     * #WAIT_CONTENTION} or {@link #WAIT_IO}). Called once per interval with {@code to > from}, in the usual
+     * callback order: before the record that follows the wait is delivered, and within the phase the interval lies
+     * in (a wait across a phase end comes as two intervals, the first before that {@link #phaseEnd}). Every clock
+     * that {@link PhaseTimes} books as idle, imbalance or contention is in exactly one interval, so per thread the
+     * intervals of a phase sum up to its times there (idle = {@code WAIT_IDLE} + {@code WAIT_IO}); one thread's
+     * intervals never overlap and come in increasing order. {@code cpu} is the thread for thread traces; with
+     * {@code -i}, the processor the process runs on after the wait (after its last slice: the one it ran on last).
+     */
+    default void waited(int thread, int cpu, long from, long to, int reason) {
     }
 
     /** A phase ends; {@code times} holds busy, idle, imbalance and contention per thread for the phase. */

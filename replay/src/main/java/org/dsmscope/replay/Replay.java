@@ -401,6 +401,11 @@ public final class Replay implements ReplayContext {
     }
 
     @Override
+    public boolean interleaved() {
+        return o.interleave > 0;
+    }
+
+    @Override
     public TraceSet traces() {
         return detailed;
     }

@@ -11,6 +11,14 @@ public interface ReplayContext {
     /** Number of processors (= threads for thread traces; p with {@code -i p}). */
     int processors();
 
+    /**
+     * True if process traces are interleaved on {@link #processors()} processors by the slice scheduler ({@code -i
+     * p}): then {@link Analysis#waited} intervals are a process's, not a processor's.
+     */
+    default boolean interleaved() {
+        return false;
+    }
+
     /** The detailed trace set being replayed (outputs are named from its {@link TraceSet#base()}). */
     TraceSet traces();
 

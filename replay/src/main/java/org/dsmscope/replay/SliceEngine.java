@@ -13,7 +13,10 @@ import org.dsmscope.trace.TraceReader;
  * <p>Concurrency (one parallel phase, times per trace): busy = instructions executed; idle = before the trace's
  * first and after its last segment, and swapped out for disk I/O; contention = the rest (ready, or held back by
  * the synchronization order, but not running); imbalance = 0. Markers' stop and resume commands apply to the
- * trace that executes them (commands 3 and 4 act as 1 and 2).
+ * trace that executes them (commands 3 and 4 act as 1 and 2). The times are the sums of the intervals the
+ * analyses get as {@link Analysis#waited}: at a segment's start the gap since the trace's previous segment (swapped
+ * out for the I/O that ended that segment, {@link SliceScheduler.Schedule#ioAfter}, then contention), or the idle
+ * time before its first; at the end the time after its last.
  */
 final class SliceEngine {
     private final Replay rp;
@@ -44,7 +47,15 @@ final class SliceEngine {
     private final long[] first;
     private final long[] lastEnd;
     private final long[] busy;
+    /** Per trace: idle (with I/O) and contention clocks booked so far, as the {@link Analysis#waited} intervals. */
+    private final long[] idle;
+    private final long[] contention;
+    /** Per trace: swapped-out clocks after its last segment so far, and the processor that segment ran on. */
+    private final long[] ioPending;
+    private final int[] lastCpu;
     private int last = -1;
+    /** Set by {@link #forceWaiting}: the next segment start skips the wait for its trace's first instruction. */
+    private boolean forced;
     private final boolean handleIo;
 
     SliceEngine(Replay rp, Analysis[] an, TraceReader[] rd, CallTimes times, Prescan pre) {
@@ -73,6 +84,10 @@ final class SliceEngine {
         first = new long[nt];
         lastEnd = new long[nt];
         busy = new long[nt];
+        idle = new long[nt];
+        contention = new long[nt];
+        ioPending = new long[nt];
+        lastCpu = new int[nt];
         java.util.Arrays.fill(owner, -1);
         java.util.Arrays.fill(first, -1);
         java.util.Arrays.fill(laneWaits, -1);
@@ -90,7 +105,10 @@ final class SliceEngine {
         for (;;) {
             int c = pick();
             if (c < 0) {
-                break;
+                c = forceWaiting();
+                if (c < 0) {
+                    break;
+                }
             }
             runLane(c);
         }
@@ -102,11 +120,16 @@ final class SliceEngine {
             if (!finished[t] && rd[t].next() != RecordKind.EOF) {
                 rp.bad(rd[t].name() + ": byte offset " + rd[t].offset() + ": records beyond the scheduled slices");
             }
+            // after its last segment: swapped out for an I/O that ended it, then idle
+            long from = lastEnd[t];
+            if (e > from) {
+                long io = Math.min(ioPending[t], e - from);
+                wait(t, lastCpu[t], from, from + io, Analysis.WAIT_IO);
+                wait(t, lastCpu[t], from + io, e, Analysis.WAIT_IDLE);
+            }
             total.busy[t] = busy[t];
-            long idle = Math.max(0, first[t]) + (e - lastEnd[t]) + sched.ioBlocked(t);
-            idle = Math.min(idle, e - busy[t]);
-            total.idle[t] = idle;
-            total.contention[t] = e - busy[t] - idle;
+            total.idle[t] = idle[t];
+            total.contention[t] = contention[t];
         }
         phase.end(e);
         for (Analysis a : an) {
@@ -131,24 +154,55 @@ final class SliceEngine {
         return best;
     }
 
+    /**
+     * When every lane with work left waits for a trace (traces whose instructions do not add up to their
+     * skeleton's: not seen in consistent input), lets the waiting lane with the smallest clock start its segment
+     * as it stands; -1 if no lane waits.
+     */
+    private int forceWaiting() {
+        int best = -1;
+        for (int c = 0; c < p; c++) {
+            if (laneWaits[c] >= 0 && owner[laneWaits[c]] < 0 && (best < 0 || laneClock[c] < laneClock[best])) {
+                best = c;
+            }
+        }
+        if (best >= 0) {
+            laneWaits[best] = -1;
+            forced = true;
+        }
+        return best;
+    }
+
     private void runLane(int c) {
         last = c;
         if (!inSeg[c]) {
             int k = seg[c];
             int t = sched.trace(c, k);
-            if (owner[t] >= 0) {
+            // a segment starts once its trace left the previous one and reached the segment's first instruction:
+            // a lane whose segment is due later must not take the trace before a segment due earlier elsewhere
+            if (owner[t] >= 0 || !forced && !finished[t] && instr[t] < sched.from(c, k)) {
                 laneWaits[c] = t;
                 return;
             }
+            forced = false;
             owner[t] = c;
             inSeg[c] = true;
             long s = sched.start(c, k);
             if (laneClock[c] < s) {
                 laneClock[c] = s;
             }
+            long at = laneClock[c];
             if (first[t] < 0) {
-                first[t] = laneClock[c];
+                first[t] = at;
+                wait(t, c, 0, at, Analysis.WAIT_IDLE);
+            } else if (at > lastEnd[t]) {
+                // the gap since its previous segment: swapped out for that segment's I/O, then ready or held back
+                long from = lastEnd[t];
+                long io = Math.min(ioPending[t], at - from);
+                wait(t, c, from, from + io, Analysis.WAIT_IO);
+                wait(t, c, from + io, at, Analysis.WAIT_CONTENTION);
             }
+            ioPending[t] = 0;
         }
         int t = sched.trace(c, seg[c]);
         long to = sched.to(c, seg[c]);
@@ -157,6 +211,8 @@ final class SliceEngine {
             seg[c]++;
             owner[t] = -1;
             lastEnd[t] = laneClock[c];
+            ioPending[t] = sched.ioAfter(c, seg[c] - 1);
+            lastCpu[t] = c;
             traceClock[t] = laneClock[c];
             for (int d = 0; d < p; d++) {
                 if (laneWaits[d] == t) {
@@ -164,6 +220,24 @@ final class SliceEngine {
                     laneClock[d] = Math.max(laneClock[d], laneClock[c]);
                 }
             }
+        }
+    }
+
+    /**
+     * Books the wait of trace t from {@code from} to {@code to} (nothing if empty) and tells every analysis
+     * ({@link Analysis#waited}, {@code cpu} = processor c). At most two per segment: not on the per-record path.
+     */
+    private void wait(int t, int c, long from, long to, int reason) {
+        if (to <= from) {
+            return;
+        }
+        if (reason == Analysis.WAIT_CONTENTION) {
+            contention[t] += to - from;
+        } else {
+            idle[t] += to - from;
+        }
+        for (Analysis a : an) {
+            a.waited(t, c, from, to, reason);
         }
     }
 

@@ -51,6 +51,8 @@ public final class SliceScheduler {
         final long[][] from;
         final long[][] to;
         final long[][] start;
+        /** Per segment: clocks its trace is swapped out for disk I/O right after it (from its end on). */
+        final long[][] ioAfter;
         final int[] count;
         /** Clocks each trace spent swapped out for disk I/O. */
         final long[] ioBlocked;
@@ -60,6 +62,7 @@ public final class SliceScheduler {
             from = new long[p][16];
             to = new long[p][16];
             start = new long[p][16];
+            ioAfter = new long[p][16];
             count = new int[p];
             ioBlocked = new long[nt];
         }
@@ -71,6 +74,7 @@ public final class SliceScheduler {
                 from[cpu] = Arrays.copyOf(from[cpu], k * 2);
                 to[cpu] = Arrays.copyOf(to[cpu], k * 2);
                 start[cpu] = Arrays.copyOf(start[cpu], k * 2);
+                ioAfter[cpu] = Arrays.copyOf(ioAfter[cpu], k * 2);
             }
             trace[cpu][k] = t;
             from[cpu][k] = a;
@@ -112,6 +116,14 @@ public final class SliceScheduler {
         /** Clocks trace t spent swapped out waiting for disk I/O. */
         public long ioBlocked(int t) {
             return ioBlocked[t];
+        }
+
+        /**
+         * Clocks the trace of segment k spent swapped out for disk I/O from the segment's end on (its file reads,
+         * and raw writes, at the segment's last instruction), 0 if none.
+         */
+        public long ioAfter(int cpu, int k) {
+            return ioAfter[cpu][k];
         }
 
         /** One line per segment, {@code cpu trace from-to @start}, for tests and debugging. */
@@ -210,6 +222,7 @@ public final class SliceScheduler {
                         long from = Math.max(now, blockedUntil[t]);
                         long fin = io.complete(from, s.ioBytes[k], c);
                         out.ioBlocked[t] += fin - from;
+                        out.ioAfter[c][out.count[c] - 1] += fin - from; // the segment c just completed
                         blockedUntil[t] = fin;
                     }
                 }

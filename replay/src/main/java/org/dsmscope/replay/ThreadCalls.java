@@ -173,9 +173,13 @@ final class ThreadCalls {
             e.emitCall(t, 0);
             return;
         }
-        long wait = done - e.clock[t];
+        long from = e.clock[t];
+        long wait = done - from;
         e.cur.idle[t] += wait;
         e.clock[t] = done;
+        if (wait > 0) {
+            e.waited(t, from, done, Analysis.WAIT_IO);
+        }
         e.emitCall(t, wait);
     }
 
@@ -222,10 +226,12 @@ final class ThreadCalls {
     private void activate(int u, int parent) {
         e.state[u] = RUNNABLE;
         e.active++;
-        long d = e.clock[parent] - e.clock[u];
+        long from = e.clock[u];
+        long d = e.clock[parent] - from;
         if (d > 0) {
             e.cur.idle[u] += d;
             e.clock[u] = e.clock[parent];
+            e.waited(u, from, e.clock[u], Analysis.WAIT_IDLE);
         }
         e.participated[u] = true;
     }

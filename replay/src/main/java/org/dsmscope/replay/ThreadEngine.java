@@ -14,7 +14,8 @@ import org.dsmscope.trace.TraceReader;
  * the choices the seeds leave open are listed in the module README.
  *
  * <p>Accounting invariant: every change of a thread's clock is added to exactly one of its four times in the
- * current phase, so at a phase end busy + idle + imbalance + contention = the phase's length for every thread.
+ * current phase, so at a phase end busy + idle + imbalance + contention = the phase's length for every thread; every
+ * change that is not busy is also told to the analyses as an interval ({@link #waited}).
  */
 final class ThreadEngine {
     static final int NOT_STARTED = 0;
@@ -569,7 +570,8 @@ final class ThreadEngine {
     }
 
     void wakeClock(int u, long w, boolean contention) {
-        long d = w - clock[u];
+        long c = clock[u];
+        long d = w - c;
         if (d > 0) {
             if (contention) {
                 cur.contention[u] += d;
@@ -577,6 +579,20 @@ final class ThreadEngine {
                 cur.imbalance[u] += d;
             }
             clock[u] = w;
+            waited(u, c, w, contention ? Analysis.WAIT_CONTENTION : Analysis.WAIT_IMBALANCE);
+        }
+    }
+
+    /**
+     * Tells every analysis that thread u did no work from {@code from} to {@code to} ({@link Analysis#waited}),
+     * after its caller booked the interval in {@link #cur}. Not on the per-record path: waits are rare.
+     */
+    void waited(int u, long from, long to, int reason) {
+        if (!announced) {
+            announce(); // a wait in a phase makes it longer than nothing, so it is reported anyway
+        }
+        for (Analysis a : an) {
+            a.waited(u, u, from, to, reason);
         }
     }
 
@@ -645,15 +661,23 @@ final class ThreadEngine {
             announce();
         }
         for (int u = 0; u < n; u++) {
-            long rem = e - clock[u];
+            long c = clock[u];
+            long rem = e - c;
+            int reason;
             if (state[u] == BLOCKED && (waitKind[u] == W_LOCK || waitKind[u] == W_SHARED || waitKind[u] == W_ORDER)) {
                 cur.contention[u] += rem;
+                reason = Analysis.WAIT_CONTENTION;
             } else if (participated[u]) {
                 cur.imbalance[u] += rem;
+                reason = Analysis.WAIT_IMBALANCE;
             } else {
                 cur.idle[u] += rem;
+                reason = Analysis.WAIT_IDLE;
             }
             clock[u] = e;
+            if (rem > 0) {
+                waited(u, c, e, reason);
+            }
         }
         phase.end(e);
         total.add(cur);

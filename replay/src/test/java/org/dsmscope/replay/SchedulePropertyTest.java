@@ -20,31 +20,45 @@ import org.dsmscope.trace.TraceSet;
  * every access, and with {@code -a} a trace never changes processor.
  */
 class SchedulePropertyTest {
+    /** Five generated process traces of six 40-instruction slices with disk reads and writes, in {@code dir}. */
+    static TraceSet randomProcesses(Path dir, long seed) throws IOException {
+        ProcessGen.Params g = new ProcessGen.Params();
+        g.processes = 5;
+        g.slices = 6;
+        g.sliceInstructions = 40;
+        g.readRate = 0.3;
+        g.writeRate = 0.2;
+        g.seed = seed;
+        return ProcessGen.write(dir, "s", g);
+    }
+
+    /**
+     * {@code -i p} with the scheduler and I/O switches of {@code flags} (bits: -a, -rr_interleaving, -k, -handle_io,
+     * -buffered_io, -distributed_io), 25-instruction slices and a fast disk.
+     */
+    static ReplayOptions schedulerOptions(int p, int flags) {
+        ReplayOptions o = new ReplayOptions();
+        o.interleave = p;
+        o.affinity = (flags & 1) != 0;
+        o.rrInterleaving = (flags & 2) != 0;
+        o.keepLongSlices = (flags & 4) != 0;
+        o.handleIo = (flags & 8) != 0;
+        o.bufferedIo = (flags & 16) != 0;
+        o.distributedIo = (flags & 32) != 0;
+        o.sliceLength = 25;
+        o.mhz = 1;
+        o.ipc = 1;
+        o.diskLatency = 0.05;
+        return o;
+    }
+
     @Property(tries = 25)
     void schedulesAreConsistent(@ForAll long seed, @ForAll @IntRange(min = 1, max = 4) int p,
             @ForAll @IntRange(min = 0, max = 63) int flags) throws IOException {
         Path dir = Files.createTempDirectory("sched");
         try {
-            ProcessGen.Params g = new ProcessGen.Params();
-            g.processes = 5;
-            g.slices = 6;
-            g.sliceInstructions = 40;
-            g.readRate = 0.3;
-            g.writeRate = 0.2;
-            g.seed = seed;
-            TraceSet set = ProcessGen.write(dir, "s", g);
-            ReplayOptions o = new ReplayOptions();
-            o.interleave = p;
-            o.affinity = (flags & 1) != 0;
-            o.rrInterleaving = (flags & 2) != 0;
-            o.keepLongSlices = (flags & 4) != 0;
-            o.handleIo = (flags & 8) != 0;
-            o.bufferedIo = (flags & 16) != 0;
-            o.distributedIo = (flags & 32) != 0;
-            o.sliceLength = 25;
-            o.mhz = 1;
-            o.ipc = 1;
-            o.diskLatency = 0.05;
+            TraceSet set = randomProcesses(dir, seed);
+            ReplayOptions o = schedulerOptions(p, flags);
             Recorder r = new Recorder();
             Replay rp = new Replay(set, null, o).add(r);
             rp.run();

@@ -136,7 +136,8 @@ class SliceSchedulerTest {
                 w -> w.loads(100, 0x2000));
     }
 
-    private static ReplayOptions io(ReplayOptions o) {
+    /** {@code o} with {@code -handle_io}, a 10 ms disk, 1 MHz and IPC 1 (10 ms = 10,000 instructions). */
+    static ReplayOptions io(ReplayOptions o) {
         o.handleIo = true;
         o.diskLatency = 10;
         o.mhz = 1;
