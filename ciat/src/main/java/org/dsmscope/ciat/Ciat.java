@@ -18,7 +18,6 @@ import org.dsmscope.ciat.memory.MemoryUsage;
 import org.dsmscope.ciat.mix.MixStats;
 import org.dsmscope.ciat.report.EventTrace;
 import org.dsmscope.ciat.report.JsonReport;
-import org.dsmscope.ciat.report.OutputFile;
 import org.dsmscope.ciat.report.TextReport;
 import org.dsmscope.ciat.table.LocationState;
 import org.dsmscope.replay.Analysis;
@@ -28,6 +27,7 @@ import org.dsmscope.replay.PhaseTimes;
 import org.dsmscope.replay.ReplayContext;
 import org.dsmscope.replay.WorkProfile;
 import org.dsmscope.trace.CallType;
+import org.dsmscope.trace.OutputFile;
 import org.dsmscope.trace.RecordKind;
 
 /**

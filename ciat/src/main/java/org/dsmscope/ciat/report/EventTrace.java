@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.dsmscope.ciat.comm.CommEventSink;
+import org.dsmscope.trace.OutputFile;
 
 /**
  * The CIAT event trace ({@code -ciat_events}, seed 000 §4.4, SPEC §5), format {@value #FORMAT}: a header line

@@ -14,6 +14,7 @@ import org.dsmscope.ciat.comm.CommStats;
 import org.dsmscope.ciat.memory.MemoryFigures;
 import org.dsmscope.ciat.mix.MixStats;
 import org.dsmscope.trace.CallType;
+import org.dsmscope.trace.OutputFile;
 
 /**
  * CIAT's results as JSON ({@code --json FILE}), format {@value #FORMAT}: the contract of issue 4 (threads,

@@ -9,6 +9,7 @@ import org.dsmscope.ciat.age.AgeStats;
 import org.dsmscope.ciat.comm.CommStats;
 import org.dsmscope.ciat.memory.MemoryFigures;
 import org.dsmscope.ciat.mix.MixStats;
+import org.dsmscope.replay.ProblemLines;
 import org.dsmscope.trace.CallType;
 
 /**
@@ -35,16 +36,7 @@ public final class TextReport {
         w.write("# " + FORMAT + "\n");
         w.write("# threads " + res.threads + " processors " + res.processors + " phases " + res.phases.size()
                 + "\n");
-        if (res.problemCount > 0) {
-            w.write("# incomplete: continued past " + res.problemCount + " problem(s) (--skip-bad-records);"
-                    + " the results cover what could be analysed\n");
-            for (String p : res.problems) {
-                w.write("# problem: " + p.replace('\n', ' ') + "\n");
-            }
-            if (res.problemCount > res.problems.size()) {
-                w.write("# problems not listed: " + (res.problemCount - res.problems.size()) + "\n");
-            }
-        }
+        ProblemLines.write(w, res.problems, res.problemCount);
         for (PhaseStats p : res.phases) {
             t.r = Integer.toString(p.id);
             t.phase(res, p);

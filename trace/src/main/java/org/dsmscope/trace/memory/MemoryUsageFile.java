@@ -86,6 +86,15 @@ public final class MemoryUsageFile {
      * {@link BadInputException} naming the file, the line and what is wrong.
      */
     public static int read(Path file, PageConsumer consumer) throws IOException {
+        return read(file, size -> { }, consumer);
+    }
+
+    /**
+     * As {@link #read(Path, PageConsumer)}, telling {@code pageSizeSeen} the page size when the header gives it,
+     * before the first page.
+     */
+    public static int read(Path file, java.util.function.IntConsumer pageSizeSeen, PageConsumer consumer)
+            throws IOException {
         BufferedReader in;
         try {
             in = Files.newBufferedReader(file, StandardCharsets.UTF_8);
@@ -112,6 +121,7 @@ public final class MemoryUsageFile {
                 if (line.startsWith("#")) {
                     if (line.startsWith("# page_size ")) {
                         pageSize = parsePageSize(file, n, line.substring("# page_size ".length()));
+                        pageSizeSeen.accept(pageSize);
                     } else if (line.startsWith("# fields: ") && !line.equals("# fields: " + FIELDS)) {
                         throw bad(file, n, "unexpected field list '" + shorten(line) + "'");
                     }

@@ -1,4 +1,4 @@
-package org.dsmscope.ciat.report;
+package org.dsmscope.trace;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -7,9 +7,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
 /**
- * How CIAT's outputs reach their names: each file is written to a sibling {@code NAME.partial} and renamed to
- * {@code NAME} only once complete, so a failed or interrupted run never leaves a partial report, memory usage file,
- * event trace or JSON file under the name of a complete one.
+ * How the analyses' outputs (CIAT's, CDAT's) reach their names: each file is written to a sibling
+ * {@code NAME.partial} and renamed to {@code NAME} only once complete, so a failed or interrupted run never leaves a
+ * partial report, memory usage file, event trace, traffic trace or JSON file under the name of a complete one.
  */
 public final class OutputFile {
     private OutputFile() {
