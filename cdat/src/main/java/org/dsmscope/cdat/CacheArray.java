@@ -1,0 +1,125 @@
+package org.dsmscope.cdat;
+
+import java.util.Arrays;
+import org.dsmscope.cdat.config.CacheGeometry;
+import org.dsmscope.cdat.config.Replacement;
+
+/**
+ * One processor cache: {@code sets × ways} lines in primitive arrays, a line's set its line number mod sets, each way
+ * holding a line number and a state ({@link #INVALID}, {@link #SHARED}, {@link #EXCLUSIVE}, {@link #MODIFIED});
+ * replacement LRU (least recently used), FIFO (oldest filled) or random (a fixed-seed xorshift, so runs repeat).
+ * With versions on ({@link CoherenceChecker}), each way also keeps the version of the data it holds.
+ */
+final class CacheArray {
+    static final byte INVALID = 0;
+    static final byte SHARED = 1;
+    static final byte EXCLUSIVE = 2;
+    static final byte MODIFIED = 3;
+
+    final int sets;
+    final int ways;
+    private final int setMask;
+    private final Replacement replacement;
+    final long[] line;
+    final byte[] state;
+    private final long[] stamp;
+    final long[] version;
+    private long tick;
+    private long random = 0x9E3779B97F4A7C15L;
+
+    /** Victim of the last {@link #fill}: its line and state ({@link #INVALID} if the way was free). */
+    long victimLine;
+    byte victimState;
+    long victimVersion;
+
+    CacheArray(CacheGeometry g, boolean versions) {
+        this.sets = g.sets();
+        this.ways = g.associativity();
+        this.setMask = sets - 1;
+        this.replacement = g.replacement();
+        int n = sets * ways;
+        line = new long[n];
+        state = new byte[n];
+        stamp = new long[n];
+        version = versions ? new long[n] : null;
+    }
+
+    /** The way index holding {@code ln} (valid), or -1. */
+    int find(long ln) {
+        int base = (int) (ln & setMask) * ways;
+        for (int i = base, end = base + ways; i < end; i++) {
+            if (state[i] != INVALID && line[i] == ln) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** The state of {@code ln} here ({@link #INVALID} if absent). */
+    byte stateOf(long ln) {
+        int i = find(ln);
+        return i < 0 ? INVALID : state[i];
+    }
+
+    /** Marks way {@code i} used now (LRU). */
+    void touch(int i) {
+        if (replacement == Replacement.LRU) {
+            stamp[i] = ++tick;
+        }
+    }
+
+    /**
+     * Puts {@code ln} (absent) in state {@code st}, evicting a way of its set: the victim is left in {@link
+     * #victimLine}, {@link #victimState} and {@link #victimVersion}. Returns the way.
+     */
+    int fill(long ln, byte st) {
+        int base = (int) (ln & setMask) * ways;
+        int v = -1;
+        for (int i = base, end = base + ways; i < end; i++) {
+            if (state[i] == INVALID) {
+                v = i;
+                break;
+            }
+        }
+        if (v < 0) {
+            if (replacement == Replacement.RANDOM) {
+                random ^= random << 13;
+                random ^= random >>> 7;
+                random ^= random << 17;
+                v = base + (int) Long.remainderUnsigned(random, ways);
+            } else {
+                v = base;
+                for (int i = base + 1, end = base + ways; i < end; i++) {
+                    if (stamp[i] < stamp[v]) {
+                        v = i;
+                    }
+                }
+            }
+            victimLine = line[v];
+            victimState = state[v];
+            victimVersion = version == null ? 0 : version[v];
+        } else {
+            victimState = INVALID;
+        }
+        line[v] = ln;
+        state[v] = st;
+        stamp[v] = ++tick;
+        return v;
+    }
+
+    /** Drops {@code ln} if present; returns the state it had. */
+    byte invalidate(long ln) {
+        int i = find(ln);
+        if (i < 0) {
+            return INVALID;
+        }
+        byte s = state[i];
+        state[i] = INVALID;
+        return s;
+    }
+
+    /** Empties the cache. */
+    void clear() {
+        Arrays.fill(state, INVALID);
+    }
+}
