@@ -51,7 +51,7 @@ class OptionsTest {
     void badOptionsAndOnTheFlyTypes_stopWithOneLineAndStatus2() throws Exception {
         String[][] cases = {{"level=7", "unknown level"}, {"type=fancy", "unknown trace type"},
             {"colour=red", "unknown agent option"}, {"type=to_ciat", "needs the dsmscope distribution jar"},
-            {"type=to_cdat", "not available yet: CDAT does not exist"}};
+            {"type=to_cdat", "set CONFIGURATION_FILE_NAME"}};
         for (String[] c : cases) {
             Traced t = Traced.run(dir, c[0], Map.of(), dir.resolve("x").toString(), LockProg.class, "1");
             assertEquals(2, t.exit, c[0]);

@@ -40,66 +40,11 @@ public final class CiatCommand implements Callable<Integer> {
             description = "[calls_file.p] trace_file.p: the call and detailed trace sets (files NAME.p.0 ...)")
     List<String> sets = new ArrayList<>();
 
-    @Option(names = "-t", paramLabel = "trace_list", description = "file listing the detailed trace files")
-    Path traceList;
-
-    @Option(names = "-c", paramLabel = "call_list", description = "file listing the call trace files")
-    Path callList;
+    @CommandLine.Mixin
+    ReplayArgs r = new ReplayArgs();
 
     @Option(names = "-ciat_events", description = "write the communication event trace NAME.p.ciat_events")
     boolean events;
-
-    @Option(names = "-HPUX", description = "addresses 0x40000000-0x7fffffff are private, all others shared-range")
-    boolean hpux;
-
-    @Option(names = "-p", description = "spawn and join are invisible: start in a parallel phase")
-    boolean parallelStart;
-
-    @Option(names = "-i", paramLabel = "p", description = "interleave the traces on p processors")
-    int interleave;
-
-    @Option(names = "-a", description = "affinity: a process always runs on the same processor (with -i)")
-    boolean affinity;
-
-    @Option(names = "-rr_interleaving", description = "round-robin trace interleaving on the p processors (with -i)")
-    boolean rr;
-
-    @Option(names = "-k", description = "keep long slices scheduled until they finish (with -i)")
-    boolean keep;
-
-    @Option(names = "-s", paramLabel = "v", description = "slice length in instructions (default 20000)")
-    long slice = 20_000;
-
-    @Option(names = "-handle_io", description = "simulate the waits implied by disk reads and writes")
-    boolean handleIo;
-
-    @Option(names = "-buffered_io", description = "buffered disk I/O (default raw)")
-    boolean bufferedIo;
-
-    @Option(names = "-asynch_io", description = "a process does not wait for disk I/O completion")
-    boolean asynchIo;
-
-    @Option(names = "-distributed_io", description = "each processor does disk I/O through its local I/O processor")
-    boolean distributedIo;
-
-    @Option(names = "-dma_bw", paramLabel = "v", description = "disk DMA bandwidth, MB/s (default 20)")
-    double dmaBw = 20;
-
-    @Option(names = "-disk_latency", paramLabel = "v", description = "average disk latency, ms (default 10)")
-    double diskLatency = 10;
-
-    @Option(names = "-ipc", paramLabel = "v", description = "instructions per cycle (default 2)")
-    double ipc = 2;
-
-    @Option(names = "-mhz", paramLabel = "v", description = "processor clock in MHz for time conversion (default 120)")
-    double mhz = 120;
-
-    @Option(names = "--skip-bad-records", description = "continue past bad records, counting them")
-    boolean skipBad;
-
-    @Option(names = "--byte-order", paramLabel = "big|little",
-            description = "byte order of headerless trace files (default: big-endian unless detected)")
-    String byteOrder;
 
     @Option(names = "--json", paramLabel = "FILE", description = "also write the results as JSON")
     Path json;
@@ -130,15 +75,6 @@ public final class CiatCommand implements Callable<Integer> {
                 "the trace files (0 = one per core; default 1 = serial); results identical to a serial run"})
     int partitions = 1;
 
-    @Option(names = "--seed-stream", description = {"rebuild the instruction stream as seed 000 §3 does even when",
-        "the symbol sidecar NAME.p.symbols gives the memory-access offsets (default: exactly from them)"})
-    boolean seedStream;
-
-    @Option(names = "--progress", negatable = true,
-            description = {"a progress line on standard error even when it is not a terminal (default: only on a",
-                "terminal, after a second); --no-progress: never"})
-    Boolean progress;
-
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "print the command line options")
     boolean help;
 
@@ -151,37 +87,16 @@ public final class CiatCommand implements Callable<Integer> {
         CiatOptions co = ciatOptions();
         ro.validate();
         co.validate();
-        TraceSet detailed;
-        TraceSet calls = null;
-        if (traceList != null) {
-            if (!sets.isEmpty()) {
-                throw new UserError("ciat: give either -t trace_list or trace_file.p, not both");
-            }
-            detailed = TraceSet.ofList(traceList);
-            if (callList != null) {
-                calls = TraceSet.ofList(callList);
-            }
-        } else {
-            if (sets.isEmpty()) {
-                throw new UserError("ciat: no traces given; usage: ciat [calls_file.p] trace_file.p"
-                        + " or ciat [options] [-c call_list] -t trace_list");
-            }
-            if (callList != null) {
-                throw new UserError("ciat: -c call_list goes with -t trace_list");
-            }
-            detailed = TraceSet.ofPrefix(sets.get(sets.size() - 1));
-            if (sets.size() == 2) {
-                calls = TraceSet.ofPrefix(sets.get(0));
-            }
-        }
+        TraceSet[] ts = r.traceSets("ciat", sets, "ciat [calls_file.p] trace_file.p"
+                + " or ciat [options] [-c call_list] -t trace_list");
+        TraceSet detailed = ts[0];
+        TraceSet calls = ts[1];
         int parts = partitionCount();
         checkOutputs(detailed.base(), co);
-        warnUnused("-i", interleave > 0, "-s"); // -a, -rr_interleaving and -k without -i are refused
-        warnUnused("-handle_io", handleIo, "-buffered_io", "-asynch_io", "-distributed_io", "-dma_bw",
-                "-disk_latency");
+        r.warnUnused(spec);
         Replay replay = new Replay(detailed, calls, ro);
         Analysed done;
-        Progress shown = Progress.start(Progress.Mode.of(progress), "ciat", "replayed", spec.commandLine().getErr(),
+        Progress shown = Progress.start(Progress.Mode.of(r.progress), "ciat", "replayed", spec.commandLine().getErr(),
                 replay::progress, replay::expectedRecords);
         try {
             done = analyse(replay, co, parts);
@@ -193,25 +108,6 @@ public final class CiatCommand implements Callable<Integer> {
             problems(replay, done.written());
         }
         return 0;
-    }
-
-    /**
-     * Warns (standard error, the analysis goes on) about options given on the command line that change nothing
-     * without {@code needed}: the slice length without {@code -i}, the I/O model's options without
-     * {@code -handle_io}.
-     */
-    private void warnUnused(String needed, boolean given, String... options) {
-        if (given) {
-            return;
-        }
-        CommandLine.ParseResult pr = spec.commandLine().getParseResult();
-        PrintWriter err = spec.commandLine().getErr();
-        for (String name : options) {
-            if (pr != null && pr.hasMatchedOption(name)) {
-                err.println("dsmscope: warning: option " + name + " has no effect without " + needed);
-            }
-        }
-        err.flush();
     }
 
     /** Problems listed at most on standard error; the report lists up to 1000. */
@@ -351,25 +247,7 @@ public final class CiatCommand implements Callable<Integer> {
 
     /** The replay options these command-line options give (also used by on-the-fly CIAT). */
     ReplayOptions replayOptions() {
-        ReplayOptions o = new ReplayOptions();
-        o.parallelStart = parallelStart;
-        o.interleave = interleave;
-        o.affinity = affinity;
-        o.rrInterleaving = rr;
-        o.keepLongSlices = keep;
-        o.sliceLength = slice;
-        o.handleIo = handleIo;
-        o.bufferedIo = bufferedIo;
-        o.asynchIo = asynchIo;
-        o.distributedIo = distributedIo;
-        o.dmaBandwidth = dmaBw;
-        o.diskLatency = diskLatency;
-        o.ipc = ipc;
-        o.mhz = mhz;
-        o.skipBadRecords = skipBad;
-        o.exactStream = !seedStream;
-        o.byteOrder = CliOptions.byteOrder(byteOrder, null);
-        return o;
+        return r.replayOptions();
     }
 
     /** The CIAT options these command-line options give (also used by on-the-fly CIAT). */
@@ -386,7 +264,7 @@ public final class CiatCommand implements Callable<Integer> {
         o.sampleRate = sample;
         o.busy1 = busy1;
         AddressRanges r = new AddressRanges();
-        if (hpux) {
+        if (this.r.hpux) {
             r.hpux();
         }
         for (String s : privateRanges) {

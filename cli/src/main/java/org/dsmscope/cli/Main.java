@@ -22,6 +22,7 @@ import picocli.CommandLine.Command;
             CommandLine.HelpCommand.class,
             // subcommands (keep one per line, sorted by tool)
             CiatCommand.class,
+            CdatCommand.class,
             ConvertCommand.class,
             DemoCommand.class,
             DsmCommand.class,

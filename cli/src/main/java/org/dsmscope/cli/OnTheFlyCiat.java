@@ -1,15 +1,9 @@
 package org.dsmscope.cli;
 
 import java.io.PrintStream;
-import java.nio.channels.ReadableByteChannel;
 import java.nio.file.Path;
-import java.nio.file.Paths;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.function.LongSupplier;
-import org.dsmscope.agent.sink.AnalysisSink;
 import org.dsmscope.replay.Replay;
-import org.dsmscope.trace.TraceSet;
 import picocli.CommandLine;
 
 /**
@@ -22,7 +16,7 @@ import picocli.CommandLine;
  * does on the files of a {@code normal} run: while the program runs ({@link #analyseLive}, the streams read as the
  * agent hands them over, {@link LiveSource}) when the thread count is known, else at the end of the run.
  */
-public final class OnTheFlyCiat implements AnalysisSink {
+public final class OnTheFlyCiat extends OnTheFlySink {
     @Override
     public boolean handles(String type) {
         return "to_ciat".equals(type);
@@ -46,7 +40,7 @@ public final class OnTheFlyCiat implements AnalysisSink {
             return e.getMessage();
         }
         try {
-            CiatCommand c = parse(options);
+            CiatCommand c = command(options);
             c.replayOptions().validate();
             c.ciatOptions().validate();
             c.partitionCount();
@@ -56,81 +50,47 @@ public final class OnTheFlyCiat implements AnalysisSink {
         }
     }
 
-    @Override
-    public List<Path> analyse(String type, String base, List<Path> threadFiles, String calls, List<String> options,
-            PrintStream log) {
-        try {
-            CiatCommand c = parse(options);
-            TraceSet detailed = TraceSet.of(base, threadFiles);
-            TraceSet callSet = calls == null ? null : TraceSet.ofPrefix(calls);
-            return run(new Replay(detailed, callSet, c.replayOptions()), c, log);
-        } catch (CommandLine.ParameterException | UserError | org.dsmscope.trace.BadInputException e) {
-            throw new IllegalArgumentException(e.getMessage(), e);
-        }
-    }
-
-    @Override
-    public String liveRefusal(String type, List<String> options, boolean calls) {
-        if (calls) {
-            return "call traces are matched against whole traces";
-        }
-        try {
-            int i = parse(options).replayOptions().interleave;
-            return i > 0 ? "-i " + i + " needs every trace's synchronization skeleton first" : null;
-        } catch (RuntimeException e) {
-            return e.getMessage();
-        }
-    }
-
     /** One reader per partition ({@code --partitions N}): each partition replays the run itself. */
     @Override
     public int liveReaders(String type, List<String> options) {
         try {
-            return parse(options).partitionCount();
+            return command(options).partitionCount();
         } catch (RuntimeException e) {
             return 1; // check() has refused the options
         }
     }
 
-    @Override
-    public List<Path> analyseLive(String type, String base, List<List<ReadableByteChannel>> readers,
-            LongSupplier firstCallTime, List<String> options, PrintStream log) {
-        try {
-            CiatCommand c = parse(options);
-            List<Path> names = new ArrayList<>();
-            for (int t = 0; t < readers.get(0).size(); t++) {
-                names.add(Paths.get(base + "." + t));
-            }
-            List<Replay.Source> sources = new ArrayList<>();
-            for (int r = 0; r < readers.size(); r++) {
-                sources.add(new LiveSource(readers.get(r), firstCallTime, r == 0));
-            }
-            Replay replay = Replay.live(TraceSet.of(base, names), sources, c.replayOptions());
-            return run(replay, c, log);
-        } catch (CommandLine.ParameterException | UserError | org.dsmscope.trace.BadInputException e) {
-            throw new IllegalArgumentException(e.getMessage(), e);
-        }
-    }
-
     /** Runs CIAT on a replay, as {@code dsmscope ciat} does; returns the files written. */
-    private static List<Path> run(Replay replay, CiatCommand c, PrintStream log) {
+    private static List<Path> run(CiatCommand c, Replay replay, PrintStream log) {
         org.dsmscope.ciat.CiatOptions co = c.ciatOptions();
         // partitions deal the pages from the counts of the first accesses (-Ddsmscope.live.planAt: how many)
         co.livePlanAt = livePlanAt(co.livePlanAt);
         List<Path> written = CiatCommand.analyse(replay, co, c.partitionCount()).written();
-        if (replay.problemCount() > 0) {
-            log.println("dsmscope agent: to_ciat: continued past " + replay.problemCount() + " problem(s); first: "
-                    + (replay.problems().isEmpty() ? "-" : replay.problems().get(0))
-                    + (replay.problemCount() > 1 && !written.isEmpty() ? "; all are listed in " + written.get(0) : ""));
-        }
+        problems("to_ciat", replay, written, log);
         return written;
     }
 
+    @Override
+    Parsed parse(List<String> options) {
+        CiatCommand c = command(options);
+        return new Parsed() {
+            @Override
+            public org.dsmscope.replay.ReplayOptions replayOptions() {
+                return c.replayOptions();
+            }
+
+            @Override
+            public List<Path> run(Replay replay, PrintStream log) {
+                return OnTheFlyCiat.run(c, replay, log);
+            }
+        };
+    }
+
     /** The ciat options, parsed by {@code dsmscope ciat}'s own option definitions. */
-    private static CiatCommand parse(List<String> options) {
+    private static CiatCommand command(List<String> options) {
         CiatCommand c = new CiatCommand();
         new CommandLine(c).parseArgs(options.toArray(new String[0]));
-        if (!c.sets.isEmpty() || c.traceList != null || c.callList != null) {
+        if (!c.sets.isEmpty() || c.r.traceList != null || c.r.callList != null) {
             throw new UserError("to_ciat analyses the traced run itself: give no trace sets or -t/-c lists"
                     + " (CALL_FILE_NAME names call traces)");
         }

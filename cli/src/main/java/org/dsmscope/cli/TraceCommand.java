@@ -43,8 +43,16 @@ public final class TraceCommand implements Callable<Integer> {
             description = "to_ciat: the options of dsmscope ciat, in one argument (e.g. \"-p --json r.json\").")
     String ciatOptions;
 
+    @Option(names = "--config", paramLabel = "cfg_file",
+            description = "to_cdat: the configuration file of the simulated machine (CONFIGURATION_FILE_NAME).")
+    Path config;
+
+    @Option(names = "--cdat-options", paramLabel = "OPTIONS",
+            description = "to_cdat: the options of dsmscope cdat, in one argument (e.g. \"--json r.json\").")
+    String cdatOptions;
+
     @Option(names = "--threads", paramLabel = "P",
-            description = "to_ciat: the number of threads the run traces (main included); then the analysis runs while"
+            description = "to_ciat, to_cdat: the number of threads the run traces (main included); then the analysis runs while"
                     + " the program runs (without it, at the end of the run).")
     Integer threads;
 
@@ -55,6 +63,29 @@ public final class TraceCommand implements Callable<Integer> {
             description = "The program to run, after --.")
     List<String> program = new ArrayList<>();
 
+    /** The to_cdat options: a configuration that parses, options that {@code dsmscope cdat} takes. */
+    private void checkCdat(String t) {
+        if (!t.equals("to_cdat")) {
+            if (config != null || cdatOptions != null) {
+                throw new UserError((config != null ? "--config" : "--cdat-options") + " goes with --type to_cdat");
+            }
+            return;
+        }
+        if (config == null) {
+            throw new UserError("--type to_cdat simulates the machine of a configuration file: give --config FILE");
+        }
+        List<String> opts = new ArrayList<>();
+        if (cdatOptions != null && !cdatOptions.isBlank()) {
+            opts.addAll(List.of(cdatOptions.trim().split("\\s+")));
+        }
+        opts.add("--config");
+        opts.add(config.toString());
+        String bad = new OnTheFlyCdat().check("to_cdat", opts);
+        if (bad != null) {
+            throw new UserError(bad.replace("CDAT_OPTIONS", "--cdat-options"));
+        }
+    }
+
     @Override
     public Integer call() throws IOException, InterruptedException {
         if (!level.matches("[123]")) {
@@ -62,19 +93,18 @@ public final class TraceCommand implements Callable<Integer> {
         }
         String t = type.toLowerCase(Locale.ROOT);
         switch (t) {
-            case "normal": case "compressed": case "suppressed": case "to_ciat":
+            case "normal": case "compressed": case "suppressed": case "to_ciat": case "to_cdat":
                 break;
-            case "to_cdat":
-                throw new UserError("trace type to_cdat (on-the-fly CDAT) is not available yet: CDAT does not exist"
-                        + " in this build; use --type to_ciat, or trace with --type normal and analyse the files");
             default:
                 throw new UserError("unknown trace type '" + type
                         + "' (expected normal, compressed, suppressed, to_ciat or to_cdat)");
         }
-        if (threads != null && (!t.equals("to_ciat") || threads < 1 || threads > 4096)) {
-            throw new UserError(t.equals("to_ciat") ? "--threads " + threads + ": expected a thread count 1..4096"
-                    : "--threads goes with --type to_ciat");
+        boolean onTheFly = t.equals("to_ciat") || t.equals("to_cdat");
+        if (threads != null && (!onTheFly || threads < 1 || threads > 4096)) {
+            throw new UserError(onTheFly ? "--threads " + threads + ": expected a thread count 1..4096"
+                    : "--threads goes with --type to_ciat or to_cdat");
         }
+        checkCdat(t);
         if (ciatOptions != null && !t.equals("to_ciat")) {
             throw new UserError("--ciat-options goes with --type to_ciat");
         }
@@ -119,7 +149,7 @@ public final class TraceCommand implements Callable<Integer> {
         // sharing is limited to boot classes on every run).
         cmd.add("-Xbootclasspath/a:" + jar.toAbsolutePath());
         Path self = ownJar();
-        if (t.equals("to_ciat") && self != null) {
+        if (onTheFly && self != null) {
             cmd.add("-Ddsmscope.jar=" + self);
         }
         cmd.add("-javaagent:" + jar.toAbsolutePath() + "=level=" + level + ",type=" + t + ",name=" + out
@@ -128,6 +158,10 @@ public final class TraceCommand implements Callable<Integer> {
         ProcessBuilder pb = new ProcessBuilder(cmd).inheritIO();
         if (ciatOptions != null) {
             pb.environment().put("CIAT_OPTIONS", ciatOptions);
+        }
+        if (config != null) {
+            pb.environment().put("CONFIGURATION_FILE_NAME", config.toAbsolutePath().toString());
+            pb.environment().put("CDAT_OPTIONS", cdatOptions == null ? "" : cdatOptions);
         }
         Process p;
         try {

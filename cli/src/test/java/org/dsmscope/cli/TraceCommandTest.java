@@ -233,7 +233,9 @@ class TraceCommandTest {
         String[][] cases = {
             {"unknown level", "trace", "--level", "4", "--", java(), "-cp", cp, "X"},
             {"unknown trace type", "trace", "--type", "fancy", "--", java(), "-cp", cp, "X"},
-            {"not available yet: CDAT does not exist", "trace", "--type", "to_cdat", "--", java(), "-cp", cp, "X"},
+            {"give --config FILE", "trace", "--type", "to_cdat", "--", java(), "-cp", cp, "X"},
+            {"--config goes with --type to_cdat", "trace", "--config", "x.cfg", "--", java(), "-cp", cp, "X"},
+            {"x.cfg: no such CDAT configuration file", "trace", "--type", "to_cdat", "--config", "x.cfg", "--", java(), "-cp", cp, "X"},
             {"--ciat-options goes with --type to_ciat", "trace", "--ciat-options", "-p", "-o",
                 dir.resolve("t").toString(), "--", java(), "-cp", cp, TwoThreads.class.getName()},
             {"--ciat-options: option --partitions: value 5000 out of range (0..1024)", "trace", "--type", "to_ciat",

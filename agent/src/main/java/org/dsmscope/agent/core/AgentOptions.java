@@ -48,7 +48,10 @@ public final class AgentOptions {
     public int threads;
     /** Do not print the names of the files at exit. */
     public boolean quiet;
-    /** Options of the on-the-fly analysis ({@code CIAT_OPTIONS}, split at white space; to_ciat only). */
+    /**
+     * Options of the on-the-fly analysis: {@code CIAT_OPTIONS} (to_ciat) or {@code CDAT_OPTIONS} (to_cdat), split at
+     * white space; to_cdat adds {@code --config CONFIGURATION_FILE_NAME}.
+     */
     public java.util.List<String> analysisOptions = java.util.List.of();
 
     /** Parses the environment, then the agent argument string (null or empty: environment only). */
@@ -62,13 +65,27 @@ public final class AgentOptions {
         }
         o.calls = env.get("CALL_FILE_NAME");
         o.config = env.get("CONFIGURATION_FILE_NAME");
-        String ciat = env.get("CIAT_OPTIONS");
-        if (ciat != null && !ciat.isBlank()) {
-            o.analysisOptions = java.util.List.of(ciat.trim().split("\\s+"));
+        if (args != null && !args.isBlank()) {
+            parseArgs(o, args);
         }
-        if (args == null || args.isBlank()) {
-            return o;
+        String opts = env.get(o.type == Type.TO_CDAT ? "CDAT_OPTIONS" : "CIAT_OPTIONS");
+        java.util.List<String> list = new java.util.ArrayList<>();
+        if (opts != null && !opts.isBlank()) {
+            list.addAll(java.util.List.of(opts.trim().split("\\s+")));
         }
+        if (o.type == Type.TO_CDAT) {
+            if (o.config == null || o.config.isEmpty()) {
+                throw new IllegalArgumentException("trace type to_cdat simulates the machine of a configuration"
+                        + " file: set CONFIGURATION_FILE_NAME (or the agent option config=FILE)");
+            }
+            list.add("--config");
+            list.add(o.config);
+        }
+        o.analysisOptions = java.util.List.copyOf(list);
+        return o;
+    }
+
+    private static void parseArgs(AgentOptions o, String args) {
         for (String part : args.split(",")) {
             if (part.isBlank()) {
                 continue;
@@ -125,7 +142,21 @@ public final class AgentOptions {
                             + "' (expected level, type, name, calls, config, codec, threads, quiet)");
             }
         }
-        return o;
+    }
+
+    /** True for the on-the-fly analyses, {@code to_ciat} and {@code to_cdat}. */
+    public boolean onTheFly() {
+        return type == Type.TO_CIAT || type == Type.TO_CDAT;
+    }
+
+    /** The on-the-fly analysis's type as seed 000 §2 spells it ({@code to_ciat}, {@code to_cdat}). */
+    public String analysisType() {
+        return type == Type.TO_CDAT ? "to_cdat" : "to_ciat";
+    }
+
+    /** The on-the-fly analysis's tool name, CIAT or CDAT. */
+    public String analysisTool() {
+        return type == Type.TO_CDAT ? "CDAT" : "CIAT";
     }
 
     /** Parses a trace type name as seed 000 §2 spells it. */

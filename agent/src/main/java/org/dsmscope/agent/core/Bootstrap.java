@@ -27,17 +27,11 @@ public final class Bootstrap {
             System.exit(2);
             return;
         }
-        if (o.type == AgentOptions.Type.TO_CDAT) {
-            System.err.println("dsmscope agent: trace type to_cdat is not available yet: CDAT does not exist in"
-                    + " this build; use type=to_ciat, or write files with type=normal and analyse them afterwards");
-            System.exit(2);
-            return;
-        }
-        if (o.type == AgentOptions.Type.TO_CIAT) {
+        if (o.onTheFly()) {
             String bad;
             try {
-                AnalysisSink sink = SinkLoader.load("to_ciat", agentJar);
-                bad = sink.check("to_ciat", o.analysisOptions);
+                AnalysisSink sink = SinkLoader.load(o.analysisType(), agentJar);
+                bad = sink.check(o.analysisType(), o.analysisOptions);
                 TraceRuntime.sink = sink;
             } catch (RuntimeException | ServiceConfigurationError | LinkageError e) {
                 bad = e.getMessage();

@@ -68,7 +68,7 @@ final class LiveRun {
     private LiveRun(AgentOptions o, AnalysisSink sink, PrintStream err) {
         this.o = o;
         this.p = o.threads;
-        this.readers = Math.max(1, Math.min(1024, sink.liveReaders("to_ciat", o.analysisOptions)));
+        this.readers = Math.max(1, Math.min(1024, sink.liveReaders(o.analysisType(), o.analysisOptions)));
         this.spillCodec = SpillCodec.of(o.codec);
         streams = new LiveStream[p];
         closedStreams = new int[readers];
@@ -169,7 +169,7 @@ final class LiveRun {
             chans.addAll(one);
         }
         try {
-            written = sink.analyseLive("to_ciat", o.name + "." + p, byReader, new java.util.function.LongSupplier() {
+            written = sink.analyseLive(o.analysisType(), o.name + "." + p, byReader, new java.util.function.LongSupplier() {
                 @Override
                 public long getAsLong() {
                     return firstCallTime();
@@ -409,15 +409,15 @@ final class LiveRun {
         }
         Throwable f = failure;
         if (traced < p) {
-            TraceRuntime.warn("to_ciat: threads=" + p + ", but the run traced " + traced + " thread"
+            TraceRuntime.warn(o.analysisType() + ": threads=" + p + ", but the run traced " + traced + " thread"
                     + (traced == 1 ? "" : "s") + ": no report (give threads=" + traced + ", or no thread count to"
                     + " analyse at the end of the run)");
         } else if (f instanceof IllegalArgumentException) {
-            TraceRuntime.warn("to_ciat: " + f.getMessage());
+            TraceRuntime.warn(o.analysisType() + ": " + f.getMessage());
         } else if (f != null) {
-            TraceRuntime.warn("to_ciat: the analysis failed: " + f);
+            TraceRuntime.warn(o.analysisType() + ": the analysis failed: " + f);
         } else if (!o.quiet) {
-            StringBuilder out = new StringBuilder("On-the-fly CIAT of " + p + " thread" + (p == 1 ? "" : "s")
+            StringBuilder out = new StringBuilder("On-the-fly " + o.analysisTool() + " of " + p + " thread" + (p == 1 ? "" : "s")
                     + " (analysed while the program ran");
             long s = spilled.get();
             out.append(s > 0 ? "; " + s + " bytes of records spilled to disk beyond the " + budget + "-byte budget"

@@ -42,9 +42,9 @@ final class OnTheFly {
         String base = o.name + "." + p;
         try {
             String calls = o.calls == null || o.calls.isEmpty() ? null : o.calls + "." + p;
-            List<Path> written = sink.analyse("to_ciat", base, files, calls, o.analysisOptions, err);
+            List<Path> written = sink.analyse(o.analysisType(), base, files, calls, o.analysisOptions, err);
             if (!o.quiet) {
-                StringBuilder out = new StringBuilder("On-the-fly CIAT of " + p + " thread"
+                StringBuilder out = new StringBuilder("On-the-fly " + o.analysisTool() + " of " + p + " thread"
                         + (p == 1 ? "" : "s") + " stored in:\n");
                 for (Path w : written) {
                     out.append("\tfile ").append(w).append('\n');
@@ -53,9 +53,9 @@ final class OnTheFly {
                 err.flush();
             }
         } catch (IllegalArgumentException e) {
-            TraceRuntime.warn("to_ciat: " + e.getMessage());
+            TraceRuntime.warn(o.analysisType() + ": " + e.getMessage());
         } catch (RuntimeException | LinkageError e) {
-            TraceRuntime.warn("to_ciat: the analysis failed: " + e);
+            TraceRuntime.warn(o.analysisType() + ": the analysis failed: " + e);
         } finally {
             boolean keep = Boolean.getBoolean("dsmscope.spill.keep");
             for (int t = 0; t < files.size(); t++) {

@@ -116,15 +116,15 @@ public final class TraceRuntime {
                     return false;
                 }
             }
-            if (o.type == AgentOptions.Type.TO_CIAT) {
+            if (o.onTheFly()) {
                 String refusal = o.threads <= 0 ? "" : o.calls != null && !o.calls.isEmpty()
                         ? "CALL_FILE_NAME: the call traces are matched against whole traces"
-                        : sink.liveRefusal("to_ciat", o.analysisOptions, false);
+                        : sink.liveRefusal(o.analysisType(), o.analysisOptions, false);
                 if (refusal == null) {
                     live = LiveRun.create(o, sink, err);
                 } else {
                     if (!refusal.isEmpty()) {
-                        warn("to_ciat: analysing at the end of the run: " + refusal);
+                        warn(o.analysisType() + ": analysing at the end of the run: " + refusal);
                     }
                     spillDir = OnTheFly.spillDirectory(o.name);
                 }
@@ -249,7 +249,7 @@ public final class TraceRuntime {
                     .bufferBytes(index < OpenFiles.FULL_BUFFER_FILES ? 1 << 18 : OpenFiles.SMALL_BUFFER_BYTES);
             os = openFiles().create(file).outputStream();
             try {
-                if (options.type == AgentOptions.Type.COMPRESSED || options.type == AgentOptions.Type.TO_CIAT) {
+                if (options.type == AgentOptions.Type.COMPRESSED || options.onTheFly()) {
                     os = Codec.parse(options.codec).encode(os);
                 }
                 w = new TraceWriter(new StreamChannel(os), file.toString(), wo);
@@ -305,7 +305,7 @@ public final class TraceRuntime {
                 if (tt == null) {
                     if (!warnedUntraced) {
                         warnedUntraced = true;
-                        warn("to_ciat: threads=" + options.threads + ": thread " + idx + " (" + child.getName()
+                        warn(options.analysisType() + ": threads=" + options.threads + ": thread " + idx + " (" + child.getName()
                                 + ") and later threads are not traced");
                     }
                     return;
@@ -458,7 +458,7 @@ public final class TraceRuntime {
             live.finish(p, err);
             return;
         }
-        if (options.type == AgentOptions.Type.TO_CIAT) {
+        if (options.onTheFly()) {
             List<Path> files = new ArrayList<>(p);
             for (ThreadTrace tt : all) {
                 files.add(tt.file());

@@ -1,0 +1,173 @@
+package org.dsmscope.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import org.dsmscope.cdat.Cdat;
+import org.dsmscope.cdat.CdatOptions;
+import org.dsmscope.cdat.CdatResult;
+import org.dsmscope.cdat.Counters;
+import org.dsmscope.cdat.config.CdatConfig;
+import org.dsmscope.replay.Replay;
+import org.dsmscope.replay.ReplayOptions;
+import org.dsmscope.trace.TraceSet;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code dsmscope cdat}: the configuration dependent analysis (seed 000 §5, Appendix B and C, SPEC §6). One replay
+ * of the traces feeds one simulated machine per configuration file; each writes {@code trace_file.p.cdat_report}
+ * (with several configurations {@code trace_file.p.NAME.cdat_report}) and the traffic traces its configuration
+ * asks for.
+ */
+@Command(name = "cdat", sortOptions = false, separator = " ",
+        description = {"Configuration dependent analysis: simulates a DSM / NUMA machine on a trace set",
+            "(seed 000 §5). Forms:",
+            "  cdat [options] [calls_file.p] trace_file.p cfg_file",
+            "  cdat [options] [-c call_list] -t trace_list cfg_file",
+            "  cdat [options] [calls_file.p] trace_file.p --config cfg_file --config cfg_file ..."})
+public final class CdatCommand implements Callable<Integer> {
+    private static final String USAGE = "cdat [calls_file.p] trace_file.p cfg_file"
+            + " or cdat [options] [-c call_list] -t trace_list cfg_file";
+
+    @Parameters(arity = "0..3", paramLabel = "ARGS",
+            description = "[calls_file.p] trace_file.p cfg_file: trace sets (files NAME.p.0 ...) and configuration")
+    List<String> args = new ArrayList<>();
+
+    @CommandLine.Mixin
+    ReplayArgs r = new ReplayArgs();
+
+    @Option(names = "--config", paramLabel = "cfg_file",
+            description = "a configuration to simulate (repeatable: one replay feeds them all)")
+    List<Path> configs = new ArrayList<>();
+
+    @Option(names = "--memory", paramLabel = "FILE",
+            description = "memory usage file for RR2 and Oracle (default: trace_file.p.memory, from dsmscope ciat)")
+    Path memory;
+
+    @Option(names = "--check", description = "run the coherence checker beside the simulation (slower)")
+    boolean check;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "also write the results as JSON (one configuration)")
+    Path json;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "print the command line options")
+    boolean help;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        List<String> sets = new ArrayList<>(args);
+        List<CdatConfig> cfgs = configurations(sets);
+        if (sets.size() > 2) {
+            throw new UserError("cdat: too many trace sets: " + sets + "; usage: " + USAGE);
+        }
+        ReplayOptions ro = r.replayOptions();
+        ro.validate();
+        TraceSet[] ts = r.traceSets("cdat", sets, USAGE);
+        r.warnUnused(spec);
+        Replay replay = new Replay(ts[0], ts[1], ro);
+        List<Cdat> sims = attach(replay, cfgs);
+        Progress shown = Progress.start(Progress.Mode.of(r.progress), "cdat", "replayed",
+                spec.commandLine().getErr(), replay::progress, replay::expectedRecords);
+        try {
+            run(replay, sims);
+        } finally {
+            Progress.close(shown);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        for (Cdat sim : sims) {
+            summary(out, sim.result());
+            for (Path p : sim.written()) {
+                out.println("cdat: wrote " + p);
+            }
+        }
+        if (replay.problemCount() > 0) {
+            out.println("cdat: continued past " + replay.problemCount() + " problem(s) (--skip-bad-records): the"
+                    + " results cover what could be analysed; problems listed in the report");
+        }
+        out.flush();
+        return 0;
+    }
+
+    /**
+     * The configurations to simulate, parsed and checked: the {@code --config} files, else the last of the
+     * positional arguments (removed from {@code sets}, which keeps the trace sets).
+     */
+    List<CdatConfig> configurations(List<String> sets) {
+        List<Path> cfgFiles = new ArrayList<>(configs);
+        if (cfgFiles.isEmpty()) {
+            if (sets.isEmpty() || sets.size() == 1 && r.traceList == null) {
+                throw new UserError("cdat: no configuration file given; usage: " + USAGE);
+            }
+            cfgFiles.add(Path.of(sets.remove(sets.size() - 1)));
+        }
+        List<CdatConfig> cfgs = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (Path f : cfgFiles) {
+            CdatConfig c = CdatConfig.parse(f);
+            if (!names.add(c.name)) {
+                throw new UserError("cdat: two configurations are named '" + c.name + "' (their outputs would"
+                        + " collide): give one a 'name = ...' item");
+            }
+            cfgs.add(c);
+        }
+        if (json != null && cfgs.size() > 1) {
+            throw new UserError("option --json: one file per configuration; give one configuration");
+        }
+        return cfgs;
+    }
+
+    /** One CDAT per configuration, plugged into {@code replay} (also used by on-the-fly CDAT). */
+    List<Cdat> attach(Replay replay, List<CdatConfig> cfgs) {
+        List<Cdat> sims = new ArrayList<>();
+        for (CdatConfig c : cfgs) {
+            CdatOptions o = new CdatOptions();
+            o.memoryFile = memory;
+            o.hpux = r.hpux;
+            o.check = check;
+            o.json = json;
+            o.suffix = cfgs.size() > 1 ? c.name : null;
+            Cdat sim = new Cdat(c, o);
+            sims.add(sim);
+            replay.add(sim);
+        }
+        return sims;
+    }
+
+    /** Runs the replay; if it fails, no partial traffic trace is left under a complete one's name. */
+    static void run(Replay replay, List<Cdat> sims) {
+        boolean done = false;
+        try {
+            replay.run();
+            done = true;
+        } finally {
+            if (!done) {
+                sims.forEach(Cdat::abandon);
+            }
+        }
+    }
+
+    private static void summary(PrintWriter out, CdatResult res) {
+        CdatConfig c = res.config;
+        Counters a = res.aggregate;
+        long[] d = a.streams[Counters.DATA];
+        long acc = d[Counters.HIT] + d[Counters.MISS];
+        out.printf(Locale.ROOT, "cdat: %s: %d processors in %d nodes, protocol %d, %s; data %d accesses, %.2f%%"
+                + " hits; misses %.2f%% local, %.2f%% remote; %d transactions, average latency %.4f%n",
+                c.name, c.processors(), c.nodes, c.protocol, c.pagePolicy.label(), acc,
+                acc == 0 ? 0.0 : 100.0 * d[Counters.HIT] / acc,
+                d[Counters.MISS] == 0 ? 0.0 : 100.0 * d[Counters.MISS_LOCAL] / d[Counters.MISS],
+                d[Counters.MISS] == 0 ? 0.0 : 100.0 * d[Counters.MISS_REMOTE] / d[Counters.MISS],
+                a.totalTransactions(), a.averageLatency());
+    }
+}
