@@ -30,13 +30,13 @@ class MachinePropertyTest {
     void everyVariantStaysCoherent(@ForAll @IntRange(min = 1, max = 8) int variant,
             @ForAll @IntRange(min = 1, max = 4) int nodes, @ForAll @IntRange(min = 1, max = 3) int ppn,
             @ForAll @IntRange(min = 0, max = 2) int policy, @ForAll @IntRange(min = 0, max = 2) int repl,
-            @ForAll long seed) {
+            @ForAll boolean interconnect, @ForAll long seed) {
         PagePolicy pp = new PagePolicy[] {PagePolicy.RR1, PagePolicy.FIRST_TOUCH, PagePolicy.RR1}[policy];
         Replacement r = Replacement.values()[repl];
         CdatConfig cfg = CdatConfig.builder().nodes(nodes).processorsPerNode(ppn).banksPerNode(2).lineSize(32)
                 .pageSize(256).protocol(variant).pagePolicy(pp).threadMap(ThreadMap.FILL)
                 .dataCache(new CacheGeometry(256, 32, 2, r)).instructionCache(new CacheGeometry(128, 32, 1, r))
-                .build();
+                .interconnectCache(interconnect ? new CacheGeometry(512, 32, 2, r) : null).build();
         int cpus = nodes * ppn;
         Sim s = new Sim(cfg, cpus, 0, null, true);
         SplittableRandom rnd = new SplittableRandom(seed);

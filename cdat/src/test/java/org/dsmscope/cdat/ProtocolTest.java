@@ -178,4 +178,32 @@ class ProtocolTest {
         assertEquals(List.of("7 64 2 0 0 0 0 4 0 1 -1"), s.general("0"));
         assertEquals(List.of("1 64 3 0 1 0 0 1 0 0 -1"), s.general("1"));
     }
+
+    @Test
+    void interconnectCacheAnswersTheNodesSecondMissAndIsInvalidatedLikeASharer() {
+        CacheGeometry icg = new CacheGeometry(4096, 64, 4, Replacement.LRU);
+        Sim s = new Sim(machine(2, 2, 2).interconnectCache(icg).build(), 4, dir);
+        s.load(0, 1, 4096); // processor 0 of node 0; page 1 at node 1: remote, loaded shared, kept in node 0's IC
+        s.load(1, 2, 4096); // processor 1 of node 0: the IC answers, nothing on the interconnect
+        s.store(2, 3, 4096); // processor 0 of node 1 (home): the IC is listed, so it is invalidated
+        s.load(1, 4, 4096); // node 0 again: its IC and processor 1 lost the line; recalled from the owner
+        CdatResult r = s.end();
+        assertEquals(List.of("1 4096 2 0 0 0 1", "1 4096 11 0 1 0 0",
+                "3 4096 3 0 1 0 1", "3 4096 34 0 1 0 0", "3 4096 53 0 0 0 1", "3 4096 34 0 1 2 0",
+                "3 4096 53 2 0 0 1", "3 4096 12 0 1 0 1",
+                "4 4096 2 1 0 0 1", "4 4096 32 0 1 0 1", "4 4096 56 0 1 0 1", "4 4096 11 0 1 1 0"), s.detailed());
+        assertEquals(1, r.aggregate.interconnectHits);
+        assertEquals(1, r.aggregate.streams[Counters.DATA][Counters.LOCAL_CACHE]);
+    }
+
+    @Test
+    void waitsBecomeStatusRecordsInTheGeneralTrace() {
+        Sim s = new Sim(machine(2, 1, 1).build(), 2, dir);
+        s.load(1, 5, 64);
+        s.cdat.waited(1, 1, 6, 40, org.dsmscope.replay.Analysis.WAIT_CONTENTION);
+        s.load(1, 41, 128);
+        s.end();
+        assertEquals(List.of("5 64 2 0 1 0 0 1 0 0 -1", "6 0 92 0 1 0 0 0 0 0 -1", "40 0 91 0 1 0 0 0 0 0 -1",
+                "41 128 2 0 1 0 0 1 0 0 -1"), s.general("1"));
+    }
 }

@@ -1,0 +1,216 @@
+package org.dsmscope.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.dsmscope.tracedprog.LockHeavy;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code dsmscope cdat} end to end: a level-3 trace of the matrix multiply by the real agent simulated on the example
+ * configurations (the counts CIAT gives for the same trace, the coherence checker on), the seed's and the {@code
+ * --config} forms, several configurations in one replay, the user's mistakes, and on-the-fly {@code to_cdat} giving
+ * the bytes {@code dsmscope cdat} gives on the same records.
+ */
+class CdatCommandTest {
+    @TempDir
+    static Path shared;
+    @TempDir
+    Path dir;
+
+    private static String matmul;
+
+    static Path config(String name) {
+        Path p = Paths.get("..", "examples", "cdat", name);
+        assertTrue(Files.isRegularFile(p), p.toString());
+        return p;
+    }
+
+    @BeforeAll
+    static void traceMatMul() throws IOException {
+        if (TraceCommand.findAgentJar() == null) {
+            return;
+        }
+        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+        CiatCommandTest.Run r = CiatCommandTest.run("trace", "--level", "3", "-o", shared.resolve("mm").toString(),
+                "--", java, "-cp", DemoCommand.findExamplesJar().toString(), "org.dsmscope.examples.MatMul", "2",
+                "24");
+        assertEquals(0, r.status(), r.err());
+        try (Stream<Path> files = Files.list(shared)) {
+            Path first = files.filter(f -> f.getFileName().toString().matches("mm\\.\\d+\\.0")).findFirst()
+                    .orElseThrow();
+            matmul = first.toString().substring(0, first.toString().length() - 2);
+        }
+    }
+
+    private static JsonNode json(Path p) throws IOException {
+        return new ObjectMapper().readTree(p.toFile());
+    }
+
+    @Test
+    void matMul_simulatedAccessesAreCiatsAndTheCheckerHolds() throws IOException {
+        assumeTrue(matmul != null, "agent jar not built");
+        Path cj = dir.resolve("c.json");
+        assertEquals(0, CiatCommandTest.run("ciat", "--json", cj.toString(), matmul).status());
+        for (String cfg : new String[] {"dsm4.cfg", "numa2x2.cfg"}) {
+            Path dj = dir.resolve(cfg + ".json");
+            CiatCommandTest.Run r = CiatCommandTest.run("cdat", "--check", "--json", dj.toString(), matmul,
+                    config(cfg).toString());
+            assertEquals(0, r.status(), r.err());
+            assertTrue(r.out().startsWith("cdat: "), r.out());
+            JsonNode ciat = json(cj).path("aggregate");
+            JsonNode cdat = json(dj);
+            assertEquals("dsmscope-cdat 1", cdat.path("format").asText());
+            JsonNode data = cdat.path("aggregate").path("streams").path("data");
+            long loads = ciat.path("accesses").path("loads").asLong();
+            long stores = ciat.path("accesses").path("stores").asLong();
+            assertEquals(loads + stores, data.path("hits").asLong() + data.path("misses").asLong(), cfg);
+            JsonNode ins = cdat.path("aggregate").path("streams").path("instruction");
+            assertEquals(ciat.path("instructionStream").path("fetched").asLong(),
+                    ins.path("hits").asLong() + ins.path("misses").asLong(), cfg);
+            assertEquals(data.path("misses").asLong(),
+                    data.path("missesLocal").asLong() + data.path("missesRemote").asLong());
+            if (cfg.equals("dsm4.cfg")) {
+                assertTrue(data.path("missesRemote").asLong() > 0, "spread: two threads on two nodes share data");
+            } else {
+                // fill: both threads in node 0, where 1Touch places every page they touch first
+                assertEquals(2, json(cj).path("threads").asInt());
+                assertEquals(0, data.path("missesRemote").asLong(), cfg);
+            }
+            assertEquals(json(cj).path("phases").size(), cdat.path("phases").size(), "CIAT's phases");
+        }
+        List<String> written = Files.readAllLines(Paths.get(matmul + ".cdat_report"));
+        assertEquals("# dsmscope-cdat-report 1", written.get(0));
+        assertTrue(Files.size(Paths.get(matmul + ".cdat_detailed")) > 0, "numa2x2 asks for the detailed trace");
+        assertTrue(Files.exists(Paths.get(matmul + ".cdat_general.3")), "one general trace per processor");
+    }
+
+    @Test
+    void oneNode_hasNoRemoteMisses() throws IOException {
+        assumeTrue(matmul != null, "agent jar not built");
+        Path cfg = Files.writeString(dir.resolve("smp.cfg"), "nodes = 1\nprocessors_per_node = 4\n");
+        Path dj = dir.resolve("smp.json");
+        assertEquals(0, CiatCommandTest.run("cdat", "--json", dj.toString(), matmul, cfg.toString()).status());
+        JsonNode data = json(dj).path("aggregate").path("streams").path("data");
+        assertEquals(0, data.path("missesRemote").asLong());
+        assertTrue(data.path("missesLocal").asLong() > 0);
+    }
+
+    @Test
+    void seedForm_configOption_andSeveralConfigurationsAgree() throws IOException {
+        assumeTrue(matmul != null, "agent jar not built");
+        Path a = Files.copy(config("dsm4.cfg"), dir.resolve("a.cfg"));
+        Path b = Files.writeString(dir.resolve("b.cfg"), "name = b\nprotocol = 3\npage_policy = 1Touch\n");
+        assertEquals(0, CiatCommandTest.run("cdat", matmul, a.toString()).status());
+        String seedForm = Files.readString(Paths.get(matmul + ".cdat_report"));
+        assertEquals(0, CiatCommandTest.run("cdat", matmul, "--config", b.toString()).status());
+        String bAlone = Files.readString(Paths.get(matmul + ".cdat_report"));
+        CiatCommandTest.Run both = CiatCommandTest.run("cdat", matmul, "--config", a.toString(), "--config",
+                b.toString());
+        assertEquals(0, both.status(), both.err());
+        assertEquals(seedForm, Files.readString(Paths.get(matmul + ".dsm4.cdat_report")), "one replay, two machines");
+        assertEquals(bAlone, Files.readString(Paths.get(matmul + ".b.cdat_report")));
+        assertTrue(both.out().contains("cdat: dsm4: ") && both.out().contains("cdat: b: "), both.out());
+    }
+
+    @Test
+    void sameInputSameBytes() throws IOException {
+        assumeTrue(matmul != null, "agent jar not built");
+        List<byte[]> runs = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            assertEquals(0, CiatCommandTest.run("cdat", matmul, config("numa2x2.cfg").toString()).status());
+            runs.add(Files.readAllBytes(Paths.get(matmul + ".cdat_detailed")));
+            runs.add(Files.readAllBytes(Paths.get(matmul + ".cdat_report")));
+        }
+        assertEquals(-1, java.util.Arrays.mismatch(runs.get(0), runs.get(2)));
+        assertEquals(-1, java.util.Arrays.mismatch(runs.get(1), runs.get(3)));
+    }
+
+    @Test
+    void mistakes_oneLineAndStatus2() throws IOException {
+        assumeTrue(matmul != null, "agent jar not built");
+        Path bad = Files.writeString(dir.resolve("bad.cfg"), "nodes = 4\nprotocol = 9\n");
+        Path rr2 = Files.writeString(dir.resolve("rr2.cfg"), "page_policy = RR2\n");
+        Path dup = Files.writeString(dir.resolve("dup.cfg"), "name = dsm4\n");
+        String[][] cases = {
+            {"bad.cfg:2: protocol: value 9 out of range (1..8)", "cdat", matmul, bad.toString()},
+            {"no configuration file given", "cdat", matmul},
+            {"no such CDAT configuration file", "cdat", matmul, dir.resolve("none.cfg").toString()},
+            {"page policy RR2 reads the memory usage file", "cdat", matmul, rr2.toString(), "--memory",
+                dir.resolve("none.memory").toString()},
+            {"two configurations are named 'dsm4'", "cdat", matmul, "--config", config("dsm4.cfg").toString(),
+                "--config", dup.toString()},
+            {"option --json: one file per configuration", "cdat", "--json", "x.json", matmul, "--config",
+                config("dsm4.cfg").toString(), "--config", bad.toString().replace("bad", "rr2")},
+            {"too many trace sets", "cdat", matmul, matmul, matmul, "--config", config("dsm4.cfg").toString()},
+        };
+        for (String[] c : cases) {
+            CiatCommandTest.Run r = CiatCommandTest.run(java.util.Arrays.copyOfRange(c, 1, c.length));
+            assertEquals(2, r.status(), c[0] + ": " + r.err());
+            assertTrue(r.err().startsWith("dsmscope: ") && r.err().contains(c[0]), r.err());
+            assertEquals(1, r.err().strip().split("\n").length, "one line: " + r.err());
+        }
+    }
+
+    @Test
+    void rr2_readsCiatsMemoryUsageFile() throws IOException {
+        assumeTrue(matmul != null, "agent jar not built");
+        assertEquals(0, CiatCommandTest.run("ciat", matmul).status());
+        Path rr2 = Files.writeString(dir.resolve("rr2.cfg"), "page_policy = RR2\n");
+        Path dj = dir.resolve("rr2.json");
+        CiatCommandTest.Run r = CiatCommandTest.run("cdat", "--check", "--json", dj.toString(), matmul,
+                rr2.toString());
+        assertEquals(0, r.status(), r.err());
+        JsonNode ins = json(dj).path("aggregate").path("streams").path("instruction");
+        assertEquals(0, ins.path("missesRemote").asLong(), "code is replicated in every node");
+        assertTrue(ins.path("localMemory").asLong() > 0);
+    }
+
+    /** Traces LockHeavy on the fly with to_cdat, keeping the records; returns the kept records' folder. */
+    private Path toCdat(List<String> opts, String name) throws IOException {
+        List<String> a = new ArrayList<>(List.of("trace", "--level", "2", "--type", "to_cdat", "--config",
+                config("numa2x2.cfg").toString(), "-o", name));
+        a.addAll(opts);
+        a.addAll(List.of("--", Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Ddsmscope.jar=" + System.getProperty("java.class.path"), "-Ddsmscope.spill.keep=true", "-cp",
+                Paths.get("target", "test-classes").toAbsolutePath().toString(), LockHeavy.class.getName(), "2",
+                "500", "64"));
+        StringWriter err = new StringWriter();
+        picocli.CommandLine cl = Main.commandLine();
+        cl.setErr(new PrintWriter(err, true));
+        assertEquals(0, cl.execute(a.toArray(new String[0])), err.toString());
+        Path off = Files.createDirectory(dir.resolve("off-" + Paths.get(name).getFileName()));
+        for (int t = 0; t < 3; t++) {
+            Files.copy(Paths.get(name + ".3." + t), off.resolve("x.3." + t));
+        }
+        return off;
+    }
+
+    @Test
+    void toCdat_atTheEndAndLive_writeWhatDsmscopeCdatWritesOnTheSameRecords() throws IOException {
+        assumeTrue(TraceCommand.findAgentJar() != null, "agent jar not built");
+        for (boolean live : new boolean[] {false, true}) {
+            String name = dir.resolve(live ? "live" : "end").toString();
+            Path off = toCdat(live ? List.of("--threads", "3") : List.of(), name);
+            assertEquals(0, Main.run("cdat", off.resolve("x.3").toString(), config("numa2x2.cfg").toString()));
+            for (String f : new String[] {"cdat_report", "cdat_detailed", "cdat_general.0", "cdat_general.2"}) {
+                assertEquals(-1L, Files.mismatch(Paths.get(name + ".3." + f), off.resolve("x.3." + f)),
+                        (live ? "live " : "at the end ") + f);
+            }
+        }
+    }
+}
