@@ -13,10 +13,25 @@ import org.dsmscope.trace.cdat.TrafficWriter;
  * The simulated machine (SPEC §6): processors with data and instruction caches, grouped in nodes; each line's home
  * node (its page's, {@link Placement}) keeps a directory entry with the line's status (idle, shared, exclusive,
  * dirty: Appendix C's codes 1..4) and a sharing list of processors. A miss sends a processor request to the home;
- * what follows is fixed by the line's status, the owner's cache and the protocol variant ({@link Protocol}); the
- * sequences and their critical paths are tabled in the module README ("Transactions"). Within a node, a processor
- * holding the line modified answers a request by snooping ({@code update_data} to the home). Every other coherence
- * action goes through the directory.
+ * what follows is fixed by the line's status, the owner's cache and the protocol variant ({@link Protocol}). Within a
+ * node, a processor holding the line modified answers a request by snooping ({@code update_data} to the home). Every
+ * other coherence action goes through the directory. The sequences (x = the request; "direct" = variants 1 5 7 8;
+ * critical path in brackets; the module README's "Transactions" has the full table):
+ *
+ * <pre>
+ * load miss 02, idle:      02 12 (exclusive) if home local or variant 1 4 5 6, else 02 11              [2]
+ * fetch miss 01, idle:     01 11                                                                         [2]
+ * store miss 03, idle:     03 12                                                                         [2]
+ * 01/02, shared:           x 11                                                                          [2]
+ * 03, shared:              03 (34 53 per sharer) 12                                      [4; 2 without sharers]
+ * store hit on shared 04:  04 (34 53 per sharer) 13                                      [4; 2 without sharers]
+ * owner modified in node:  x 22                                                                          [2]
+ * owner modified:          direct: 01/02: x 31/32 41 51, 03: 03 33 43 52 [3]; else x 3x 56 11/12         [4]
+ * owner exclusive (clean): x 3x 54 11/12 [4];  owner dropped it silently: x 3x 55 11/12                  [4]
+ * replacement:             modified 21; exclusive 23 (variants 1 2 6 8) or silent; shared silent
+ * I/O disk read 06:        06 (34 53 per copy) 14 [4; 2];  disk write 05: as 01 without joining, 05 ... 11
+ * interconnect cache hit:  no transaction
+ * </pre>
  *
  * <p>Counting goes to {@link #counters}; transactions, when asked for, to the detailed trace and requests and returns
  * to the general trace of their processor. With versions on, every load is checked to see the latest store ({@link

@@ -12,16 +12,20 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.dsmscope.cdat.config.CdatConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
  * {@code dsmscope demo}: traces the bundled matrix multiply and red-black SOR examples with the agent, runs CIAT
  * on the traces and prints the main figures (seed 001 §5: instruction mix, communication pattern shares, sharing
- * degree, working-set knees, busy / idle / imbalance / contention) and where the reports are.
+ * degree, working-set knees, busy / idle / imbalance / contention), then simulates them with CDAT on a machine of
+ * one node per thread (hits, where misses are satisfied, the traffic and its average latency) and says where the
+ * reports are.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Trace the bundled MatMul and SOR examples with 4 threads and analyse them with CIAT.",
+        description = {"Trace the bundled MatMul and SOR examples with 4 threads, analyse them with CIAT and",
+            "simulate them with CDAT on one node per thread.",
             "Writes the traces and reports into the output folder and prints the main figures."})
 public final class DemoCommand implements Callable<Integer> {
 
@@ -71,7 +75,8 @@ public final class DemoCommand implements Callable<Integer> {
         if (status == 0) {
             o.println();
             o.println("Next: dsmscope dump " + out.resolve("matmul." + threads + ".0") + " | less;  the report tags"
-                    + " (RrTtLll) are listed in ciat/README.md.");
+                    + " (RrTtLll) are listed in ciat/README.md and cdat/README.md; try other machines with"
+                    + " dsmscope cdat " + out.resolve("matmul." + threads) + " examples/cdat/numa2x2.cfg.");
         }
         return status;
     }
@@ -97,7 +102,44 @@ public final class DemoCommand implements Callable<Integer> {
             return status;
         }
         summarize(o, new ObjectMapper().readTree(json.toFile()), set, json);
+        Path cfg = out.resolve("numa" + threads + ".cfg");
+        Files.writeString(cfg, "# the demo's machine: one processor per thread, one node each (dsmscope demo)\n"
+                + CdatConfig.builder().name("numa" + threads).nodes(Math.min(threads, 32))
+                        .processorsPerNode((threads + 31) / 32).protocol(1).build().toText());
+        Path cjson = Paths.get(set + ".cdat.json");
+        o.println("== dsmscope cdat " + set + " " + cfg + " --json " + cjson);
+        status = Main.commandLine().execute("cdat", set, cfg.toString(), "--json", cjson.toString());
+        if (status != 0) {
+            return status;
+        }
+        summarizeCdat(o, new ObjectMapper().readTree(cjson.toFile()), set, cjson);
         return 0;
+    }
+
+    /** Prints the main figures of a CDAT JSON result. */
+    static void summarizeCdat(PrintStream o, JsonNode root, String set, Path json) {
+        JsonNode a = root.path("aggregate");
+        JsonNode d = a.path("streams").path("data");
+        long hits = d.path("hits").asLong();
+        long misses = d.path("misses").asLong();
+        o.printf(Locale.ROOT, "   machine: %s nodes x %s processors, protocol %s, %s, data cache %s%n",
+                root.path("config").path("nodes").asText(), root.path("config").path("processors_per_node").asText(),
+                root.path("config").path("protocol").asText(), root.path("config").path("page_policy").asText(),
+                root.path("config").path("data_cache").asText());
+        o.printf(Locale.ROOT, "   data: hits %s, misses %s; misses satisfied from local memory %s, local cache %s,"
+                + " remote memory %s, remote cache %s%n", pct(hits, hits + misses), pct(misses, hits + misses),
+                pct(d.path("localMemory").asLong(), misses), pct(d.path("localCache").asLong(), misses),
+                pct(d.path("remoteMemory").asLong(), misses), pct(d.path("remoteCache").asLong(), misses));
+        StringBuilder top = new StringBuilder();
+        a.path("byType").fields().forEachRemaining(e -> {
+            if (e.getValue().asLong() > 0) {
+                top.append(top.length() == 0 ? "" : ", ").append(e.getKey()).append(' ').append(e.getValue());
+            }
+        });
+        o.printf(Locale.ROOT, "   traffic: %,d transactions for %,d processor requests, average latency %.2f"
+                + " transactions (%s)%n", a.path("transactions").asLong(), a.path("requests").asLong(),
+                a.path("averageLatency").asDouble(), top);
+        o.println("   reports: " + set + ".cdat_report, " + json);
     }
 
     /** Prints the main figures of a CIAT JSON result. */

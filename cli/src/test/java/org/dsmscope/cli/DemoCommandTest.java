@@ -71,6 +71,21 @@ class DemoCommandTest {
         assertTrue(text.contains("communication (share of data accesses): RAW"), text);
         assertTrue(text.contains("working set"), text);
         assertTrue(text.contains("reports: " + out.resolve("matmul.4")), text);
+        // CDAT on one node per thread: every access CIAT counted is simulated; SOR's border rows move from cache
+        // to cache between nodes
+        for (String name : new String[] {"matmul.4", "sor.4"}) {
+            JsonNode ciat = new ObjectMapper().readTree(out.resolve(name + ".ciat.json").toFile()).path("aggregate");
+            JsonNode cdat = new ObjectMapper().readTree(out.resolve(name + ".cdat.json").toFile());
+            JsonNode data = cdat.path("aggregate").path("streams").path("data");
+            assertEquals("4", cdat.path("config").path("nodes").asText());
+            assertEquals(ciat.path("accesses").path("loads").asLong() + ciat.path("accesses").path("stores").asLong(),
+                    data.path("hits").asLong() + data.path("misses").asLong(), name);
+            assertTrue(Files.size(out.resolve(name + ".cdat_report")) > 0, name);
+        }
+        JsonNode sorData = new ObjectMapper().readTree(out.resolve("sor.4.cdat.json").toFile()).path("aggregate")
+                .path("streams").path("data");
+        assertTrue(sorData.path("remoteCache").asLong() > sorData.path("misses").asLong() / 2, sorData.toString());
+        assertTrue(text.contains("traffic: ") && text.contains("average latency"), text);
     }
 
     /**

@@ -3,12 +3,16 @@ package org.dsmscope.bench.ciat;
 import org.dsmscope.ciat.Ciat;
 import org.dsmscope.ciat.CiatOptions;
 import org.dsmscope.ciat.CiatResult;
+import org.dsmscope.replay.Analysis;
 import org.dsmscope.replay.Phase;
 import org.dsmscope.replay.PhaseTimes;
 import org.dsmscope.replay.ReplayContext;
 import org.dsmscope.trace.TraceSet;
 
-/** Drives CIAT directly with an {@link AccessStream}: one parallel phase, thread i on processor i. */
+/**
+ * Drives CIAT (or any analysis: CDAT) directly with an {@link AccessStream}: one parallel phase, thread i on
+ * processor i.
+ */
 public final class StreamDriver implements ReplayContext {
     private final AccessStream s;
     private final long[] clocks;
@@ -22,8 +26,14 @@ public final class StreamDriver implements ReplayContext {
     /** Runs the whole stream through a new CIAT with {@code opt} (files off) and returns it. */
     public Ciat run(CiatOptions opt) {
         opt.writeFiles = false;
-        java.util.Arrays.fill(clocks, 0);
         Ciat c = new Ciat(opt);
+        run(c);
+        return c;
+    }
+
+    /** Runs the whole stream through analysis {@code c} (begin to end), one parallel phase. */
+    public void run(Analysis c) {
+        java.util.Arrays.fill(clocks, 0);
         c.begin(this);
         Phase p = new Phase(1, Phase.Kind.PARALLEL, 0, -1);
         c.phaseBegin(p);
@@ -43,7 +53,6 @@ public final class StreamDriver implements ReplayContext {
         p.end(clocks[0]);
         c.phaseEnd(p, times);
         c.end(this, times);
-        return c;
     }
 
     /** Convenience: the results of a run with default options. */

@@ -92,6 +92,7 @@ public final class CdatJson {
         o.put("remoteSharingDegree", c.remoteSharingDegree());
         o.put("remoteSharedRequests", c.remoteSharedRequests);
         o.put("replicatedPageOwnershipRequests", c.replicatedStores);
+        o.put("interconnectHits", c.interconnectHits);
         ArrayNode procs = o.putArray("processorActivity");
         for (int g = 0; g < c.active.length; g++) {
             ObjectNode p = procs.addObject();

@@ -107,6 +107,7 @@ public final class CdatTextReport {
             long i = c.idle[g];
             line(Integer.toString(g), 9, "active " + a + " idle " + i + " utilization " + pct(a, a + i));
         }
-        line("x", 10, "replicated_page_ownership_requests " + c.replicatedStores);
+        line("x", 10, "replicated_page_ownership_requests " + c.replicatedStores + " interconnect_hits "
+                + c.interconnectHits);
     }
 }
