@@ -212,6 +212,17 @@ public final class Cdat implements Analysis {
     @Override
     public void phaseEnd(Phase phase, PhaseTimes times) {
         times(current, times);
+        if (ctx.interleaved()) {
+            // -i: one parallel phase; a processor is active for the instructions its segments execute
+            long span = phase.endClock() - Math.max(0, phase.startClock());
+            for (int cpu = 0; cpu < ctx.processors(); cpu++) {
+                long busy = ctx.processorBusy(cpu);
+                if (busy >= 0) {
+                    current.active[procOf[cpu]] += busy;
+                    current.idle[procOf[cpu]] += Math.max(0, span - busy);
+                }
+            }
+        }
         phases.add(new CdatResult.PhaseCounts(phase.id(), phase.kind().label(), phase.startClock(), phase.endClock(),
                 current));
         current = new Counters(cfg.processors());
@@ -220,7 +231,7 @@ public final class Cdat implements Analysis {
 
     /**
      * Active and idle cycles per simulated processor from the replay's times per thread (busy; idle, imbalance and
-     * contention). Not with {@code -i}, whose times are per process (the module README's limits).
+     * contention). With {@code -i}, whose times are per process, {@link #phaseEnd} takes them from the schedule.
      */
     private void times(Counters into, PhaseTimes t) {
         if (t == null || ctx.interleaved()) {

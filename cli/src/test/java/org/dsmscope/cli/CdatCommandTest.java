@@ -180,6 +180,43 @@ class CdatCommandTest {
         assertTrue(ins.path("localMemory").asLong() > 0);
     }
 
+    @Test
+    void processTracesOnTwoProcessors_activityIsTheScheduledInstructions_andIoProcessorsHaveTraces() throws IOException {
+        assertEquals(0, CiatCommandTest.run("gen", "processes", "--processes", "4", "--slices", "6", "-o",
+                dir.toString(), "--name", "tpc").status());
+        String set = dir.resolve("tpc.4").toString();
+        Path cfg = Files.writeString(dir.resolve("io.cfg"), "nodes = 2\nprocessors_per_node = 2\ngeneral_trace = 1\n");
+        Path cj = dir.resolve("c.json");
+        Path dj = dir.resolve("d.json");
+        String[] opts = {"-i", "2", "-handle_io", "-distributed_io"};
+        List<String> ciat = new ArrayList<>(List.of("ciat", "--json", cj.toString()));
+        ciat.addAll(List.of(opts));
+        ciat.add(set);
+        assertEquals(0, CiatCommandTest.run(ciat.toArray(new String[0])).status());
+        List<String> cdat = new ArrayList<>(List.of("cdat", "--check", "--json", dj.toString()));
+        cdat.addAll(List.of(opts));
+        cdat.addAll(List.of(set, cfg.toString()));
+        CiatCommandTest.Run r = CiatCommandTest.run(cdat.toArray(new String[0]));
+        assertEquals(0, r.status(), r.err());
+        long busy = 0;
+        for (JsonNode b : json(cj).path("aggregate").path("concurrency").path("busy")) {
+            busy += b.asLong();
+        }
+        long active = 0;
+        JsonNode activity = json(dj).path("aggregate").path("processorActivity");
+        for (JsonNode p : activity) {
+            active += p.path("active").asLong();
+        }
+        assertEquals(busy, active, "every instruction of every process runs on one of the two processors");
+        // spread: replay processor 0 on processor 0 of node 0 (0), replay processor 1 on processor 0 of node 1 (2)
+        assertTrue(activity.get(0).path("active").asLong() > 0 && activity.get(2).path("active").asLong() > 0);
+        assertEquals(0, activity.get(1).path("active").asLong() + activity.get(3).path("active").asLong());
+        JsonNode io = json(dj).path("aggregate").path("streams").path("io");
+        assertTrue(io.path("misses").asLong() > 0, "disk transfers go through the I/O processors");
+        assertTrue(Files.size(Paths.get(set + ".cdat_general.io1")) > 0);
+        assertTrue(Files.exists(Paths.get(set + ".cdat_general.io2")), "one I/O processor per replay processor");
+    }
+
     /** Traces LockHeavy on the fly with to_cdat, keeping the records; returns the kept records' folder. */
     private Path toCdat(List<String> opts, String name) throws IOException {
         List<String> a = new ArrayList<>(List.of("trace", "--level", "2", "--type", "to_cdat", "--config",
@@ -211,6 +248,38 @@ class CdatCommandTest {
                 assertEquals(-1L, Files.mismatch(Paths.get(name + ".3." + f), off.resolve("x.3." + f)),
                         (live ? "live " : "at the end ") + f);
             }
+        }
+    }
+
+    /**
+     * More than 4 GB of level 2 records (memory records alone) simulated on the fly under -Xmx512m, without trace
+     * files. Long: {@code mvn -pl cli verify -Ddsmscope.longTests=true -Dtest=CdatCommandTest}.
+     */
+    @Test
+    @org.junit.jupiter.api.condition.EnabledIfSystemProperty(named = "dsmscope.longTests", matches = "true")
+    void toCdat_simulatesMoreThanFourGigabytesOfTraceInA512MegabyteHeap() throws IOException {
+        assumeTrue(TraceCommand.findAgentJar() != null, "agent jar not built");
+        Path json = dir.resolve("big.json");
+        String name = dir.resolve("big").toString();
+        List<String> a = new ArrayList<>(List.of("trace", "--level", "2", "--type", "to_cdat", "--threads", "5",
+                "--config", config("dsm4.cfg").toString(), "--cdat-options", "--json " + json, "-o", name, "--",
+                Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Ddsmscope.jar=" + System.getProperty("java.class.path"), "-Xmx512m", "-cp",
+                Paths.get("target", "test-classes").toAbsolutePath().toString(), LockHeavy.class.getName(), "4",
+                "300000", "256"));
+        long t0 = System.nanoTime();
+        StringWriter err = new StringWriter();
+        picocli.CommandLine cl = Main.commandLine();
+        cl.setErr(new PrintWriter(err, true));
+        assertEquals(0, cl.execute(a.toArray(new String[0])), err.toString());
+        long s = (System.nanoTime() - t0) / 1_000_000_000L;
+        JsonNode data = json(json).path("aggregate").path("streams").path("data");
+        long bytes = 8 * (data.path("hits").asLong() + data.path("misses").asLong());
+        System.out.println("on-the-fly CDAT of " + bytes + " bytes of memory records in " + s + " s");
+        assertTrue(bytes >= 4_000_000_000L, "memory records: " + bytes + " bytes");
+        try (Stream<Path> files = Files.list(dir)) {
+            assertEquals(List.of("big.5.cdat_report", "big.json"),
+                    files.map(p -> p.getFileName().toString()).sorted().toList());
         }
     }
 }

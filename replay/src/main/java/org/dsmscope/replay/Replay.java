@@ -406,6 +406,19 @@ public final class Replay implements ReplayContext {
     }
 
     @Override
+    public long processorBusy(int cpu) {
+        SliceScheduler.Schedule s = schedule();
+        if (s == null || cpu < 0 || cpu >= s.processors()) {
+            return -1;
+        }
+        long busy = 0;
+        for (int k = 0; k < s.segments(cpu); k++) {
+            busy += s.to(cpu, k) - s.from(cpu, k);
+        }
+        return busy;
+    }
+
+    @Override
     public TraceSet traces() {
         return detailed;
     }

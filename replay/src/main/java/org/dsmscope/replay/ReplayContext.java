@@ -19,6 +19,14 @@ public interface ReplayContext {
         return false;
     }
 
+    /**
+     * With {@code -i p}: the instructions processor {@code cpu} executes in the whole run, from the slice schedule
+     * (the run is one parallel phase); -1 otherwise.
+     */
+    default long processorBusy(int cpu) {
+        return -1;
+    }
+
     /** The detailed trace set being replayed (outputs are named from its {@link TraceSet#base()}). */
     TraceSet traces();
 
