@@ -74,6 +74,7 @@ public final class CdatCommand implements Callable<Integer> {
         ReplayOptions ro = r.replayOptions();
         ro.validate();
         TraceSet[] ts = r.traceSets("cdat", sets, USAGE);
+        checkOutputs(ts[0].base(), cfgs);
         r.warnUnused(spec);
         Replay replay = new Replay(ts[0], ts[1], ro);
         List<Cdat> sims = attach(replay, cfgs);
@@ -142,6 +143,25 @@ public final class CdatCommand implements Callable<Integer> {
             replay.add(sim);
         }
         return sims;
+    }
+
+    /** Refuses, before a possibly long replay, outputs that could not be written at its end. */
+    private void checkOutputs(String base, List<CdatConfig> cfgs) {
+        List<Path> outs = new ArrayList<>();
+        for (CdatConfig c : cfgs) {
+            String suffix = cfgs.size() > 1 ? c.name : null;
+            outs.add(Cdat.output(base, suffix, "cdat_report"));
+            if (c.detailedTrace) {
+                outs.add(Cdat.output(base, suffix, "cdat_detailed"));
+            }
+            if (c.generalTrace) {
+                outs.add(Cdat.output(base, suffix, "cdat_general.0"));
+            }
+        }
+        if (json != null) {
+            outs.add(json);
+        }
+        CiatCommand.checkWritable(outs);
     }
 
     /** Runs the replay; if it fails, no partial traffic trace is left under a complete one's name. */

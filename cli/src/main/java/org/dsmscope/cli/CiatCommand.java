@@ -143,6 +143,11 @@ public final class CiatCommand implements Callable<Integer> {
         if (co.json != null) {
             outs.add(co.json);
         }
+        checkWritable(outs);
+    }
+
+    /** Refuses outputs that could not be written: a directory of that name, a missing or read-only folder. */
+    static void checkWritable(List<Path> outs) {
         for (Path p : outs) {
             if (Files.isDirectory(p)) {
                 throw new UserError(p + ": cannot write: is a directory");

@@ -157,6 +157,8 @@ class CdatCommandTest {
             {"option --json: one file per configuration", "cdat", "--json", "x.json", matmul, "--config",
                 config("dsm4.cfg").toString(), "--config", bad.toString().replace("bad", "rr2")},
             {"too many trace sets", "cdat", matmul, matmul, matmul, "--config", config("dsm4.cfg").toString()},
+            {"cannot write: folder", "cdat", "--json", dir.resolve("no/such/x.json").toString(), matmul,
+                config("dsm4.cfg").toString()},
         };
         for (String[] c : cases) {
             CiatCommandTest.Run r = CiatCommandTest.run(java.util.Arrays.copyOfRange(c, 1, c.length));
