@@ -58,9 +58,6 @@ public final class CdatCommand implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE", description = "also write the results as JSON (one configuration)")
     Path json;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "print the command line options")
-    boolean help;
-
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 

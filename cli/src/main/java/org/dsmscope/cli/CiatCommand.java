@@ -75,9 +75,6 @@ public final class CiatCommand implements Callable<Integer> {
                 "the trace files (0 = one per core; default 1 = serial); results identical to a serial run"})
     int partitions = 1;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "print the command line options")
-    boolean help;
-
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 

@@ -30,6 +30,7 @@ import picocli.CommandLine.Command;
             GenCommand.class,
             ImportCommand.class,
             MonitorCommand.class,
+            SweepCommand.class,
             TraceCommand.class,
         })
 public final class Main implements Runnable {

@@ -85,6 +85,9 @@ final class ReplayArgs {
     Boolean progress;
 
 
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "print the command line options")
+    boolean help;
+
     /** The replay options these command-line options give. */
     ReplayOptions replayOptions() {
         ReplayOptions o = new ReplayOptions();

@@ -128,6 +128,33 @@ class CdatCommandTest {
     }
 
     @Test
+    void sweep_eachRowIsWhatCdatGivesForThatConfiguration() throws IOException {
+        assumeTrue(matmul != null, "agent jar not built");
+        Path sj = dir.resolve("sweep.json");
+        CiatCommandTest.Run r = CiatCommandTest.run("sweep", matmul, config("dsm4.cfg").toString(), "--vary",
+                "protocol=2,5", "--vary", "data_cache=4K 2 lru,32K 4 lru", "--json", sj.toString());
+        assertEquals(0, r.status(), r.err());
+        String[] lines = r.out().split("\n");
+        assertEquals("# dsmscope-sweep 1", lines[0]);
+        assertTrue(lines[1].startsWith("config\tprotocol\tdata_cache\tdata_hits%"), lines[1]);
+        assertTrue(lines[4].startsWith("s03\t5\t4K 2 lru\t"), lines[4]);
+        JsonNode configs = json(sj).path("configurations");
+        assertEquals(4, configs.size());
+        JsonNode s03 = configs.get(2);
+        assertEquals("5", s03.path("varied").path("protocol").asText());
+        // the same machine alone, by dsmscope cdat
+        Path one = Files.writeString(dir.resolve("one.cfg"), "name = s03\nprotocol = 5\ndata_cache = 4K 2 lru\n");
+        Path oj = dir.resolve("one.json");
+        assertEquals(0, CiatCommandTest.run("cdat", "--json", oj.toString(), matmul, one.toString()).status());
+        assertEquals(json(oj).path("aggregate"), s03.path("results").path("aggregate"));
+        assertTrue(Files.exists(Paths.get(matmul + ".s04.cdat_report")));
+        CiatCommandTest.Run bad = CiatCommandTest.run("sweep", matmul, config("dsm4.cfg").toString(), "--vary",
+                "protocol=0");
+        assertEquals(2, bad.status());
+        assertTrue(bad.err().contains("--vary protocol=0: protocol: value 0 out of range (1..8)"), bad.err());
+    }
+
+    @Test
     void sameInputSameBytes() throws IOException {
         assumeTrue(matmul != null, "agent jar not built");
         List<byte[]> runs = new ArrayList<>();
