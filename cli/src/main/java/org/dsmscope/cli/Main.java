@@ -23,6 +23,7 @@ import picocli.CommandLine.Command;
             // subcommands (keep one per line, sorted by tool)
             CiatCommand.class,
             CdatCommand.class,
+            TdatCommand.class,
             ConvertCommand.class,
             DemoCommand.class,
             DsmCommand.class,

@@ -1,22 +1,25 @@
 package org.dsmscope.trace.cdat;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import org.dsmscope.trace.AsciiLines;
 import org.dsmscope.trace.BadInputException;
 
 /**
  * Reads a CDAT traffic trace written by {@link TrafficWriter} or by the seed's CDAT (Appendix C), streaming: one
  * {@link Record}, reused, per line. A general record's sharing list may have any length up to its {@code -1} (SPEC
- * §6: the seed's own example is shorter than its configuration). Bad input gives a {@link BadInputException} naming
- * the file, the line and what is wrong.
+ * §6: the seed's own example is shorter than its configuration). Bad input (a wrong field count, a field that is not
+ * a decimal number, a negative clock, an unknown code) gives a {@link BadInputException} naming the file, the line and
+ * what is wrong. Lines are split in place ({@link AsciiLines}): no allocation per record.
  */
 public final class TrafficReader {
     /** One record; the reader reuses it: never keep a reference. */
     public static final class Record {
+        /** The record's line in its file, from 1. */
+        public long line;
         /** Pseudo clock. */
         public long clock;
         /** Line address. */
@@ -57,87 +60,94 @@ public final class TrafficReader {
     }
 
     private static long read(Path file, boolean general, Consumer consumer) throws IOException {
-        BufferedReader in;
+        InputStream in;
         try {
-            in = Files.newBufferedReader(file, StandardCharsets.US_ASCII);
+            in = Files.newInputStream(file);
         } catch (NoSuchFileException e) {
             throw new BadInputException(file + ": no such CDAT trace file");
         }
         Record r = new Record();
         long n = 0;
-        try (in) {
-            String line;
-            while ((line = in.readLine()) != null) {
-                n++;
-                if (line.isEmpty()) {
+        try (AsciiLines lines = new AsciiLines(in)) {
+            while (lines.next()) {
+                if (lines.fields() == 0) {
                     continue;
                 }
-                String[] t = line.trim().split(" +");
+                r.line = lines.lineNumber();
                 if (general) {
-                    parseGeneral(file, n, t, r);
+                    parseGeneral(file, lines, r);
                 } else {
-                    parseDetailed(file, n, t, r);
+                    parseDetailed(file, lines, r);
                 }
+                n++;
                 consumer.record(r);
             }
         }
         return n;
     }
 
-    private static void parseDetailed(Path file, long line, String[] t, Record r) {
-        if (t.length != 7) {
-            throw bad(file, line, "a detailed record has 7 fields (clock addr code and four more), found "
-                    + t.length);
+    private static void parseDetailed(Path file, AsciiLines t, Record r) {
+        if (t.fields() != 7) {
+            throw bad(file, t.lineNumber(), "a detailed record has 7 fields (clock addr code and four more), found "
+                    + t.fields());
         }
-        common(file, line, t, r);
+        common(file, t, r);
         if (r.code >= 91) {
-            throw bad(file, line, "status code " + r.code + " belongs in a general trace");
+            throw bad(file, t.lineNumber(), "status code " + r.code + " belongs in a general trace");
         }
     }
 
-    private static void parseGeneral(Path file, long line, String[] t, Record r) {
-        if (t.length < 9 || !t[t.length - 1].equals("-1")) {
-            throw bad(file, line, "a general record is 'clock addr code proc node bank hnode status sharing_list"
-                    + " -1'");
+    private static void parseGeneral(Path file, AsciiLines t, Record r) {
+        int nf = t.fields();
+        if (nf < 9 || !t.fieldEquals(nf - 1, "-1")) {
+            throw bad(file, t.lineNumber(), "a general record is 'clock addr code proc node bank hnode status"
+                    + " sharing_list -1'");
         }
-        common(file, line, t, r);
-        r.status = (int) num(file, line, t[7], "status");
+        common(file, t, r);
+        r.status = (int) num(file, t, 7, "status");
         if (r.status < 0 || r.status > 4) {
-            throw bad(file, line, "status " + r.status + " out of range (1..4, 0 in a status record)");
+            throw bad(file, t.lineNumber(), "status " + r.status + " out of range (1..4, 0 in a status record)");
         }
-        int len = t.length - 9;
+        int len = nf - 9;
         if (r.sharing.length < len) {
             r.sharing = new byte[len];
         }
         for (int i = 0; i < len; i++) {
-            String s = t[8 + i];
-            if (!s.equals("0") && !s.equals("1")) {
-                throw bad(file, line, "sharing list entry " + (i + 1) + " is '" + s + "', expected 0 or 1");
+            int c = t.firstByte(8 + i);
+            if (t.length(8 + i) != 1 || c != '0' && c != '1') {
+                throw bad(file, t.lineNumber(), "sharing list entry " + (i + 1) + " is '" + t.field(8 + i)
+                        + "', expected 0 or 1");
             }
-            r.sharing[i] = (byte) (s.charAt(0) - '0');
+            r.sharing[i] = (byte) (c - '0');
         }
         r.sharingLength = len;
     }
 
-    private static void common(Path file, long line, String[] t, Record r) {
-        r.clock = num(file, line, t[0], "clock");
-        r.addr = num(file, line, t[1], "addr");
-        long code = num(file, line, t[2], "code");
+    private static void common(Path file, AsciiLines t, Record r) {
+        r.clock = num(file, t, 0, "clock");
+        if (r.clock < 0) {
+            throw bad(file, t.lineNumber(), "clock " + r.clock + " is negative");
+        }
+        r.addr = num(file, t, 1, "addr");
+        long code = num(file, t, 2, "code");
         if (code < 0 || code > Integer.MAX_VALUE || !Txn.valid((int) code)) {
-            throw bad(file, line, "unknown transaction code " + t[2]);
+            throw bad(file, t.lineNumber(), "unknown transaction code " + t.field(2));
         }
         r.code = (int) code;
         for (int i = 0; i < 4; i++) {
-            r.f[i] = (int) num(file, line, t[3 + i], "field " + (4 + i));
+            long v = num(file, t, 3 + i, "field " + (4 + i));
+            if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+                throw bad(file, t.lineNumber(), "field " + (4 + i) + " '" + t.field(3 + i) + "' out of range");
+            }
+            r.f[i] = (int) v;
         }
     }
 
-    private static long num(Path file, long line, String s, String what) {
-        try {
-            return Long.parseLong(s);
-        } catch (NumberFormatException e) {
-            throw bad(file, line, what + " '" + s + "' is not a decimal number");
+    private static long num(Path file, AsciiLines t, int i, String what) {
+        if (!t.isNumber(i)) {
+            throw bad(file, t.lineNumber(), what + " '" + t.field(i) + "' is not a decimal number");
         }
+        return t.number(i);
     }
 
     private static BadInputException bad(Path file, long line, String what) {
