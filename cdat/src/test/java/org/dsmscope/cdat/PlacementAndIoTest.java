@@ -125,4 +125,31 @@ class PlacementAndIoTest {
         assertEquals(1, r.aggregate.streams[Counters.IO][Counters.LOCAL_CACHE]);
         assertEquals(List.of("10 64 6 -1 0 0 0 2 0 1 -1", "11 128 5 -1 0 0 0 4 1 0 -1"), s.general("io1"));
     }
+
+    @Test
+    void hpuxPrivateRangeIsPlacedAtTheFirstReferenceUnderRr1() {
+        CdatOptions o = new CdatOptions();
+        o.hpux = true;
+        o.check = true;
+        o.writeFiles = false;
+        Cdat c = new Cdat(ProtocolTest.machine(4, 1, 2).build(), o);
+        Sim s = new Sim(c, 4);
+        s.load(3, 1, 0x40000000L).load(2, 2, 0x40001000L).load(1, 3, 0x10001000L);
+        CdatResult r = s.end();
+        // private range: each page where it was first touched (local); elsewhere page mod nodes (0x10001 mod 4 = 1)
+        assertEquals(3, r.aggregate.streams[Counters.DATA][Counters.LOCAL_MEMORY]);
+        assertEquals(2, r.firstTouchedPages);
+    }
+
+    @Test
+    void usageFileWithSmallerPagesThanTheConfiguration() throws Exception {
+        // the file's 4 KiB pages 2 and 3 make one 8 KiB page 1: private to thread 3 only if both are
+        usage(new long[][] {{2, 0, 3}, {3, 0, 3}, {4, 0, 3}, {5, 0, 1}});
+        Sim s = new Sim(ProtocolTest.machine(4, 1, 2).pageSize(8192).pagePolicy(PagePolicy.ORACLE).build(), 4, dir);
+        s.load(3, 1, 8192).load(1, 2, 16384);
+        s.end();
+        List<String> d = s.detailed();
+        assertEquals("3", homeOf(d, 0), "8 KiB page 1: private to thread 3, at its node");
+        assertEquals("2", homeOf(d, 1), "8 KiB page 2: two owners, so shared: page 2 mod 4");
+    }
 }

@@ -30,10 +30,23 @@ final class Sim implements ReplayContext {
     }
 
     Sim(CdatConfig cfg, int cpus, int ios, Path dir, boolean check) {
+        this(new Cdat(cfg, options(check, dir != null)), cpus, ios, dir);
+    }
+
+    /** A driver of an analysis made by the test, without files. */
+    Sim(Cdat cdat, int cpus) {
+        this(cdat, cpus, 0, null);
+    }
+
+    private static CdatOptions options(boolean check, boolean files) {
         CdatOptions o = new CdatOptions();
         o.check = check;
-        o.writeFiles = dir != null;
-        this.cdat = new Cdat(cfg, o);
+        o.writeFiles = files;
+        return o;
+    }
+
+    private Sim(Cdat cdat, int cpus, int ios, Path dir) {
+        this.cdat = cdat;
         this.cpus = cpus;
         this.ios = ios;
         this.dir = dir;
