@@ -43,7 +43,9 @@ public final class Cdat implements Analysis {
     private final List<Path> written = new ArrayList<>();
     private TrafficWriter detailed;
     private TrafficWriter[] general;
+    /** Threads (traces) and replay processors on each simulated processor. */
     private int[] mapped;
+    private int[] cpusOn;
 
     /** CDAT for configuration {@code cfg}. */
     public Cdat(CdatConfig cfg, CdatOptions opt) {
@@ -83,6 +85,10 @@ public final class Cdat implements Analysis {
         mapped = new int[cfg.processors()];
         for (int i = 0; i < c.threads(); i++) {
             mapped[procOf[i]]++;
+        }
+        cpusOn = new int[cfg.processors()];
+        for (int i = 0; i < c.processors(); i++) {
+            cpusOn[procOf[i]]++;
         }
         if (cfg.pagePolicy == PagePolicy.RR2 || cfg.pagePolicy == PagePolicy.ORACLE) {
             readUsage(c.traces() == null ? null : c.traces().base());
@@ -199,7 +205,7 @@ public final class Cdat implements Analysis {
     @Override
     public void waited(int thread, int cpu, long from, long to, int reason) {
         if (ctx.interleaved()) {
-            return; // a process waits while its processor runs others: no processor status change
+            return; // a process waits while its processor runs others: processorIdle gives the processor's
         }
         int g = procOf[cpu];
         if (mapped[g] != 1) {
@@ -207,6 +213,15 @@ public final class Cdat implements Analysis {
         }
         m.status(g, from, Txn.START_IDLE);
         m.status(g, to, Txn.START_ACTIVE);
+    }
+
+    @Override
+    public void processorIdle(int cpu, long from, long to) {
+        int g = procOf[cpu];
+        if (cpusOn[g] == 1) {
+            m.status(g, from, Txn.START_IDLE);
+            m.status(g, to, Txn.START_ACTIVE);
+        }
     }
 
     @Override

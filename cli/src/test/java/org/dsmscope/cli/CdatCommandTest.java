@@ -244,6 +244,22 @@ class CdatCommandTest {
         assertTrue(io.path("misses").asLong() > 0, "disk transfers go through the I/O processors");
         assertTrue(Files.size(Paths.get(set + ".cdat_general.io1")) > 0);
         assertTrue(Files.exists(Paths.get(set + ".cdat_general.io2")), "one I/O processor per replay processor");
+        // processor 0's general trace: its idle intervals as status records, 92 then 91, in clock order
+        List<String> status = new ArrayList<>();
+        long last = -1;
+        for (String line : Files.readAllLines(Paths.get(set + ".cdat_general.0"))) {
+            String[] f = line.split(" ");
+            long clock = Long.parseLong(f[0]);
+            assertTrue(clock >= last, "clock order: " + line);
+            last = clock;
+            if (f[2].equals("91") || f[2].equals("92")) {
+                status.add(f[2]);
+            }
+        }
+        assertTrue(status.size() >= 2 && status.size() % 2 == 0, status.toString());
+        for (int i = 0; i < status.size(); i++) {
+            assertEquals(i % 2 == 0 ? "92" : "91", status.get(i));
+        }
     }
 
     /** Traces LockHeavy on the fly with to_cdat, keeping the records; returns the kept records' folder. */

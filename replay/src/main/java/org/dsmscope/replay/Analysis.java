@@ -117,6 +117,15 @@ public interface Analysis {
     default void waited(int thread, int cpu, long from, long to, int reason) {
     }
 
+    /**
+     * With {@code -i p} only: processor {@code cpu} runs no process from {@code from} to {@code to} (before its first
+     * slice, between slices, waiting for a process another processor holds, after its last). Per processor the
+     * intervals come in increasing order, and with the instructions its slices execute ({@link
+     * ReplayContext#processorBusy}) they fill the run. ({@link #waited} intervals are the processes'.)
+     */
+    default void processorIdle(int cpu, long from, long to) {
+    }
+
     /** A phase ends; {@code times} holds busy, idle, imbalance and contention per thread for the phase. */
     default void phaseEnd(Phase phase, PhaseTimes times) {
     }

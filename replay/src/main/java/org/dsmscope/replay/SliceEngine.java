@@ -116,6 +116,9 @@ final class SliceEngine {
         for (int c = 0; c < p; c++) {
             e = Math.max(e, laneClock[c]);
         }
+        for (int c = 0; c < p; c++) {
+            laneIdle(c, laneClock[c], e);
+        }
         for (int t = 0; t < nt; t++) {
             if (!finished[t] && rd[t].next() != RecordKind.EOF) {
                 rp.bad(rd[t].name() + ": byte offset " + rd[t].offset() + ": records beyond the scheduled slices");
@@ -189,6 +192,7 @@ final class SliceEngine {
             inSeg[c] = true;
             long s = sched.start(c, k);
             if (laneClock[c] < s) {
+                laneIdle(c, laneClock[c], s);
                 laneClock[c] = s;
             }
             long at = laneClock[c];
@@ -217,9 +221,21 @@ final class SliceEngine {
             for (int d = 0; d < p; d++) {
                 if (laneWaits[d] == t) {
                     laneWaits[d] = -1;
-                    laneClock[d] = Math.max(laneClock[d], laneClock[c]);
+                    long at = Math.max(laneClock[d], laneClock[c]);
+                    laneIdle(d, laneClock[d], at);
+                    laneClock[d] = at;
                 }
             }
+        }
+    }
+
+    /** Processor c runs nothing from {@code from} to {@code to} ({@link Analysis#processorIdle}; nothing if empty). */
+    private void laneIdle(int c, long from, long to) {
+        if (to <= from) {
+            return;
+        }
+        for (Analysis a : an) {
+            a.processorIdle(c, from, to);
         }
     }
 

@@ -34,6 +34,46 @@ class WaitedTest {
      * its end, a wait begins no earlier than the thread's last work ended and its previous wait, it lies in the
      * phase delivered around it, and per phase the waits of each thread sum up to the phase's times.
      */
+    /** Collects {@link Analysis#processorIdle} intervals and checks them against the accesses' processors. */
+    static final class ProcessorIdle implements Analysis {
+        final List<String> errors = new ArrayList<>();
+        long[] idle;
+        long[] lastTo;
+        long[] lastAccess;
+        long end;
+
+        @Override
+        public void begin(ReplayContext ctx) {
+            idle = new long[ctx.processors()];
+            lastTo = new long[ctx.processors()];
+            lastAccess = new long[ctx.processors()];
+            java.util.Arrays.fill(lastAccess, -1);
+        }
+
+        @Override
+        public void access(int thread, int cpu, long clock, int memType, int size, boolean store, long address) {
+            if (clock < lastTo[cpu]) {
+                errors.add("access on processor " + cpu + " at " + clock + " inside its idle time until " + lastTo[cpu]);
+            }
+            lastAccess[cpu] = clock;
+        }
+
+        @Override
+        public void processorIdle(int cpu, long from, long to) {
+            if (to <= from || from < lastTo[cpu] || from <= lastAccess[cpu]) {
+                errors.add("processor " + cpu + " idle " + from + "-" + to + " after " + lastTo[cpu] + " / access at "
+                        + lastAccess[cpu]);
+            }
+            idle[cpu] += to - from;
+            lastTo[cpu] = to;
+        }
+
+        @Override
+        public void phaseEnd(Phase phase, PhaseTimes times) {
+            end = phase.endClock();
+        }
+    }
+
     static final class Waits implements Analysis {
         final List<String> waits = new ArrayList<>();
         /** Waits and calls in delivery order. */
@@ -369,9 +409,16 @@ class WaitedTest {
             ReplayOptions o = SchedulePropertyTest.schedulerOptions(p, flags);
             Waits w = new Waits();
             Recorder r = new Recorder();
-            Replay rp = new Replay(set, null, o).add(w).add(r);
+            ProcessorIdle pi = new ProcessorIdle();
+            Replay rp = new Replay(set, null, o).add(w).add(r).add(pi);
             rp.run();
             w.check();
+            // each processor: idle intervals in order, no access inside one, and with its scheduled instructions
+            // they fill the run
+            assertEquals(List.of(), pi.errors);
+            for (int c = 0; c < p; c++) {
+                assertEquals(pi.end, rp.processorBusy(c) + pi.idle[c], "processor " + c);
+            }
             // the k-th access of a trace (its k-th instruction: process traces have no branches) runs in the
             // segment that holds instruction k, at that segment's start clock + (k - from), on its processor
             SliceScheduler.Schedule s = rp.schedule();
