@@ -28,6 +28,7 @@ import picocli.CommandLine.Command;
             DemoCommand.class,
             DsmCommand.class,
             DumpCommand.class,
+            ExportCommand.class,
             GenCommand.class,
             ImportCommand.class,
             MonitorCommand.class,
