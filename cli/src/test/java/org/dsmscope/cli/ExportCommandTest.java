@@ -45,4 +45,27 @@ class ExportCommandTest {
         assertTrue(bad.err().contains("cannot write: folder"), bad.err());
         assertEquals(2, CiatCommandTest.run("export").status());
     }
+
+    @Test
+    void chrome_processTracesOnTwoProcessors_haveProcessorTracks() throws Exception {
+        assertEquals(0, CiatCommandTest.run("gen", "processes", "--processes", "4", "--slices", "4", "-o",
+                dir.toString(), "--name", "tpc").status());
+        String set = dir.resolve("tpc.4").toString();
+        assertEquals(0, CiatCommandTest.run("export", "chrome", "-i", "2", set).status());
+        JsonNode root = new ObjectMapper().readTree(Path.of(set + ".chrome.json").toFile());
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        double[] running = new double[2];
+        for (JsonNode e : root.path("traceEvents")) {
+            if (e.path("name").asText().equals("thread_name")) {
+                names.add(e.path("args").path("name").asText());
+            }
+            int tid = e.path("tid").asInt();
+            if (e.path("ph").asText().equals("X") && tid >= 5 && e.path("name").asText().equals("running")) {
+                running[tid - 5] += e.path("args").path("toClock").asLong() - e.path("args").path("fromClock").asLong();
+            }
+        }
+        assertEquals(java.util.Set.of("phases", "process 0", "process 1", "process 2", "process 3", "processor 0",
+                "processor 1"), names);
+        assertTrue(running[0] > 0 && running[1] > 0, "both processors run slices");
+    }
 }

@@ -20,7 +20,8 @@ import org.dsmscope.trace.OutputFile;
 /**
  * A replayed trace set as Chrome trace-event JSON (SPEC §9: "traces also export to the Chrome trace-event JSON format
  * that Perfetto opens"), format {@value #FORMAT}, written as the replay runs: one track per thread (or process, with
- * {@code -i}) holding its states as complete slices, {@code busy} and the replay's waits ({@code idle},
+ * {@code -i}, and then one per processor too: {@code running} / {@code idle}, {@link Analysis#processorIdle}) holding
+ * its states as complete slices, {@code busy} and the replay's waits ({@code idle},
  * {@code imbalance}, {@code contention}, {@code io}: {@link Analysis#waited}), which together cover the run from clock
  * 0; one track of phases; and a flow arrow for every lock hand-off (a critical section entered after a wait, from the
  * release of the same lock that let it in). Times are the replay's pseudo clocks converted at {@code
@@ -39,6 +40,8 @@ public final class ChromeTrace implements Analysis {
     private long[] cursor;
     private long[] lastClock;
     private int phasesTrack;
+    /** With {@code -i}: per processor, the end of its last slice (its track is {@code phasesTrack + 1 + cpu}). */
+    private long[] cpuCursor;
     private final Map<Long, long[]> lastRelease = new HashMap<>();
     private long flows;
     private long flowsLeftOut;
@@ -88,6 +91,13 @@ public final class ChromeTrace implements Analysis {
             }
             meta("thread_name", phasesTrack, "name", "phases");
             meta("thread_sort_index", phasesTrack, "sort_index", -1);
+            if (c.interleaved()) {
+                cpuCursor = new long[c.processors()];
+                for (int cpu = 0; cpu < c.processors(); cpu++) {
+                    meta("thread_name", phasesTrack + 1 + cpu, "name", "processor " + cpu);
+                    meta("thread_sort_index", phasesTrack + 1 + cpu, "sort_index", n + cpu);
+                }
+            }
         } catch (IOException e) {
             throw failed(e);
         }
@@ -169,6 +179,19 @@ public final class ChromeTrace implements Analysis {
             slice(thread, WAITS[reason], "wait", start, to);
             cursor[thread] = to;
         }
+    }
+
+    @Override
+    public void processorIdle(int cpu, long from, long to) {
+        if (cpuCursor == null) {
+            return;
+        }
+        int tid = phasesTrack + 1 + cpu;
+        if (from > cpuCursor[cpu]) {
+            slice(tid, "running", "run", cpuCursor[cpu], from);
+        }
+        slice(tid, "idle", "wait", Math.max(from, cpuCursor[cpu]), to);
+        cpuCursor[cpu] = Math.max(cpuCursor[cpu], to);
     }
 
     @Override
