@@ -165,7 +165,7 @@ public final class Cdat implements Analysis {
         if (size > 1) {
             long last = (address + size - 1) >>> lineShift;
             for (long l = ln + 1; l <= last; l++) {
-                m.fetch(g, clock, l, 0);
+                m.fetch(g, clock, l, 1); // an instruction across a line boundary: one access per line, as data
             }
         }
     }

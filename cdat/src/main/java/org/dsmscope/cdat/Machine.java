@@ -305,7 +305,10 @@ final class Machine {
         }
     }
 
-    /** An instruction fetch by processor {@code g} from line {@code ln}: {@code count} instructions of the line. */
+    /**
+     * An instruction fetch by processor {@code g} from line {@code ln}: {@code count} (at least 1) consecutive
+     * instructions of the line, the first at {@code clock}.
+     */
     void fetch(int g, long clock, long ln, long count) {
         CacheArray c = icache[g];
         long[] f = counters.streams[Counters.INSTRUCTION];

@@ -206,4 +206,14 @@ class ProtocolTest {
         assertEquals(List.of("5 64 2 0 1 0 0 1 0 0 -1", "6 0 92 0 1 0 0 0 0 0 -1", "40 0 91 0 1 0 0 0 0 0 -1",
                 "41 128 2 0 1 0 0 1 0 0 -1"), s.general("1"));
     }
+
+    @Test
+    void anInstructionAcrossALineBoundaryIsOneAccessPerLine() {
+        Sim s = new Sim(machine(1, 1, 1).build(), 1, dir);
+        s.cdat.fetch(0, 0, 1, 60, 8); // bytes 60..67: lines 0 and 1
+        s.cdat.fetch(0, 0, 2, 60, 8); // both hit now
+        long[] i = s.end().aggregate.streams[Counters.INSTRUCTION];
+        assertEquals(2, i[Counters.MISS]);
+        assertEquals(2, i[Counters.HIT]);
+    }
 }
