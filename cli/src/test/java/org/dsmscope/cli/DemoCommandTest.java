@@ -59,7 +59,7 @@ class DemoCommandTest {
         JsonNode sor = new ObjectMapper().readTree(out.resolve("sor.4.ciat.json").toFile());
         assertTrue(sor.path("aggregate").path("communication").path("war").asLong() > 0,
                 "SOR's border rows are read by neighbours and then rewritten");
-        // the memory usage file CIAT wrote reads back through the shared reader CDAT's page policies will use
+        // the memory usage file CIAT wrote reads back through the shared reader CDAT's page policies use (RR2, Oracle)
         long[] pages = {0, 0};
         MemoryUsageFile.read(out.resolve("matmul.4.memory"), p -> {
             pages[0]++;
