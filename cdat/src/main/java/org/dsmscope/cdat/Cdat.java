@@ -264,10 +264,8 @@ public final class Cdat implements Analysis {
         if (phases.isEmpty()) {
             phases.add(new CdatResult.PhaseCounts(1, Phase.Kind.SERIAL.label(), phaseStart, -1, current));
             times(current, total);
-        } else if (current.requests > 0 || current.totalTransactions() > 0
-                || current.streams[Counters.DATA][Counters.HIT] > 0
-                || current.streams[Counters.INSTRUCTION][Counters.HIT] > 0) {
-            phases.get(phases.size() - 1).counters.add(current); // records after the last phase's end
+        } else {
+            phases.get(phases.size() - 1).counters.add(current); // records after the last phase's end, if any
         }
         Counters agg = new Counters(cfg.processors());
         for (CdatResult.PhaseCounts p : phases) {
