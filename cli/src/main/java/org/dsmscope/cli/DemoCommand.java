@@ -3,6 +3,8 @@ package org.dsmscope.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.io.PrintStream;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -13,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.dsmscope.cdat.config.CdatConfig;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -64,56 +67,127 @@ public final class DemoCommand implements Callable<Integer> {
         Path jar = findExamplesJar();
         Files.createDirectories(out);
         PrintStream o = System.out;
-        o.println("dsmscope demo: tracing and analysing two example programs with " + threads + " threads"
+        o.println("dsmscope demo: tracing and analysing two example programs with " + plural(threads, "thread")
                 + " (agent level " + level + "), output in " + out + "/");
-        int status = demo(o, jar, "matmul", "org.dsmscope.examples.MatMul", matmulSize,
+        o.println("Each step prints the command that does it; paste it to run the step yourself.");
+        int status = example(o, jar, "matmul", "org.dsmscope.examples.MatMul", matmulSize,
                 "MatMul " + matmulSize + "x" + matmulSize);
         if (status == 0) {
-            status = demo(o, jar, "sor", "org.dsmscope.examples.Sor", sorSize,
+            status = example(o, jar, "sor", "org.dsmscope.examples.Sor", sorSize,
                     "red-black SOR " + sorSize + "x" + sorSize);
         }
         if (status == 0) {
-            o.println();
-            o.println("Next: dsmscope dump " + out.resolve("matmul." + threads + ".0") + " | less;  the report tags"
-                    + " (RrTtLll) are listed in ciat/README.md and cdat/README.md; try other machines with"
-                    + " dsmscope cdat " + out.resolve("matmul." + threads) + " examples/cdat/numa2x2.cfg.");
+            next(o);
         }
         return status;
     }
 
-    private int demo(PrintStream o, Path jar, String name, String mainClass, int size, String title)
+    /** One example end to end: trace it, analyse it with CIAT, simulate it with CDAT; 0 or the failing status. */
+    private int example(PrintStream o, Path jar, String name, String mainClass, int size, String title)
             throws IOException {
-        String base = out.resolve(name).toString();
-        String set = base + "." + threads;
+        String set = out.resolve(name) + "." + threads;
         o.println();
-        o.println("== " + title + ": dsmscope trace --level " + level + " -o " + base + " -- java -cp "
-                + jar.getFileName() + " " + mainClass + " " + threads + " " + size);
-        List<String> trace = new ArrayList<>(List.of("trace", "--level", String.valueOf(level), "-o", base, "--",
-                javaExecutable(), "-XX:-PrintWarnings", "-cp", jar.toString(), mainClass,
-                String.valueOf(threads), String.valueOf(size)));
-        int status = Main.commandLine().execute(trace.toArray(new String[0]));
-        if (status != 0) {
-            return status;
+        o.println("== " + title);
+        int status = trace(o, jar, out.resolve(name).toString(), mainClass, size);
+        if (status == 0) {
+            status = ciat(o, set);
         }
+        if (status == 0) {
+            status = cdat(o, set);
+        }
+        return status;
+    }
+
+    /** Step 1: runs the example under the agent; its own output (the check, the trace files) shows as it runs. */
+    private int trace(PrintStream o, Path jar, String base, String mainClass, int size) {
+        o.println("-- trace: " + launcher() + " trace --level " + level + " -o " + base + " -- java -cp "
+                + pasteable(jar) + " " + mainClass + " " + threads + " " + size);
+        o.flush();
+        return Main.commandLine().execute("trace", "--level", String.valueOf(level), "-o", base, "--",
+                javaExecutable(), "-XX:-PrintWarnings", "-cp", jar.toString(), mainClass, String.valueOf(threads),
+                String.valueOf(size));
+    }
+
+    /** Step 2: CIAT on the trace set, then its main figures. */
+    private int ciat(PrintStream o, String set) throws IOException {
         Path json = Paths.get(set + ".ciat.json");
-        o.println("== dsmscope ciat " + set + " --json " + json);
-        status = Main.commandLine().execute("ciat", set, "--json", json.toString());
-        if (status != 0) {
-            return status;
+        o.println("-- CIAT: " + launcher() + " ciat " + set + " --json " + json);
+        int status = quietly("ciat", set, "--json", json.toString());
+        if (status == 0) {
+            summarize(o, new ObjectMapper().readTree(json.toFile()), set, json);
         }
-        summarize(o, new ObjectMapper().readTree(json.toFile()), set, json);
+        return status;
+    }
+
+    /** Step 3: CDAT on a machine of one node per thread, then its main figures. */
+    private int cdat(PrintStream o, String set) throws IOException {
         Path cfg = out.resolve("numa" + threads + ".cfg");
         Files.writeString(cfg, "# the demo's machine: one processor per thread, one node each (dsmscope demo)\n"
                 + CdatConfig.builder().name("numa" + threads).nodes(Math.min(threads, 32))
                         .processorsPerNode((threads + 31) / 32).protocol(1).build().toText());
-        Path cjson = Paths.get(set + ".cdat.json");
-        o.println("== dsmscope cdat " + set + " " + cfg + " --json " + cjson);
-        status = Main.commandLine().execute("cdat", set, cfg.toString(), "--json", cjson.toString());
-        if (status != 0) {
-            return status;
+        Path json = Paths.get(set + ".cdat.json");
+        o.println("-- CDAT: " + launcher() + " cdat " + set + " " + cfg + " --json " + json);
+        int status = quietly("cdat", set, cfg.toString(), "--json", json.toString());
+        if (status == 0) {
+            summarizeCdat(o, new ObjectMapper().readTree(json.toFile()), set, json);
         }
-        summarizeCdat(o, new ObjectMapper().readTree(cjson.toFile()), set, cjson);
-        return 0;
+        return status;
+    }
+
+    /** Last: what to try next. */
+    private void next(PrintStream o) {
+        o.println();
+        o.println("Next:");
+        o.println("   " + launcher() + " dump " + out.resolve("matmul." + threads + ".0") + " | less"
+                + "    # the trace records as text");
+        o.println("   " + launcher() + " cdat " + out.resolve("matmul." + threads) + " " + exampleConfig()
+                + "    # another machine: 2 nodes of 2 processors");
+        o.println("   the report lines (tags RrTtLll) are described in ciat/README.md and cdat/README.md");
+    }
+
+    /**
+     * Runs a dsmscope command with its standard output kept back (the demo prints the figures itself, in one
+     * format); on failure that output is printed, and the command's errors always go to standard error.
+     */
+    private static int quietly(String... args) {
+        StringWriter kept = new StringWriter();
+        CommandLine cl = Main.commandLine();
+        cl.setOut(new PrintWriter(kept, true));
+        int status = cl.execute(args);
+        if (status != 0) {
+            System.out.print(kept);
+        }
+        return status;
+    }
+
+    /** How the user started dsmscope ({@code bin/dsmscope} passes its path), so echoed commands can be pasted. */
+    static String launcher() {
+        String l = System.getProperty("dsmscope.launcher");
+        if (l != null && !l.isBlank()) {
+            return pasteable(Paths.get(l));
+        }
+        try {
+            Path jar = Paths.get(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            if (Files.isRegularFile(jar)) {
+                return "java -jar " + pasteable(jar);
+            }
+        } catch (URISyntaxException | RuntimeException e) {
+            // run from classes (tests): the command's name
+        }
+        return "dsmscope";
+    }
+
+    /** A path as it works from the working directory: relative when under it, else absolute. */
+    static String pasteable(Path p) {
+        Path abs = p.toAbsolutePath().normalize();
+        Path cwd = Paths.get("").toAbsolutePath();
+        return abs.startsWith(cwd) && !abs.equals(cwd) ? cwd.relativize(abs).toString() : abs.toString();
+    }
+
+    /** The bundled 2 x 2 NUMA configuration beside the examples jar's project. */
+    private static String exampleConfig() {
+        Path home = findExamplesJar().getParent().getParent().getParent();
+        return pasteable(home.resolve("examples/cdat/numa2x2.cfg"));
     }
 
     /** Prints the main figures of a CDAT JSON result. */
@@ -122,23 +196,27 @@ public final class DemoCommand implements Callable<Integer> {
         JsonNode d = a.path("streams").path("data");
         long hits = d.path("hits").asLong();
         long misses = d.path("misses").asLong();
-        o.printf(Locale.ROOT, "   machine: %s nodes x %s processors, protocol %s, %s, data cache %s%n",
-                root.path("config").path("nodes").asText(), root.path("config").path("processors_per_node").asText(),
-                root.path("config").path("protocol").asText(), root.path("config").path("page_policy").asText(),
-                root.path("config").path("data_cache").asText());
-        o.printf(Locale.ROOT, "   data: hits %s, misses %s; misses satisfied from local memory %s, local cache %s,"
-                + " remote memory %s, remote cache %s%n", pct(hits, hits + misses), pct(misses, hits + misses),
+        JsonNode cfg = root.path("config");
+        o.printf(Locale.ROOT, "   machine: %s of %s, protocol %s, page placement %s, data cache %s%n",
+                plural(cfg.path("nodes").asLong(), "node"), plural(cfg.path("processors_per_node").asLong(),
+                        "processor"), cfg.path("protocol").asText(), cfg.path("page_policy").asText(),
+                cfg.path("data_cache").asText());
+        o.printf(Locale.ROOT, "   data accesses %s: hits %s, misses %s; misses satisfied from local memory %s,"
+                + " local cache %s, remote memory %s, remote cache %s%n", count(hits + misses),
+                pct(hits, hits + misses), pct(misses, hits + misses),
                 pct(d.path("localMemory").asLong(), misses), pct(d.path("localCache").asLong(), misses),
                 pct(d.path("remoteMemory").asLong(), misses), pct(d.path("remoteCache").asLong(), misses));
         StringBuilder top = new StringBuilder();
         a.path("byType").fields().forEachRemaining(e -> {
             if (e.getValue().asLong() > 0) {
-                top.append(top.length() == 0 ? "" : ", ").append(e.getKey()).append(' ').append(e.getValue());
+                top.append(top.length() == 0 ? "" : ", ").append(e.getKey()).append(' ')
+                        .append(count(e.getValue().asLong()));
             }
         });
-        o.printf(Locale.ROOT, "   traffic: %,d transactions for %,d processor requests, average latency %.2f"
-                + " transactions (%s)%n", a.path("transactions").asLong(), a.path("requests").asLong(),
-                a.path("averageLatency").asDouble(), top);
+        o.printf(Locale.ROOT, "   traffic: %s for %s; average latency %.2f critical-path transactions per"
+                + " request%n", plural(a.path("transactions").asLong(), "network transaction"),
+                plural(a.path("requests").asLong(), "processor request"), a.path("averageLatency").asDouble());
+        o.println("   transactions by type: " + top);
         o.println("   reports: " + set + ".cdat_report, " + json);
     }
 
@@ -149,26 +227,26 @@ public final class DemoCommand implements Callable<Integer> {
         long loads = acc.path("loads").asLong();
         long stores = acc.path("stores").asLong();
         long total = loads + stores;
-        o.printf(Locale.ROOT, "   data accesses %,d: loads %s, stores %s%n", total, pct(loads, total),
-                pct(stores, total));
-        o.println("   instruction mix: " + mix(acc.path("load"), "load", total) + "; "
+        o.println("   data accesses " + count(total) + ": loads " + pct(loads, total) + ", stores "
+                + pct(stores, total));
+        o.println("   instruction mix (share of data accesses): " + mix(acc.path("load"), "load", total) + "; "
                 + mix(acc.path("store"), "store", total));
         JsonNode c = a.path("communication");
-        o.printf(Locale.ROOT, "   communication (share of data accesses): RAW %s  WAR %s  WAW %s  RAR %s%n",
-                pct(c.path("raw").asLong(), total), pct(c.path("war").asLong(), total),
-                pct(c.path("waw").asLong(), total), pct(c.path("rar").asLong(), total));
-        o.println("   sharing degree S[1..p]: " + list(c.path("sharingDegree"))
-                + "   invalidation degree I[1..p]: " + list(c.path("invalidationDegree")));
+        o.println("   communication (share of data accesses): RAW " + pct(c.path("raw").asLong(), total) + ", WAR "
+                + pct(c.path("war").asLong(), total) + ", WAW " + pct(c.path("waw").asLong(), total) + ", RAR "
+                + pct(c.path("rar").asLong(), total));
+        o.println("   sharing degree, write epochs read by 1..p processors: " + list(c.path("sharingDegree")));
+        o.println("   invalidation degree, stores invalidating 1..p readers: " + list(c.path("invalidationDegree")));
         JsonNode age = a.path("accessAge");
         o.println("   working set (" + age.path("scope").asText() + " scope): " + knees(age));
         JsonNode con = a.path("concurrency");
-        o.println("   concurrency, instructions per thread: busy " + list(con.path("busy")) + ", idle "
+        o.println("   concurrency, pseudo-clock instructions per thread: busy " + list(con.path("busy")) + ", idle "
                 + list(con.path("idle")) + ", imbalance " + list(con.path("imbalance")) + ", contention "
                 + list(con.path("contention")));
         JsonNode mem = a.path("memory");
-        o.printf(Locale.ROOT, "   memory: %d touched pages, %d shared; %,d touched bytes, %,d shared%n",
-                mem.path("touchedPages").asLong(), mem.path("sharedPages").asLong(),
-                mem.path("touchedBytes").asLong(), mem.path("sharedBytes").asLong());
+        o.println("   memory: " + plural(mem.path("touchedPages").asLong(), "touched page") + " ("
+                + count(mem.path("sharedPages").asLong()) + " shared), " + count(mem.path("touchedBytes").asLong())
+                + " touched bytes (" + count(mem.path("sharedBytes").asLong()) + " shared)");
         o.println("   reports: " + set + ".ciat_report, " + set + ".memory, " + json);
     }
 
@@ -226,9 +304,19 @@ public final class DemoCommand implements Callable<Integer> {
     private static String list(JsonNode array) {
         StringBuilder b = new StringBuilder("[");
         for (JsonNode n : array) {
-            b.append(b.length() == 1 ? "" : " ").append(n.asText());
+            b.append(b.length() == 1 ? "" : " ").append(count(n.asLong()));
         }
         return b.append(']').toString();
+    }
+
+    /** A count in the demo's one integer format: digits grouped by thousands ("2,931,622"). */
+    static String count(long n) {
+        return String.format(Locale.ROOT, "%,d", n);
+    }
+
+    /** A count with its noun, singular for one ("1 processor", "4 nodes"). */
+    static String plural(long n, String noun) {
+        return count(n) + " " + noun + (n == 1 ? "" : "s");
     }
 
     private static String pct(long n, long total) {

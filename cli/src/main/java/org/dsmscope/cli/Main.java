@@ -34,6 +34,9 @@ import picocli.CommandLine.Command;
             MonitorCommand.class,
             SweepCommand.class,
             TraceCommand.class,
+            // documentation of the tree above, built from it at run time
+            CompletionCommand.class,
+            ManCommand.class,
         })
 public final class Main implements Runnable {
 

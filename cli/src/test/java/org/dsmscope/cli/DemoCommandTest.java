@@ -1,6 +1,7 @@
 package org.dsmscope.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -21,9 +22,8 @@ class DemoCommandTest {
     @TempDir
     Path dir;
 
-    @Test
-    void demo_tracesBothExamples_writesReports_andMatMulResultRowsArePrivate() throws Exception {
-        Path out = dir.resolve("demo");
+    /** Runs the demo into {@code out} with more options, asserts exit 0 and returns what it printed. */
+    private static String demo(Path out, String... options) {
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         PrintStream saved = System.out;
         StringWriter err = new StringWriter();
@@ -32,12 +32,24 @@ class DemoCommandTest {
             System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
             picocli.CommandLine cl = Main.commandLine();
             cl.setErr(new PrintWriter(err, true));
-            status = cl.execute("demo", "-o", out.toString(), "--matmul-size", "24", "--sor-size", "16");
+            String[] args = new String[options.length + 3];
+            args[0] = "demo";
+            args[1] = "-o";
+            args[2] = out.toString();
+            System.arraycopy(options, 0, args, 3, options.length);
+            status = cl.execute(args);
         } finally {
             System.setOut(saved);
         }
         String text = captured.toString(StandardCharsets.UTF_8);
         assertEquals(0, status, err + "\n" + text);
+        return text;
+    }
+
+    @Test
+    void demo_tracesBothExamples_writesReports_andMatMulResultRowsArePrivate() throws Exception {
+        Path out = dir.resolve("demo");
+        String text = demo(out, "--matmul-size", "24", "--sor-size", "16");
         for (String name : new String[] {"matmul.4", "sor.4"}) {
             assertTrue(Files.size(out.resolve(name + ".ciat_report")) > 0, name);
             assertTrue(Files.size(out.resolve(name + ".memory")) > 0, name);
@@ -86,6 +98,64 @@ class DemoCommandTest {
                 .path("streams").path("data");
         assertTrue(sorData.path("remoteCache").asLong() > sorData.path("misses").asLong() / 2, sorData.toString());
         assertTrue(text.contains("traffic: ") && text.contains("average latency"), text);
+    }
+
+    /**
+     * Every command the demo echoes can be pasted as it is (the launcher's own path, the examples jar's real path;
+     * the echoed CIAT command gives the demo's JSON byte for byte), and every figure has its unit, one number
+     * format (thousands grouped) and nouns that agree with their counts.
+     */
+    @Test
+    void demo_echoesCommandsThatCanBePasted_withUnitsAndOneNumberFormat() throws Exception {
+        Path out = dir.resolve("paste");
+        String text;
+        System.setProperty("dsmscope.launcher", "bin/dsmscope");
+        try {
+            text = demo(out, "--matmul-size", "20", "--sor-size", "12");
+        } finally {
+            System.clearProperty("dsmscope.launcher");
+        }
+        int traces = 0;
+        String ciatLine = null;
+        for (String line : text.split("\n")) {
+            if (line.startsWith("-- trace: ")) {
+                traces++;
+                assertTrue(line.startsWith("-- trace: bin/dsmscope trace --level 2 -o "), line);
+                String[] words = line.split(" ");
+                int cp = java.util.Arrays.asList(words).indexOf("-cp");
+                assertTrue(cp > 0 && Files.isRegularFile(Path.of(words[cp + 1])), "not a jar here: " + line);
+            }
+            if (line.startsWith("-- CIAT: ") && ciatLine == null) {
+                ciatLine = line;
+            }
+            if (line.startsWith("   ") && !line.contains(out.toString())) {
+                assertFalse(line.matches(".*(?<![\\w.,])\\d{4,}(?![\\w.,]).*"), "a count without grouping: " + line);
+                assertFalse(line.matches(".*(?<![\\d,])1 [a-z]+s\\b.*"), "plural after 1: " + line);
+            }
+        }
+        assertEquals(2, traces, text);
+        assertTrue(text.contains("machine: 4 nodes of 1 processor, protocol 1"), text);
+        assertTrue(text.matches("(?s).*average latency \\d+\\.\\d\\d critical-path transactions per request.*"),
+                text);
+        assertTrue(text.contains("sharing degree, write epochs read by 1..p processors: ["), text);
+        assertTrue(text.contains("concurrency, pseudo-clock instructions per thread: busy ["), text);
+        assertFalse(text.contains("ciat: wrote"), "the sub-commands' own lines are kept back: " + text);
+        // the echoed CIAT command, pasted, writes the same JSON
+        String[] words = ciatLine.substring("-- CIAT: bin/dsmscope ".length()).split(" ");
+        Path json = Path.of(words[words.length - 1]);
+        byte[] demoJson = Files.readAllBytes(json);
+        Files.delete(json);
+        picocli.CommandLine cl = Main.commandLine();
+        cl.setOut(new PrintWriter(new StringWriter(), true));
+        assertEquals(0, cl.execute(words), String.join(" ", words));
+        assertTrue(java.util.Arrays.equals(demoJson, Files.readAllBytes(json)), "pasted CIAT differs");
+    }
+
+    @Test
+    void plural_agreesWithTheCount() {
+        assertEquals("1 processor", DemoCommand.plural(1, "processor"));
+        assertEquals("0 nodes", DemoCommand.plural(0, "node"));
+        assertEquals("12,345 touched pages", DemoCommand.plural(12345, "touched page"));
     }
 
     /**
