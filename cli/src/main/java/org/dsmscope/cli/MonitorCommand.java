@@ -23,7 +23,7 @@ public final class MonitorCommand implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
-    /** {@code monitor summary RECORDING [--json FILE] [--threshold-ms MS] [--partial]}. */
+    /** {@code monitor summary RECORDING [--json FILE] [--threshold-ms MS] [--partial] [--explain]}. */
     @Command(name = "summary", description = "Transport summary per process pair, time in computation / overhead /"
             + " blocked per process, eventcount inconsistencies.")
     static final class SummaryCmd implements Callable<Integer> {
@@ -40,6 +40,9 @@ public final class MonitorCommand implements Runnable {
         @Option(names = "--partial", description = "Summarize a damaged recording up to the damage (with a warning).")
         boolean partial;
 
+        @Option(names = "--explain", description = "Also print what each column means.")
+        boolean explain;
+
         @Override
         public Integer call() throws Exception {
             if (!Files.isRegularFile(recording)) {
@@ -51,7 +54,7 @@ public final class MonitorCommand implements Runnable {
             } catch (RecordingException e) {
                 throw new UserError(e.getMessage() + (partial ? "" : "; use --partial to summarize up to it"));
             }
-            s.print(System.out);
+            s.print(System.out, explain);
             if (json != null) {
                 new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(json.toFile(), s.toJson());
             }

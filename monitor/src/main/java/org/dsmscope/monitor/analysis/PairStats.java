@@ -32,6 +32,11 @@ public final class PairStats {
     public long dupFragments;
     /** Packets the receiver discarded on arrival. */
     public long discards;
+    /**
+     * Data packets (first transmissions and retransmissions), ACKs and NACKs sent after the receiver's last recorded
+     * event: the receiver had ended (or stopped recording), so no receive could be seen; not counted as lost.
+     */
+    public long dataAfterEnd, acksAfterEnd, nacksAfterEnd;
     /** Round-trip samples (ACK received for a data packet) and their sum in ns. */
     public long rttSamples, rttSum;
     /** First and last time (aligned ns) of a data packet on this pair. */
@@ -61,19 +66,19 @@ public final class PairStats {
         return sent <= 0 ? 0 : Math.max(0, 1 - (double) recv / sent);
     }
 
-    /** Data packet loss rate (retransmissions count as packets sent). */
+    /** Data packet loss rate (retransmissions count as packets sent; packets sent after the receiver ended do not). */
     public double dataLoss() {
-        return loss(dataSent + retrans, dataRecv);
+        return loss(dataSent + retrans - dataAfterEnd, dataRecv);
     }
 
-    /** ACK packet loss rate. */
+    /** ACK packet loss rate (ACKs sent after the receiver ended do not count). */
     public double ackLoss() {
-        return loss(ackSent, ackRecv);
+        return loss(ackSent - acksAfterEnd, ackRecv);
     }
 
-    /** NACK packet loss rate. */
+    /** NACK packet loss rate (NACKs sent after the receiver ended do not count). */
     public double nackLoss() {
-        return loss(nackSent, nackRecv);
+        return loss(nackSent - nacksAfterEnd, nackRecv);
     }
 
     /** Retransmissions as a percentage of all data packets sent. */

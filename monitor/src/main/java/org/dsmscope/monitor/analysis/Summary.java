@@ -44,6 +44,10 @@ public final class Summary {
     /** Total events read. */
     public long events;
 
+    /** Each process's first and last event time (aligned ns): when it could send and receive. */
+    private final Map<Integer, long[]> active = new HashMap<>();
+    /** Lowest NAKACK2 seqno each receiver got from each sender (key sender << 32 | receiver): where it joined. */
+    private final Map<Long, Long> firstMulticast = new HashMap<>();
     private final Map<Long, Integer> maxAttempt = new HashMap<>();
     private final SyncArrows sync = new SyncArrows();
 
@@ -58,10 +62,16 @@ public final class Summary {
         try (RecordingReader r = lenient ? RecordingReader.openLenient(file) : RecordingReader.open(file)) {
             while (r.nextChunk()) {
                 al.add(r.chunk());
+                s.span(r.chunk());
             }
             s.processes.putAll(r.processes());
         }
         s.offsets = al.offsets();
+        for (Map.Entry<Integer, long[]> e : s.active.entrySet()) {
+            long off = s.offsets.getOrDefault(e.getKey(), 0L);
+            e.getValue()[0] -= off;
+            e.getValue()[1] -= off;
+        }
         EventcountChecker ec = new EventcountChecker();
         try (RecordingReader r = lenient ? RecordingReader.openLenient(file) : RecordingReader.open(file)) {
             while (r.nextChunk()) {
@@ -78,6 +88,40 @@ public final class Summary {
         s.inconsistencies = ec.check(thresholdNanos);
         s.arrows = s.sync.arrows();
         return s;
+    }
+
+    /** Pass 1: each process's first and last event on its own clock. */
+    private void span(EventBuffer b) {
+        for (int i = 0; i < b.size(); i++) {
+            long[] a = active.computeIfAbsent(b.proc[i], k -> new long[] {Long.MAX_VALUE, Long.MIN_VALUE});
+            a[0] = Math.min(a[0], b.time[i]);
+            a[1] = Math.max(a[1], b.time[i]);
+            if (b.type[i] == EventType.FRAG_RECV.code && b.c[i] == org.dsmscope.monitor.probe.TransportProbe.P_NAKACK2 && b.peer[i] >= 0) {
+                firstMulticast.merge(((long) b.peer[i] << 32) | b.proc[i], b.a[i], Math::min);
+            }
+        }
+    }
+
+    /**
+     * Whether multicast {@code seqno} of {@code p} was meant for {@code q}: q was recording then, and the seqno is
+     * not below the first q received from p (a process that joins the group gets only the multicasts after its
+     * join; JGroups' NAKACK2 hands it the sender's seqno in the join digest).
+     */
+    private boolean multicastFor(int p, int q, long seqno, long t) {
+        Long first = firstMulticast.get(((long) p << 32) | q);
+        return activeAt(q, t) && (first == null || seqno >= first);
+    }
+
+    /** Whether process {@code q} was recording at aligned time {@code t} (a multicast then reached its probe). */
+    private boolean activeAt(int q, long t) {
+        long[] a = active.get(q);
+        return a != null && a[0] <= t && t <= a[1];
+    }
+
+    /** Whether a packet sent to {@code q} at {@code t} came after q's last recorded event (so no receive could show). */
+    private boolean afterEnd(int q, long t) {
+        long[] a = active.get(q);
+        return a != null && t > a[1];
     }
 
     private PairStats pair(int from, int to) {
@@ -137,19 +181,26 @@ public final class Summary {
                     break;
                 case FRAG_SEND:
                     if (q < 0) {
+                        // a multicast is for the processes in the group then: not one that joined later or had ended
                         for (int other : processes.keySet()) {
-                            if (other != p) {
+                            if (other != p && multicastFor(p, other, b.a[i], time)) {
                                 sentData(pair(p, other), b, i, time);
                             }
                         }
                     } else {
                         sentData(pair(p, q), b, i, time);
+                        if (afterEnd(q, time)) {
+                            pair(p, q).dataAfterEnd++;
+                        }
                     }
                     break;
                 case RETRANS_SEND: {
                     PairStats ps = pair(p, q);
                     ps.retrans++;
                     ps.bytesSent += b.d[i];
+                    if (afterEnd(q, time)) {
+                        ps.dataAfterEnd++;
+                    }
                     int attempt = (int) (b.e[i] >> 2);
                     if ((b.e[i] & 3) == EventType.CAUSE_NACK) {
                         ps.retransNack++;
@@ -171,6 +222,9 @@ public final class Summary {
                 }
                 case ACK_SEND:
                     pair(p, q).ackSent++;
+                    if (afterEnd(q, time)) {
+                        pair(p, q).acksAfterEnd++;
+                    }
                     break;
                 case ACK_RECV: {
                     pair(q, p).ackRecv++;
@@ -183,6 +237,9 @@ public final class Summary {
                 }
                 case NACK_SEND:
                     pair(p, q).nackSent++;
+                    if (afterEnd(q, time)) {
+                        pair(p, q).nacksAfterEnd++;
+                    }
                     break;
                 case NACK_RECV:
                     pair(q, p).nackRecv++;
@@ -222,8 +279,37 @@ public final class Summary {
         return processes.getOrDefault(p, "p" + p);
     }
 
-    /** Prints the tables as text. */
+    /** What each column of the text tables means (printed by {@code monitor summary --explain}). */
+    public static final String[] LEGEND = {
+        "Transport summary: one row per directed pair sender->receiver; a multicast counts once for each process",
+        "that was recording when it was sent. Counts are of packets (a fragment of a fragmented message is one).",
+        "  KB/s      data bytes received per second over the pair's active interval (first to last data packet)",
+        "  rtt_us    average round-trip time in microseconds: a UNICAST3 data packet's last transmission to its ACK",
+        "  data      data packets sent: first transmissions plus retransmissions",
+        "  loss%     data packets sent but never seen by the receiver, % of data (1 - received / sent); packets",
+        "            sent after the receiver's last recorded event are left out (it had ended)",
+        "  ackloss%  the same for ACKs (UNICAST3 acknowledgements)",
+        "  nakloss%  the same for NACKs (retransmission requests, NAKACK2 and UNICAST3)",
+        "  retrans   data packets sent again; retr% is retrans as % of data",
+        "  timeout   retransmissions a timer caused (UNICAST3 resends what is not acknowledged within its",
+        "            xmit_interval, 50 ms in dsm run: on a busy machine this happens without any loss)",
+        "  nack      retransmissions a NACK caused (the receiver asked for a missing seqno)",
+        "  dupmsg    duplicate whole messages received; dupfrg: duplicate fragments of fragmented messages",
+        "  disc      packets the emulated network dropped on arrival (dsm run --loss: JGroups' DISCARD)",
+        "  levels    Nx:K = K packets whose highest retransmission attempt was N",
+        "Time per process: span_ms from its first to its last event; computation% is the span outside calls of the",
+        "programming model, overhead% inside them but not blocked, blocked% waiting (await, get updates, replies).",
+        "Clock offsets: subtracted from each process's times so that no message is received before it is sent",
+        "(estimated from message send/receive pairs, seed 002 §4.2).",
+    };
+
+    /** Prints the tables as text, with a pointer to {@code --explain}. */
     public void print(PrintStream out) {
+        print(out, false);
+    }
+
+    /** Prints the tables as text; {@code explain} adds the legend of every column. */
+    public void print(PrintStream out, boolean explain) {
         out.println("recording " + file + ": " + events + " events, " + processes.size() + " processes");
         if (damage != null) {
             out.println("warning: read up to damage: " + damage);
@@ -255,7 +341,12 @@ public final class Summary {
                     t.pct(t.computation()), t.pct(t.overhead()), t.pct(t.blocked), t.ended ? "" : "  (no end)");
         }
         out.println();
-        out.println("Clock offsets (ns subtracted): " + offsets);
+        out.println("Clock offsets (subtracted from each process's times)");
+        out.printf(Locale.ROOT, "%-8s %12s%n", "process", "offset_ms");
+        for (Map.Entry<Integer, Long> e : offsets.entrySet()) {
+            out.printf(Locale.ROOT, "%-8s %12.3f%n", name(e.getKey()), e.getValue() / 1e6);
+        }
+        out.println();
         out.println("Synchronization arrows (advance -> released await): " + arrows.size());
         out.println("Eventcount inconsistencies: " + inconsistencies.size());
         for (EventcountChecker.Inconsistency x : inconsistencies) {
@@ -264,6 +355,39 @@ public final class Summary {
         for (String n : notes) {
             out.println("note: " + n);
         }
+        String why = withoutDrops();
+        if (why != null) {
+            out.println("note: " + why);
+        }
+        if (explain) {
+            out.println();
+            for (String l : LEGEND) {
+                out.println(l);
+            }
+        } else {
+            out.println("(what each column means: dsmscope monitor summary --explain)");
+        }
+    }
+
+    /**
+     * Why a run whose network dropped nothing still shows retransmissions or loss, or null when it does not (or
+     * when the emulated network did drop packets, which then explain them).
+     */
+    public String withoutDrops() {
+        long retrans = 0;
+        long discards = 0;
+        boolean loss = false;
+        for (PairStats p : pairs.values()) {
+            retrans += p.retrans;
+            discards += p.discards;
+            loss |= p.dataLoss() > 0 || p.ackLoss() > 0 || p.nackLoss() > 0;
+        }
+        if (discards > 0 || (retrans == 0 && !loss)) {
+            return null;
+        }
+        return "the network dropped no packet in this run (no Packet_Discard events): the retransmissions are"
+                + " JGroups' own timers (UNICAST3 resends what is not acknowledged within 50 ms; NAKACK2 resends a"
+                + " sender's last seqno while idle), and loss% counts packets still in flight when a member ended";
     }
 
     /** The summary as a JSON-ready tree (deterministic key order). */
@@ -301,6 +425,9 @@ public final class Summary {
             m.put("duplicateFragments", s.dupFragments);
             m.put("duplicatePercent", s.dupPercent());
             m.put("discards", s.discards);
+            m.put("dataSentAfterReceiverEnded", s.dataAfterEnd);
+            m.put("acksSentAfterReceiverEnded", s.acksAfterEnd);
+            m.put("nacksSentAfterReceiverEnded", s.nacksAfterEnd);
             Map<String, Long> lv = new LinkedHashMap<>();
             s.levels.forEach((k, v) -> lv.put(Integer.toString(k), v));
             m.put("retransmissionLevels", lv);
@@ -347,6 +474,7 @@ public final class Summary {
         }
         root.put("syncArrows", ar);
         root.put("notes", notes);
+        root.put("withoutDrops", withoutDrops());
         return root;
     }
 }

@@ -33,6 +33,14 @@ public final class LiveWatch {
     private long base = Long.MIN_VALUE;
     private final long start = System.nanoTime();
     private long lastRollup = System.nanoTime();
+    private boolean legendShown;
+
+    /** What the path table's columns count (printed above the first one). */
+    static final String[] PATH_LEGEND = {
+        "paths: sent = first transmissions (a multicast once per other process); recv = every copy that arrived,",
+        "retransmitted ones and duplicates included, so recv can reach sent + retrans; members send their events",
+        "every 200 ms, so while the run goes on a receiver's events may be counted before its sender's.",
+    };
 
     /** Prints to {@code out}; a roll-up every {@code everySeconds} (0: only at the end). */
     public LiveWatch(PrintStream out, boolean json, double everySeconds) {
@@ -56,33 +64,8 @@ public final class LiveWatch {
         }
         int status = -1;
         for (JsonNode n = c.next(); n != null; n = c.next()) {
-            String kind = n.path("kind").asText();
-            if (json) {
-                out.println(c.line());
-            }
-            switch (kind) {
-                case "event":
-                    event(n);
-                    break;
-                case "process":
-                    names.put(n.path("proc").asInt(), n.path("name").asText());
-                    break;
-                case "dropped":
-                    dropped += n.path("events").asLong();
-                    text("dropped " + n.path("events").asLong() + " events (this viewer was too slow)");
-                    break;
-                case "levels":
-                    text("levels now " + n.path("levels").asText());
-                    break;
-                case "error":
-                    err.println("dsmscope: live stream: " + n.path("message").asText());
-                    break;
-                case "end":
-                    status = n.path("status").asInt();
-                    break;
-                default:
-                    break;
-            }
+            int end = accept(n, c.line(), err);
+            status = end >= 0 ? end : status;
             if (everyNanos > 0 && System.nanoTime() - lastRollup >= everyNanos) {
                 rollup();
             }
@@ -90,6 +73,39 @@ public final class LiveWatch {
         rollup();
         text(status < 0 ? "stream ended without an end line (the run was stopped)"
                 : "run ended with status " + status);
+        return status;
+    }
+
+    /** Takes one line of the stream (parsed, and as received); returns the run's status on the end line, else -1. */
+    int accept(JsonNode n, String line, PrintStream err) {
+        int status = -1;
+        String kind = n.path("kind").asText();
+        if (json) {
+            out.println(line);
+        }
+        switch (kind) {
+            case "event":
+                event(n);
+                break;
+            case "process":
+                names.put(n.path("proc").asInt(), n.path("name").asText());
+                break;
+            case "dropped":
+                dropped += n.path("events").asLong();
+                text("dropped " + n.path("events").asLong() + " events (this viewer was too slow)");
+                break;
+            case "levels":
+                text("levels now " + n.path("levels").asText());
+                break;
+            case "error":
+                err.println("dsmscope: live stream: " + n.path("message").asText());
+                break;
+            case "end":
+                status = n.path("status").asInt();
+                break;
+            default:
+                break;
+        }
         return status;
     }
 
@@ -147,7 +163,11 @@ public final class LiveWatch {
         out.println(b);
     }
 
-    /** Counts a transport event under its path sender → receiver (-1: multicast). */
+    /**
+     * Counts a transport event under its path sender → receiver. A multicast ({@code peer} -1 at the sender) counts
+     * as sent on the path to every other process known so far, as the post-mortem summary counts it, so that a
+     * path's received packets (counted at each receiver) compare with what was sent to it.
+     */
     private void path(String type, int proc, int peer) {
         int col;
         boolean atSender = true;
@@ -177,12 +197,23 @@ public final class LiveWatch {
             default:
                 return;
         }
-        int from = atSender ? proc : peer;
-        int to = atSender ? peer : proc;
+        if (atSender && peer < 0) {
+            for (int other : names.keySet()) {
+                if (other != proc) {
+                    count(proc, other, col);
+                }
+            }
+            return;
+        }
+        count(atSender ? proc : peer, atSender ? peer : proc, col);
+    }
+
+    private void count(int from, int to, int col) {
         perPath.computeIfAbsent(((long) from << 32) | (to & 0xFFFFFFFFL), k -> new long[6])[col]++;
     }
 
-    private void rollup() {
+    /** Prints the roll-up of everything counted so far. */
+    void rollup() {
         lastRollup = System.nanoTime();
         double secs = (lastRollup - start) / 1e9;
         if (json) {
@@ -210,6 +241,12 @@ public final class LiveWatch {
             out.printf("   %-8s %9d %9d %9d%n", name(e.getKey()), v[0], v[1], v[2]);
         }
         if (!perPath.isEmpty()) {
+            if (!legendShown) {
+                legendShown = true;
+                for (String l : PATH_LEGEND) {
+                    out.println("   " + l);
+                }
+            }
             out.printf("   %-10s %8s %8s %8s %8s %8s %8s%n", "path", "sent", "recv", "retrans", "nacks", "dups",
                     "discard");
             for (Map.Entry<Long, long[]> e : perPath.entrySet()) {
