@@ -39,7 +39,8 @@ public final class LiveWatch {
     static final String[] PATH_LEGEND = {
         "paths: sent = first transmissions (a multicast once per other process); recv = every copy that arrived,",
         "retransmitted ones and duplicates included, so recv can reach sent + retrans; members send their events",
-        "every 200 ms, so while the run goes on a receiver's events may be counted before its sender's.",
+        "every 200 ms, so while the run goes on a receiver's events may be counted before its sender's, and",
+        "members start emitting a class when the switch reaches them, so a path's first packets may show at one end.",
     };
 
     /** Prints to {@code out}; a roll-up every {@code everySeconds} (0: only at the end). */
