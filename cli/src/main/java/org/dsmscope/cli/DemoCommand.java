@@ -200,7 +200,7 @@ public final class DemoCommand implements Callable<Integer> {
         o.printf(Locale.ROOT, "   machine: %s of %s, protocol %s, page placement %s, data cache %s%n",
                 plural(cfg.path("nodes").asLong(), "node"), plural(cfg.path("processors_per_node").asLong(),
                         "processor"), cfg.path("protocol").asText(), cfg.path("page_policy").asText(),
-                cfg.path("data_cache").asText());
+                cache(cfg.path("data_cache").asText()));
         o.printf(Locale.ROOT, "   data accesses %s: hits %s, misses %s; misses satisfied from local memory %s,"
                 + " local cache %s, remote memory %s, remote cache %s%n", count(hits + misses),
                 pct(hits, hits + misses), pct(misses, hits + misses),
@@ -307,6 +307,16 @@ public final class DemoCommand implements Callable<Integer> {
             b.append(b.length() == 1 ? "" : " ").append(count(n.asLong()));
         }
         return b.append(']').toString();
+    }
+
+    /** A cache of the configuration file ({@code SIZE ASSOCIATIVITY REPLACEMENT}) in words: "32K, 4-way, lru". */
+    static String cache(String item) {
+        String[] f = item.trim().split("\\s+");
+        if (f.length != 3) {
+            return item;
+        }
+        return f[0] + ", " + ("full".equals(f[1]) ? "fully associative" : f[1] + "-way") + ", " + f[2]
+                + " replacement";
     }
 
     /** A count in the demo's one integer format: digits grouped by thousands ("2,931,622"). */

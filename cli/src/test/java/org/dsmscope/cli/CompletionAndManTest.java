@@ -166,7 +166,8 @@ class CompletionAndManTest {
             Process p = new ProcessBuilder("/usr/bin/groff", "-man", "-Tutf8", "-ww", page.toString())
                     .redirectError(err.toFile()).start();
             String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
-                    .replaceAll(".\b", "").replace('\u2212', '-').replace('\u2010', '-'); // overstruck bold, minus signs
+                    // overstruck bold, minus signs
+                    .replaceAll(".\b", "").replace('\u2212', '-').replace('\u2010', '-');
             assertTrue(p.waitFor(60, TimeUnit.SECONDS));
             assertEquals("", Files.readString(err), page.toString());
             for (OptionSpec o : c.options()) {

@@ -134,7 +134,8 @@ class DemoCommandTest {
             }
         }
         assertEquals(2, traces, text);
-        assertTrue(text.contains("machine: 4 nodes of 1 processor, protocol 1"), text);
+        assertTrue(text.contains("machine: 4 nodes of 1 processor, protocol 1, page placement RR1,"
+                + " data cache 32K, 4-way, lru replacement"), text);
         assertTrue(text.matches("(?s).*average latency \\d+\\.\\d\\d critical-path transactions per request.*"),
                 text);
         assertTrue(text.contains("sharing degree, write epochs read by 1..p processors: ["), text);
@@ -149,6 +150,13 @@ class DemoCommandTest {
         cl.setOut(new PrintWriter(new StringWriter(), true));
         assertEquals(0, cl.execute(words), String.join(" ", words));
         assertTrue(java.util.Arrays.equals(demoJson, Files.readAllBytes(json)), "pasted CIAT differs");
+    }
+
+    @Test
+    void cache_inWords() {
+        assertEquals("32K, 4-way, lru replacement", DemoCommand.cache("32K 4 lru"));
+        assertEquals("1M, fully associative, random replacement", DemoCommand.cache("1M full random"));
+        assertEquals("0", DemoCommand.cache("0"));
     }
 
     @Test

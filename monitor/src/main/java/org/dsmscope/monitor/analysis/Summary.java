@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.dsmscope.monitor.event.EventBuffer;
 import org.dsmscope.monitor.event.EventType;
+import org.dsmscope.monitor.probe.TransportProbe;
 import org.dsmscope.monitor.record.RecordingReader;
 
 /**
@@ -96,7 +97,7 @@ public final class Summary {
             long[] a = active.computeIfAbsent(b.proc[i], k -> new long[] {Long.MAX_VALUE, Long.MIN_VALUE});
             a[0] = Math.min(a[0], b.time[i]);
             a[1] = Math.max(a[1], b.time[i]);
-            if (b.type[i] == EventType.FRAG_RECV.code && b.c[i] == org.dsmscope.monitor.probe.TransportProbe.P_NAKACK2 && b.peer[i] >= 0) {
+            if (b.type[i] == EventType.FRAG_RECV.code && b.c[i] == TransportProbe.P_NAKACK2 && b.peer[i] >= 0) {
                 firstMulticast.merge(((long) b.peer[i] << 32) | b.proc[i], b.a[i], Math::min);
             }
         }
@@ -118,7 +119,7 @@ public final class Summary {
         return a != null && a[0] <= t && t <= a[1];
     }
 
-    /** Whether a packet sent to {@code q} at {@code t} came after q's last recorded event (so no receive could show). */
+    /** Whether a packet sent to {@code q} at {@code t} came after q's last recorded event (no receive could show). */
     private boolean afterEnd(int q, long t) {
         long[] a = active.get(q);
         return a != null && t > a[1];
