@@ -10,7 +10,7 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code dsmscope completion [bash|zsh]}: prints picocli's completion script for the running command tree (every
  * command, subcommand and option, so a command added later is covered without a list to update). The one script
- * serves bash and zsh (it loads zsh's bashcompinit itself).
+ * serves bash and zsh (it loads zsh's bashcompinit itself). SPEC §10.
  */
 @Command(name = "completion", mixinStandardHelpOptions = true,
         description = {"Print a shell completion script for dsmscope (bash or zsh).",

@@ -100,8 +100,8 @@ public final class DemoCommand implements Callable<Integer> {
 
     /** Step 1: runs the example under the agent; its own output (the check, the trace files) shows as it runs. */
     private int trace(PrintStream o, Path jar, String base, String mainClass, int size) {
-        o.println("-- trace: " + launcher() + " trace --level " + level + " -o " + base + " -- java -cp "
-                + pasteable(jar) + " " + mainClass + " " + threads + " " + size);
+        o.println("-- trace: " + launcher() + " trace --level " + level + " -o " + quote(base) + " -- java -cp "
+                + quote(pasteable(jar)) + " " + mainClass + " " + threads + " " + size);
         o.flush();
         return Main.commandLine().execute("trace", "--level", String.valueOf(level), "-o", base, "--",
                 javaExecutable(), "-XX:-PrintWarnings", "-cp", jar.toString(), mainClass, String.valueOf(threads),
@@ -111,7 +111,7 @@ public final class DemoCommand implements Callable<Integer> {
     /** Step 2: CIAT on the trace set, then its main figures. */
     private int ciat(PrintStream o, String set) throws IOException {
         Path json = Paths.get(set + ".ciat.json");
-        o.println("-- CIAT: " + launcher() + " ciat " + set + " --json " + json);
+        o.println("-- CIAT: " + launcher() + " ciat " + quote(set) + " --json " + quote(json.toString()));
         int status = quietly("ciat", set, "--json", json.toString());
         if (status == 0) {
             summarize(o, new ObjectMapper().readTree(json.toFile()), set, json);
@@ -126,7 +126,8 @@ public final class DemoCommand implements Callable<Integer> {
                 + CdatConfig.builder().name("numa" + threads).nodes(Math.min(threads, 32))
                         .processorsPerNode((threads + 31) / 32).protocol(1).build().toText());
         Path json = Paths.get(set + ".cdat.json");
-        o.println("-- CDAT: " + launcher() + " cdat " + set + " " + cfg + " --json " + json);
+        o.println("-- CDAT: " + launcher() + " cdat " + quote(set) + " " + quote(cfg.toString()) + " --json "
+                + quote(json.toString()));
         int status = quietly("cdat", set, cfg.toString(), "--json", json.toString());
         if (status == 0) {
             summarizeCdat(o, new ObjectMapper().readTree(json.toFile()), set, json);
@@ -138,10 +139,10 @@ public final class DemoCommand implements Callable<Integer> {
     private void next(PrintStream o) {
         o.println();
         o.println("Next:");
-        o.println("   " + launcher() + " dump " + out.resolve("matmul." + threads + ".0") + " | less"
+        o.println("   " + launcher() + " dump " + quote(out.resolve("matmul." + threads + ".0").toString()) + " | less"
                 + "    # the trace records as text");
-        o.println("   " + launcher() + " cdat " + out.resolve("matmul." + threads) + " " + exampleConfig()
-                + "    # another machine: 2 nodes of 2 processors");
+        o.println("   " + launcher() + " cdat " + quote(out.resolve("matmul." + threads).toString()) + " "
+                + quote(exampleConfig()) + "    # another machine: 2 nodes of 2 processors");
         o.println("   the report lines (tags RrTtLll) are described in ciat/README.md and cdat/README.md");
     }
 
@@ -160,16 +161,21 @@ public final class DemoCommand implements Callable<Integer> {
         return status;
     }
 
+    /** A word as a shell reads it back: as it is when it holds only safe characters, else in single quotes. */
+    static String quote(String word) {
+        return word.matches("[A-Za-z0-9_./:=+,@%-]+") ? word : "'" + word.replace("'", "'\\''") + "'";
+    }
+
     /** How the user started dsmscope ({@code bin/dsmscope} passes its path), so echoed commands can be pasted. */
     static String launcher() {
         String l = System.getProperty("dsmscope.launcher");
         if (l != null && !l.isBlank()) {
-            return pasteable(Paths.get(l));
+            return quote(pasteable(Paths.get(l)));
         }
         try {
             Path jar = Paths.get(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());
             if (Files.isRegularFile(jar)) {
-                return "java -jar " + pasteable(jar);
+                return "java -jar " + quote(pasteable(jar));
             }
         } catch (URISyntaxException | RuntimeException e) {
             // run from classes (tests): the command's name

@@ -160,6 +160,13 @@ class DemoCommandTest {
     }
 
     @Test
+    void quote_keepsPlainWordsAndQuotesTheRest() {
+        assertEquals("demo-out/matmul.4", DemoCommand.quote("demo-out/matmul.4"));
+        assertEquals("'my demo/matmul.4'", DemoCommand.quote("my demo/matmul.4"));
+        assertEquals("'it'\\''s'", DemoCommand.quote("it's"));
+    }
+
+    @Test
     void plural_agreesWithTheCount() {
         assertEquals("1 processor", DemoCommand.plural(1, "processor"));
         assertEquals("0 nodes", DemoCommand.plural(0, "node"));
