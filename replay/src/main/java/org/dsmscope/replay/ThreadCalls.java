@@ -37,6 +37,8 @@ final class ThreadCalls {
     private final TraceReader[] rd;
     final SyncObjects sync;
     private final LongLongMap seqDone = new LongLongMap(64);
+    /** The hand-offs of a recorded interleaving (Lackey imports). */
+    private final Turns turns;
     private final IoModel io;
     private final int[] held;
     /**
@@ -76,6 +78,7 @@ final class ThreadCalls {
         sharedCount = new int[n];
         orderCount = new int[n];
         endClock = new long[n];
+        turns = new Turns(e);
     }
 
     /** Starts the ordered sections of a new phase: round 0, the first active thread's turn. */
@@ -126,6 +129,12 @@ final class ThreadCalls {
                 return;
             case CallType.MARKER:
                 marker(t, r);
+                return;
+            case CallType.TURN_ACQUIRE:
+                turns.acquire(t, r);
+                return;
+            case CallType.TURN_RELEASE:
+                turns.release(t, r);
                 return;
             case CallType.START_TRACE:
                 began[t] = true;
