@@ -170,6 +170,29 @@ class TraceCommandsTest {
         assertTrue(err.startsWith("dsmscope: imported "), "quiet without a terminal: " + err);
     }
 
+    /**
+     * Threads from the scheduler lines are the default (before, a log of several threads imported without
+     * {@code --threads-from-sched} quietly became one thread); {@code --one-thread} asks for one file, and the two
+     * options exclude each other.
+     */
+    @Test
+    void importLackey_splitsThreadsByDefault_andOneThreadOnRequest() throws IOException {
+        Path in = lackeyFixture();
+        String name = dir.resolve("d").toString();
+        assertEquals(0, run("import", "lackey", in.toString(), "-o", name), err);
+        assertTrue(err.contains("into " + name + ".3 (3 threads)"), err);
+        assertTrue(err.contains("scheduler hand-offs keep Valgrind's order"), err);
+        String flagged = dir.resolve("f").toString();
+        assertEquals(0, run("import", "lackey", "--threads-from-sched", in.toString(), "-o", flagged), err);
+        for (int t = 0; t < 3; t++) {
+            assertEquals(-1L, Files.mismatch(Path.of(name + ".3." + t), Path.of(flagged + ".3." + t)), "file " + t);
+        }
+        assertEquals(0, run("import", "lackey", "--one-thread", in.toString(), "-o", name), err);
+        assertTrue(err.contains("into " + name + ".1 (1 thread)"), err);
+        assertEquals(2, run("import", "lackey", "--one-thread", "--threads-from-sched", in.toString(), "-o", name));
+        assertTrue(err.contains("--one-thread and --threads-from-sched exclude each other"), err);
+    }
+
     @Test
     void importLackey_badLine_namesLine() throws IOException {
         Path in = dir.resolve("x.lackey");
@@ -253,7 +276,7 @@ class TraceCommandsTest {
     void convert_toClassic_refusesA64BitAddressWithOneLine() throws IOException {
         Path in = lackeyFixture();
         String name = dir.resolve("pt").toString();
-        assertEquals(0, run("import", "lackey", in.toString(), "-o", name));
+        assertEquals(0, run("import", "lackey", "--one-thread", in.toString(), "-o", name));
         assertEquals(2, run("convert", name + ".1", "-o", dir.resolve("cl").toString(), "--classic"));
         assertEquals(1, err.lines().count(), err);
         assertTrue(err.contains("byte offset 8") && err.contains("classic") || err.contains("extended"), err);
