@@ -429,10 +429,12 @@ final class ThreadEngine {
     private boolean run(int t, TraceReader r, int n) {
         long[] w = r.runWords();
         long hi = r.addressHigh();
+        // tail[t] is false on entry (a thread in its tail has no room for a run); it becomes true only at a fetch
+        boolean inTail = false;
         for (int i = r.runStart(), end = i + n; i < end; i++) {
             long word = w[i];
             int k = TraceReader.wordKind(word);
-            if (tail[t] && k != RecordKind.MEMORY) {
+            if (inTail && k != RecordKind.MEMORY) {
                 // the accesses of the instruction that reached the bound are done (a fetch came before: i > start)
                 tail[t] = false;
                 r.unread(end - i);
@@ -445,11 +447,12 @@ final class ThreadEngine {
                 memory(t, f1, MemType.bytes(f1), address);
             } else if (k == RecordKind.FETCH) {
                 other(t, k, address, address, f1 & 0xFFFFFF);
+                inTail = tail[t];
             } else {
                 long source = k == RecordKind.PROC_START ? address : hi | (f1 & SmaitFormat.BRANCH_FIELD_MASK);
                 other(t, k, source, address, 0);
             }
-            if (clock[t] >= bound && !tail[t] || state[t] != RUNNABLE) {
+            if (clock[t] >= bound && !inTail || state[t] != RUNNABLE) {
                 r.unread(end - i - 1);
                 return false;
             }
