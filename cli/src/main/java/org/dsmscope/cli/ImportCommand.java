@@ -31,6 +31,8 @@ public final class ImportCommand implements Runnable {
             description = {"Import the output of valgrind --tool=lackey --trace-mem=yes [--trace-sched=yes]",
                 "(e.g. captured with --log-file=FILE) into the trace set NAME.p: I lines become instruction"
                     + " fetches, L/S loads/stores, M a load then a store; ==PID== lines are skipped.",
+                "Threads come from the '--PID--   SCHED[n]:  acquired lock' lines, with a hand-off record pair at every"
+                    + " switch so that the replay keeps Valgrind's order (analyse with: dsmscope ciat -p NAME.p).",
                 "The files use the extended SMAIT format with 64-bit addresses."})
     public static final class Lackey implements Callable<Integer> {
         @Spec

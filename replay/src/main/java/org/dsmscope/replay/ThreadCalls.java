@@ -22,8 +22,9 @@ import org.dsmscope.trace.TraceReader;
  * The call records of a thread replay and the synchronization state they act on (seed 000 §3, seed 001 §3, SPEC §4).
  *
  * <p>What each call does to the threads of a {@link ThreadEngine}: spawn, join, barrier, critical and ordered
- * sections, condition waits and latches, markers, file I/O with {@code -handle_io}, and a thread's end (its held
- * locks, its joiners, the ordered-section turn, a phase change). It holds the synchronization objects, the
+ * sections, condition waits and latches, markers, the turn hand-offs of a recorded interleaving ({@link Turns}),
+ * file I/O with {@code -handle_io}, and a thread's end (its held locks, its joiners, the ordered-section turn, a
+ * phase change). It holds the synchronization objects, the
  * wake-up numbers seen, the I/O model, the locks each thread holds and the ordered-section round and turn; the
  * engine holds the clocks, thread states and waits, and the phases. Runs on the replay thread, as the engine does.
  * The rules are listed in the module README.
