@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.dsmscope.trace.TraceWriter;
 import org.dsmscope.trace.lackey.LackeyImporter;
+import org.dsmscope.trace.lackey.SyncAddresses;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -30,6 +31,8 @@ public final class ImportCommand implements Runnable {
             description = {"Import the output of valgrind --tool=lackey --trace-mem=yes [--trace-sched=yes]",
                 "(e.g. captured with --log-file=FILE) into the trace set NAME.p: I lines become instruction"
                     + " fetches, L/S loads/stores, M a load then a store; ==PID== lines are skipped.",
+                "Threads come from the '--PID--   SCHED[n]:  acquired lock' lines, with a hand-off record pair at every"
+                    + " switch so that the replay keeps Valgrind's order (analyse with: dsmscope ciat -p NAME.p).",
                 "The files use the extended SMAIT format with 64-bit addresses."})
     public static final class Lackey implements Callable<Integer> {
         @Spec
@@ -44,8 +47,23 @@ public final class ImportCommand implements Runnable {
 
         @Option(names = "--threads-from-sched",
                 description = "One file per Valgrind thread seen in '--PID--   SCHED[n]:  acquired lock' lines"
-                        + " (needs --trace-sched=yes); without it all records go to one file.")
+                        + " (needs --trace-sched=yes), with a hand-off record pair at every switch so that the"
+                        + " replay keeps Valgrind's order. The default; a log without such lines gives one file.")
         boolean threadsFromSched;
+
+        @Option(names = "--one-thread",
+                description = "All records into one file, whatever the scheduler lines say (no hand-offs).")
+        boolean oneThread;
+
+        @Option(names = "--sync-addresses", paramLabel = "ADDR[+BYTES][,...]",
+                description = "Addresses of synchronization variables (lock words; hex 0x... or decimal; +BYTES"
+                        + " covers accesses starting at any of BYTES bytes, e.g. a whole pthread_mutex_t):"
+                        + " analyses leave their accesses out of communication. Repeatable.")
+        java.util.List<String> syncAddresses = new java.util.ArrayList<>();
+
+        @Option(names = "--sync-address-file", paramLabel = "FILE",
+                description = "A file of such addresses, comma or space separated, '#' comments. Repeatable.")
+        java.util.List<Path> syncAddressFiles = new java.util.ArrayList<>();
 
         @Option(names = "--type", paramLabel = "normal|compressed", description = "Trace type (default normal).")
         String type;
@@ -69,7 +87,18 @@ public final class ImportCommand implements Runnable {
                     .order(CliOptions.byteOrder(byteOrder, java.nio.ByteOrder.BIG_ENDIAN));
             CliOptions.outputName("-o", name);
             java.io.PrintWriter err = spec.commandLine().getErr();
-            LackeyImporter imp = new LackeyImporter(o, threadsFromSched, skipBad);
+            if (oneThread && threadsFromSched) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "options --one-thread and --threads-from-sched exclude each other");
+            }
+            java.util.List<long[]> sync = new java.util.ArrayList<>();
+            for (String s : syncAddresses) {
+                sync.addAll(SyncAddresses.parseList("option --sync-addresses", s));
+            }
+            for (Path f : syncAddressFiles) {
+                sync.addAll(SyncAddresses.read(f));
+            }
+            LackeyImporter imp = new LackeyImporter(o, !oneThread, skipBad).syncRanges(sync);
             LackeyImporter.Result r;
             Progress shown = Progress.start(Progress.Mode.of(progress), "import", "imported", err, imp::progress,
                     () -> -1);
@@ -82,8 +111,12 @@ public final class ImportCommand implements Runnable {
                     + r.files.size() + " thread" + (r.files.size() == 1 ? "" : "s") + ")");
             if (r.files.size() > 1) {
                 // Lackey output holds no thread creation or join: the replay must start every thread at once
-                err.println("dsmscope: the trace has no spawn or join records; analyse it with: dsmscope ciat -p "
-                        + r.prefix(name));
+                err.println("dsmscope: " + imp.handoffs() + " scheduler hand-offs keep Valgrind's order; the trace has"
+                        + " no spawn or join records; analyse it with: dsmscope ciat -p " + r.prefix(name));
+            }
+            if (!sync.isEmpty()) {
+                err.println("dsmscope: " + sync.size() + " synchronization address range"
+                        + (sync.size() == 1 ? "" : "s") + " recorded");
             }
             if (r.skipped > 0) {
                 err.println("dsmscope: " + input + ": skipped " + r.skipped + " bad line"

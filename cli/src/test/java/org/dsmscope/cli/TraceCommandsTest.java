@@ -170,6 +170,70 @@ class TraceCommandsTest {
         assertTrue(err.startsWith("dsmscope: imported "), "quiet without a terminal: " + err);
     }
 
+    /**
+     * Threads from the scheduler lines are the default (before, a log of several threads imported without
+     * {@code --threads-from-sched} quietly became one thread); {@code --one-thread} asks for one file, and the two
+     * options exclude each other.
+     */
+    @Test
+    void importLackey_splitsThreadsByDefault_andOneThreadOnRequest() throws IOException {
+        Path in = lackeyFixture();
+        String name = dir.resolve("d").toString();
+        assertEquals(0, run("import", "lackey", in.toString(), "-o", name), err);
+        assertTrue(err.contains("into " + name + ".3 (3 threads)"), err);
+        assertTrue(err.contains("scheduler hand-offs keep Valgrind's order"), err);
+        String flagged = dir.resolve("f").toString();
+        assertEquals(0, run("import", "lackey", "--threads-from-sched", in.toString(), "-o", flagged), err);
+        for (int t = 0; t < 3; t++) {
+            assertEquals(-1L, Files.mismatch(Path.of(name + ".3." + t), Path.of(flagged + ".3." + t)), "file " + t);
+        }
+        assertEquals(0, run("import", "lackey", "--one-thread", in.toString(), "-o", name), err);
+        assertTrue(err.contains("into " + name + ".1 (1 thread)"), err);
+        assertEquals(2, run("import", "lackey", "--one-thread", "--threads-from-sched", in.toString(), "-o", name));
+        assertTrue(err.contains("--one-thread and --threads-from-sched exclude each other"), err);
+    }
+
+    /**
+     * A two-thread log analysed end to end (no Valgrind needed): CIAT counts the communication of the log's own
+     * order (thread 1 reads the word thread 0 stored before the switch: RAW; the two locked read-modify-writes of
+     * one lock word: RAW + WAW), and the report and JSON say what such a trace cannot know. Replayed by pseudo clock
+     * (before the hand-offs), thread 1's load came before thread 0's store: RAW 1, WAR 1, WAW 1. With the lock word
+     * named, its four accesses are left out.
+     */
+    @Test
+    void importLackey_thenCiat_countsTheLogsOrder_andSaysWhatTheTraceCannotKnow() throws IOException {
+        Path in = dir.resolve("two.lackey");
+        Files.write(in, List.of(" S 100,8", " S 108,8", " S 110,8", "--9--   SCHED[2]:  acquired lock (x)", " L 110,8",
+                " M 200,4", "--9--   SCHED[1]:  acquired lock (x)", " M 200,4"));
+        String name = dir.resolve("two").toString();
+        assertEquals(0, run("import", "lackey", in.toString(), "-o", name), err);
+        assertTrue(err.contains("dsmscope: 2 scheduler hand-offs keep Valgrind's order"), err);
+        Path json = dir.resolve("two.json");
+        assertEquals(0, run("ciat", "-p", "--json", json.toString(), name + ".2"), err);
+        String report = Files.readString(Path.of(name + ".2.ciat_report"));
+        assertTrue(report.contains("RxTxL40: RAW 2 ") && report.contains("RxTxL41: WAR 0 ")
+                && report.contains("RxTxL42: WAW 1 ") && report.contains("RxTxL43: RAR 0 "), report);
+        List<String> head = report.lines().limit(4).toList();
+        assertTrue(head.get(2).startsWith("# recorded_order: handoffs 2: the replay follows one recorded"
+                + " interleaving (Valgrind runs one thread at a time); no lock, barrier or thread creation of the"
+                + " program is recorded, so phases and waits are those of that serialised run"), head.toString());
+        assertEquals("# sync_variables: named_ranges 0: none named: lock words count as ordinary data (name them on"
+                + " the import: dsmscope import lackey --sync-addresses)", head.get(3));
+        String j = Files.readString(json).replaceAll("\\s", "");
+        assertTrue(j.contains("\"processors\":2,\"recordedOrder\":{\"handoffs\":2,\"syncRanges\":0,\"order\":"), j);
+
+        assertEquals(0, run("import", "lackey", "--sync-addresses", "0x200", in.toString(), "-o", name), err);
+        assertEquals(0, run("ciat", "-p", "--json", json.toString(), name + ".2"), err);
+        report = Files.readString(Path.of(name + ".2.ciat_report"));
+        assertTrue(report.contains("RxTxL40: RAW 1 ") && report.contains("RxTxL42: WAW 0 ")
+                && report.contains(" sync_excluded 4\n"), report);
+        assertTrue(report.contains("\n# sync_variables: named_ranges 1: accesses starting in the named ranges are"
+                + " left out of communication; other lock words count as ordinary data\n"), report);
+        assertEquals(2, run("import", "lackey", "--sync-addresses", "0x200+0", in.toString(), "-o", name));
+        assertEquals("dsmscope: option --sync-addresses: '0x200+0': the byte count after '+' must be 1 to 65536\n",
+                err);
+    }
+
     @Test
     void importLackey_badLine_namesLine() throws IOException {
         Path in = dir.resolve("x.lackey");
@@ -253,7 +317,7 @@ class TraceCommandsTest {
     void convert_toClassic_refusesA64BitAddressWithOneLine() throws IOException {
         Path in = lackeyFixture();
         String name = dir.resolve("pt").toString();
-        assertEquals(0, run("import", "lackey", in.toString(), "-o", name));
+        assertEquals(0, run("import", "lackey", "--one-thread", in.toString(), "-o", name));
         assertEquals(2, run("convert", name + ".1", "-o", dir.resolve("cl").toString(), "--classic"));
         assertEquals(1, err.lines().count(), err);
         assertTrue(err.contains("byte offset 8") && err.contains("classic") || err.contains("extended"), err);

@@ -241,16 +241,38 @@ class UserMistakesTest {
     }
 
     /**
-     * An access whose bytes run past the end of the 64-bit address space (imported from Lackey output) is a bad
-     * record for ciat, named at its byte offset; continuing skips it and analyses the rest (before, its last byte
-     * wrapped to a negative key count and gave a wrong access age without a word).
+     * An access whose bytes run past the end of the 64-bit address space is refused by the Lackey import, naming
+     * the log's line (before, the import wrote it and only the analysis refused it, at a byte offset of the trace);
+     * with --skip-bad-records the line is counted and left out.
+     */
+    @Test
+    void importLackey_accessPastTheEndOfTheAddressSpace_isRefusedNamingTheLine() throws IOException {
+        Path lackey = dir.resolve("w.lackey");
+        Files.writeString(lackey, " L 10,4\n L ffffffffffffffff,8\n S fffffffffffffff8,8\n");
+        String name = dir.resolve("w").toString();
+        assertOneLineUserError(run("import", "lackey", "-o", name, lackey.toString()), "dsmscope: " + lackey
+                + ": line 2: an access of 8 bytes at 0xffffffffffffffff runs past the end of the 64-bit address"
+                + " space: ' L ffffffffffffffff,8'");
+        assertFalse(Files.exists(Path.of(name + ".1.0")));
+        CiatCommandTest.Run r = run("import", "lackey", "--skip-bad-records", "-o", name, lackey.toString());
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.err().contains("skipped 1 bad line, the first at line 2: an access of 8 bytes"), r.err());
+    }
+
+    /**
+     * An access whose bytes run past the end of the 64-bit address space (in a trace written by another tool) is a
+     * bad record for ciat, named at its byte offset; continuing skips it and analyses the rest (before, its last
+     * byte wrapped to a negative key count and gave a wrong access age without a word).
      */
     @Test
     void ciat_accessPastTheEndOfTheAddressSpace_isABadRecord_notAWrongAge() throws IOException {
-        Path lackey = dir.resolve("w.lackey");
-        Files.writeString(lackey, " L fffffffffffffffc,8\n L 10,4\n S fffffffffffffff8,8\n L 10,4\n");
         String name = dir.resolve("w").toString();
-        assertEquals(0, run("import", "lackey", "-o", name, lackey.toString()).status());
+        try (TraceWriter w = TraceWriter.create(Path.of(name + ".1.0"), new TraceWriter.Options().addr64(true))) {
+            w.memory(MemType.LOAD, 8, MemType.VECTOR, 0xfffffffffffffffcL);
+            w.memory(MemType.LOAD, 4, MemType.VECTOR, 0x10);
+            w.memory(MemType.STORE, 8, MemType.VECTOR, 0xfffffffffffffff8L);
+            w.memory(MemType.LOAD, 4, MemType.VECTOR, 0x10);
+        }
         CiatCommandTest.Run r = run("ciat", name + ".1");
         assertOneLineUserError(r, name + ".1.0: byte offset 16: record 00000280 fffffffc: an access at "
                 + "0xfffffffffffffffc runs past the end of the 64-bit address space");

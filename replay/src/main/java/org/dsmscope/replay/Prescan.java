@@ -71,6 +71,34 @@ final class Prescan {
         return syncVars.get(address) >= 0;
     }
 
+    private void addSyncVariable(long v) {
+        syncVars.put(v, 0);
+        syncMin = Math.min(syncMin, v);
+        syncMax = Math.max(syncMax, v);
+    }
+
+    /**
+     * A {@link CallType#SYNC_RANGE} declaration (a Lackey import's {@code --sync-addresses}): every byte of the range
+     * is a synchronization variable, so an access starting at any of them is one. A count outside 1 to {@link
+     * CallType#SYNC_RANGE_MAX}, or a range past the end of the address space, is a bad record.
+     */
+    private void addSyncRange(TraceReader r) {
+        long a = CallType.wide(r.arg(1), r.arg(2));
+        long bytes = r.arg(3);
+        if (bytes < 1 || bytes > CallType.SYNC_RANGE_MAX || Long.compareUnsigned(a, -bytes) > 0) {
+            String msg = r.name() + ": byte offset " + r.offset() + ": sync_range of " + bytes + " bytes at 0x"
+                    + Long.toHexString(a) + " (1 to " + CallType.SYNC_RANGE_MAX + " bytes within the address space)";
+            if (!o.skipBadRecords) {
+                throw new BadInputException(msg);
+            }
+            problems.add(msg + " (passed over)");
+            return;
+        }
+        for (long i = 0; i < bytes; i++) {
+            addSyncVariable(a + i);
+        }
+    }
+
     /** Builds {@link #syncPages} from the variables found. */
     void indexSyncPages() {
         if (syncMin > syncMax) {
@@ -346,10 +374,9 @@ final class Prescan {
                     case RecordKind.CALL: {
                         int type = r.callType();
                         if (CallType.hasSyncVariable(type)) {
-                            long v = r.arg(1);
-                            syncVars.put(v, 0);
-                            syncMin = Math.min(syncMin, v);
-                            syncMax = Math.max(syncMax, v);
+                            addSyncVariable(r.arg(1));
+                        } else if (type == CallType.SYNC_RANGE) {
+                            addSyncRange(r);
                         }
                         if (type == CallType.MARKER) {
                             long cmd = r.arg(1);

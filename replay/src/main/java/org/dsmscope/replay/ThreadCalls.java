@@ -22,8 +22,9 @@ import org.dsmscope.trace.TraceReader;
  * The call records of a thread replay and the synchronization state they act on (seed 000 §3, seed 001 §3, SPEC §4).
  *
  * <p>What each call does to the threads of a {@link ThreadEngine}: spawn, join, barrier, critical and ordered
- * sections, condition waits and latches, markers, file I/O with {@code -handle_io}, and a thread's end (its held
- * locks, its joiners, the ordered-section turn, a phase change). It holds the synchronization objects, the
+ * sections, condition waits and latches, markers, the turn hand-offs of a recorded interleaving ({@link Turns}),
+ * file I/O with {@code -handle_io}, and a thread's end (its held locks, its joiners, the ordered-section turn, a
+ * phase change). It holds the synchronization objects, the
  * wake-up numbers seen, the I/O model, the locks each thread holds and the ordered-section round and turn; the
  * engine holds the clocks, thread states and waits, and the phases. Runs on the replay thread, as the engine does.
  * The rules are listed in the module README.
@@ -37,6 +38,8 @@ final class ThreadCalls {
     private final TraceReader[] rd;
     final SyncObjects sync;
     private final LongLongMap seqDone = new LongLongMap(64);
+    /** The hand-offs of a recorded interleaving (Lackey imports). */
+    private final Turns turns;
     private final IoModel io;
     private final int[] held;
     /**
@@ -76,6 +79,7 @@ final class ThreadCalls {
         sharedCount = new int[n];
         orderCount = new int[n];
         endClock = new long[n];
+        turns = new Turns(e);
     }
 
     /** Starts the ordered sections of a new phase: round 0, the first active thread's turn. */
@@ -126,6 +130,12 @@ final class ThreadCalls {
                 return;
             case CallType.MARKER:
                 marker(t, r);
+                return;
+            case CallType.TURN_ACQUIRE:
+                turns.acquire(t, r);
+                return;
+            case CallType.TURN_RELEASE:
+                turns.release(t, r);
                 return;
             case CallType.START_TRACE:
                 began[t] = true;

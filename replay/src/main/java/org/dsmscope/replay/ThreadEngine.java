@@ -33,6 +33,8 @@ final class ThreadEngine {
     static final int W_MARKER = 7;
     /** Waiting for a lock in shared (read) mode: critical-section records with argument 2 = 1. */
     static final int W_SHARED = 8;
+    /** Waiting for turn n of a recorded interleaving ({@link Turns}): booked as idle, Valgrind's serialisation. */
+    static final int W_TURN = 9;
 
     final Replay rp;
     private final Analysis[] an;
@@ -65,6 +67,14 @@ final class ThreadEngine {
     final boolean[] hinted;
     final boolean[] stopped;
     private final boolean[] fetchMode;
+    /**
+     * Per thread in fetch mode: its clock reached the bound at an instruction fetch, and the memory records that
+     * follow belong to that instruction (SPEC §2: the records of one instruction stay together), so it goes on
+     * until the next record that is not a memory record. That record, already read, is {@link #heldKind}.
+     */
+    private final boolean[] tail;
+    /** Per thread: the kind of a record read at the end of a {@link #tail} and handled when it runs next; 0: none. */
+    private final int[] heldKind;
     private final boolean[] pcValid;
     private final long[] pc;
     /** Exact reconstruction from the symbol sidecar's memory-access offsets, or null (seed 000 §3's). */
@@ -104,6 +114,8 @@ final class ThreadEngine {
         resume = new boolean[n];
         hinted = new boolean[n];
         stopped = new boolean[n];
+        tail = new boolean[n];
+        heldKind = new int[n];
         pcValid = new boolean[n];
         pc = new long[n];
         participated = new boolean[n];
@@ -318,7 +330,10 @@ final class ThreadEngine {
         return -1;
     }
 
-    /** Runs thread t for at least one record, then while its clock stays below every other runnable clock. */
+    /**
+     * Runs thread t for at least one record, then while its clock stays below every other runnable clock (in fetch
+     * mode, and then up to the end of the instruction it fetched last: {@link #tail}).
+     */
     private void step(int t) {
         last = t;
         final TraceReader r = rd[t];
@@ -332,6 +347,13 @@ final class ThreadEngine {
             }
             emitCall(t, clock[t] - waitStart[t]);
         }
+        if (heldKind[t] != 0) {
+            int k = heldKind[t];
+            heldKind[t] = 0;
+            if (!record(t, r, k) || clock[t] >= bound && !tail[t] || state[t] != RUNNABLE) {
+                return;
+            }
+        }
         do {
             // A run only when the thread may go on for a while: in lockstep (room 1) next() is cheaper.
             long room = bound - clock[t];
@@ -344,37 +366,51 @@ final class ThreadEngine {
             }
             int k = r.next();
             replayed++;
-            if (k == RecordKind.MEMORY) {
-                if (stopped[t]) {
-                    continue;
-                }
-                if (!announced) {
-                    announce();
-                }
-                long c = clock[t];
-                if (fetchMode[t]) {
-                    access(t, lastInstr[t], r.memType(), r.size(), r.address());
-                    continue;
-                }
-                if (pcValid[t]) {
-                    c = fetchAccess(t, c);
-                }
-                access(t, c, r.memType(), r.size(), r.address());
-                lastInstr[t] = c;
-                clock[t] = c + 1;
-                cur.busy[t]++;
-            } else if (k == RecordKind.CALL) {
-                calls.call(t, r);
+            if (tail[t] && k != RecordKind.MEMORY) {
+                // the instruction's accesses are done: this record waits until t runs next
+                tail[t] = false;
+                heldKind[t] = k;
                 return;
-            } else if (k == RecordKind.EOF) {
-                replayed--;
-                calls.checkComplete(t, r);
-                calls.endThread(t, ENDED);
-                return;
-            } else {
-                other(t, k, r.source(), r.target(), r.size());
             }
-        } while (clock[t] < bound && state[t] == RUNNABLE);
+            if (!record(t, r, k)) {
+                return;
+            }
+        } while ((clock[t] < bound || tail[t]) && state[t] == RUNNABLE);
+    }
+
+    /** Handles the record of kind k that thread t's reader has just read; false if t must stop here. */
+    private boolean record(int t, TraceReader r, int k) {
+        if (k == RecordKind.MEMORY) {
+            if (stopped[t]) {
+                return true;
+            }
+            if (!announced) {
+                announce();
+            }
+            long c = clock[t];
+            if (fetchMode[t]) {
+                access(t, lastInstr[t], r.memType(), r.size(), r.address());
+                return true;
+            }
+            if (pcValid[t]) {
+                c = fetchAccess(t, c);
+            }
+            access(t, c, r.memType(), r.size(), r.address());
+            lastInstr[t] = c;
+            clock[t] = c + 1;
+            cur.busy[t]++;
+            return true;
+        } else if (k == RecordKind.CALL) {
+            calls.call(t, r);
+            return false;
+        } else if (k == RecordKind.EOF) {
+            replayed--;
+            calls.checkComplete(t, r);
+            calls.endThread(t, ENDED);
+            return false;
+        }
+        other(t, k, r.source(), r.target(), r.size());
+        return true;
     }
 
     /**
@@ -393,21 +429,30 @@ final class ThreadEngine {
     private boolean run(int t, TraceReader r, int n) {
         long[] w = r.runWords();
         long hi = r.addressHigh();
+        // tail[t] is false on entry (a thread in its tail has no room for a run); it becomes true only at a fetch
+        boolean inTail = false;
         for (int i = r.runStart(), end = i + n; i < end; i++) {
             long word = w[i];
-            replayed++;
             int k = TraceReader.wordKind(word);
+            if (inTail && k != RecordKind.MEMORY) {
+                // the accesses of the instruction that reached the bound are done (a fetch came before: i > start)
+                tail[t] = false;
+                r.unread(end - i);
+                return false;
+            }
+            replayed++;
             int f1 = (int) (word >>> 32);
             long address = hi | (word & 0xFFFFFFFFL);
             if (k == RecordKind.MEMORY) {
                 memory(t, f1, MemType.bytes(f1), address);
             } else if (k == RecordKind.FETCH) {
                 other(t, k, address, address, f1 & 0xFFFFFF);
+                inTail = tail[t];
             } else {
                 long source = k == RecordKind.PROC_START ? address : hi | (f1 & SmaitFormat.BRANCH_FIELD_MASK);
                 other(t, k, source, address, 0);
             }
-            if (clock[t] >= bound || state[t] != RUNNABLE) {
+            if (clock[t] >= bound && !inTail || state[t] != RUNNABLE) {
                 r.unread(end - i - 1);
                 return false;
             }
@@ -501,6 +546,8 @@ final class ThreadEngine {
             lastInstr[t] = c;
             clock[t] = c + 1;
             cur.busy[t]++;
+            // its accesses follow: they are delivered before the thread gives way
+            tail[t] = c + 1 >= bound;
             return;
         }
         if (k != RecordKind.PROC_START && !fetchMode[t]) {
@@ -564,9 +611,23 @@ final class ThreadEngine {
     /** Ends a wait of {@code u} at clock {@code w}; the call it waited in is delivered when it next runs. */
     void wake(int u, long w) {
         int kind = waitKind[u];
-        wakeClock(u, w, kind == W_LOCK || kind == W_SHARED || kind == W_ORDER);
+        if (kind == W_TURN) {
+            idleUntil(u, w);
+        } else {
+            wakeClock(u, w, kind == W_LOCK || kind == W_SHARED || kind == W_ORDER);
+        }
         state[u] = RUNNABLE;
         resume[u] = true;
+    }
+
+    /** Moves u's clock forward to {@code w}, booking the interval as idle (a turn of a recorded interleaving). */
+    void idleUntil(int u, long w) {
+        long c = clock[u];
+        if (w > c) {
+            cur.idle[u] += w - c;
+            clock[u] = w;
+            waited(u, c, w, Analysis.WAIT_IDLE);
+        }
     }
 
     void wakeClock(int u, long w, boolean contention) {
@@ -667,7 +728,7 @@ final class ThreadEngine {
             if (state[u] == BLOCKED && (waitKind[u] == W_LOCK || waitKind[u] == W_SHARED || waitKind[u] == W_ORDER)) {
                 cur.contention[u] += rem;
                 reason = Analysis.WAIT_CONTENTION;
-            } else if (participated[u]) {
+            } else if (participated[u] && !(state[u] == BLOCKED && waitKind[u] == W_TURN)) {
                 cur.imbalance[u] += rem;
                 reason = Analysis.WAIT_IMBALANCE;
             } else {

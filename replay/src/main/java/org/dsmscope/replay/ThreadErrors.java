@@ -54,6 +54,9 @@ final class ThreadErrors {
                         + e.waitSeq[u] + ", which no thread has executed";
             case ThreadEngine.W_ORDER:
                 return where + " waits for its ordered section (turn of thread " + e.calls.orderTurn + ")";
+            case ThreadEngine.W_TURN:
+                return where + " waits for turn " + Long.toUnsignedString(e.waitSeq[u]) + " of the recorded"
+                        + " interleaving, which no thread has released";
             default:
                 return where + " waits at marker num " + e.waitSeq[u] + " for the other active threads";
         }

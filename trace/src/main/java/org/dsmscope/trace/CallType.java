@@ -26,6 +26,13 @@ package org.dsmscope.trace;
  * sequence number, arg3 permits or count released.
  * <li>{@link #SYNC_ACQUIRE} (extension, latch await / semaphore acquire): arg1 object address, arg2 the sequence
  * number of the release that let it pass (0 if none was needed), arg3 permits.
+ * <li>{@link #TURN_RELEASE} / {@link #TURN_ACQUIRE} (extension, a recorded interleaving such as Valgrind's
+ * scheduler switches): arg1 the low and arg2 the high 32 bits of the turn number (1, 2, ... per trace set); the
+ * thread that stops running releases turn n, the thread that runs next acquires it, and the replay lets no thread
+ * pass its acquire of turn n before turn n was released.
+ * <li>{@link #SYNC_RANGE} (extension, a declaration, not an operation): arg1 the low and arg2 the high 32 bits of
+ * an address, arg3 a byte count (1..65536): an access that starts at one of those bytes is to a synchronization
+ * variable (left out of communication, seed 001 §5.1), as argument 1 of a lock record is.
  * </ul>
  */
 public final class CallType {
@@ -71,6 +78,14 @@ public final class CallType {
     public static final int SYNC_RELEASE = 0x23;
     /** Extension: acquire-type operation (CountDownLatch.await, Semaphore.acquire). */
     public static final int SYNC_ACQUIRE = 0x24;
+    /** Extension: the running thread gives up its turn n of a recorded interleaving (a scheduler switch). */
+    public static final int TURN_RELEASE = 0x25;
+    /** Extension: the thread that runs next takes turn n of a recorded interleaving. */
+    public static final int TURN_ACQUIRE = 0x26;
+    /** Extension: declares an address range whose accesses are synchronization (lock words named on an import). */
+    public static final int SYNC_RANGE = 0x27;
+    /** Most bytes one {@link #SYNC_RANGE} record declares. */
+    public static final long SYNC_RANGE_MAX = 65536;
     /**
      * Not a trace-file record: the on-the-fly hint that a thread has begun an untimed join of thread arg3 (start:
      * the join's start, µs) and that its join record follows once the join returns. The agent puts it only in the
@@ -104,6 +119,9 @@ public final class CallType {
         NAMES[COND_WAKE] = "cond_wake";
         NAMES[SYNC_RELEASE] = "sync_release";
         NAMES[SYNC_ACQUIRE] = "sync_acquire";
+        NAMES[TURN_RELEASE] = "turn_release";
+        NAMES[TURN_ACQUIRE] = "turn_acquire";
+        NAMES[SYNC_RANGE] = "sync_range";
     }
 
     private CallType() {
@@ -138,6 +156,11 @@ public final class CallType {
             }
         }
         return -1;
+    }
+
+    /** Argument 1 (low half) and argument 2 (high half) of a turn or sync-range record as one 64-bit value. */
+    public static long wide(long arg1, long arg2) {
+        return (arg2 << 32) | (arg1 & 0xFFFFFFFFL);
     }
 
     /** Synchronization calls whose argument 1 is a synchronization variable (left out of communication). */

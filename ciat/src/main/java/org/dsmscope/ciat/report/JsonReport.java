@@ -20,7 +20,9 @@ import org.dsmscope.trace.OutputFile;
  * CIAT's results as JSON ({@code --json FILE}), format {@value #FORMAT}: the contract of issue 4 (threads,
  * phases[] with id/kind and the blocks, aggregate with accesses, communication, accessAge, concurrency and
  * memory), plus extra blocks (instructionStream, calls), and after "processors" an "incomplete" object
- * (problemCount, problems[]) only when the replay continued past problems ({@code --skip-bad-records}). Fields
+ * (problemCount, problems[]) only when the replay continued past problems ({@code --skip-bad-records}), then a
+ * "recordedOrder" object only for a trace with a recorded interleaving or named sync ranges ({@link
+ * RecordedOrder}). Fields
  * are written in a fixed order (tree nodes keep insertion order), so the same results give the same bytes.
  */
 public final class JsonReport {
@@ -59,6 +61,7 @@ public final class JsonReport {
             ArrayNode list = inc.putArray("problems");
             res.problems.forEach(list::add);
         }
+        RecordedOrder.json(root, res);
         ArrayNode phases = root.putArray("phases");
         for (PhaseStats p : res.phases) {
             ObjectNode o = phases.addObject();

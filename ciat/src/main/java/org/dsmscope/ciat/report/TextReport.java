@@ -14,7 +14,9 @@ import org.dsmscope.trace.CallType;
 
 /**
  * The CIAT report file {@code NAME.p.ciat_report} (seed 000 §3 and §4), format {@value #FORMAT}: header lines
- * (a run continued past problems says so there: {@code # incomplete: ...}, one {@code # problem: ...} each), then
+ * (a run continued past problems says so there: {@code # incomplete: ...}, one {@code # problem: ...} each; a trace
+ * with a recorded interleaving says what it cannot tell: {@code # recorded_order: ...}, {@code # sync_variables:
+ * ...}, {@link RecordedOrder}), then
  * tagged lines {@code RrTtLll: ...} per phase (r = phase number) and for the aggregate (r = x); t is a thread
  * (or, for COMM_MAT rows, a processor) number, or x for all threads; ll is the data type number listed in the
  * module README. Numbers are plain decimals, percentages with two decimals; lines are in a fixed order.
@@ -37,6 +39,10 @@ public final class TextReport {
         w.write("# threads " + res.threads + " processors " + res.processors + " phases " + res.phases.size()
                 + "\n");
         ProblemLines.write(w, res.problems, res.problemCount);
+        for (String l : RecordedOrder.lines(res)) {
+            w.write(l);
+            w.write('\n');
+        }
         for (PhaseStats p : res.phases) {
             t.r = Integer.toString(p.id);
             t.phase(res, p);

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.dsmscope.trace.BadInputException;
+import org.dsmscope.trace.CallType;
 import org.dsmscope.trace.MemType;
 import org.dsmscope.trace.OpenFiles;
 import org.dsmscope.trace.TraceSet;
@@ -33,9 +34,17 @@ import org.dsmscope.trace.TraceWriter;
  * </pre>
  * Records before the first scheduler line belong to Valgrind thread 1 (the main thread). Each thread gets its own
  * file, {@code NAME.p.0 … NAME.p.(p-1)} in the order the threads first ran; Valgrind reuses the id of an exited
- * thread for the next one it creates, and that thread gets a new file (before, the two were merged into one, so
- * their communication looked private). The output is the extended format with 64-bit addresses. The input is
- * streamed: memory use does not grow with its size.
+ * thread for the next one it creates, and that thread gets a new file (the two merged would make their
+ * communication look private). The output is the extended format with 64-bit addresses. The input is streamed:
+ * memory use does not grow with its size.
+ *
+ * <p>Valgrind runs one thread at a time, so the log is a real interleaving (SPEC §2). At every switch from one
+ * thread's file to another's the importer writes a hand-off pair with the next turn number n (1, 2, ...): {@link
+ * CallType#TURN_RELEASE} at the end of the stopping thread's records, {@link CallType#TURN_ACQUIRE} before the
+ * next thread's; the replay lets no thread pass its acquire of turn n before turn n was released, so it follows
+ * the log's order. The records of one line (the load and store of an {@code M}) are written together. Address
+ * ranges named as synchronization ({@link #syncRanges}) become {@link CallType#SYNC_RANGE} records at the start of
+ * the first file. An access whose bytes run past the end of the 64-bit address space is a bad line.
  */
 public final class LackeyImporter {
 
@@ -45,7 +54,7 @@ public final class LackeyImporter {
         public final List<Path> files;
         /** The Valgrind thread id of each file. */
         public final int[] valgrindThreads;
-        /** Records written (a modify line counts as two). */
+        /** Records written (a modify line counts as two; hand-off and sync-range call records count one each). */
         public final long records;
         /** Lines that did not parse and were skipped (with skipping on). */
         public final long skipped;
@@ -79,6 +88,10 @@ public final class LackeyImporter {
     private final OpenFiles files = OpenFiles.forThisProcess();
     private final boolean threadsFromSched;
     private final boolean skipBad;
+    /** Address ranges named as synchronization variables: {address, bytes} each. */
+    private long[][] syncRanges = new long[0][];
+    /** Hand-offs written so far: the last turn number. */
+    private long turns;
 
     private String inputName;
     private Path tmpDir;
@@ -101,7 +114,8 @@ public final class LackeyImporter {
     /**
      * An importer writing with {@code options} (forced to the extended format with 64-bit addresses).
      *
-     * @param threadsFromSched split threads by the scheduler lines; false: everything into one file
+     * @param threadsFromSched split threads by the scheduler lines (a log without them gives one file anyway);
+     *     false: everything into one file, no hand-offs
      * @param skipBad skip lines that do not parse (counted) instead of failing
      */
     public LackeyImporter(TraceWriter.Options options, boolean threadsFromSched, boolean skipBad) {
@@ -109,6 +123,28 @@ public final class LackeyImporter {
         this.smallOptions = options.copy().bufferBytes(OpenFiles.SMALL_BUFFER_BYTES).background(false);
         this.threadsFromSched = threadsFromSched;
         this.skipBad = skipBad;
+    }
+
+    /**
+     * Names address ranges whose accesses are synchronization (lock words): {address, bytes} each, bytes 1 to
+     * {@link CallType#SYNC_RANGE_MAX}; written as {@link CallType#SYNC_RANGE} records at the start of the first
+     * file. Returns this importer.
+     */
+    public LackeyImporter syncRanges(List<long[]> ranges) {
+        long[][] r = ranges.toArray(new long[0][]);
+        for (long[] a : r) {
+            if (a[1] < 1 || a[1] > CallType.SYNC_RANGE_MAX) {
+                throw new IllegalArgumentException("a sync range of " + a[1] + " bytes (1 to "
+                        + CallType.SYNC_RANGE_MAX + ")");
+            }
+        }
+        syncRanges = r;
+        return this;
+    }
+
+    /** Hand-off pairs written (scheduler switches between threads' files). */
+    public long handoffs() {
+        return turns;
     }
 
     /**
@@ -180,6 +216,12 @@ public final class LackeyImporter {
             tidOf[k] = tid;
             slotOf[tid] = k + 1;
             exited[tid] = false;
+            if (k == 0) {
+                for (long[] a : syncRanges) {
+                    writers[0].call(CallType.SYNC_RANGE, 0, 0, a[0] & 0xFFFFFFFFL, a[0] >>> 32, a[1], 0);
+                    records++;
+                }
+            }
         }
         return writers[slotOf[tid] - 1];
     }
@@ -346,7 +388,15 @@ public final class LackeyImporter {
             bad(s, e, "scheduler line names thread " + tid + " (Valgrind numbers threads from 1)");
             return;
         }
+        TraceWriter prev = current;
         current = writer(tid);
+        if (prev != null && prev != current) {
+            // a switch: the stopping thread releases turn n, the next one acquires it (the log's order)
+            turns++;
+            prev.call(CallType.TURN_RELEASE, 0, 0, turns & 0xFFFFFFFFL, turns >>> 32, 0, 0);
+            current.call(CallType.TURN_ACQUIRE, 0, 0, turns & 0xFFFFFFFFL, turns >>> 32, 0, 0);
+            records += 2;
+        }
     }
 
     private int find(byte[] pat, int s, int e) {
@@ -397,6 +447,12 @@ public final class LackeyImporter {
         }
         if (sd == 0 || i != e || size < 1 || size > 0xFFFF) {
             bad(s - 3, e, "bad size (expected a decimal size from 1 to 65535)");
+            return;
+        }
+        if (Long.compareUnsigned(addr, -size) > 0) {
+            // its last byte would wrap to address 0: no analysis could place it
+            bad(s - 3, e, "an access of " + size + " bytes at 0x" + Long.toHexString(addr) + " runs past the end of"
+                    + " the 64-bit address space");
             return;
         }
         TraceWriter w = current != null ? current : (current = writer(1));

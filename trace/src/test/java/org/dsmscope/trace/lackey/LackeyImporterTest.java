@@ -16,6 +16,7 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.dsmscope.trace.BadInputException;
+import org.dsmscope.trace.CallType;
 import org.dsmscope.trace.Codec;
 import org.dsmscope.trace.RecordKind;
 import org.dsmscope.trace.TraceReader;
@@ -23,7 +24,10 @@ import org.dsmscope.trace.TraceWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Lackey import against a plain regex reference, on a real Valgrind 3.19 excerpt and on inline lines. */
+/**
+ * Lackey import against a plain regex reference, on a real Valgrind 3.19 excerpt and on inline lines: one file per
+ * thread, a hand-off pair at every switch, the records of one line together, bad lines named.
+ */
 class LackeyImporterTest {
     @TempDir
     Path dir;
@@ -31,22 +35,51 @@ class LackeyImporterTest {
     private static final Pattern ACCESS = Pattern.compile("^(I | L| S| M) ([0-9a-f]+),([0-9]+)$");
     private static final Pattern SCHED = Pattern.compile("^--\\d+-- +SCHED\\[(\\d+)\\]:  acquired lock.*");
 
-    /** Reference: thread id → records as text, from a regex reading of the whole input. */
+    private static final Pattern EXIT = Pattern.compile("^--\\d+-- +SCHED\\[(\\d+)\\]: release lock in VG_\\(exit_thread\\)");
+
+    /**
+     * Reference: per thread instance in the order they first ran (a Valgrind id seen again after its thread exited
+     * is a new one) → records as text, from a regex reading of the whole input; with {@code split}, each switch
+     * from one instance to another adds "turn_release n" to the one and "turn_acquire n" to the other.
+     */
     private static TreeMap<Integer, List<String>> reference(List<String> lines, boolean split) {
         TreeMap<Integer, List<String>> m = new TreeMap<>();
-        int tid = 1;
+        java.util.Map<Integer, Integer> instance = new java.util.HashMap<>();
+        java.util.Set<Integer> exited = new java.util.HashSet<>();
+        Integer cur = null;
+        long turn = 0;
         for (String l : lines) {
+            Matcher x = EXIT.matcher(l);
+            if (x.matches() && split) {
+                exited.add(Integer.parseInt(x.group(1)));
+                continue;
+            }
             Matcher s = SCHED.matcher(l);
             if (s.matches() && split) {
-                tid = Integer.parseInt(s.group(1));
-                m.computeIfAbsent(tid, k -> new ArrayList<>());
+                int tid = Integer.parseInt(s.group(1));
+                if (!instance.containsKey(tid) || exited.remove(tid)) {
+                    instance.put(tid, m.size());
+                    m.put(m.size(), new ArrayList<>());
+                }
+                Integer next = instance.get(tid);
+                if (cur != null && !cur.equals(next)) {
+                    turn++;
+                    m.get(cur).add("turn_release " + turn);
+                    m.get(next).add("turn_acquire " + turn);
+                }
+                cur = next;
                 continue;
             }
             Matcher a = ACCESS.matcher(l);
             if (!a.matches()) {
                 continue;
             }
-            List<String> out = m.computeIfAbsent(tid, k -> new ArrayList<>());
+            if (cur == null) {
+                instance.put(1, m.size());
+                m.put(m.size(), new ArrayList<>());
+                cur = instance.get(1);
+            }
+            List<String> out = m.get(cur);
             long addr = Long.parseUnsignedLong(a.group(2), 16);
             String size = a.group(3);
             switch (a.group(1).trim()) {
@@ -57,7 +90,7 @@ class LackeyImporterTest {
             }
         }
         if (m.isEmpty()) {
-            m.put(1, new ArrayList<>());
+            m.put(0, new ArrayList<>());
         }
         return m;
     }
@@ -69,6 +102,9 @@ class LackeyImporterTest {
             for (int k = r.next(); k != RecordKind.EOF; k = r.next()) {
                 if (k == RecordKind.FETCH) {
                     out.add("fetch " + r.size() + " " + r.address());
+                } else if (k == RecordKind.CALL) {
+                    String what = CallType.name(r.callType()) + " " + CallType.wide(r.arg(1), r.arg(2));
+                    out.add(r.callType() == CallType.SYNC_RANGE ? what + " " + r.arg(3) : what);
                 } else {
                     assertEquals(RecordKind.MEMORY, k);
                     assertEquals(2, r.regType());
@@ -104,7 +140,9 @@ class LackeyImporterTest {
             t++;
         }
         assertEquals(total, r.records);
-        assertTrue(ref.get(1).contains("store 8 " + 0x1fff000778L), "64-bit stack address kept");
+        assertTrue(ref.get(0).contains("store 8 " + 0x1fff000778L), "64-bit stack address kept");
+        long acquires = ref.values().stream().flatMap(List::stream).filter(x -> x.startsWith("turn_acquire")).count();
+        assertTrue(acquires >= 4, "the excerpt switches threads: " + acquires);
     }
 
     /**
@@ -192,7 +230,7 @@ class LackeyImporterTest {
         LackeyImporter.Result r = new LackeyImporter(new TraceWriter.Options().codec(Codec.LZ4), false, false)
                 .run(in, name);
         assertEquals(List.of(Path.of(name + ".1.0")), r.files);
-        assertEquals(reference(Files.readAllLines(in), false).get(1), read(r.files.get(0)));
+        assertEquals(reference(Files.readAllLines(in), false).get(0), read(r.files.get(0)));
     }
 
     @Test
@@ -223,10 +261,13 @@ class LackeyImporterTest {
         LackeyImporter.Result r = new LackeyImporter(new TraceWriter.Options(), true, false)
                 .run(in, dir.resolve("s").toString());
         assertArrayEquals(new int[] {1, 2, 2, 3}, r.valgrindThreads, "files in the order the threads first ran");
-        assertEquals(List.of("load 4 16", "load 4 48"), read(r.files.get(0)));
-        assertEquals(List.of("store 4 32"), read(r.files.get(1)));
-        assertEquals(List.of("store 4 64", "load 4 96"), read(r.files.get(2)));
-        assertEquals(List.of("load 4 80"), read(r.files.get(3)));
+        assertEquals(List.of("load 4 16", "turn_release 1", "turn_acquire 2", "load 4 48", "turn_release 3"),
+                read(r.files.get(0)));
+        assertEquals(List.of("turn_acquire 1", "store 4 32", "turn_release 2"), read(r.files.get(1)));
+        assertEquals(List.of("turn_acquire 3", "store 4 64", "turn_release 4", "turn_acquire 5", "load 4 96"),
+                read(r.files.get(2)));
+        assertEquals(List.of("turn_acquire 4", "load 4 80", "turn_release 5"), read(r.files.get(3)));
+        assertEquals(6 + 2 * 5, r.records, "six accesses, five hand-off pairs");
     }
 
     @Test
@@ -237,8 +278,85 @@ class LackeyImporterTest {
         LackeyImporter.Result r = new LackeyImporter(new TraceWriter.Options(), true, false)
                 .run(in, dir.resolve("s").toString());
         assertEquals(2, r.files.size());
-        assertEquals(List.of("load 4 16"), read(r.files.get(0)));
-        assertEquals(List.of("store 4 32"), read(r.files.get(1)));
+        assertEquals(List.of("load 4 16", "turn_release 1"), read(r.files.get(0)));
+        assertEquals(List.of("turn_acquire 1", "store 4 32"), read(r.files.get(1)));
+    }
+
+    /**
+     * Scheduler lines that name the running thread again (after a system call) are no switch: no hand-off; a switch
+     * writes the release into the stopping thread's file after its last record and the acquire into the next one's
+     * before its first, with turns numbered 1, 2, ... over the whole set.
+     */
+    @Test
+    void switches_writeOneHandoffPairEach_andReacquiringTheSameThreadWritesNone() throws IOException {
+        Path in = dir.resolve("in");
+        Files.write(in, List.of("--7--   SCHED[1]:  acquired lock (x)", "I  401000,3", " M 5000,4",
+                "--7--   SCHED[1]: releasing lock (VG_(client_syscall)[async]) -> VgTs_WaitSys",
+                "--7--   SCHED[1]:  acquired lock (VG_(client_syscall)[async])", " L 6000,8",
+                "--7--   SCHED[1]: releasing lock (VG_(vg_yield)) -> VgTs_Yielding",
+                "--7--   SCHED[2]:  acquired lock (thread_wrapper(starting new thread))", "I  402000,2", " M 5000,4",
+                "--7--   SCHED[1]:  acquired lock (VG_(vg_yield))", " S 6000,8"));
+        LackeyImporter imp = new LackeyImporter(new TraceWriter.Options(), true, false);
+        LackeyImporter.Result r = imp.run(in, dir.resolve("h").toString());
+        assertEquals(List.of("fetch 3 " + 0x401000, "load 4 " + 0x5000, "store 4 " + 0x5000, "load 8 " + 0x6000,
+                "turn_release 1", "turn_acquire 2", "store 8 " + 0x6000), read(r.files.get(0)));
+        assertEquals(List.of("turn_acquire 1", "fetch 2 " + 0x402000, "load 4 " + 0x5000, "store 4 " + 0x5000,
+                "turn_release 2"), read(r.files.get(1)));
+        assertEquals(2, imp.handoffs());
+        assertEquals(8 + 4, r.records, "eight accesses and fetches, two hand-off pairs");
+    }
+
+    /** Named synchronization ranges go at the start of the first file, one sync_range record each. */
+    @Test
+    void syncRanges_areDeclaredAtTheStartOfTheFirstFile() throws IOException {
+        Path in = dir.resolve("in");
+        Files.write(in, List.of(" L 10c0a0,4", "--7--   SCHED[2]:  acquired lock (x)", " M 10c0a0,4"));
+        LackeyImporter.Result r = new LackeyImporter(new TraceWriter.Options(), true, false)
+                .syncRanges(SyncAddresses.parseList("test", "0x10c0a0+40,0x1ffefff000"))
+                .run(in, dir.resolve("s").toString());
+        assertEquals(List.of("sync_range " + 0x10c0a0 + " 40", "sync_range " + 0x1ffefff000L + " 1",
+                "load 4 " + 0x10c0a0, "turn_release 1"), read(r.files.get(0)));
+        assertEquals(List.of("turn_acquire 1", "load 4 " + 0x10c0a0, "store 4 " + 0x10c0a0), read(r.files.get(1)));
+    }
+
+    @Test
+    void syncAddresses_badEntries_areNamed() throws IOException {
+        assertEquals("option --sync-addresses: 'x1' is not an address (hex 0x... or decimal, optionally +BYTES)",
+                assertThrows(BadInputException.class, () -> SyncAddresses.parseList("option --sync-addresses",
+                        "0x10,x1")).getMessage());
+        assertEquals("o: '0x10+0': the byte count after '+' must be 1 to 65536",
+                assertThrows(BadInputException.class, () -> SyncAddresses.parse("o", "0x10+0")).getMessage());
+        assertEquals("o: '0xfffffffffffffff0+17' runs past the end of the 64-bit address space",
+                assertThrows(BadInputException.class, () -> SyncAddresses.parse("o", "0xfffffffffffffff0+17"))
+                        .getMessage());
+        Path f = dir.resolve("sync.txt");
+        Files.write(f, List.of("# the mutex and the barrier", "0x10c0a0+40 0x10c080+32  # both", "", "7,zz"));
+        BadInputException e = assertThrows(BadInputException.class, () -> SyncAddresses.read(f));
+        assertEquals(f + ": line 4: 'zz' is not an address (hex 0x... or decimal, optionally +BYTES)", e.getMessage());
+        Files.write(f, List.of("# the mutex and the barrier", "0x10c0a0+40 0x10c080+32  # both", "", "7"));
+        List<long[]> l = SyncAddresses.read(f);
+        assertEquals(3, l.size());
+        assertArrayEquals(new long[] {0x10c080, 32}, l.get(1));
+        assertArrayEquals(new long[] {7, 1}, l.get(2));
+    }
+
+    /**
+     * An access whose bytes run past the end of the 64-bit address space is refused at the import, naming the log's
+     * line (before, it was imported and only the analysis refused it, naming a byte offset of the trace); one that
+     * ends at the last address is fine; with skipping on it is counted and left out.
+     */
+    @Test
+    void accessPastTheEndOfTheAddressSpace_isRefusedNamingTheLine() throws IOException {
+        Path in = dir.resolve("in");
+        Files.write(in, List.of(" L 10,4", " S fffffffffffffff8,8", " L ffffffffffffffff,8", " L 20,4"));
+        BadInputException e = assertThrows(BadInputException.class,
+                () -> new LackeyImporter(new TraceWriter.Options(), true, false).run(in, dir.resolve("x").toString()));
+        assertEquals(in + ": line 3: an access of 8 bytes at 0xffffffffffffffff runs past the end of the 64-bit"
+                + " address space: ' L ffffffffffffffff,8'", e.getMessage());
+        LackeyImporter.Result r = new LackeyImporter(new TraceWriter.Options(), true, true)
+                .run(in, dir.resolve("y").toString());
+        assertEquals(1, r.skipped);
+        assertEquals(List.of("load 4 16", "store 8 " + 0xfffffffffffffff8L, "load 4 32"), read(r.files.get(0)));
     }
 
     @Test
