@@ -53,7 +53,7 @@ final class BarChart {
             }
             max = Math.max(max, sum);
         }
-        max = percent && max > 50 ? 100 : Svg.niceMax(max);
+        max = percent && max > 50 && max <= 100 ? 100 : Svg.niceMax(max);
         Svg g = new Svg(id, yLabel + " by " + xLabel, Svg.W, Svg.H);
         double left = Svg.LEFT;
         double right = Svg.W - Svg.RIGHT;
@@ -70,7 +70,7 @@ final class BarChart {
             for (int s = 0; s < series.size(); s++) {
                 Series se = series.get(s);
                 double h = se.heights[c];
-                if (!Double.isFinite(h) || h <= 0) {
+                if (!Double.isFinite(h)) {
                     continue;
                 }
                 double px = (bottom - top) * h / max;
@@ -78,7 +78,7 @@ final class BarChart {
                 double y = stacked ? base - px : bottom - px;
                 b.append("<rect class=\"bar\" x=\"").append(Fmt.xy(x)).append("\" y=\"").append(Fmt.xy(y))
                         .append("\" width=\"").append(Fmt.xy(Math.max(barWidth - (stacked ? 0 : 1), 1)))
-                        .append("\" height=\"").append(Fmt.xy(Math.max(px, 0.5))).append("\" fill=\"")
+                        .append("\" height=\"").append(Fmt.xy(h > 0 ? Math.max(px, 0.5) : 0)).append("\" fill=\"")
                         .append(Svg.color(s)).append("\" data-series=\"").append(Fmt.esc(se.name))
                         .append("\" data-x=\"").append(Fmt.esc(categories.get(c))).append("\" data-value=\"")
                         .append(se.raw[c]).append("\">");

@@ -365,8 +365,8 @@ final class CiatFigures {
         if (Double.isNaN(v)) {
             return "unknown";
         }
-        return agg(r).path("concurrency").path("speedup").isNumber() ? Fmt.raw(v)
-                : String.format(java.util.Locale.ROOT, "%.4f (Busy(1) of the p=1 run)", v);
+        return String.format(java.util.Locale.ROOT, "%.4f", v)
+                + (agg(r).path("concurrency").path("speedup").isNumber() ? "" : " (Busy(1) of the p=1 run)");
     }
 
     private Figure speedup() {
@@ -485,7 +485,7 @@ final class CiatFigures {
                 }
                 f.row(List.of(labels.get(i), "P" + r, b.toString()));
             }
-            f.svg(HeatMap.svg(id("matrix-" + Labels.slug(labels.get(i))), "communication matrix, " + labels.get(i), a));
+            f.svg(HeatMap.svg(id("matrix-" + Labels.slug(labels.get(i))), labels.get(i), a));
         }
         return f;
     }

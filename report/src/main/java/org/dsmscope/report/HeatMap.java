@@ -17,12 +17,13 @@ final class HeatMap {
                 max = Math.max(max, v);
             }
         }
-        double cell = Math.max(4, Math.min(28, 320.0 / Math.max(p, 1)));
+        double cell = Math.max(4, Math.min(40, 320.0 / Math.max(p, 1)));
         int left = 44;
-        int top = 30;
+        int top = 44;
         int size = (int) Math.ceil(cell * p);
-        Svg g = new Svg(id, label, left + size + 90, top + size + 20);
-        g.text(left + size / 2.0, 12, "middle", "to processor", 0);
+        Svg g = new Svg(id, label, Math.max(left + size + 90, 200), top + Math.max(size, 84) + 12);
+        g.text(4, 12, "start", label, 0);
+        g.text(left + size / 2.0, 26, "middle", "to processor", 0);
         g.text(12, top + size / 2.0, "middle", "from processor", -90);
         StringBuilder b = g.b;
         int every = Math.max(1, (int) Math.ceil(p / 16.0));

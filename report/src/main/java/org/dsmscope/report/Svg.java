@@ -94,7 +94,7 @@ final class Svg {
             b.append("<rect x=\"").append(Fmt.xy(x)).append("\" y=\"").append(Fmt.xy(yy - 9)).append("\" width=\"10\""
                     + " height=\"10\" fill=\"").append(colors.get(i)).append("\"/>");
             String n = names.get(i);
-            text(x + 14, yy, "start", n.length() > 20 ? n.substring(0, 19) + "…" : n, 0);
+            text(x + 14, yy, "start", n.length() > 22 ? n.substring(0, 21) + "…" : n, 0);
         }
     }
 
