@@ -97,9 +97,9 @@ public final class DemoCommand implements Callable<Integer> {
             Path dir = out.resolve("study-" + ex[0]);
             if (!counts.isEmpty()) {
                 o.println();
-                o.println("== dsmscope study --threads " + counts + " -o " + dir + " -- java -cp " + jar.getFileName()
+                o.println("== dsmscope study --threads " + counts + " --keep-traces -o " + dir + " -- java -cp " + jar.getFileName()
                         + " " + ex[1] + " {threads} " + ex[2]);
-                int status = Main.commandLine().execute("study", "--threads", counts, "--level",
+                int status = Main.commandLine().execute("study", "--threads", counts, "--keep-traces", "--level",
                         String.valueOf(level), "--name", (String) ex[0], "-o", dir.toString(), "--",
                         javaExecutable(), "-XX:-PrintWarnings", "-cp", jar.toString(), (String) ex[1], "{threads}",
                         String.valueOf(ex[2]));

@@ -3,7 +3,6 @@ package org.dsmscope.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -72,7 +71,10 @@ public final class StudyCommand implements Callable<Integer> {
             description = "The program to run, after --; {threads} is replaced by each thread count.")
     List<String> program = new ArrayList<>();
 
-    private PrintStream log = System.err;
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    private PrintWriter log;
     private boolean showProgress;
 
     @Override
@@ -106,6 +108,7 @@ public final class StudyCommand implements Callable<Integer> {
             throw new UserError("program name '" + prog + "': use letters, digits, '.', '_' or '-' (--name)");
         }
         Files.createDirectories(out);
+        log = spec.commandLine().getErr();
         showProgress = progress != null ? progress : System.console() != null;
         List<StudyManifest.Run> runs = new ArrayList<>();
         Long b1 = busy1;
@@ -220,6 +223,7 @@ public final class StudyCommand implements Callable<Integer> {
     private StudyManifest.Run failed(int p, String why, List<String> results) {
         log.println("study: the run with " + p + (p == 1 ? " thread" : " threads") + " failed: " + why
                 + "; going on with the others");
+        log.flush();
         return new StudyManifest.Run(p, false, why, results);
     }
 
@@ -245,6 +249,7 @@ public final class StudyCommand implements Callable<Integer> {
     private void progress(String step, String what) {
         if (showProgress) {
             log.println("study: " + step + ": " + what);
+            log.flush();
         }
     }
 

@@ -86,7 +86,7 @@ final class CiatFigures {
                 long branches = Json.l(a, "instructionStream/takenBranches");
                 row.add(switch (n[1]) {
                     case "threads" -> Fmt.count(r.json.path("threads").asLong());
-                    case "processors" -> Fmt.count(r.processors);
+                    case "processors" -> Fmt.count(r.ownProcessors);
                     case "phases" -> Fmt.count(r.json.path("phases").size());
                     case "code" -> Fmt.count(Json.l(a, "memory/touchedCodeBytes")) + " B";
                     case "data" -> Fmt.count(Json.l(a, "memory/touchedDataBytes")) + " B";
@@ -354,7 +354,7 @@ final class CiatFigures {
                     total += Json.sum(Json.at(agg(r), "concurrency/" + t));
                 }
                 double b1 = Json.sum(Json.at(agg(one), "concurrency/busy"));
-                return total == 0 ? Double.NaN : b1 / (total / r.processors);
+                return total == 0 ? Double.NaN : b1 / (total / r.ownProcessors);
             }
         }
         return Double.NaN;

@@ -14,8 +14,13 @@ public final class Result {
     public final Kind kind;
     /** The program (from a study's manifest, else from the file name). */
     public final String program;
-    /** The processors of the run (CIAT {@code processors}, CDAT {@code replayProcessors}, TDAT {@code p}). */
+    /**
+     * The number of processors the figures draw it at (their x axis): a study's thread count for the run, else the
+     * run's processors (CIAT {@code processors}, CDAT {@code replayProcessors}, TDAT {@code p}).
+     */
     public final int processors;
+    /** The processors of the run as the result says (the p of the seed's speedup formula). */
+    final int ownProcessors;
     /** The JSON tree (null for {@link Kind#TDAT_TIME}). */
     final JsonNode json;
     /** {@link Kind#TDAT_TIME}: the bin width and the events per bin. */
@@ -23,18 +28,24 @@ public final class Result {
     final long[] bins;
 
     Result(Path file, Kind kind, String program, int processors, JsonNode json, long binWidth, long[] bins) {
+        this(file, kind, program, processors, processors, json, binWidth, bins);
+    }
+
+    private Result(Path file, Kind kind, String program, int processors, int own, JsonNode json, long binWidth,
+            long[] bins) {
         this.file = file;
         this.kind = kind;
         this.program = program;
         this.processors = processors;
+        this.ownProcessors = own;
         this.json = json;
         this.binWidth = binWidth;
         this.bins = bins;
     }
 
-    /** The same result assigned to another program (a study's manifest names it). */
-    Result withProgram(String p) {
-        return new Result(file, kind, p, processors, json, binWidth, bins);
+    /** The same result as a study's run: its program and its thread count (the x axis) from the manifest. */
+    Result inStudy(String p, int threads) {
+        return new Result(file, kind, p, threads, ownProcessors, json, binWidth, bins);
     }
 
     /**

@@ -72,7 +72,7 @@ public final class StudyManifest {
             for (JsonNode f : r.path("results")) {
                 files.add(f.asText());
                 for (Result res : ResultReader.read(dir.resolve(f.asText())).results()) {
-                    results.add(res.withProgram(program.asText()));
+                    results.add(res.inStudy(program.asText(), r.path("threads").asInt()));
                 }
             }
             JsonNode msg = r.get("message");

@@ -52,7 +52,7 @@ final class TdatFigures {
                     width++;
                 }
                 x[k] = (double) k * group * r.binWidth;
-                y[k] = (double) sum / ((double) width * r.binWidth * Math.max(r.processors, 1));
+                y[k] = (double) sum / ((double) width * r.binWidth * Math.max(r.ownProcessors, 1));
                 raw[k] = Long.toString(sum);
                 events += sum;
                 peak = Math.max(peak, y[k]);
