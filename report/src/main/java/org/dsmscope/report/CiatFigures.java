@@ -2,9 +2,7 @@ package org.dsmscope.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The CIAT figures of seed 001 §5 from CIAT JSON results of one program: Table 2 (general characteristics),
@@ -68,9 +66,7 @@ final class CiatFigures {
         Figure f = new Figure(id("general"), "General characteristics", "seed 001 Table 2",
                 "One column per run: sizes touched, instructions, the share of memory instructions, instructions per"
                         + " taken branch and synchronization counts.");
-        List<String> h = new ArrayList<>(List.of("characteristic"));
-        h.addAll(labels);
-        f.header(h);
+        f.header(perRun("characteristic"));
         String[][] names = {{"threads", "threads"}, {"processors", "processors"}, {"phases", "phases"},
             {"code size", "code"}, {"data size", "data"}, {"instructions", "instr"},
             {"memory instructions", "mem"}, {"memory instructions (% of instructions)", "mempct"},
@@ -122,33 +118,51 @@ final class CiatFigures {
         return n;
     }
 
+    /** The table's header: {@code first}, then one column per run. */
+    private List<String> perRun(String first) {
+        List<String> h = new ArrayList<>(List.of(first));
+        h.addAll(labels);
+        return h;
+    }
+
+    /**
+     * Adds one series of counts (one per run) to a chart as shares of the runs' totals, and its row (count and share
+     * per run) to the figure's table; a series of zeros only when {@code keepZeros}.
+     */
+    private static void shares(BarChart c, Figure f, String name, long[] n, long[] total, boolean keepZeros) {
+        double[] hs = new double[n.length];
+        String[] raw = new String[n.length];
+        boolean any = false;
+        List<String> row = new ArrayList<>(List.of(name));
+        for (int i = 0; i < n.length; i++) {
+            hs[i] = total[i] == 0 ? 0 : 100.0 * n[i] / total[i];
+            raw[i] = Long.toString(n[i]);
+            any |= n[i] > 0;
+            row.add(Fmt.count(n[i]) + " (" + Fmt.pct(hs[i]) + ")");
+        }
+        if (any || keepZeros) {
+            c.add(name, hs, raw);
+            f.row(row);
+        }
+    }
+
     private Figure mix() {
         Figure f = new Figure(id("mix"), "Instruction mix", "seed 001 Figure 2",
                 "Each bar splits one run's memory instructions by type (load or store) and size of the data"
                         + " accessed, as a share of all memory instructions.");
         BarChart c = new BarChart(id("mix-chart"), "processors", "% of memory instructions", true, true, labels);
-        List<String> h = new ArrayList<>(List.of("instruction"));
-        h.addAll(labels);
-        f.header(h);
+        f.header(perRun("instruction"));
+        long[] total = new long[rs.size()];
+        for (int i = 0; i < rs.size(); i++) {
+            total[i] = Json.l(agg(rs.get(i)), "accesses/loads") + Json.l(agg(rs.get(i)), "accesses/stores");
+        }
         for (String kind : new String[] {"load", "store"}) {
             for (String cls : kind.equals("load") ? LOAD_CLASSES : STORE_CLASSES) {
-                double[] hs = new double[rs.size()];
-                String[] raw = new String[rs.size()];
-                boolean any = false;
-                List<String> row = new ArrayList<>(List.of(kind + " " + cls));
+                long[] n = new long[rs.size()];
                 for (int i = 0; i < rs.size(); i++) {
-                    JsonNode a = agg(rs.get(i));
-                    long total = Json.l(a, "accesses/loads") + Json.l(a, "accesses/stores");
-                    long n = Json.l(a, "accesses/" + kind + "/" + cls);
-                    hs[i] = total == 0 ? 0 : 100.0 * n / total;
-                    raw[i] = Long.toString(n);
-                    any |= n > 0;
-                    row.add(Fmt.count(n) + " (" + Fmt.pct(hs[i]) + ")");
+                    n[i] = Json.l(agg(rs.get(i)), "accesses/" + kind + "/" + cls);
                 }
-                if (any) {
-                    c.add(kind + " " + cls, hs, raw);
-                    f.row(row);
-                }
+                shares(c, f, kind + " " + cls, n, total, false);
             }
         }
         if (!c.isEmpty()) {
@@ -258,9 +272,7 @@ final class CiatFigures {
                         + " waiting at barriers and joins (imbalance) and on locks (contention).");
         BarChart c = new BarChart(id("concurrency-chart"), "processors",
                 normal ? "% of one-processor time" : "instructions", true, normal, labels);
-        List<String> h = new ArrayList<>(List.of("time"));
-        h.addAll(labels);
-        f.header(h);
+        f.header(perRun("time"));
         for (String t : TIMES) {
             double[] hs = new double[rs.size()];
             String[] raw = new String[rs.size()];
@@ -406,23 +418,17 @@ final class CiatFigures {
                 "Each bar splits one run's communication accesses into RAW, WAR, WAW and RAR, as shares of all data"
                         + " accesses considered (synchronization variables left out): taller bars communicate more.");
         BarChart c = new BarChart(id("communication-chart"), "processors", "% of data accesses", true, true, labels);
-        List<String> h = new ArrayList<>(List.of("pattern"));
-        h.addAll(labels);
-        f.header(h);
+        f.header(perRun("pattern"));
+        long[] total = new long[rs.size()];
+        for (int i = 0; i < rs.size(); i++) {
+            total[i] = Json.l(agg(rs.get(i)), "communication/dataAccesses");
+        }
         for (String t : new String[] {"raw", "war", "waw", "rar"}) {
-            double[] hs = new double[rs.size()];
-            String[] raw = new String[rs.size()];
-            List<String> row = new ArrayList<>(List.of(t.toUpperCase(java.util.Locale.ROOT)));
+            long[] n = new long[rs.size()];
             for (int i = 0; i < rs.size(); i++) {
-                JsonNode cm = agg(rs.get(i)).path("communication");
-                long n = cm.path(t).asLong();
-                long all = cm.path("dataAccesses").asLong();
-                hs[i] = all == 0 ? 0 : 100.0 * n / all;
-                raw[i] = Long.toString(n);
-                row.add(Fmt.count(n) + " (" + Fmt.pct(hs[i]) + ")");
+                n[i] = Json.l(agg(rs.get(i)), "communication/" + t);
             }
-            c.add(t.toUpperCase(java.util.Locale.ROOT), hs, raw);
-            f.row(row);
+            shares(c, f, t.toUpperCase(java.util.Locale.ROOT), n, total, true);
         }
         return f.svg(c.svg());
     }
@@ -553,13 +559,10 @@ final class CiatFigures {
     }
 
     private Figure diskIo() {
-        Set<String> none = new LinkedHashSet<>();
         Figure f = new Figure(id("disk-io"), "Disk I/O", "seed 001 Table 3",
                 "Per run: file reads and writes the trace recorded, their average chunk and the I/O bytes per"
                         + " instruction (prefetching hides predictable large reads).");
-        List<String> h = new ArrayList<>(List.of("characteristic"));
-        h.addAll(labels);
-        f.header(h);
+        f.header(perRun("characteristic"));
         String[] names = {"disk read calls", "average read chunk", "disk write calls", "average write chunk",
             "disk I/O bytes per instruction"};
         for (int k = 0; k < names.length; k++) {
@@ -571,9 +574,6 @@ final class CiatFigures {
                 long wc = calls(a, "file_write", "count");
                 long wb = calls(a, "file_write", "bytes");
                 long instr = instructions(r);
-                if (rc + wc == 0) {
-                    none.add(r.file.toString());
-                }
                 row.add(switch (k) {
                     case 0 -> Fmt.count(rc);
                     case 1 -> rc == 0 ? "n/a" : Fmt.count(Math.round(10.0 * rb / rc) / 10.0) + " B";

@@ -139,12 +139,10 @@ class ReportBrowserTest {
         double axis = top > 50 ? 100 : Svg.niceMax(top);
         for (int k = 1; k <= 4; k++) {
             long v = s.get(k - 1).asLong();
-            {
-                WebElement bar = driver.findElement(By.cssSelector("#matmul-sharing-degree-chart rect.bar"
-                        + "[data-series=\"p=4\"][data-x=\"" + k + "\"]"));
-                double h = Double.parseDouble(bar.getDomAttribute("height"));
-                assertEquals(plot * (100.0 * v / sum) / axis, h, 0.06, "height of S[" + k + "]");
-            }
+            WebElement bar = driver.findElement(By.cssSelector("#matmul-sharing-degree-chart rect.bar"
+                    + "[data-series=\"p=4\"][data-x=\"" + k + "\"]"));
+            double h = Double.parseDouble(bar.getDomAttribute("height"));
+            assertEquals(plot * (100.0 * v / sum) / axis, h, 0.06, "height of S[" + k + "]");
         }
         scrollTo("#matmul-sharing-degree");
         shot("sharing-degree");
@@ -213,6 +211,11 @@ class ReportBrowserTest {
         Object nav = ((JavascriptExecutor) driver).executeScript(
                 "return performance.getEntriesByType('navigation').map(function(e){return e.name;})");
         assertEquals(List.of(page.toUri().toString()), nav);
+        // for a person (never asserted): how long the page took to load, lay out and run its script
+        Object took = ((JavascriptExecutor) driver).executeScript(
+                "return performance.getEntriesByType('navigation')[0].loadEventEnd");
+        System.out.println("ReportBrowserTest: the 3-run study's report loaded in " + took + " ms ("
+                + Files.size(page) + " bytes)");
         for (LogEntry e : driver.manage().logs().get(LogType.BROWSER)) {
             assertTrue(e.getLevel().intValue() < Level.WARNING.intValue(), "console: " + e);
         }
