@@ -29,8 +29,11 @@ final class HeatMap {
         int every = Math.max(1, (int) Math.ceil(p / 16.0));
         for (int i = 0; i < p; i++) {
             if (i % every == 0) {
-                g.text(left + cell * (i + 0.5), top - 4, "middle", "P" + i, 0);
                 g.text(left - 4, top + cell * (i + 0.5) + 4, "end", "P" + i, 0);
+            }
+            // column labels need about 24 pixels each
+            if (i % (every * (int) Math.ceil(24 / cell)) == 0) {
+                g.text(left + cell * (i + 0.5), top - 4, "middle", "P" + i, 0);
             }
             for (int j = 0; j < p; j++) {
                 long v = m[i][j];

@@ -32,7 +32,7 @@ public final class ReportTiming {
             if (args[i].equals("--rounds")) {
                 rounds = Integer.parseInt(args[++i]);
             } else if (args[i].equals("--chromium")) {
-                chromium = args[++i];
+                chromium = "none".equals(args[++i]) ? null : args[i];
             } else {
                 files.add(Paths.get(args[i]));
             }
