@@ -57,6 +57,10 @@ public final class StudyCommand implements Callable<Integer> {
             description = "Bins of each run's communication rate over time (default 200).")
     int tdatBins;
 
+    @Option(names = "--ciat-options", paramLabel = "OPTIONS",
+            description = "More options of dsmscope ciat for every run, in one argument (e.g. \"--age-granularity 64\").")
+    String ciatOptions;
+
     @Option(names = "--name", paramLabel = "NAME", description = "The program's name (default: its main class).")
     String name;
 
@@ -101,6 +105,12 @@ public final class StudyCommand implements Callable<Integer> {
         for (Path c : cdat) {
             if (!Files.isRegularFile(c)) {
                 throw new UserError(c + ": no such configuration file");
+            }
+        }
+        if (ciatOptions != null && !ciatOptions.isBlank()) {
+            String bad = new OnTheFlyCiat().check("to_ciat", List.of(ciatOptions.trim().split("\\s+")));
+            if (bad != null) {
+                throw new UserError(bad.replace("CIAT_OPTIONS", "--ciat-options"));
             }
         }
         String prog = name != null ? name : mainClass(program);
@@ -148,6 +158,9 @@ public final class StudyCommand implements Callable<Integer> {
         List<String> ciatOpts = new ArrayList<>(List.of("-ciat_events", "--json", ciatJson.toString()));
         if (b1 != null) {
             ciatOpts.addAll(List.of("--busy1", Long.toString(b1)));
+        }
+        if (ciatOptions != null && !ciatOptions.isBlank()) {
+            ciatOpts.addAll(List.of(ciatOptions.trim().split("\\s+")));
         }
         if (keepTraces) {
             progress(step, "tracing");

@@ -174,5 +174,10 @@ class StudyCommandTest {
                 ((String) r[1]).trim());
         r = run("study", "--threads", "0,2", "-o", dir.resolve("n").toString(), "--", java(), "Main", "{threads}");
         assertEquals("dsmscope: option --threads: value 0 out of range (1..4096)", ((String) r[1]).trim());
+        r = run("study", "--threads", "1", "--ciat-options", "--age-scope nowhere", "-o", dir.resolve("o").toString(),
+                "--", java(), "Main", "{threads}");
+        assertEquals(2, r[0]);
+        assertTrue(((String) r[1]).startsWith("dsmscope: --ciat-options: "), (String) r[1]);
+        assertFalse(Files.exists(dir.resolve("o")), "nothing run");
     }
 }
