@@ -2,7 +2,6 @@ package org.dsmscope.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -82,8 +81,7 @@ final class CdatFigures {
                         + " invalidations, recalls and write-backs the protocol generated.");
         Set<String> types = new LinkedHashSet<>();
         for (JsonNode a : aggs) {
-            for (Iterator<Map.Entry<String, JsonNode>> it = a.path("byType").fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> e = it.next();
+            for (Map.Entry<String, JsonNode> e : a.path("byType").properties()) {
                 if (e.getValue().asLong() > 0) {
                     types.add(e.getKey());
                 }
@@ -272,11 +270,11 @@ final class CdatFigures {
 
     private static String otherItems(JsonNode varied, String item) {
         StringBuilder b = new StringBuilder();
-        varied.fields().forEachRemaining(e -> {
+        for (Map.Entry<String, JsonNode> e : varied.properties()) {
             if (!e.getKey().equals(item)) {
                 b.append(b.length() == 0 ? "" : ", ").append(e.getKey()).append('=').append(e.getValue().asText());
             }
-        });
+        }
         return b.toString();
     }
 }
