@@ -79,7 +79,48 @@ public final class DemoCommand implements Callable<Integer> {
         if (status == 0) {
             next(o);
         }
+        if (status == 0) {
+            status = studyReport(o, jar);
+        }
         return status;
+    }
+
+    /**
+     * The demo's last step: a small study of both examples over 1, 2 and the demo's thread count ({@code dsmscope
+     * study} for the smaller counts, the runs above for the demo's own), drawn in one report (report/README.md).
+     */
+    private int studyReport(PrintStream o, Path jar) throws IOException {
+        List<Path> inputs = new ArrayList<>();
+        Object[][] examples = {{"matmul", "org.dsmscope.examples.MatMul", matmulSize},
+            {"sor", "org.dsmscope.examples.Sor", sorSize}};
+        String counts = threads > 2 ? "1,2" : threads == 2 ? "1" : "";
+        for (Object[] ex : examples) {
+            Path dir = out.resolve("study-" + ex[0]);
+            if (!counts.isEmpty()) {
+                o.println();
+                o.println("-- study: " + launcher() + " study --threads " + counts + " --keep-traces -o "
+                        + quote(dir.toString()) + " -- java -cp " + quote(pasteable(jar)) + " " + ex[1] + " {threads} "
+                        + ex[2]);
+                o.flush();
+                int status = quietly("study", "--threads", counts, "--keep-traces", "--level",
+                        String.valueOf(level), "--name", (String) ex[0], "-o", dir.toString(), "--",
+                        javaExecutable(), "-XX:-PrintWarnings", "-cp", jar.toString(), (String) ex[1], "{threads}",
+                        String.valueOf(ex[2]));
+                if (status != 0) {
+                    return status;
+                }
+                inputs.add(dir.resolve("study.json"));
+            }
+            inputs.add(out.resolve(ex[0] + "." + threads + ".ciat.json"));
+            inputs.add(out.resolve(ex[0] + "." + threads + ".cdat.json"));
+        }
+        Path report = out.resolve("report.html");
+        ReportCommand.write(inputs, true, report, null);
+        o.println();
+        o.println("== the report: both examples over 1, 2 and " + threads + " threads, every figure of seed 001 §5:");
+        o.println("   " + report);
+        o.println("   open " + report.toAbsolutePath().toUri());
+        return 0;
     }
 
     /** One example end to end: trace it, analyse it with CIAT, simulate it with CDAT; 0 or the failing status. */

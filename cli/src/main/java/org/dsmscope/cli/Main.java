@@ -32,6 +32,8 @@ import picocli.CommandLine.Command;
             GenCommand.class,
             ImportCommand.class,
             MonitorCommand.class,
+            ReportCommand.class,
+            StudyCommand.class,
             SweepCommand.class,
             TraceCommand.class,
             // documentation of the tree above, built from it at run time

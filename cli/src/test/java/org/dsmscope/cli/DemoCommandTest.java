@@ -98,6 +98,22 @@ class DemoCommandTest {
                 .path("streams").path("data");
         assertTrue(sorData.path("remoteCache").asLong() > sorData.path("misses").asLong() / 2, sorData.toString());
         assertTrue(text.contains("traffic: ") && text.contains("average latency"), text);
+        assertDemoReport(out, text);
+    }
+
+    /** The demo's last step: the report of both examples over 1, 2 and 4 threads, its path and URL printed. */
+    private static void assertDemoReport(Path out, String text) throws Exception {
+        Path report = out.resolve("report.html");
+        assertTrue(text.contains(report.toAbsolutePath().toUri().toString()), text);
+        String page = Files.readString(report);
+        for (String program : new String[] {"matmul", "sor"}) {
+            int at = page.indexOf("<section id=\"program-" + program + "\">");
+            assertTrue(at >= 0, program);
+            String section = page.substring(at, page.indexOf("</section>", at));
+            for (String p : new String[] {"1", "2", "4"}) {
+                assertTrue(section.contains("data-series=\"speedup\" data-x=\"" + p + "\""), program + " speedup at " + p);
+            }
+        }
     }
 
     /**

@@ -1,0 +1,207 @@
+package org.dsmscope.report;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The report from result files: what it refuses, what it draws, and that it is deterministic and self-contained. */
+class ReportTest {
+    private static final Path STUDY = Paths.get("src/test/resources/study");
+    private static final Path CIAT4 = STUDY.resolve("t4/matmul.ciat.json");
+
+    @TempDir
+    Path dir;
+
+    private Path file(String name, String text) throws Exception {
+        Path p = dir.resolve(name);
+        Files.writeString(p, text);
+        return p;
+    }
+
+    private static String refused(List<Path> files, boolean mixed) {
+        return assertThrows(BadResultException.class, () -> Inputs.read(files, mixed)).getMessage();
+    }
+
+    @Test
+    void unknownFormat_isRefusedNamingTheFileAndTheFormat() throws Exception {
+        Path f = file("x.json", "{\"format\": \"dsmscope-nothing 1\"}");
+        String m = refused(List.of(f), false);
+        assertTrue(m.startsWith(f + ": unknown format 'dsmscope-nothing 1'"), m);
+    }
+
+    @Test
+    void otherVersion_isRefusedNamingTheVersion() throws Exception {
+        Path f = file("x.json", Files.readString(CIAT4).replace("dsmscope-ciat-json 1", "dsmscope-ciat-json 2"));
+        assertEquals(f + ": format dsmscope-ciat-json version 2 is not supported (the report reads version 1)",
+                refused(List.of(f), false));
+    }
+
+    @Test
+    void truncatedJson_isRefusedAsTruncatedWithItsPosition() throws Exception {
+        String all = Files.readString(CIAT4);
+        Path f = file("cut.ciat.json", all.substring(0, all.length() / 2));
+        String m = refused(List.of(f), false);
+        assertTrue(m.startsWith(f + ": truncated JSON at line "), m);
+        assertFalse(m.contains("\n"), "one line");
+    }
+
+    @Test
+    void resultWithoutAFigureField_isRefusedNamingTheField() throws Exception {
+        Path f = file("x.ciat.json", "{\"format\": \"dsmscope-ciat-json 1\", \"processors\": 2, \"phases\": []}");
+        assertEquals(f + ": field aggregate.accesses missing", refused(List.of(f), false));
+    }
+
+    @Test
+    void emptyFile_notJson_andMissingFile_areRefused() throws Exception {
+        Path empty = file("e.json", "  \n");
+        assertEquals(empty + ": empty file, not a dsmscope result", refused(List.of(empty), false));
+        Path text = file("t.json", "hello");
+        assertTrue(refused(List.of(text), false).startsWith(text + ": not a dsmscope result"));
+        Path none = dir.resolve("none.json");
+        assertEquals(none + ": no such file", refused(List.of(none), false));
+    }
+
+    @Test
+    void emptyList_isRefused() {
+        assertTrue(refused(List.of(), false).startsWith("no result files given"));
+    }
+
+    @Test
+    void resultsOfTwoPrograms_areRefusedWithoutAllowMixed_andGetASectionEachWithIt() throws Exception {
+        Path other = dir.resolve("sor.4.ciat.json");
+        Files.copy(CIAT4, other);
+        Path mm = dir.resolve("matmul.4.ciat.json");
+        Files.copy(CIAT4, mm);
+        String m = refused(List.of(mm, other), false);
+        assertEquals(other + ": a result of program 'sor', but " + mm + " is of 'matmul' (one program per report;"
+                + " --allow-mixed puts several in one)", m);
+        String page = Report.html(Inputs.read(List.of(mm, other), true));
+        assertTrue(page.contains("<section id=\"program-matmul\">") && page.contains("<section id=\"program-sor\">"));
+    }
+
+    @Test
+    void tdatTimeFile_withABadLine_isRefusedNamingTheLine() throws Exception {
+        Path f = file("a.tdat.time", "# dsmscope-tdat-time 1 bin 10 processors 2\n0 4\n20 1\n");
+        assertEquals(f + ": line 3: expected 'bin_start events' with bin_start 10", refused(List.of(f), false));
+    }
+
+    @Test
+    void programOfAFile_isItsNameWithoutKindAndThreadCount() {
+        assertEquals("matmul", Result.programOf(Paths.get("d/matmul.4.ciat.json")));
+        assertEquals("matmul", Result.programOf(Paths.get("matmul.16.cdat.json")));
+        assertEquals("sor", Result.programOf(Paths.get("sor.2.tdat.time")));
+        assertEquals("r", Result.programOf(Paths.get("r.json")));
+    }
+
+    @Test
+    void sameInputs_giveTheSameBytes() throws Exception {
+        List<Path> in = List.of(STUDY.resolve("study.json"), Paths.get("src/test/resources/matmul.4.sweep.json"));
+        Path a = dir.resolve("a.html");
+        Path b = dir.resolve("b.html");
+        Report.write(Inputs.read(in, false), a);
+        Report.write(Inputs.read(in, false), b);
+        assertArrayEquals(Files.readAllBytes(a), Files.readAllBytes(b));
+    }
+
+    @Test
+    void page_namesItsFormat_andRefersToNothingOutsideItself() throws Exception {
+        String page = Report.html(Inputs.read(List.of(STUDY.resolve("study.json")), false));
+        assertTrue(page.startsWith("<!DOCTYPE html>\n<!-- dsmscope-report 1 -->\n"));
+        assertTrue(page.contains("<meta name=\"generator\" content=\"dsmscope-report 1\">"));
+        Matcher urls = Pattern.compile("(https?:)?//[A-Za-z0-9.-]+").matcher(page);
+        while (urls.find()) {
+            assertEquals("http://www.w3.org", urls.group(), "only the SVG namespace names a URL");
+        }
+        for (String tag : new String[] {"<link", "<img", "<iframe", " src=", "@import", "url("}) {
+            assertFalse(page.contains(tag), tag);
+        }
+    }
+
+    @Test
+    void study_drawsEveryKind_andNamesAFailedRun() throws Exception {
+        Path s = dir.resolve("study.json");
+        String manifest = Files.readString(STUDY.resolve("study.json"))
+                .replace("\"threads\" : 2,\n    \"status\" : \"ok\",\n    \"message\" : null,",
+                        "\"threads\" : 2,\n    \"status\" : \"failed\",\n    \"message\" : \"the program exited with"
+                                + " status 1\",")
+                .replace("\"t1/", "\"" + STUDY.toAbsolutePath() + "/t1/")
+                .replace("\"t2/", "\"" + STUDY.toAbsolutePath() + "/t2/")
+                .replace("\"t4/", "\"" + STUDY.toAbsolutePath() + "/t4/");
+        Files.writeString(s, manifest);
+        String page = Report.html(Inputs.read(List.of(s), false));
+        assertTrue(page.contains("<p class=\"failed\" data-threads=\"2\">The run with 2 threads failed: the program"
+                + " exited with status 1; its figures are missing.</p>"), page.substring(0, 3000));
+        for (String id : new String[] {"matmul-general", "matmul-mix", "matmul-access-age", "matmul-concurrency",
+            "matmul-speedup", "matmul-communication", "matmul-sharing-degree", "matmul-invalidation-degree",
+            "matmul-matrix", "matmul-sizes", "matmul-accesses", "matmul-disk-io", "matmul-tdat-rate",
+            "matmul-tdat-density", "matmul-cdat-streams", "matmul-cdat-transactions", "matmul-cdat-states",
+            "matmul-cdat-latency", "matmul-cdat-utilization"}) {
+            assertTrue(page.contains("<figure id=\"" + id + "\">"), id);
+        }
+    }
+
+    @Test
+    void sweep_getsAFigurePerVariedItem() throws Exception {
+        String page = Report.html(Inputs.read(List.of(Paths.get("src/test/resources/matmul.4.sweep.json")), false));
+        assertTrue(page.contains("<figure id=\"matmul-sweep-matmul-4-sweep-json-protocol\">"), page);
+        assertTrue(page.contains("data-series=\"all\" data-x=\"3\""));
+    }
+
+    @Test
+    void figures_areWrittenAsSvgAndPng() throws Exception {
+        Path figs = dir.resolve("figs");
+        int n = Report.writeFigures(Inputs.read(List.of(CIAT4), false), figs);
+        assertTrue(n >= 10, "charts " + n);
+        String svg = Files.readString(figs.resolve("matmul-access-age.svg"));
+        assertTrue(svg.startsWith("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns="), svg);
+        byte[] png = Files.readAllBytes(figs.resolve("matmul-access-age.png"));
+        assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G'}, java.util.Arrays.copyOf(png, 4));
+        assertTrue(Files.isRegularFile(figs.resolve("matmul-matrix.png")));
+    }
+
+    /** Seed 001 §5.2: a rise to a plateau at x marks a working set of at most x (MatMul: rows at 2 KiB, B at 128 KiB). */
+    @Test
+    void knees_areTheTopsOfSteepRisesBeforePlateaus() {
+        double[] y = {0, 0, 1.3, 4.2, 4.2, 4.2, 68, 68, 68.3, 98.9, 100};
+        boolean[] k = CiatFigures.knees(y);
+        assertArrayEquals(new boolean[] {false, false, false, false, false, false, true, false, false, true, false}, k);
+    }
+
+    /** The numbers the page carries read back exactly as the JSON's doubles. */
+    @Property
+    void rawNumbers_readBackExactly(@ForAll double v) {
+        if (Double.isFinite(v)) {
+            assertEquals(v, Double.parseDouble(Fmt.raw(v)), 0.0);
+        }
+    }
+
+    /** The escaped text, unescaped, is the text (reference: replace the five entities back). */
+    @Property
+    void escapedText_unescapesToItself(@ForAll String s) {
+        String e = Fmt.esc(s);
+        assertFalse(e.contains("<") || e.contains(">") || e.contains("\""));
+        assertEquals(s, e.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&amp;", "&"));
+    }
+
+    @Test
+    void pageOfAFiveRunStudy_isUnderTwoMegabytes() throws Exception {
+        String page = Report.html(Inputs.read(List.of(STUDY.resolve("study.json"),
+                Paths.get("src/test/resources/matmul.4.sweep.json")), false));
+        assertTrue(page.getBytes(StandardCharsets.UTF_8).length < 2_000_000 * 3 / 5, "3 runs of 5: "
+                + page.length());
+    }
+}
