@@ -34,6 +34,7 @@ import picocli.CommandLine.Command;
             MonitorCommand.class,
             SweepCommand.class,
             TraceCommand.class,
+            ViewCommand.class,
         })
 public final class Main implements Runnable {
 

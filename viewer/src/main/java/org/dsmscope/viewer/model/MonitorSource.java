@@ -34,13 +34,13 @@ public final class MonitorSource implements Source {
     private final Path file;
     private final Timeline tl;
     private final Summary summary;
-    private final TreeMap<Integer, Integer> laneOf = new TreeMap<>();
-    private final TreeMap<Integer, Integer> procOf = new TreeMap<>();
+    private final Builder build;
 
     private MonitorSource(Path file, Timeline tl, Summary summary) {
         this.file = file;
         this.tl = tl;
         this.summary = summary;
+        this.build = new Builder(tl);
     }
 
     /** The kinds of a monitor timeline: every {@link EventType} by its code. */
@@ -73,21 +73,20 @@ public final class MonitorSource implements Source {
         }
         tl.origin = origin == Long.MAX_VALUE ? 0 : origin;
         for (Map.Entry<Integer, String> e : s.processes.entrySet()) {
-            m.lane(e.getKey(), e.getValue());
+            m.build.lane(e.getKey(), e.getValue());
         }
         try (RecordingReader r = RecordingReader.openLenient(file)) {
             while (r.nextChunk()) {
                 EventBuffer b = r.chunk();
                 for (int i = 0; i < b.size(); i++) {
-                    m.add(b, i, b.time[i] - s.offsets.getOrDefault(b.proc[i], 0L));
+                    m.build.add(b, i, b.time[i] - s.offsets.getOrDefault(b.proc[i], 0L), s.processes.get(b.proc[i]));
                 }
             }
         }
         tl.seal();
-        m.messageArrows();
-        m.syncArrows(s.arrows);
+        m.build.syncArrows(s.arrows);
         for (ProcessTimes pt : s.times.values()) {
-            Timeline.Lane ln = tl.lane(m.lane(pt.proc, pt.name));
+            Timeline.Lane ln = tl.lane(m.build.lane(pt.proc, pt.name));
             ln.totals = new long[] {pt.computation(), pt.overhead(), pt.blocked};
             ln.start = pt.start - tl.origin;
             ln.end = pt.end - tl.origin;
@@ -98,73 +97,108 @@ public final class MonitorSource implements Source {
         return m;
     }
 
-    private int lane(int proc, String name) {
-        Integer l = laneOf.get(proc);
-        if (l == null) {
-            l = tl.addLane(name == null ? "p" + proc : name);
-            laneOf.put(proc, l);
-            procOf.put(l, proc);
-        }
-        return l;
-    }
+    /**
+     * Turns monitor events into a timeline's lanes, events, states and arrows, for a recording and for a live
+     * stream alike (events in any order: a receive that comes before its send waits for it).
+     */
+    static final class Builder {
+        private final Timeline tl;
+        private final TreeMap<Integer, Integer> laneOf = new TreeMap<>();
+        private final TreeMap<Integer, Integer> procOf = new TreeMap<>();
+        private final Map<Long, Integer> sends = new HashMap<>();
+        private final Map<Long, List<Integer>> early = new HashMap<>();
+        private final Map<String, Integer> ends = new HashMap<>();
+        private final java.util.Set<String> syncDrawn = new java.util.HashSet<>();
 
-    /** Adds event {@code i} of {@code b} at aligned absolute time {@code aligned}. */
-    private void add(EventBuffer b, int i, long aligned) {
-        EventType t = b.typeAt(i);
-        if (t == null) {
-            return;
+        Builder(Timeline tl) {
+            this.tl = tl;
         }
-        int l = lane(b.proc[i], summary.processes.get(b.proc[i]));
-        long rel = aligned - tl.origin;
-        boolean call = t.level == Level.PROGRAM && "dur".equals(t.fields[3]);
-        long d = call ? Math.max(0, b.d[i]) : 0;
-        tl.event(rel, d, l, t.code, b.peer[i], b.a[i], b.b[i], b.c[i], b.d[i], b.e[i]);
-        if (call) {
-            long blocked = "blocked".equals(t.fields[4]) ? Math.min(d, Math.max(0, b.e[i])) : 0;
-            // the call's own work first, then the wait it ends with (the seed gives only the sums)
-            tl.state(l, rel, rel + d - blocked, OVERHEAD);
-            tl.state(l, rel + d - blocked, rel + d, BLOCKED);
-        }
-    }
 
-    /** One arrow per logical message received, from its send ({@code Msg_Send_Begin}, matched by sender and seq). */
-    private void messageArrows() {
-        Map<Long, Integer> sends = new HashMap<>();
-        int n = tl.events();
-        for (int id = 0; id < n; id++) {
-            if (tl.kindOf(id) == EventType.MSG_SEND_BEGIN.code) {
-                sends.put(((long) procOf.get(tl.laneOf(id)) << 40) ^ tl.field(id, 1), id);
+        int lane(int proc, String name) {
+            Integer l = laneOf.get(proc);
+            if (l == null) {
+                l = tl.addLane(name == null ? "p" + proc : name);
+                laneOf.put(proc, l);
+                procOf.put(l, proc);
             }
+            return l;
         }
-        for (int k = 0; k < n; k++) {
-            int id = tl.ordered(k);
-            if (tl.kindOf(id) == EventType.MSG_RECEIVE_END.code && tl.peerOf(id) >= 0) {
-                Integer s = sends.get(((long) tl.peerOf(id) << 40) ^ tl.field(id, 1));
+
+        /** Adds event {@code i} of {@code b} at aligned absolute time {@code aligned}. */
+        void add(EventBuffer b, int i, long aligned, String name) {
+            EventType t = b.typeAt(i);
+            if (t == null) {
+                return;
+            }
+            int l = lane(b.proc[i], name);
+            long rel = aligned - tl.origin;
+            boolean call = t.level == Level.PROGRAM && "dur".equals(t.fields[3]);
+            long d = call ? Math.max(0, b.d[i]) : 0;
+            int id = tl.event(rel, d, l, t.code, b.peer[i], b.a[i], b.b[i], b.c[i], b.d[i], b.e[i]);
+            if (call) {
+                long blocked = "blocked".equals(t.fields[4]) ? Math.min(d, Math.max(0, b.e[i])) : 0;
+                // the call's own work first, then the wait it ends with (the seed gives only the sums)
+                tl.state(l, rel, rel + d - blocked, OVERHEAD);
+                tl.state(l, rel + d - blocked, rel + d, BLOCKED);
+            }
+            if (t == EventType.ADVANCE) {
+                ends.put("a" + l + ":" + rel, id);
+            } else if (t == EventType.AWAIT || t == EventType.AWAIT_WITH_TIMEOUT) {
+                ends.put("w" + l + ":" + (rel + b.d[i]), id);
+            } else if (t == EventType.MSG_SEND_BEGIN) {
+                long key = ((long) b.proc[i] << 40) ^ b.b[i];
+                sends.put(key, id);
+                List<Integer> waiting = early.remove(key);
+                if (waiting != null) {
+                    for (int r : waiting) {
+                        message(id, r);
+                    }
+                }
+            } else if (t == EventType.MSG_RECEIVE_END && b.peer[i] >= 0) {
+                long key = ((long) b.peer[i] << 40) ^ b.b[i];
+                Integer s = sends.get(key);
                 if (s != null) {
-                    tl.arrow(Timeline.MESSAGE, tl.laneOf(s), tl.time(s), tl.laneOf(id), tl.time(id), tl.field(s, 0),
-                            (int) tl.field(s, 2), s, id);
+                    message(s, id);
+                } else {
+                    early.computeIfAbsent(key, x -> new java.util.ArrayList<>()).add(id);
                 }
             }
         }
-    }
 
-    /** The synchronization view's arrows: {@link SyncArrows}, tied to their Advance and Await events. */
-    private void syncArrows(List<SyncArrows.Arrow> arrows) {
-        Map<String, Integer> ends = new HashMap<>();
-        int n = tl.events();
-        for (int id = 0; id < n; id++) {
-            int k = tl.kindOf(id);
-            if (k == EventType.ADVANCE.code) {
-                ends.put("a" + tl.laneOf(id) + ":" + tl.time(id), id);
-            } else if (k == EventType.AWAIT.code || k == EventType.AWAIT_WITH_TIMEOUT.code) {
-                ends.put("w" + tl.laneOf(id) + ":" + (tl.time(id) + tl.field(id, 3)), id);
+        /** One arrow per logical message received, from its {@code Msg_Send_Begin}. */
+        private void message(int s, int r) {
+            tl.arrow(Timeline.MESSAGE, tl.laneOf(s), tl.time(s), tl.laneOf(r), tl.time(r), tl.field(s, 0),
+                    (int) tl.field(s, 2), s, r);
+        }
+
+        /** The synchronization view's arrows: {@link SyncArrows}, tied to their Advance and Await events. */
+        void syncArrows(List<SyncArrows.Arrow> arrows) {
+            for (SyncArrows.Arrow a : arrows) {
+                int from = lane(a.fromProc, null), to = lane(a.toProc, null);
+                long ft = a.fromTime - tl.origin, tt = a.toTime - tl.origin;
+                if (!syncDrawn.add(a.event + ":" + from + ":" + ft + ":" + to + ":" + tt)) {
+                    continue;
+                }
+                Integer src = ends.get("a" + from + ":" + ft), dst = ends.get("w" + to + ":" + tt);
+                tl.arrow(Timeline.SYNC, from, ft, to, tt, a.event, -1, src == null ? -1 : src,
+                        dst == null ? -1 : dst);
             }
         }
-        for (SyncArrows.Arrow a : arrows) {
-            int from = lane(a.fromProc, null), to = lane(a.toProc, null);
-            long ft = a.fromTime - tl.origin, tt = a.toTime - tl.origin;
-            Integer src = ends.get("a" + from + ":" + ft), dst = ends.get("w" + to + ":" + tt);
-            tl.arrow(Timeline.SYNC, from, ft, to, tt, a.event, -1, src == null ? -1 : src, dst == null ? -1 : dst);
+
+        /** The summary of the events in [t0, t1) (the transport table of the visible window). */
+        Summary window(long t0, long t1, Map<Integer, String> processes) {
+            EventBuffer b;
+            synchronized (tl) {
+                tl.seal();
+                int from = tl.lowerBound(t0), to = tl.lowerBound(t1);
+                b = new EventBuffer(Math.max(1, to - from));
+                for (int k = from; k < to; k++) {
+                    int id = tl.ordered(k);
+                    b.add(tl.origin + tl.time(id), procOf.get(tl.laneOf(id)), tl.kindOf(id), tl.peerOf(id),
+                            tl.field(id, 0), tl.field(id, 1), tl.field(id, 2), tl.field(id, 3), tl.field(id, 4));
+                }
+            }
+            return Summary.ofEvents(Path.of(tl.title), processes, b, EventcountChecker.DEFAULT_THRESHOLD);
         }
     }
 
@@ -183,7 +217,7 @@ public final class MonitorSource implements Source {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("processes", processTimes(summary));
         out.put("transportRun", summary.toJson().get("pairs"));
-        out.put("transportWindow", window(t0, t1).toJson().get("pairs"));
+        out.put("transportWindow", build.window(t0, t1, summary.processes).toJson().get("pairs"));
         return out;
     }
 
@@ -202,18 +236,4 @@ public final class MonitorSource implements Source {
         return out;
     }
 
-    /** The summary of the events in [t0, t1) (the transport table of the visible window). */
-    Summary window(long t0, long t1) {
-        EventBuffer b;
-        synchronized (tl) {
-            int from = tl.lowerBound(t0), to = tl.lowerBound(t1);
-            b = new EventBuffer(Math.max(1, to - from));
-            for (int k = from; k < to; k++) {
-                int id = tl.ordered(k);
-                b.add(tl.origin + tl.time(id), procOf.get(tl.laneOf(id)), tl.kindOf(id), tl.peerOf(id),
-                        tl.field(id, 0), tl.field(id, 1), tl.field(id, 2), tl.field(id, 3), tl.field(id, 4));
-            }
-        }
-        return Summary.ofEvents(file, summary.processes, b, EventcountChecker.DEFAULT_THRESHOLD);
-    }
 }
