@@ -99,13 +99,18 @@
     window.dsmview.ready = true;
   }
 
+  function showTitle() {
+    const m = S.meta;
+    $('title').textContent = m.title + ' (' + m.source + ', ' + m.lanes.length + ' ' +
+      (m.source === 'replay' ? 'threads' : 'processes') + ', ' + m.events + ' events)';
+  }
+
   function openInput(i, fromUrl) {
     S.input = i;
     return api('/api/meta').then((m) => {
       S.meta = m;
       S.version = m.version;
-      $('title').textContent = m.title + ' (' + m.source + ', ' + m.lanes.length + ' ' +
-        (m.source === 'replay' ? 'threads' : 'processes') + ', ' + m.events + ' events)';
+      showTitle();
       const b = $('banner');
       b.hidden = !m.damage;
       b.textContent = m.damage || '';
@@ -770,13 +775,15 @@
     api('/api/meta').then((m) => {
       if (m.version === S.version) return;
       const grew = m.lanes.length !== S.meta.lanes.length;
+      const wasWhole = S.t0 <= 0 && S.t1 >= S.meta.end;
       S.meta = m;
       S.version = m.version;
+      showTitle();
       if (grew) { buildFilters(); layout(); }
       if (S.follow) {
+        // the whole run stays whole; a zoomed-in window keeps its width and follows the newest time
         const w = S.t1 - S.t0;
-        const full = S.t0 <= 0 && w >= 1;
-        if (full && m.end <= Math.max(w, 1) * 4) { S.t0 = 0; S.t1 = Math.max(1, m.end * 1.05); }
+        if (wasWhole) { S.t0 = 0; S.t1 = Math.max(1, m.end * 1.02); }
         else { S.t1 = m.end + w * 0.05; S.t0 = S.t1 - w; }
       }
       load();
