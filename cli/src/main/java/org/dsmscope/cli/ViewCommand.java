@@ -137,12 +137,15 @@ public final class ViewCommand implements Callable<Integer> {
         if (open) {
             browse(server.url(), spec.commandLine().getErr());
         }
+        boolean interrupted = false;
         try {
             if (serveSeconds >= 0) {
                 stop.await((long) (serveSeconds * 1000), TimeUnit.MILLISECONDS);
             } else {
                 stop.await();
             }
+        } catch (InterruptedException e) {
+            interrupted = true; // stopped by whoever started the command (tests, embedders)
         } finally {
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
@@ -150,6 +153,9 @@ public final class ViewCommand implements Callable<Integer> {
             } catch (IllegalStateException e) {
                 // the JVM is already shutting down: the hook closes the server
             }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
         return 0;
     }
