@@ -107,7 +107,8 @@ public final class MonitorSource implements Source {
         private final TreeMap<Integer, Integer> procOf = new TreeMap<>();
         private final Map<Long, Integer> sends = new HashMap<>();
         private final Map<Long, List<Integer>> early = new HashMap<>();
-        private final Map<String, Integer> ends = new HashMap<>();
+        /** Advance and Await events by lane and time (start of an advance, end of an await): arrows' ends. */
+        private final Map<Long, Integer> advances = new HashMap<>(), awaits = new HashMap<>();
         private final java.util.Set<String> syncDrawn = new java.util.HashSet<>();
 
         Builder(Timeline tl) {
@@ -142,9 +143,9 @@ public final class MonitorSource implements Source {
                 tl.state(l, rel + d - blocked, rel + d, BLOCKED);
             }
             if (t == EventType.ADVANCE) {
-                ends.put("a" + l + ":" + rel, id);
+                advances.put(at(l, rel), id);
             } else if (t == EventType.AWAIT || t == EventType.AWAIT_WITH_TIMEOUT) {
-                ends.put("w" + l + ":" + (rel + b.d[i]), id);
+                awaits.put(at(l, rel + b.d[i]), id);
             } else if (t == EventType.MSG_SEND_BEGIN) {
                 long key = ((long) b.proc[i] << 40) ^ b.b[i];
                 sends.put(key, id);
@@ -165,6 +166,10 @@ public final class MonitorSource implements Source {
             }
         }
 
+        private static long at(int lane, long rel) {
+            return ((long) lane << 48) ^ rel;
+        }
+
         /** One arrow per logical message received, from its {@code Msg_Send_Begin}. */
         private void message(int s, int r) {
             tl.arrow(Timeline.MESSAGE, tl.laneOf(s), tl.time(s), tl.laneOf(r), tl.time(r), tl.field(s, 0),
@@ -179,7 +184,7 @@ public final class MonitorSource implements Source {
                 if (!syncDrawn.add(a.event + ":" + from + ":" + ft + ":" + to + ":" + tt)) {
                     continue;
                 }
-                Integer src = ends.get("a" + from + ":" + ft), dst = ends.get("w" + to + ":" + tt);
+                Integer src = advances.get(at(from, ft)), dst = awaits.get(at(to, tt));
                 tl.arrow(Timeline.SYNC, from, ft, to, tt, a.event, -1, src == null ? -1 : src,
                         dst == null ? -1 : dst);
             }
