@@ -98,6 +98,8 @@ public final class Timeline {
     private long end;
     private long version;
     private boolean bulk = true;
+    private Index index;
+    private long indexVersion = -1;
 
     /** An empty timeline. */
     public Timeline(String title, String source, String unit, String[] states, Kind[] kinds) {
@@ -133,6 +135,10 @@ public final class Timeline {
             return n;
         }
 
+        /** Per state s ≥ 1, {@code cum[s][i]}: time in state s of intervals 0..i-1 (after {@link #sort}). */
+        long[][] cum = new long[0][];
+        boolean dirty;
+
         void add(long from, long to, int state) {
             if (n == is.length) {
                 is = Arrays.copyOf(is, n * 2);
@@ -146,24 +152,70 @@ public final class Timeline {
             ie[n] = to;
             st[n] = (byte) state;
             n++;
+            dirty = true;
         }
 
-        void sort() {
-            if (sorted) {
+        /** Sorts the intervals, clips overlaps (a later interval starts where the earlier ends) and sums them. */
+        void sort(int states) {
+            if (!dirty && cum.length == states) {
                 return;
             }
-            int[] idx = Sorts.byKey(is, n);
-            long[] s2 = new long[is.length], e2 = new long[is.length];
-            byte[] t2 = new byte[is.length];
-            for (int k = 0; k < n; k++) {
-                s2[k] = is[idx[k]];
-                e2[k] = ie[idx[k]];
-                t2[k] = st[idx[k]];
+            if (!sorted) {
+                int[] idx = Sorts.byKey(is, n);
+                long[] s2 = new long[is.length], e2 = new long[is.length];
+                byte[] t2 = new byte[is.length];
+                for (int k = 0; k < n; k++) {
+                    s2[k] = is[idx[k]];
+                    e2[k] = ie[idx[k]];
+                    t2[k] = st[idx[k]];
+                }
+                is = s2;
+                ie = e2;
+                st = t2;
+                sorted = true;
             }
-            is = s2;
-            ie = e2;
-            st = t2;
-            sorted = true;
+            long maxEnd = Long.MIN_VALUE;
+            for (int k = 0; k < n; k++) {
+                if (ie[k] <= maxEnd) {
+                    is[k] = maxEnd; // inside an earlier interval: nothing left
+                    ie[k] = maxEnd;
+                } else if (is[k] < maxEnd) {
+                    is[k] = maxEnd;
+                }
+                maxEnd = Math.max(maxEnd, ie[k]);
+            }
+            cum = new long[states][];
+            for (int s = 1; s < states; s++) {
+                long[] c = new long[n + 1];
+                for (int k = 0; k < n; k++) {
+                    c[k + 1] = c[k] + (st[k] == s ? ie[k] - is[k] : 0);
+                }
+                cum[s] = c;
+            }
+            dirty = false;
+        }
+
+        /** Number of intervals starting before {@code t}. */
+        int before(long t) {
+            int lo = 0, hi = n;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (is[mid] < t) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            return lo;
+        }
+
+        /** Time in state {@code s} (≥ 1) before {@code t}, given {@code k = before(t)}: O(1) from the sums. */
+        long upTo(int s, long t, int k) {
+            long v = cum[s][k > 0 ? k - 1 : 0];
+            if (k > 0 && st[k - 1] == s) {
+                v += Math.max(0, Math.min(ie[k - 1], t) - is[k - 1]);
+            }
+            return v;
         }
 
         /** First interval index whose end is after {@code t} (intervals sorted, overlaps clipped when read). */
@@ -341,12 +393,22 @@ public final class Timeline {
             aOrdered = true;
         }
         for (Lane l : lanes) {
-            l.sort();
+            l.sort(states.length);
         }
     }
 
     private static int[] grow(int[] a, int cap) {
         return a.length >= cap ? a : Arrays.copyOf(a, cap);
+    }
+
+    /** The time indexes of the current content (rebuilt after additions; call under the monitor). */
+    Index index() {
+        seal();
+        if (index == null || indexVersion != version) {
+            index = new Index(this);
+            indexVersion = version;
+        }
+        return index;
     }
 
     /** Number of events. */
@@ -418,10 +480,15 @@ public final class Timeline {
 
     /** First position in the time order whose event time is at least {@code t}. */
     public int lowerBound(long t) {
-        int lo = 0, hi = events;
+        return lowerBound(order, time, events, t);
+    }
+
+    /** First position {@code k} of {@code ord[0..n)} (sorted by {@code keys}) with {@code keys[ord[k]] >= t}. */
+    private static int lowerBound(int[] ord, long[] keys, int n, long t) {
+        int lo = 0, hi = n;
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (time[order[mid]] < t) {
+            if (keys[ord[mid]] < t) {
                 lo = mid + 1;
             } else {
                 hi = mid;
@@ -437,16 +504,7 @@ public final class Timeline {
 
     /** First arrow position whose start is at least {@code t}. */
     public int arrowLowerBound(long t) {
-        int lo = 0, hi = arrows;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (aFrom[aOrder[mid]] < t) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
+        return lowerBound(aOrder, aFrom, arrows, t);
     }
 
     /** Longest arrow (|to − from|), to find the arrows that cross a window's start. */

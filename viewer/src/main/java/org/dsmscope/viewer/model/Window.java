@@ -70,18 +70,6 @@ public final class Window {
         }
     }
 
-    /** Adds [s, e) to the columns of {@code cov} for {@code state}. */
-    private static void spread(double[] cov, int states, int state, long s, long e, long t0, double bw, int bins) {
-        double a = (s - t0) / bw, b = (e - t0) / bw;
-        int i = Math.max(0, (int) a), j = Math.min(bins - 1, (int) b);
-        for (int k = i; k <= j; k++) {
-            double lo = Math.max(a, k), hi = Math.min(b, k + 1);
-            if (hi > lo) {
-                cov[k * states + state] += hi - lo;
-            }
-        }
-    }
-
     private static void lane(Timeline.Lane ln, int l, long t0, long t1, int bins, double bw, double[] util, int states,
             Filter f, JsonGenerator g) throws IOException {
         g.writeStartObject();
@@ -94,34 +82,39 @@ public final class Window {
         }
         g.writeNumberField("start", as);
         g.writeNumberField("end", ae);
+        // time per state in each column from the lane's prefix sums: two binary searches per column boundary,
+        // whatever the number of intervals inside
         double[] cov = new double[bins * states];
-        spread(cov, states, 0, as, ae, t0, bw, bins);
-        int first = ln.first(t0);
-        int count = 0;
-        long prevEnd = Long.MIN_VALUE;
         long[] inState = new long[states];
-        inState[0] = ae - as;
-        for (int i = first; i < ln.n && ln.is[i] < t1; i++) {
-            long s = Math.max(Math.max(ln.is[i], prevEnd), as), e = Math.min(ln.ie[i], ae);
-            prevEnd = Math.max(prevEnd, ln.ie[i]);
-            if (e > s) {
-                spread(cov, states, ln.st[i], s, e, t0, bw, bins);
-                inState[ln.st[i]] += e - s;
-                inState[0] -= e - s;
-                count++;
-            }
+        long[] prev = new long[states];
+        long[] cur = new long[states];
+        long px = as;
+        int pk = ln.before(px);
+        for (int s = 1; s < states; s++) {
+            prev[s] = ln.upTo(s, px, pk);
         }
-        // state 0 (computation, busy) is the active time not in another state
+        int kFirst = pk;
         for (int k = 0; k < bins; k++) {
-            double other = 0;
+            long x = Math.min(ae, t0 + (long) Math.ceil((k + 1) * bw));
+            if (x <= px) {
+                continue;
+            }
+            int kx = ln.before(x);
+            long other = 0;
             for (int s = 1; s < states; s++) {
-                other += cov[k * states + s];
+                cur[s] = ln.upTo(s, x, kx);
+                long v = cur[s] - prev[s];
+                cov[k * states + s] = v / bw;
+                inState[s] += v;
+                other += v;
+                prev[s] = cur[s];
             }
-            cov[k * states] -= other;
-            if (cov[k * states] < 1e-9) {
-                cov[k * states] = 0;
-            }
+            cov[k * states] = Math.max(0, (x - px) - other) / bw;
+            inState[0] += Math.max(0, (x - px) - other);
+            px = x;
+            pk = kx;
         }
+        int count = pk - kFirst + 1;
         boolean keep = f.lanes == null || f.lanes.contains(l);
         for (int k = 0; keep && k < cov.length; k++) {
             util[k] += cov[k];
@@ -134,10 +127,8 @@ public final class Window {
         if (count <= bins / 2) {
             g.writeStringField("mode", "exact");
             g.writeArrayFieldStart("iv");
-            prevEnd = Long.MIN_VALUE;
-            for (int i = first; i < ln.n && ln.is[i] < t1; i++) {
-                long s = Math.max(Math.max(ln.is[i], prevEnd), as), e = Math.min(ln.ie[i], ae);
-                prevEnd = Math.max(prevEnd, ln.ie[i]);
+            for (int i = ln.first(as); i < ln.n && ln.is[i] < ae; i++) {
+                long s = Math.max(ln.is[i], as), e = Math.min(ln.ie[i], ae);
                 if (e > s) {
                     g.writeNumber(s);
                     g.writeNumber(e);
@@ -160,6 +151,10 @@ public final class Window {
 
     private static void marks(Timeline tl, long t0, long t1, int bins, double bw, Filter f, JsonGenerator g)
             throws IOException {
+        if (f.segments == null && f.eventcounts == null && f.levels == null) {
+            indexedMarks(tl, t0, t1, bins, bw, f, g);
+            return;
+        }
         int from = tl.lowerBound(t0 - tl.maxEventDuration()), to = tl.lowerBound(t1);
         int n = 0;
         for (int k = from; k < to; k++) {
@@ -202,12 +197,75 @@ public final class Window {
         g.writeEndObject();
     }
 
+    /** Marks without a content filter: counted and binned per lane by binary search in the time index. */
+    private static void indexedMarks(Timeline tl, long t0, long t1, int bins, double bw, Filter f, JsonGenerator g)
+            throws IOException {
+        Index ix = tl.index();
+        int lanes = ix.lanes;
+        int[] lo = new int[lanes], hi = new int[lanes];
+        int n = 0;
+        for (int l = 0; l < lanes; l++) {
+            if (f.lanes != null && !f.lanes.contains(l)) {
+                continue;
+            }
+            long[] t = ix.markTimes[l];
+            lo[l] = Index.lower(t, 0, t.length, t0 - tl.maxEventDuration());
+            hi[l] = Index.lower(t, lo[l], t.length, t1);
+            n += hi[l] - lo[l];
+        }
+        boolean exact = n <= MAX_MARKS;
+        if (exact) {
+            n = 0;
+            for (int l = 0; l < lanes; l++) {
+                for (int i = lo[l]; i < hi[l]; i++) {
+                    n += drawn(tl, ix.markIds[l][i], t0) ? 1 : 0;
+                }
+            }
+        }
+        g.writeObjectFieldStart("marks");
+        g.writeNumberField("count", n);
+        g.writeStringField("mode", exact ? "exact" : "bins");
+        g.writeArrayFieldStart("list");
+        for (int l = 0; l < lanes; l++) {
+            if (exact) {
+                for (int i = lo[l]; i < hi[l]; i++) {
+                    int id = ix.markIds[l][i];
+                    if (drawn(tl, id, t0)) {
+                        g.writeNumber(id);
+                        g.writeNumber(tl.time(id));
+                        g.writeNumber(l);
+                        g.writeNumber(tl.kindOf(id));
+                        g.writeNumber(Math.max(0, tl.duration(id)));
+                    }
+                }
+            } else if (hi[l] > lo[l]) {
+                long[] t = ix.markTimes[l];
+                int prev = Index.lower(t, lo[l], hi[l], t0);
+                for (int b = 0; b < bins; b++) {
+                    int next = b == bins - 1 ? hi[l] : Index.lower(t, prev, hi[l], t0 + (long) Math.ceil((b + 1) * bw));
+                    if (next > prev) {
+                        g.writeNumber(l);
+                        g.writeNumber(b);
+                        g.writeNumber(next - prev);
+                    }
+                    prev = next;
+                }
+            }
+        }
+        g.writeEndArray();
+        g.writeEndObject();
+    }
+
     private static boolean drawn(Timeline tl, int id, long t0) {
         return tl.kinds[tl.kindOf(id)].draw != Timeline.Draw.NONE && tl.time(id) + Math.max(0, tl.duration(id)) >= t0;
     }
 
     private static void arrows(Timeline tl, long t0, long t1, int bins, double bw, Filter f, JsonGenerator g)
             throws IOException {
+        if (f.segments == null && f.eventcounts == null && f.levels == null && f.messageTypes == 7) {
+            indexedArrows(tl, t0, t1, bins, f, g);
+            return;
+        }
         int from = tl.arrowLowerBound(t0 - tl.maxArrowSpan()), to = tl.arrowLowerBound(t1 + 1);
         int n = 0;
         int[] byKind = new int[Timeline.ARROW_KINDS.length];
@@ -240,30 +298,132 @@ public final class Window {
                 }
             }
         } else {
-            // bundles: kind, lanes and column of the start; mean start and end times; count
-            Map<Long, long[]> cells = new HashMap<>();
+            // bundles: per kind and lane pair, as many groups of start times as keep the total under MAX_ARROWS;
+            // each with its mean start and end times and its count
+            int lanes = tl.lanes.size();
+            int[] combo = new int[Timeline.ARROW_KINDS.length * lanes * lanes];
+            java.util.Arrays.fill(combo, -1);
+            int distinct = 0;
             for (int k = from; k < to; k++) {
                 int id = tl.arrowOrdered(k);
                 if (visible(tl, id, t0, t1) && f.keepsArrow(tl, id)) {
-                    int bin = (int) Math.min(bins - 1, Math.max(0, (tl.arrowFrom(id) - t0) / bw)) / 4;
-                    long key = ((long) tl.arrowKind(id) << 56) | ((long) (tl.arrowFromLane(id) & 0xFFFF) << 40)
-                            | ((long) (tl.arrowToLane(id) & 0xFFFF) << 24) | bin;
-                    long[] c = cells.computeIfAbsent(key, x -> new long[3]);
-                    c[0] += tl.arrowFrom(id) - t0;
-                    c[1] += tl.arrowTo(id) - t0;
-                    c[2]++;
+                    int c = (tl.arrowKind(id) * lanes + tl.arrowFromLane(id)) * lanes + tl.arrowToLane(id);
+                    if (combo[c] < 0) {
+                        combo[c] = distinct++;
+                    }
                 }
             }
-            for (Map.Entry<Long, long[]> e : new java.util.TreeMap<>(cells).entrySet()) {
-                long key = e.getKey();
-                long[] c = e.getValue();
-                g.writeNumber(-1);
-                g.writeNumber(key >>> 56);
-                g.writeNumber((key >>> 40) & 0xFFFF);
-                g.writeNumber(t0 + c[0] / c[2]);
-                g.writeNumber((key >>> 24) & 0xFFFF);
-                g.writeNumber(t0 + c[1] / c[2]);
-                g.writeNumber(c[2]);
+            int groups = Math.max(1, Math.min(bins, MAX_ARROWS / Math.max(1, distinct)));
+            long[] sumFrom = new long[distinct * groups], sumTo = new long[distinct * groups];
+            int[] cnt = new int[distinct * groups];
+            for (int k = from; k < to; k++) {
+                int id = tl.arrowOrdered(k);
+                if (visible(tl, id, t0, t1) && f.keepsArrow(tl, id)) {
+                    int c = (tl.arrowKind(id) * lanes + tl.arrowFromLane(id)) * lanes + tl.arrowToLane(id);
+                    long rel = Math.max(0, Math.min(t1 - t0 - 1, tl.arrowFrom(id) - t0));
+                    int i = combo[c] * groups + (int) (rel * (double) groups / (t1 - t0));
+                    sumFrom[i] += tl.arrowFrom(id) - t0;
+                    sumTo[i] += tl.arrowTo(id) - t0;
+                    cnt[i]++;
+                }
+            }
+            for (int c = 0; c < combo.length; c++) {
+                for (int gi = 0; combo[c] >= 0 && gi < groups; gi++) {
+                    int i = combo[c] * groups + gi;
+                    if (cnt[i] > 0) {
+                        g.writeNumber(-1);
+                        g.writeNumber(c / (lanes * lanes));
+                        g.writeNumber((c / lanes) % lanes);
+                        g.writeNumber(t0 + sumFrom[i] / cnt[i]);
+                        g.writeNumber(c % lanes);
+                        g.writeNumber(t0 + sumTo[i] / cnt[i]);
+                        g.writeNumber(cnt[i]);
+                    }
+                }
+            }
+        }
+        g.writeEndArray();
+        g.writeEndObject();
+    }
+
+    /** Arrows without a content filter: counted and bundled per kind and lane pair by binary search. */
+    private static void indexedArrows(Timeline tl, long t0, long t1, int bins, Filter f, JsonGenerator g)
+            throws IOException {
+        Index ix = tl.index();
+        int lanes = ix.lanes;
+        int combos = ix.arrowIds.length;
+        int[] lo = new int[combos], hi = new int[combos];
+        int n = 0, distinct = 0;
+        int[] byKind = new int[Timeline.ARROW_KINDS.length];
+        for (int c = 0; c < combos; c++) {
+            int kind = c / (lanes * lanes), from = (c / lanes) % lanes, to = c % lanes;
+            if ((f.arrowKinds & (1 << kind)) == 0
+                    || f.lanes != null && !f.lanes.contains(from) && !f.lanes.contains(to)) {
+                continue;
+            }
+            long[] a = ix.arrowFrom[c];
+            lo[c] = Index.lower(a, 0, a.length, t0 - tl.maxArrowSpan());
+            hi[c] = Index.lower(a, lo[c], a.length, t1 + 1);
+            n += hi[c] - lo[c];
+            distinct += hi[c] > lo[c] ? 1 : 0;
+        }
+        boolean exact = n <= MAX_ARROWS;
+        if (exact) {
+            n = 0;
+            for (int c = 0; c < combos; c++) {
+                for (int i = lo[c]; i < hi[c]; i++) {
+                    if (visible(tl, ix.arrowIds[c][i], t0, t1)) {
+                        n++;
+                        byKind[tl.arrowKind(ix.arrowIds[c][i])]++;
+                    }
+                }
+            }
+        } else {
+            for (int c = 0; c < combos; c++) {
+                byKind[c / (lanes * lanes)] += hi[c] - lo[c];
+            }
+        }
+        g.writeObjectFieldStart("arrows");
+        g.writeNumberField("count", n);
+        g.writeObjectFieldStart("byKind");
+        for (int k = 0; k < byKind.length; k++) {
+            g.writeNumberField(Timeline.ARROW_KINDS[k], byKind[k]);
+        }
+        g.writeEndObject();
+        g.writeStringField("mode", exact ? "exact" : "bundles");
+        g.writeArrayFieldStart("list");
+        int groups = Math.max(1, Math.min(bins, MAX_ARROWS / Math.max(1, distinct)));
+        for (int c = 0; c < combos; c++) {
+            if (exact) {
+                for (int i = lo[c]; i < hi[c]; i++) {
+                    int id = ix.arrowIds[c][i];
+                    if (visible(tl, id, t0, t1)) {
+                        g.writeNumber(id);
+                        g.writeNumber(tl.arrowKind(id));
+                        g.writeNumber(tl.arrowFromLane(id));
+                        g.writeNumber(tl.arrowFrom(id));
+                        g.writeNumber(tl.arrowToLane(id));
+                        g.writeNumber(tl.arrowTo(id));
+                    }
+                }
+                continue;
+            }
+            long[] a = ix.arrowFrom[c];
+            int prev = lo[c];
+            for (int gi = 0; gi < groups && hi[c] > lo[c]; gi++) {
+                int next = gi == groups - 1 ? hi[c]
+                        : Index.lower(a, prev, hi[c], t0 + (long) Math.ceil((gi + 1) * (double) (t1 - t0) / groups));
+                int cnt = next - prev;
+                if (cnt > 0) {
+                    g.writeNumber(-1);
+                    g.writeNumber(c / (lanes * lanes));
+                    g.writeNumber((c / lanes) % lanes);
+                    g.writeNumber((ix.cumFrom[c][next] - ix.cumFrom[c][prev]) / cnt);
+                    g.writeNumber(c % lanes);
+                    g.writeNumber((ix.cumTo[c][next] - ix.cumTo[c][prev]) / cnt);
+                    g.writeNumber(cnt);
+                }
+                prev = next;
             }
         }
         g.writeEndArray();

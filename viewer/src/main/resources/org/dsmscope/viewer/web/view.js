@@ -82,6 +82,7 @@
       S.loaded++;
       draw();
       drawTables();
+      if (!S.firstPicture) S.firstPicture = performance.now();
       window.dsmview.ready = true;
     }).catch((e) => showError(e)).finally(() => { S.pending--; });
   }
@@ -811,6 +812,7 @@
     setCursor: (t) => { S.cursor = t; draw(); },
     frameTimes: () => S.frames.slice(),
     loaded: () => S.loaded,
+    firstPicture: () => S.firstPicture || null,
     events: () => (S.meta ? S.meta.events : 0)
   };
 
