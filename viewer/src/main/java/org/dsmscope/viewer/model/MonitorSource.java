@@ -222,7 +222,9 @@ public final class MonitorSource implements Source {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("processes", processTimes(summary));
         out.put("transportRun", summary.toJson().get("pairs"));
-        out.put("transportWindow", build.window(t0, t1, summary.processes).toJson().get("pairs"));
+        boolean whole = t0 <= 0 && t1 >= tl.end();
+        out.put("transportWindow", whole ? out.get("transportRun")
+                : build.window(t0, t1, summary.processes).toJson().get("pairs"));
         return out;
     }
 

@@ -197,16 +197,7 @@ public final class Timeline {
 
         /** Number of intervals starting before {@code t}. */
         int before(long t) {
-            int lo = 0, hi = n;
-            while (lo < hi) {
-                int mid = (lo + hi) >>> 1;
-                if (is[mid] < t) {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
-                }
-            }
-            return lo;
+            return Index.lower(is, 0, n, t);
         }
 
         /** Time in state {@code s} (≥ 1) before {@code t}, given {@code k = before(t)}: O(1) from the sums. */
@@ -218,17 +209,9 @@ public final class Timeline {
             return v;
         }
 
-        /** First interval index whose end is after {@code t} (intervals sorted, overlaps clipped when read). */
+        /** First interval index whose end is after {@code t} (intervals sorted, overlaps clipped). */
         int first(long t) {
-            int lo = 0, hi = n;
-            while (lo < hi) {
-                int mid = (lo + hi) >>> 1;
-                if (is[mid] < t) {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
-                }
-            }
+            int lo = before(t);
             return lo > 0 && ie[lo - 1] > t ? lo - 1 : lo;
         }
     }

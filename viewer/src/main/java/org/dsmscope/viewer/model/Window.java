@@ -171,11 +171,7 @@ public final class Window {
             for (int k = from; k < to; k++) {
                 int id = tl.ordered(k);
                 if (drawn(tl, id, t0) && f.keepsEvent(tl, id)) {
-                    g.writeNumber(id);
-                    g.writeNumber(tl.time(id));
-                    g.writeNumber(tl.laneOf(id));
-                    g.writeNumber(tl.kindOf(id));
-                    g.writeNumber(Math.max(0, tl.duration(id)));
+                    writeMark(tl, id, g);
                 }
             }
         } else {
@@ -231,11 +227,7 @@ public final class Window {
                 for (int i = lo[l]; i < hi[l]; i++) {
                     int id = ix.markIds[l][i];
                     if (drawn(tl, id, t0)) {
-                        g.writeNumber(id);
-                        g.writeNumber(tl.time(id));
-                        g.writeNumber(l);
-                        g.writeNumber(tl.kindOf(id));
-                        g.writeNumber(Math.max(0, tl.duration(id)));
+                        writeMark(tl, id, g);
                     }
                 }
             } else if (hi[l] > lo[l]) {
@@ -254,6 +246,23 @@ public final class Window {
         }
         g.writeEndArray();
         g.writeEndObject();
+    }
+
+    private static void writeMark(Timeline tl, int id, JsonGenerator g) throws IOException {
+        g.writeNumber(id);
+        g.writeNumber(tl.time(id));
+        g.writeNumber(tl.laneOf(id));
+        g.writeNumber(tl.kindOf(id));
+        g.writeNumber(Math.max(0, tl.duration(id)));
+    }
+
+    private static void writeArrow(Timeline tl, int id, JsonGenerator g) throws IOException {
+        g.writeNumber(id);
+        g.writeNumber(tl.arrowKind(id));
+        g.writeNumber(tl.arrowFromLane(id));
+        g.writeNumber(tl.arrowFrom(id));
+        g.writeNumber(tl.arrowToLane(id));
+        g.writeNumber(tl.arrowTo(id));
     }
 
     private static boolean drawn(Timeline tl, int id, long t0) {
@@ -289,12 +298,7 @@ public final class Window {
             for (int k = from; k < to; k++) {
                 int id = tl.arrowOrdered(k);
                 if (visible(tl, id, t0, t1) && f.keepsArrow(tl, id)) {
-                    g.writeNumber(id);
-                    g.writeNumber(tl.arrowKind(id));
-                    g.writeNumber(tl.arrowFromLane(id));
-                    g.writeNumber(tl.arrowFrom(id));
-                    g.writeNumber(tl.arrowToLane(id));
-                    g.writeNumber(tl.arrowTo(id));
+                    writeArrow(tl, id, g);
                 }
             }
         } else {
@@ -398,12 +402,7 @@ public final class Window {
                 for (int i = lo[c]; i < hi[c]; i++) {
                     int id = ix.arrowIds[c][i];
                     if (visible(tl, id, t0, t1)) {
-                        g.writeNumber(id);
-                        g.writeNumber(tl.arrowKind(id));
-                        g.writeNumber(tl.arrowFromLane(id));
-                        g.writeNumber(tl.arrowFrom(id));
-                        g.writeNumber(tl.arrowToLane(id));
-                        g.writeNumber(tl.arrowTo(id));
+                        writeArrow(tl, id, g);
                     }
                 }
                 continue;

@@ -75,10 +75,18 @@
     writeUrl();
     S.pending = (S.pending || 0) + 1;
     window.dsmview.ready = false;
-    return Promise.all([api('/api/window', p), api('/api/tables', {t0: p.t0, t1: p.t1})]).then(([w, tables]) => {
+    // the picture first, the tables (transport summary of the window) when they come
+    const win = api('/api/window', p).then((w) => {
       if (seq !== S.seq) return;
       S.data = w;
+      draw();
+    });
+    const tab = api('/api/tables', {t0: p.t0, t1: p.t1}).then((tables) => {
+      if (seq !== S.seq) return;
       S.tables = tables;
+    });
+    return Promise.all([win, tab]).then(() => {
+      if (seq !== S.seq) return;
       S.loaded++;
       draw();
       drawTables();
@@ -194,10 +202,9 @@
   // ---------------------------------------------------------------- layout and drawing
   function sizeCanvas(c, h) {
     const dpr = window.devicePixelRatio || 1;
-    const w = c.clientWidth;
-    if (h) c.style.height = h + 'px';
-    c.width = Math.round(w * dpr);
-    c.height = Math.round((h || c.clientHeight) * dpr);
+    if (h && c.style.height !== h + 'px') c.style.height = h + 'px';
+    const w = Math.round(c.clientWidth * dpr), hh = Math.round((h || c.clientHeight) * dpr);
+    if (c.width !== w || c.height !== hh) { c.width = w; c.height = hh; } // a resize reallocates: only when needed
     const g = c.getContext('2d');
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     return g;
