@@ -771,6 +771,13 @@
     $('next').addEventListener('click', () => search('next'));
     $('prev').addEventListener('click', () => search('prev'));
     $('follow').addEventListener('change', () => { S.follow = $('follow').checked; });
+    for (const c of $('liveLevels').querySelectorAll('input')) {
+      // the live stream's `levels` command: the members switch their event classes at once
+      c.addEventListener('change', () => {
+        const on = [...$('liveLevels').querySelectorAll('input')].filter((x) => x.checked).map((x) => x.value);
+        api('/api/levels', {levels: on.length ? on.join(',') : 'none'}).catch(showError);
+      });
+    }
     $('input').addEventListener('change', () => openInput(Number($('input').value)));
     window.addEventListener('resize', layout);
     wireFilters();

@@ -67,7 +67,10 @@ class LiveViewTest {
                 b.screenshot("live");
                 assertTrue(events(b) >= 82, "the page saw the new events");
 
-                b.js("fetch('/api/levels?input=0&levels=transport')");
+                for (String level : new String[] {"program", "message"}) {
+                    b.driver.findElement(org.openqa.selenium.By.cssSelector("#liveLevels input[value=" + level + "]"))
+                            .click();
+                }
                 waitFor(() -> r.enabledMask() == Level.TRANSPORT.bit());
             }
         }
