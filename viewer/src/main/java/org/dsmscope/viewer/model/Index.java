@@ -16,6 +16,9 @@ final class Index {
     final long[][] cumFrom;
     final long[][] cumTo;
     final int lanes;
+    /** Per receiving lane: send and receive times of its message arrows, each sorted (message queues, §4.6). */
+    final long[][] queueIn;
+    final long[][] queueOut;
 
     Index(Timeline tl) {
         lanes = tl.lanes.size();
@@ -68,6 +71,36 @@ final class Index {
             cumFrom[c][i + 1] = cumFrom[c][i] + tl.arrowFrom(id);
             cumTo[c][i + 1] = cumTo[c][i] + tl.arrowTo(id);
         }
+        int[] q = new int[lanes];
+        for (int k = 0; k < m; k++) {
+            if (tl.arrowKind(k) == Timeline.MESSAGE) {
+                q[tl.arrowToLane(k)]++;
+            }
+        }
+        queueIn = new long[lanes][];
+        queueOut = new long[lanes][];
+        for (int l = 0; l < lanes; l++) {
+            queueIn[l] = new long[q[l]];
+            queueOut[l] = new long[q[l]];
+            q[l] = 0;
+        }
+        for (int k = 0; k < m; k++) {
+            if (tl.arrowKind(k) == Timeline.MESSAGE) {
+                int l = tl.arrowToLane(k);
+                queueIn[l][q[l]] = tl.arrowFrom(k);
+                queueOut[l][q[l]++] = tl.arrowTo(k);
+            }
+        }
+        for (int l = 0; l < lanes; l++) {
+            java.util.Arrays.sort(queueIn[l]);
+            java.util.Arrays.sort(queueOut[l]);
+        }
+    }
+
+    /** Messages sent to lane {@code l} by time {@code x} and not received by then (its message queue). */
+    int queue(int l, long x) {
+        long[] in = queueIn[l], out = queueOut[l];
+        return lower(in, 0, in.length, x + 1) - lower(out, 0, out.length, x + 1);
     }
 
     private int combo(Timeline tl, int id) {

@@ -51,6 +51,16 @@ public final class Window {
                 g.writeNumber(Math.round(v * 100) / 100.0);
             }
             g.writeEndArray();
+            g.writeArrayFieldStart("queues");
+            Index ix = tl.index();
+            for (int l = 0; l < tl.lanes.size(); l++) {
+                g.writeStartArray();
+                for (int k = 0; k < bins; k++) {
+                    g.writeNumber(ix.queue(l, t0 + (long) Math.ceil((k + 1) * bw) - 1));
+                }
+                g.writeEndArray();
+            }
+            g.writeEndArray();
             marks(tl, t0, t1, bins, bw, f, g);
             arrows(tl, t0, t1, bins, bw, f, g);
             g.writeArrayFieldStart("phases");

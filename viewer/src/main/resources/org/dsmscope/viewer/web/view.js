@@ -225,6 +225,7 @@
     drawSpaceTime();
     drawOverview();
     drawUtil();
+    drawQueues();
     drawHosts();
     $('total').textContent = fmt(S.meta.end);
     $('elapsed').textContent = fmt(S.t1 - S.t0) + ' (' + fmt(S.t0) + ' – ' + fmt(S.t1) + ')';
@@ -435,6 +436,44 @@
       g.strokeStyle = '#000';
       g.beginPath(); g.moveTo(x(S.cursor), 0); g.lineTo(x(S.cursor), H - 12); g.stroke();
     }
+  }
+
+  function drawQueues() {
+    const c = $('queues');
+    const n = S.meta.lanes.length, row = 18;
+    const g = sizeCanvas(c, Math.max(30, n * row + 6));
+    const W = c.clientWidth;
+    g.clearRect(0, 0, W, c.clientHeight);
+    const d = S.data;
+    if (!d || !d.queues) return;
+    let max = 1;
+    for (const q of d.queues) for (const v of q) max = Math.max(max, v);
+    const bw = (d.t1 - d.t0) / d.bins;
+    g.font = '10px system-ui, sans-serif';
+    for (let l = 0; l < n; l++) {
+      const y = 3 + l * row;
+      g.fillStyle = '#222';
+      g.fillText(S.meta.lanes[l].name, 4, y + 12);
+      g.fillStyle = COLORS.message;
+      const q = d.queues[l] || [];
+      for (let b = 0; b < q.length; b++) {
+        if (!q[b]) continue;
+        const x0 = x(d.t0 + b * bw), x1 = x(d.t0 + (b + 1) * bw);
+        if (x1 < LEFT || x0 > W) continue;
+        const h = (row - 4) * q[b] / max;
+        g.fillRect(Math.max(LEFT, x0), y + row - 3 - h, Math.max(1, x1 - Math.max(LEFT, x0)), h);
+      }
+    }
+    g.fillStyle = '#666';
+    g.fillText('max ' + max, W - 50, 10);
+  }
+
+  /** Messages queued at lane l at time t (from the window's columns), or null. */
+  function queueAt(l, t) {
+    const d = S.data;
+    if (!d || !d.queues) return null;
+    const b = Math.min(d.bins - 1, Math.max(0, Math.floor((t - d.t0) / ((d.t1 - d.t0) / d.bins))));
+    return d.queues[l][b];
   }
 
   /** State of lane l at time t from the window's data: index into states, or -1 outside the lane. */
@@ -817,6 +856,7 @@
     lanes: () => S.meta.lanes.map((l) => l.name),
     perProcess: () => perProcessRows(),
     utilAt: (t) => utilAt(t),
+    queueAt: (l, t) => queueAt(l, t),
     hosts: () => S.drawnHosts || [],
     arrowPoint: (i) => {
       const a = S.drawn.arrows[i];

@@ -259,6 +259,55 @@ class RecordingViewTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void messageQueues_countTheMessagesSentToEachProcessAndNotYetReceived() throws Exception {
+        EventBuffer all = RecordingReader.readAll(rec);
+        long origin = source.timeline().origin;
+        java.util.Map<Long, Long> sends = new java.util.HashMap<>();
+        for (int i = 0; i < all.size(); i++) {
+            if (all.type[i] == EventType.MSG_SEND_BEGIN.code) {
+                sends.put(((long) all.proc[i] << 40) ^ all.b[i],
+                        all.time[i] - summary.offsets.getOrDefault(all.proc[i], 0L) - origin);
+            }
+        }
+        List<long[]> flights = new java.util.ArrayList<>(); // receiver, sent, received (relative, aligned)
+        for (int i = 0; i < all.size(); i++) {
+            if (all.type[i] == EventType.MSG_RECEIVE_END.code && all.peer[i] >= 0) {
+                Long sent = sends.get(((long) all.peer[i] << 40) ^ all.b[i]);
+                if (sent != null) {
+                    flights.add(new long[] {all.proc[i], sent,
+                        all.time[i] - summary.offsets.getOrDefault(all.proc[i], 0L) - origin});
+                }
+            }
+        }
+        long[] longest = flights.stream().max(java.util.Comparator.comparingLong(f -> f[2] - f[1])).orElseThrow();
+        long mid = (longest[1] + longest[2]) / 2;
+        browser.js("window.location.hash = 'input=0&t0=" + (mid - 1_000_000) + "&t1=" + (mid + 1_000_000) + "';"
+                + " location.reload();");
+        browser.awaitReady();
+        Map<String, Object> d = (Map<String, Object>) browser.js("return window.dsmview.data()");
+        long t0 = ((Number) d.get("t0")).longValue(), t1 = ((Number) d.get("t1")).longValue();
+        int bins = ((Number) d.get("bins")).intValue();
+        int k = bins / 2;
+        long x = t0 + (long) Math.ceil((k + 1) * ((double) (t1 - t0) / bins)) - 1;
+        List<List<Number>> queues = (List<List<Number>>) d.get("queues");
+        List<Integer> procs = new java.util.ArrayList<>(summary.processes.keySet());
+        int inFlight = 0;
+        for (int l = 0; l < procs.size(); l++) {
+            long expected = 0;
+            for (long[] f : flights) {
+                if (f[0] == procs.get(l) && f[1] <= x && f[2] > x) {
+                    expected++;
+                }
+            }
+            assertEquals(expected, queues.get(l).get(k).longValue(), "queue of " + summary.processes.get(procs.get(l)));
+            inFlight += (int) expected;
+        }
+        assertTrue(inFlight >= 1, "the longest message is in flight in the middle of its flight");
+        browser.screenshot("message-queues");
+    }
+
+    @Test
     void hostsGraph_showsEveryMember_andLinksCarryingData() throws Exception {
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> hosts = (List<Map<String, Object>>) browser.js("return window.dsmview.hosts()");
