@@ -215,6 +215,21 @@
     draw();
     drawTables();
   }
+  /** Rectangles collected per colour and filled with one path each (thousands of columns cost a few fills). */
+  function rects() {
+    const by = new Map();
+    return {
+      add(color, x0, y0, w, h) { let a = by.get(color); if (!a) by.set(color, a = []); a.push(x0, y0, w, h); },
+      fill(g) {
+        for (const [color, a] of by) {
+          g.fillStyle = color;
+          g.beginPath();
+          for (let i = 0; i < a.length; i += 4) g.rect(a[i], a[i + 1], a[i + 2], a[i + 3]);
+          g.fill();
+        }
+      }
+    };
+  }
   function x(t) { return LEFT + (t - S.t0) / (S.t1 - S.t0) * plotWidth(); }
   function tAt(px) { return S.t0 + (px - LEFT) / plotWidth() * (S.t1 - S.t0); }
   function laneY(l) { return TOP + l * LANE_H + (LANE_H - BAR_H) / 2; }
@@ -282,20 +297,20 @@
           g.fillRect(x0, y, Math.max(1, x1 - x0), BAR_H);
         }
       } else {
-        const n = states.length - 1, bw = (d.t1 - d.t0) / d.bins;
+        const n = states.length - 1, bw = (d.t1 - d.t0) / d.bins, batch = rects();
         for (let b = 0; b < d.bins; b++) {
           let off = 0;
+          const x0 = x(d.t0 + b * bw), x1 = x(d.t0 + (b + 1) * bw);
+          if (x1 < LEFT || x0 > W) continue;
           for (let s = 0; s < n; s++) {
             const f = ln.fr[b * n + s];
             if (!f) continue;
             const h = BAR_H * f / 100;
-            const x0 = x(d.t0 + b * bw), x1 = x(d.t0 + (b + 1) * bw);
-            if (x1 < LEFT || x0 > W) continue;
-            g.fillStyle = COLORS[states[s + 1]];
-            g.fillRect(Math.max(LEFT, x0), y + BAR_H - off - h, Math.max(1, x1 - Math.max(LEFT, x0)), h);
+            batch.add(COLORS[states[s + 1]], Math.max(LEFT, x0), y + BAR_H - off - h, Math.max(1, x1 - Math.max(LEFT, x0)), h);
             off += h;
           }
         }
+        batch.fill(g);
       }
       g.strokeStyle = '#888';
       g.strokeRect(xa, y, Math.max(1, xb - xa), BAR_H);
@@ -326,29 +341,46 @@
         }
       }
     } else {
-      const bw = (d.t1 - d.t0) / d.bins;
+      const bw = (d.t1 - d.t0) / d.bins, batch = rects();
       for (let i = 0; i < m.length; i += 3) {
         const l = m[i], b = m[i + 1], n = m[i + 2];
         const x0 = x(d.t0 + b * bw);
-        g.fillStyle = 'rgba(0,0,0,' + Math.min(0.8, 0.15 + Math.log10(n + 1) / 4) + ')';
-        g.fillRect(x0, laneY(l) - 4, Math.max(2, x(d.t0 + (b + 1) * bw) - x0), 3);
+        const shade = Math.min(0.8, 0.2 + 0.2 * Math.floor(Math.log10(n + 1)));
+        batch.add('rgba(0,0,0,' + shade.toFixed(1) + ')', x0, laneY(l) - 4, Math.max(2, x(d.t0 + (b + 1) * bw) - x0), 3);
       }
+      batch.fill(g);
     }
     // arrows
     const a = d.arrows.list;
     const step = d.arrows.mode === 'exact' ? 6 : 7;
+    let biggest = 1;
+    if (step === 7) for (let i = 6; i < a.length; i += 7) biggest = Math.max(biggest, a[i]);
+    const lines = new Map();
     for (let i = 0; i < a.length; i += step) {
       const id = a[i], kind = S.meta.arrowKinds[a[i + 1]];
       const x1 = x(a[i + 3]), y1 = laneY(a[i + 2]) + BAR_H / 2, x2 = x(a[i + 5]), y2 = laneY(a[i + 4]) + BAR_H / 2;
       const count = step === 7 ? a[i + 6] : 1;
-      g.strokeStyle = COLORS[kind];
-      g.fillStyle = COLORS[kind];
-      g.lineWidth = count > 1 ? Math.min(6, 1 + Math.log2(count)) : (S.selected && S.selected.arrow === id ? 3 : 1.2);
-      arrow(g, x1, y1, x2, y2);
-      if (count > 1) g.fillText(String(count), (x1 + x2) / 2 + 3, (y1 + y2) / 2);
+      const width = count > 1 ? Math.min(6, 1 + Math.round(Math.log2(count))) : (S.selected && S.selected.arrow === id ? 3 : 1.2);
+      const key = kind + '|' + width;
+      let l = lines.get(key);
+      if (!l) lines.set(key, l = {kind, width, list: []});
+      l.list.push(x1, y1, x2, y2);
+      if (count > 1 && count * 4 >= biggest) { g.fillStyle = COLORS[kind]; g.fillText(String(count), (x1 + x2) / 2 + 3, (y1 + y2) / 2); }
       drawn.arrows.push({id, kind, x1, y1, x2, y2, count});
       drawn.arrowCount[kind] += count;
       if (count > 1) drawn.bundles++;
+    }
+    for (const l of lines.values()) {
+      // one stroke and one fill per kind and width: the shafts, then the heads
+      g.strokeStyle = COLORS[l.kind];
+      g.fillStyle = COLORS[l.kind];
+      g.lineWidth = l.width;
+      g.beginPath();
+      for (let i = 0; i < l.list.length; i += 4) { g.moveTo(l.list[i], l.list[i + 1]); g.lineTo(l.list[i + 2], l.list[i + 3]); }
+      g.stroke();
+      g.beginPath();
+      for (let i = 0; i < l.list.length; i += 4) head(g, l.list[i], l.list[i + 1], l.list[i + 2], l.list[i + 3]);
+      g.fill();
     }
     g.lineWidth = 1;
     if (S.cursor !== null) {
@@ -358,14 +390,13 @@
       g.setLineDash([]);
     }
   }
-  function arrow(g, x1, y1, x2, y2) {
-    g.beginPath(); g.moveTo(x1, y1); g.lineTo(x2, y2); g.stroke();
+  /** Adds an arrow head at (x2, y2) to the current path. */
+  function head(g, x1, y1, x2, y2) {
     const ang = Math.atan2(y2 - y1, x2 - x1), L = 7;
-    g.beginPath();
     g.moveTo(x2, y2);
     g.lineTo(x2 - L * Math.cos(ang - 0.4), y2 - L * Math.sin(ang - 0.4));
     g.lineTo(x2 - L * Math.cos(ang + 0.4), y2 - L * Math.sin(ang + 0.4));
-    g.closePath(); g.fill();
+    g.closePath();
   }
 
   function drawOverview() {
@@ -411,6 +442,7 @@
       g.fillText(String(v), LEFT - 16, yOf(v) + 3);
     }
     g.fillText('processes', 4, 14);
+    const batch = rects();
     for (let b = 0; b < d.bins; b++) {
       let acc = 0;
       const x0 = x(d.t0 + b * bw), x1 = x(d.t0 + (b + 1) * bw);
@@ -418,11 +450,12 @@
       for (let s = 0; s < n; s++) {
         const v = d.util[b * n + s];
         if (!v) continue;
-        g.fillStyle = states[s] === 'blocked' || states[s] === 'idle' ? '#c8c8c8' : COLORS[states[s]];
-        g.fillRect(Math.max(LEFT, x0), yOf(acc + v), Math.max(1, x1 - Math.max(LEFT, x0)), yOf(acc) - yOf(acc + v));
+        batch.add(states[s] === 'blocked' || states[s] === 'idle' ? '#c8c8c8' : COLORS[states[s]],
+          Math.max(LEFT, x0), yOf(acc + v), Math.max(1, x1 - Math.max(LEFT, x0)), yOf(acc) - yOf(acc + v));
         acc += v;
       }
     }
+    batch.fill(g);
     g.fillStyle = '#555';
     let lx = LEFT;
     for (const s of states) {
@@ -454,15 +487,15 @@
       const y = 3 + l * row;
       g.fillStyle = '#222';
       g.fillText(S.meta.lanes[l].name, 4, y + 12);
-      g.fillStyle = COLORS.message;
-      const q = d.queues[l] || [];
+      const q = d.queues[l] || [], batch = rects();
       for (let b = 0; b < q.length; b++) {
         if (!q[b]) continue;
         const x0 = x(d.t0 + b * bw), x1 = x(d.t0 + (b + 1) * bw);
         if (x1 < LEFT || x0 > W) continue;
         const h = (row - 4) * q[b] / max;
-        g.fillRect(Math.max(LEFT, x0), y + row - 3 - h, Math.max(1, x1 - Math.max(LEFT, x0)), h);
+        batch.add(COLORS.message, Math.max(LEFT, x0), y + row - 3 - h, Math.max(1, x1 - Math.max(LEFT, x0)), h);
       }
+      batch.fill(g);
     }
     g.fillStyle = '#666';
     g.fillText('max ' + max, W - 50, 10);
