@@ -36,6 +36,7 @@ import picocli.CommandLine.Command;
             StudyCommand.class,
             SweepCommand.class,
             TraceCommand.class,
+            ViewCommand.class,
             // documentation of the tree above, built from it at run time
             CompletionCommand.class,
             ManCommand.class,

@@ -81,14 +81,32 @@ public final class Summary {
             s.damage = r.damage();
             s.notes.addAll(r.notes());
         }
-        for (Map.Entry<Long, Integer> e : s.maxAttempt.entrySet()) {
+        s.finish(ec, thresholdNanos);
+        return s;
+    }
+
+    /**
+     * Summarizes events already in memory, on one clock (no offsets): the viewer's visible window and its live
+     * run use the same counting as a recording's summary. {@code label} names them.
+     */
+    public static Summary ofEvents(Path label, Map<Integer, String> processes, EventBuffer events,
+            long thresholdNanos) {
+        Summary s = new Summary(label);
+        s.processes.putAll(processes);
+        EventcountChecker ec = new EventcountChecker();
+        s.count(events, ec);
+        s.finish(ec, thresholdNanos);
+        return s;
+    }
+
+    private void finish(EventcountChecker ec, long thresholdNanos) {
+        for (Map.Entry<Long, Integer> e : maxAttempt.entrySet()) {
             long k = e.getKey();
-            PairStats ps = s.pair((int) (k >>> 48), (int) ((k >>> 32) & 0xFFFF));
+            PairStats ps = pair((int) (k >>> 48), (int) ((k >>> 32) & 0xFFFF));
             ps.levels.merge(e.getValue(), 1L, Long::sum);
         }
-        s.inconsistencies = ec.check(thresholdNanos);
-        s.arrows = s.sync.arrows();
-        return s;
+        inconsistencies = ec.check(thresholdNanos);
+        arrows = sync.arrows();
     }
 
     /** Pass 1: each process's first and last event on its own clock. */

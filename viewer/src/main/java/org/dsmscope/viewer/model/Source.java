@@ -1,0 +1,19 @@
+package org.dsmscope.viewer.model;
+
+import java.util.Map;
+
+/** One input of the viewer: a recording, a replayed trace set or a live run, as a {@link Timeline} and tables. */
+public interface Source {
+    /** The timeline the views draw. */
+    Timeline timeline();
+
+    /**
+     * Tables for the window [t0, t1) and the whole run (the transport summary of seed 002 §4.1.3 per process pair,
+     * per-process utilization of §4.5) as a JSON-ready tree; empty where the input has none.
+     */
+    Map<String, Object> tables(long t0, long t1);
+
+    /** Stops whatever the source runs (a live connection); a no-op for files. */
+    default void close() {
+    }
+}

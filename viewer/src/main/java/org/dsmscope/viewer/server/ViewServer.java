@@ -1,0 +1,292 @@
+package org.dsmscope.viewer.server;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.dsmscope.viewer.model.Filter;
+import org.dsmscope.viewer.model.Source;
+import org.dsmscope.viewer.model.Timeline;
+import org.dsmscope.viewer.model.Window;
+import org.eclipse.jetty.http.HttpCookie;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * The viewer's web server (SPEC §9, seed 002 §4.3): Jetty 12's core handler API, serving the page's own resources
+ * (a fixed list, read from the jar) and a JSON API over the inputs named on the command line; no request path ever
+ * reaches the file system. Bound to loopback by default, where requests must name the server by its loopback
+ * address (a DNS-rebinding page cannot); bound elsewhere, every request must carry the run's random token (query
+ * parameter {@code token}, or the cookie the page gets with it), else 401.
+ */
+public final class ViewServer implements AutoCloseable {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String[][] ASSETS = {
+        {"/", "index.html", "text/html; charset=utf-8"},
+        {"/index.html", "index.html", "text/html; charset=utf-8"},
+        {"/view.js", "view.js", "text/javascript; charset=utf-8"},
+        {"/view.css", "view.css", "text/css; charset=utf-8"},
+    };
+    private static final String COOKIE = "dsmscope_token";
+
+    private final List<Source> sources;
+    private final String token;
+    private final boolean loopback;
+    private final Server server;
+    private final ServerConnector connector;
+    private final Map<String, byte[]> assets = new HashMap<>();
+
+    /**
+     * A server for {@code sources} on {@code bind}:{@code port} (0: a free port); {@code token} null on loopback
+     * (then only loopback host names are accepted), required elsewhere.
+     */
+    public ViewServer(List<Source> sources, String bind, int port, String token) throws IOException {
+        this.sources = new ArrayList<>(sources);
+        this.token = token;
+        InetAddress addr = InetAddress.getByName(bind);
+        this.loopback = addr.isLoopbackAddress();
+        if (!loopback && token == null) {
+            throw new IllegalArgumentException("a token is required to bind " + bind);
+        }
+        for (String[] a : ASSETS) {
+            try (InputStream in = ViewServer.class.getResourceAsStream("/org/dsmscope/viewer/web/" + a[1])) {
+                if (in == null) {
+                    throw new IOException("viewer resource missing: " + a[1]);
+                }
+                assets.put(a[1], in.readAllBytes());
+            }
+        }
+        QueuedThreadPool pool = new QueuedThreadPool(16, 2);
+        pool.setName("dsmscope-view");
+        pool.setDaemon(true);
+        server = new Server(pool);
+        connector = new ServerConnector(server, 1, 1);
+        connector.setHost(bind);
+        connector.setPort(port);
+        server.addConnector(connector);
+        server.setHandler(new Handler.Abstract() {
+            @Override
+            public boolean handle(Request req, Response resp, Callback cb) {
+                try {
+                    serve(req, resp, cb);
+                } catch (IllegalArgumentException e) {
+                    send(resp, cb, 400, "application/json", error(e.getMessage()));
+                } catch (Exception e) {
+                    send(resp, cb, 500, "application/json", error(e.toString()));
+                }
+                return true;
+            }
+        });
+        try {
+            server.start();
+        } catch (Exception e) {
+            close();
+            throw new IOException("cannot listen on " + bind + ":" + port + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A random token of 128 bits, hex. */
+    public static String newToken() {
+        byte[] b = new byte[16];
+        new SecureRandom().nextBytes(b);
+        return HexFormat.of().formatHex(b);
+    }
+
+    /** The port listened on. */
+    public int port() {
+        return connector.getLocalPort();
+    }
+
+    /** The page's URL (with the token when one is required). */
+    public String url() {
+        String host = connector.getHost();
+        if (host.contains(":")) {
+            host = "[" + host + "]";
+        }
+        return "http://" + host + ":" + port() + "/" + (token == null ? "" : "?token=" + token);
+    }
+
+    private static byte[] error(String msg) {
+        try {
+            return JSON.writeValueAsBytes(Map.of("error", msg == null ? "error" : msg));
+        } catch (IOException e) {
+            return "{\"error\":\"error\"}".getBytes(StandardCharsets.UTF_8);
+        }
+    }
+
+    private static void send(Response resp, Callback cb, int status, String type, byte[] body) {
+        resp.setStatus(status);
+        resp.getHeaders().put(HttpHeader.CONTENT_TYPE, type);
+        resp.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+        resp.getHeaders().put("X-Content-Type-Options", "nosniff");
+        resp.getHeaders().put("Content-Security-Policy", "default-src 'self'; connect-src 'self'; img-src 'self' data:");
+        resp.write(true, ByteBuffer.wrap(body), cb);
+    }
+
+    private boolean allowed(Request req, Fields q) {
+        if (token == null) {
+            String host = req.getHeaders().get(HttpHeader.HOST);
+            if (host == null) {
+                return false;
+            }
+            String h = host.startsWith("[") ? host.substring(0, host.indexOf(']') + 1)
+                    : host.contains(":") ? host.substring(0, host.lastIndexOf(':')) : host;
+            return h.equals("127.0.0.1") || h.equals("localhost") || h.equals("[::1]");
+        }
+        String given = q.getValue("token");
+        if (given == null) {
+            for (HttpCookie c : Request.getCookies(req)) {
+                if (COOKIE.equals(c.getName())) {
+                    given = c.getValue();
+                }
+            }
+        }
+        return given != null && MessageDigest.isEqual(given.getBytes(StandardCharsets.UTF_8),
+                token.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private void serve(Request req, Response resp, Callback cb) throws IOException {
+        Fields q = Request.extractQueryParameters(req);
+        if (!allowed(req, q)) {
+            send(resp, cb, 401, "text/plain; charset=utf-8",
+                    "401: this viewer needs the token printed when it started (?token=...)\n"
+                            .getBytes(StandardCharsets.UTF_8));
+            return;
+        }
+        if (token != null && q.getValue("token") != null) {
+            Response.addCookie(resp, HttpCookie.build(COOKIE, token).path("/").httpOnly(true)
+                    .sameSite(HttpCookie.SameSite.STRICT).build());
+        }
+        String path = req.getHttpURI().getPath();
+        for (String[] a : ASSETS) {
+            if (a[0].equals(path)) {
+                send(resp, cb, 200, a[2], assets.get(a[1]));
+                return;
+            }
+        }
+        Map<String, String> p = new HashMap<>();
+        for (Fields.Field f : q) {
+            p.put(f.getName(), f.getValue());
+        }
+        switch (path) {
+            case "/api/inputs":
+                json(resp, cb, inputs());
+                return;
+            case "/api/meta":
+                json(resp, cb, Api.meta(source(p).timeline()));
+                return;
+            case "/api/window": {
+                Timeline tl = source(p).timeline();
+                long t0 = num(p, "t0", 0), t1 = num(p, "t1", Math.max(1, tl.end()));
+                Filter f = Filter.parse(p);
+                ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 16);
+                try (JsonGenerator g = JSON.getFactory().createGenerator(out)) {
+                    Window.write(tl, t0, t1, (int) num(p, "bins", 800), f, g);
+                }
+                send(resp, cb, 200, "application/json", out.toByteArray());
+                return;
+            }
+            case "/api/event":
+                json(resp, cb, Api.event(source(p).timeline(), (int) num(p, "id", -1)));
+                return;
+            case "/api/arrow":
+                json(resp, cb, Api.arrow(source(p).timeline(), (int) num(p, "id", -1)));
+                return;
+            case "/api/search":
+                json(resp, cb, Api.search(source(p).timeline(), p.getOrDefault("q", ""), num(p, "from", -1),
+                        !"prev".equals(p.get("dir")), Filter.parse(p)));
+                return;
+            case "/api/tables": {
+                Source s = source(p);
+                json(resp, cb, s.tables(num(p, "t0", 0), num(p, "t1", Math.max(1, s.timeline().end()))));
+                return;
+            }
+            case "/api/levels": {
+                Source s = source(p);
+                if (!(s instanceof LiveControl)) {
+                    throw new IllegalArgumentException("input " + p.get("input") + " is not live");
+                }
+                ((LiveControl) s).levels(p.getOrDefault("levels", "all"));
+                json(resp, cb, Map.of("levels", p.getOrDefault("levels", "all")));
+                return;
+            }
+            default:
+                send(resp, cb, 404, "application/json", error("no such resource: " + path));
+        }
+    }
+
+    /** A source that switches the running members' event classes (the live stream's {@code levels} command). */
+    public interface LiveControl {
+        /** Sends {@code levels LIST}. */
+        void levels(String list) throws IOException;
+    }
+
+    private List<Object> inputs() {
+        List<Object> out = new ArrayList<>();
+        for (int i = 0; i < sources.size(); i++) {
+            Timeline tl = sources.get(i).timeline();
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("input", i);
+            m.put("title", tl.title);
+            m.put("source", tl.source);
+            m.put("damage", tl.damage);
+            out.add(m);
+        }
+        return out;
+    }
+
+    private Source source(Map<String, String> p) {
+        long i = num(p, "input", 0);
+        if (i < 0 || i >= sources.size()) {
+            throw new IllegalArgumentException("no input " + i + " (0.." + (sources.size() - 1) + ")");
+        }
+        return sources.get((int) i);
+    }
+
+    private static long num(Map<String, String> p, String name, long dflt) {
+        String v = p.get(name);
+        if (v == null || v.isEmpty()) {
+            return dflt;
+        }
+        try {
+            return Math.round(Double.parseDouble(v));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + ": not a number: '" + v + "'");
+        }
+    }
+
+    private static void json(Response resp, Callback cb, Object value) throws IOException {
+        send(resp, cb, 200, "application/json", JSON.writeValueAsBytes(value));
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.stop();
+        } catch (Exception e) {
+            // stopping a server that failed to start: nothing left to release
+        }
+        for (Source s : sources) {
+            s.close();
+        }
+    }
+}
