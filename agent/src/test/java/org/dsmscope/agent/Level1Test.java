@@ -95,6 +95,73 @@ class Level1Test {
         assertTrue(waits > 0, "the program waited at least once");
     }
 
+    /**
+     * SPEC §3: argument 3 of an outermost acquisition is its sequence number on the lock: per lock 1, 2, … without
+     * a gap or a repeat over all threads, increasing within each thread (monitor, synchronized method, Lock).
+     */
+    @Test
+    void locks_numberTheOutermostAcquisitionsOfEachLock() throws Exception {
+        Traced t = Traced.run(dir, "level=1", LockProg.class, "3");
+        assertEquals(0, t.exit, t.err);
+        Map<Long, Set<Long>> seqs = new HashMap<>();
+        for (List<Traced.Rec> rs : t.all()) {
+            Map<Long, Long> last = new HashMap<>();
+            for (Traced.Rec r : rs) {
+                if (r.isCall(CallType.BEGIN_CRITICAL)) {
+                    assertTrue(seqs.computeIfAbsent(r.args[1], k -> new HashSet<>()).add(r.args[3]),
+                            "a number used twice: " + r);
+                    Long before = last.put(r.args[1], r.args[3]);
+                    assertTrue(before == null || before < r.args[3], "increasing within a thread: " + r);
+                }
+            }
+        }
+        assertEquals(3, seqs.size(), "the monitor, the class's monitor, the lock: " + seqs.keySet());
+        for (Set<Long> s : seqs.values()) {
+            assertEquals(60, s.size());
+            assertEquals(1L, s.stream().mapToLong(Long::longValue).min().getAsLong());
+            assertEquals(60L, s.stream().mapToLong(Long::longValue).max().getAsLong());
+        }
+    }
+
+    /**
+     * The re-acquisition after {@code Object.wait} / {@code Condition.await} is a new acquisition, numbered after
+     * the section of the thread whose wake-up ended the wait (that thread held the lock when it woke the waiter).
+     */
+    @Test
+    void theReacquisitionAfterAWait_isNumberedAfterTheWakersSection() throws Exception {
+        Traced t = Traced.run(dir, "level=1", WaitProg.class);
+        assertEquals(0, t.exit, t.err);
+        List<List<Traced.Rec>> all = t.all();
+        // (wake object, wake number) -> number of the waker's section on each lock it held then
+        Map<String, Map<Long, Long>> wakers = new HashMap<>();
+        for (List<Traced.Rec> rs : all) {
+            Map<Long, Long> open = new HashMap<>();
+            for (Traced.Rec r : rs) {
+                if (r.isCall(CallType.BEGIN_CRITICAL)) {
+                    open.put(r.args[1], r.args[3]);
+                } else if (r.isCall(CallType.END_CRITICAL)) {
+                    open.remove(r.args[1]);
+                } else if (r.isCall(CallType.COND_WAKE)) {
+                    wakers.put(r.args[1] + "#" + r.args[2], new HashMap<>(open));
+                }
+            }
+        }
+        int checked = 0;
+        for (List<Traced.Rec> rs : all) {
+            for (int i = 0; i + 1 < rs.size(); i++) {
+                Traced.Rec w = rs.get(i);
+                Traced.Rec again = rs.get(i + 1);
+                if (w.isCall(CallType.COND_WAIT) && again.isCall(CallType.BEGIN_CRITICAL)) {
+                    Long waker = wakers.get(w.args[1] + "#" + w.args[2]).get(again.args[1]);
+                    assertTrue(waker != null && again.args[3] > waker, "re-acquired as #" + again.args[3]
+                            + " after the waker's #" + waker);
+                    checked++;
+                }
+            }
+        }
+        assertTrue(checked > 0, "the program waited at least once");
+    }
+
     @Test
     void barriersLatchesSemaphoresAndAtomics_areRecorded() throws Exception {
         Traced t = Traced.run(dir, "level=1", SyncProg.class, "3");
