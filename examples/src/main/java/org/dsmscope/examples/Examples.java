@@ -67,7 +67,11 @@ public final class Examples {
             new Entry("pipeline", Pipeline.class, Pipeline.DEFAULT_THREADS, Pipeline.DEFAULT_SIZE, 500,
                     "items (THREADS transformers + 2 threads)",
                     "producer -> transformers -> consumer; wait/notifyAll buffer, then lock/Condition buffer",
-                    Pipeline::run));
+                    Pipeline::run),
+            new Entry("masterworker", MasterWorker.class, Cli.DEFAULT_THREADS, MasterWorker.DEFAULT_SIZE, 50,
+                    "tasks (THREADS workers + the master)",
+                    "master hands tasks to workers in nested monitors; wait/notify both ways (issue 22's pattern)",
+                    MasterWorker::run));
 
     private Examples() {
     }
