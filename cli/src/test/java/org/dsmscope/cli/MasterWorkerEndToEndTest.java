@@ -14,13 +14,9 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.stream.Stream;
-import org.dsmscope.replay.Analysis;
-import org.dsmscope.replay.CallEvent;
 import org.dsmscope.replay.Replay;
 import org.dsmscope.replay.ReplayOptions;
-import org.dsmscope.trace.CallType;
 import org.dsmscope.trace.TraceSet;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -90,26 +86,14 @@ class MasterWorkerEndToEndTest {
         assertEquals(0, chrome.status(), chrome.err());
         assertTrue(Files.size(Paths.get(set + ".chrome.json")) > 0);
 
-        Grants g = new Grants();
+        LockOrderPropertyTest.Grants g = new LockOrderPropertyTest.Grants();
         new Replay(TraceSet.ofPrefix(set), null, new ReplayOptions()).add(g).run();
-        assertTrue(g.seqs.size() >= workers + 1, "the master's and every worker's monitor: " + g.seqs.keySet());
-        for (Map.Entry<Long, List<Long>> e : g.seqs.entrySet()) {
-            List<Long> s = e.getValue();
+        assertTrue(g.grants.size() >= workers + 1, "the master's and every worker's monitor: " + g.grants.keySet());
+        for (Map.Entry<Long, List<long[]>> e : g.grants.entrySet()) {
+            List<long[]> s = e.getValue();
             for (int i = 0; i < s.size(); i++) {
-                assertEquals(i + 1, s.get(i), "lock 0x" + Long.toHexString(e.getKey()) + " granted in the"
-                        + " recorded order: " + s);
-            }
-        }
-    }
-
-    /** Per lock address, argument 3 (the recorded acquisition number) of its begin-critical calls as delivered. */
-    static final class Grants implements Analysis {
-        final Map<Long, List<Long>> seqs = new TreeMap<>();
-
-        @Override
-        public void call(int thread, int cpu, long clock, CallEvent call) {
-            if (call.type == CallType.BEGIN_CRITICAL) {
-                seqs.computeIfAbsent(call.arg1, k -> new ArrayList<>()).add(call.arg3);
+                assertEquals(i + 1, s.get(i)[1], "lock 0x" + Long.toHexString(e.getKey()) + " granted in the"
+                        + " recorded order");
             }
         }
     }

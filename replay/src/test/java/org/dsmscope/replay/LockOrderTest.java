@@ -24,9 +24,7 @@ class LockOrderTest {
     Path dir;
 
     private static ReplayOptions parallel() {
-        ReplayOptions o = new ReplayOptions();
-        o.parallelStart = true;
-        return o;
+        return TestTraces.parallel();
     }
 
     /** Per lock address, the sequence numbers (argument 3) of its begin-critical records in delivered order. */

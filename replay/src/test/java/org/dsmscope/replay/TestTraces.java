@@ -101,6 +101,13 @@ final class TestTraces {
         return TraceSet.of(dir.resolve(name + "." + p).toString(), files);
     }
 
+    /** Options for traces without spawn and join records: every thread runs from the start ({@code -p}). */
+    static ReplayOptions parallel() {
+        ReplayOptions o = new ReplayOptions();
+        o.parallelStart = true;
+        return o;
+    }
+
     static Recorder replay(TraceSet set, ReplayOptions o) {
         Recorder rec = new Recorder();
         new Replay(set, null, o).add(rec).run();
