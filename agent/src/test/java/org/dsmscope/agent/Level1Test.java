@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import org.dsmscope.progs.FileProg;
 import org.dsmscope.progs.LockProg;
+import org.dsmscope.progs.ParkProg;
 import org.dsmscope.progs.SyncProg;
 import org.dsmscope.progs.WaitProg;
 import org.dsmscope.trace.CallType;
@@ -160,6 +161,44 @@ class Level1Test {
             }
         }
         assertTrue(checked > 0, "the program waited at least once");
+    }
+
+    /**
+     * Issue 28's fallback: {@code LockSupport.unpark(t)} is a release on t's thread object with a per-object sequence
+     * number, a return from {@code park*} an acquire on the parking thread's object naming the last unpark of it.
+     */
+    @Test
+    void parkAndUnpark_areAcquireAndReleaseOnTheParkedThread() throws Exception {
+        Traced t = Traced.run(dir, "level=1", ParkProg.class);
+        assertEquals(0, t.exit, t.err);
+        assertTrue(t.out.contains("check 20"), t.out);
+        List<List<Traced.Rec>> all = t.all();
+        Map<Long, Set<Long>> releases = new HashMap<>();
+        for (List<Traced.Rec> rs : all) {
+            for (Traced.Rec r : rs) {
+                if (r.isCall(CallType.SYNC_RELEASE)) {
+                    assertTrue(releases.computeIfAbsent(r.args[1], k -> new HashSet<>()).add(r.args[2]),
+                            "unpark numbers are unique per thread object: " + r);
+                }
+            }
+        }
+        assertEquals(2, releases.size(), "each thread unparks the other: " + releases.keySet());
+        assertEquals(10, releases.values().iterator().next().size());
+        int paired = 0;
+        for (int th = 0; th < all.size(); th++) {
+            Long self = null;
+            for (Traced.Rec r : all.get(th)) {
+                if (r.isCall(CallType.SYNC_ACQUIRE)) {
+                    assertTrue(self == null || self == r.args[1], "a thread parks on its own object");
+                    self = r.args[1];
+                    if (r.args[2] > 0) {
+                        assertTrue(releases.get(r.args[1]).contains(r.args[2]), "paired with an unpark: " + r);
+                        paired++;
+                    }
+                }
+            }
+        }
+        assertTrue(paired > 0, "some park returned after an unpark");
     }
 
     @Test

@@ -71,7 +71,10 @@ public final class Examples {
             new Entry("masterworker", MasterWorker.class, Cli.DEFAULT_THREADS, MasterWorker.DEFAULT_SIZE, 50,
                     "tasks (THREADS workers + the master)",
                     "master hands tasks to workers in nested monitors; wait/notify both ways (issue 22's pattern)",
-                    MasterWorker::run));
+                    MasterWorker::run),
+            new Entry("parkring", ParkRing.class, Cli.DEFAULT_THREADS, ParkRing.DEFAULT_SIZE, 200, "steps",
+                    "a token ring on LockSupport.park/unpark; a shared block migrates with the token",
+                    ParkRing::run));
 
     private Examples() {
     }
