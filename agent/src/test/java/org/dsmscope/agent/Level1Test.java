@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import org.dsmscope.progs.FileProg;
 import org.dsmscope.progs.LockProg;
+import org.dsmscope.progs.ParkProg;
 import org.dsmscope.progs.SyncProg;
 import org.dsmscope.progs.WaitProg;
 import org.dsmscope.trace.CallType;
@@ -93,6 +94,111 @@ class Level1Test {
             }
         }
         assertTrue(waits > 0, "the program waited at least once");
+    }
+
+    /**
+     * SPEC §3: argument 3 of an outermost acquisition is its sequence number on the lock: per lock 1, 2, … without
+     * a gap or a repeat over all threads, increasing within each thread (monitor, synchronized method, Lock).
+     */
+    @Test
+    void locks_numberTheOutermostAcquisitionsOfEachLock() throws Exception {
+        Traced t = Traced.run(dir, "level=1", LockProg.class, "3");
+        assertEquals(0, t.exit, t.err);
+        Map<Long, Set<Long>> seqs = new HashMap<>();
+        for (List<Traced.Rec> rs : t.all()) {
+            Map<Long, Long> last = new HashMap<>();
+            for (Traced.Rec r : rs) {
+                if (r.isCall(CallType.BEGIN_CRITICAL)) {
+                    assertTrue(seqs.computeIfAbsent(r.args[1], k -> new HashSet<>()).add(r.args[3]),
+                            "a number used twice: " + r);
+                    Long before = last.put(r.args[1], r.args[3]);
+                    assertTrue(before == null || before < r.args[3], "increasing within a thread: " + r);
+                }
+            }
+        }
+        assertEquals(3, seqs.size(), "the monitor, the class's monitor, the lock: " + seqs.keySet());
+        for (Set<Long> s : seqs.values()) {
+            assertEquals(60, s.size());
+            assertEquals(1L, s.stream().mapToLong(Long::longValue).min().getAsLong());
+            assertEquals(60L, s.stream().mapToLong(Long::longValue).max().getAsLong());
+        }
+    }
+
+    /**
+     * The re-acquisition after {@code Object.wait} / {@code Condition.await} is a new acquisition, numbered after
+     * the section of the thread whose wake-up ended the wait (that thread held the lock when it woke the waiter).
+     */
+    @Test
+    void theReacquisitionAfterAWait_isNumberedAfterTheWakersSection() throws Exception {
+        Traced t = Traced.run(dir, "level=1", WaitProg.class);
+        assertEquals(0, t.exit, t.err);
+        List<List<Traced.Rec>> all = t.all();
+        // (wake object, wake number) -> number of the waker's section on each lock it held then
+        Map<String, Map<Long, Long>> wakers = new HashMap<>();
+        for (List<Traced.Rec> rs : all) {
+            Map<Long, Long> open = new HashMap<>();
+            for (Traced.Rec r : rs) {
+                if (r.isCall(CallType.BEGIN_CRITICAL)) {
+                    open.put(r.args[1], r.args[3]);
+                } else if (r.isCall(CallType.END_CRITICAL)) {
+                    open.remove(r.args[1]);
+                } else if (r.isCall(CallType.COND_WAKE)) {
+                    wakers.put(r.args[1] + "#" + r.args[2], new HashMap<>(open));
+                }
+            }
+        }
+        int checked = 0;
+        for (List<Traced.Rec> rs : all) {
+            for (int i = 0; i + 1 < rs.size(); i++) {
+                Traced.Rec w = rs.get(i);
+                Traced.Rec again = rs.get(i + 1);
+                if (w.isCall(CallType.COND_WAIT) && again.isCall(CallType.BEGIN_CRITICAL)) {
+                    Long waker = wakers.get(w.args[1] + "#" + w.args[2]).get(again.args[1]);
+                    assertTrue(waker != null && again.args[3] > waker, "re-acquired as #" + again.args[3]
+                            + " after the waker's #" + waker);
+                    checked++;
+                }
+            }
+        }
+        assertTrue(checked > 0, "the program waited at least once");
+    }
+
+    /**
+     * Issue 28's fallback: {@code LockSupport.unpark(t)} is a release on t's thread object with a per-object sequence
+     * number, a return from {@code park*} an acquire on the parking thread's object naming the last unpark of it.
+     */
+    @Test
+    void parkAndUnpark_areAcquireAndReleaseOnTheParkedThread() throws Exception {
+        Traced t = Traced.run(dir, "level=1", ParkProg.class);
+        assertEquals(0, t.exit, t.err);
+        assertTrue(t.out.contains("check 20"), t.out);
+        List<List<Traced.Rec>> all = t.all();
+        Map<Long, Set<Long>> releases = new HashMap<>();
+        for (List<Traced.Rec> rs : all) {
+            for (Traced.Rec r : rs) {
+                if (r.isCall(CallType.SYNC_RELEASE)) {
+                    assertTrue(releases.computeIfAbsent(r.args[1], k -> new HashSet<>()).add(r.args[2]),
+                            "unpark numbers are unique per thread object: " + r);
+                }
+            }
+        }
+        assertEquals(2, releases.size(), "each thread unparks the other: " + releases.keySet());
+        assertEquals(10, releases.values().iterator().next().size());
+        int paired = 0;
+        for (int th = 0; th < all.size(); th++) {
+            Long self = null;
+            for (Traced.Rec r : all.get(th)) {
+                if (r.isCall(CallType.SYNC_ACQUIRE)) {
+                    assertTrue(self == null || self == r.args[1], "a thread parks on its own object");
+                    self = r.args[1];
+                    if (r.args[2] > 0) {
+                        assertTrue(releases.get(r.args[1]).contains(r.args[2]), "paired with an unpark: " + r);
+                        paired++;
+                    }
+                }
+            }
+        }
+        assertTrue(paired > 0, "some park returned after an unpark");
     }
 
     @Test

@@ -152,6 +152,13 @@ public final class TraceCommand implements Callable<Integer> {
         if (onTheFly && self != null) {
             cmd.add("-Ddsmscope.jar=" + self);
         }
+        Path status = null;
+        if (onTheFly) {
+            // the agent writes a failed analysis's message there (the program's exit status stays its own)
+            status = Files.createTempFile("dsmscope-analysis-", ".status");
+            Files.delete(status);
+            cmd.add("-Ddsmscope.analysis.status=" + status);
+        }
         cmd.add("-javaagent:" + jar.toAbsolutePath() + "=level=" + level + ",type=" + t + ",name=" + out
                 + ",codec=" + codec.toLowerCase(Locale.ROOT) + (threads == null ? "" : ",threads=" + threads));
         cmd.addAll(program.subList(1, program.size()));
@@ -169,12 +176,27 @@ public final class TraceCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new UserError("cannot run " + java + ": " + e.getMessage());
         }
-        int status = p.waitFor();
-        if (status != 0) {
-            System.err.println("dsmscope: the traced program exited with status " + status
+        int exit = p.waitFor();
+        String failed = analysisFailure(status);
+        if (failed != null) {
+            throw new UserError("the on-the-fly analysis failed (the traced program exited with status " + exit
+                    + "): " + failed);
+        }
+        if (exit != 0) {
+            System.err.println("dsmscope: the traced program exited with status " + exit
                     + "; the traces written are kept");
         }
-        return status;
+        return exit;
+    }
+
+    /** The message the agent left in {@code status} for a failed on-the-fly analysis (null: none); deletes it. */
+    private static String analysisFailure(Path status) throws IOException {
+        if (status == null || !Files.exists(status)) {
+            return null;
+        }
+        String msg = Files.readString(status).strip();
+        Files.deleteIfExists(status);
+        return msg.isEmpty() ? null : msg;
     }
 
     /** When the command names {@code -cp DIRS Main}, checks that Main is on that class path. */

@@ -67,7 +67,14 @@ public final class Examples {
             new Entry("pipeline", Pipeline.class, Pipeline.DEFAULT_THREADS, Pipeline.DEFAULT_SIZE, 500,
                     "items (THREADS transformers + 2 threads)",
                     "producer -> transformers -> consumer; wait/notifyAll buffer, then lock/Condition buffer",
-                    Pipeline::run));
+                    Pipeline::run),
+            new Entry("masterworker", MasterWorker.class, Cli.DEFAULT_THREADS, MasterWorker.DEFAULT_SIZE, 50,
+                    "tasks (THREADS workers + the master)",
+                    "master hands tasks to workers in nested monitors; wait/notify both ways (issue 22's pattern)",
+                    MasterWorker::run),
+            new Entry("parkring", ParkRing.class, Cli.DEFAULT_THREADS, ParkRing.DEFAULT_SIZE, 200, "steps",
+                    "a token ring on LockSupport.park/unpark; a shared block migrates with the token",
+                    ParkRing::run));
 
     private Examples() {
     }

@@ -55,8 +55,10 @@ class ExamplesTest {
     }
 
     @Test
-    void registry_hasTheEightWorkloadsOfIssue3_withDistinctNamesAndMainMethods() throws Exception {
-        assertEquals(List.of("matmul", "sor", "lu", "radix", "fft", "cg", "workqueue", "pipeline"),
+    void registry_hasTheEightWorkloadsOfIssue3AndThoseOfIssues22And28_withDistinctNamesAndMainMethods()
+            throws Exception {
+        assertEquals(List.of("matmul", "sor", "lu", "radix", "fft", "cg", "workqueue", "pipeline", "masterworker",
+                "parkring"),
                 Examples.all().stream().map(Examples.Entry::name).toList());
         Set<Class<?>> classes = new HashSet<>();
         for (Examples.Entry e : Examples.all()) {

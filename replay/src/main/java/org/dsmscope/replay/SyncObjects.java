@@ -16,6 +16,11 @@ final class SyncObjects {
     /** Threads holding the lock in shared (read) mode. */
     int[] readers = new int[16];
     long[] ownerOffset = new long[16];
+    /**
+     * The sequence number of the last acquisition granted in the recorded order (critical-section argument 3,
+     * SPEC §3), 0 if none yet: the next one granted is {@link #nextTurn} of it.
+     */
+    long[] granted = new long[16];
     int[] arrivals = new int[16];
     int[] parties = new int[16];
     long[] arrivalMax = new long[16];
@@ -43,6 +48,7 @@ final class SyncObjects {
             depth = Arrays.copyOf(depth, c);
             readers = Arrays.copyOf(readers, c);
             ownerOffset = Arrays.copyOf(ownerOffset, c);
+            granted = Arrays.copyOf(granted, c);
             arrivals = Arrays.copyOf(arrivals, c);
             parties = Arrays.copyOf(parties, c);
             arrivalMax = Arrays.copyOf(arrivalMax, c);
@@ -56,6 +62,11 @@ final class SyncObjects {
         tail[i] = -1;
         index.put(addr, i);
         return i;
+    }
+
+    /** The acquisition sequence number after {@code s}: 1 … 2^32 - 1, then 1 again (0 means "not recorded"). */
+    static long nextTurn(long s) {
+        return s >= 0xFFFF_FFFFL ? 1 : s + 1;
     }
 
     void enqueue(int obj, int t) {

@@ -385,33 +385,57 @@ final class ThreadCalls {
     /** Argument 2 of a critical-section record for the shared (read) mode of a read-write lock. */
     static final long SHARED_MODE = 1;
 
+    /**
+     * Begin critical section. Argument 3 &gt; 0 is the acquisition's sequence number on the lock (the agent's, SPEC
+     * §3): the lock is granted in that order, so a thread whose turn has not come waits (contention) even when the
+     * lock is free; 0 (older traces, imports, generators) keeps the first-come rule.
+     */
     private void lock(int t, TraceReader r) {
         int obj = sync.of(r.arg(1));
+        long seq = r.arg(3);
         int owner = sync.owner[obj];
-        if (r.arg(2) == SHARED_MODE) {
+        boolean shared = r.arg(2) == SHARED_MODE;
+        if (seq != 0 && seq != SyncObjects.nextTurn(sync.granted[obj])) {
+            e.block(t, shared ? W_SHARED : W_LOCK, obj, seq); // an acquisition recorded before it comes first
+            sync.enqueue(obj, t);
+            return;
+        }
+        if (shared) {
             // shared: with the other readers, not while another thread holds it exclusively
             if (owner < 0 || owner == t) {
                 addShared(t, obj);
+                if (seq != 0) {
+                    sync.granted[obj] = seq;
+                    turnReaders(obj, e.clock[t]);
+                }
                 e.emitCall(t, 0);
                 return;
             }
-            e.block(t, W_SHARED, obj, 0);
+            e.block(t, W_SHARED, obj, seq);
             sync.enqueue(obj, t);
             return;
         }
         if (owner < 0 && sync.readers[obj] == 0 || owner == t) {
             if (owner < 0) {
-                sync.owner[obj] = t;
-                sync.depth[obj] = 0;
-                sync.ownerOffset[obj] = r.offset();
-                held[t]++;
+                own(t, obj, r.offset());
             }
             sync.depth[obj]++;
+            if (seq != 0) {
+                sync.granted[obj] = seq;
+            }
             e.emitCall(t, 0);
             return;
         }
-        e.block(t, W_LOCK, obj, 0);
+        e.block(t, W_LOCK, obj, seq);
         sync.enqueue(obj, t);
+    }
+
+    /** Makes {@code t} the exclusive owner of the free lock {@code obj} (depth 0: the caller counts the entry). */
+    private void own(int t, int obj, long offset) {
+        sync.owner[obj] = t;
+        sync.depth[obj] = 0;
+        sync.ownerOffset[obj] = offset;
+        held[t]++;
     }
 
     private void unlock(int t, TraceReader r) {
@@ -440,8 +464,8 @@ final class ThreadCalls {
     }
 
     /**
-     * Releases a lock held by {@code t}, handing it to the first thread waiting for the lock (FIFO); threads
-     * waiting on the same object for a wake-up (a monitor's wait) stay queued.
+     * Releases a lock held by {@code t}, handing it to the first thread waiting for the lock (FIFO, or the thread
+     * whose turn it is); threads waiting on the same object for a wake-up (a monitor's wait) stay queued.
      */
     private void release(int obj, int t) {
         held[t]--;
@@ -454,11 +478,12 @@ final class ThreadCalls {
     }
 
     /**
-     * A lock nobody holds goes to its first waiter in FIFO order: exclusively to a thread waiting for it so, or in
-     * shared mode to every thread waiting for it so. Threads waiting on the object for a wake-up stay queued.
+     * A lock nobody holds goes to its first eligible waiter in FIFO order (one without a sequence number, or the
+     * one whose turn it is): exclusively to a thread waiting for it so, or in shared mode to the threads waiting
+     * for it so ({@link #wakeReaders}). Threads waiting on the object for a wake-up stay queued.
      */
     private void handOver(int obj, long clock) {
-        int u = sync.first(obj, e.waitKind, W_LOCK, W_SHARED);
+        int u = firstEligible(obj);
         if (u < 0) {
             return;
         }
@@ -467,18 +492,78 @@ final class ThreadCalls {
             return;
         }
         sync.remove(obj, u);
-        sync.owner[obj] = u;
+        own(u, obj, rd[u].offset());
         sync.depth[obj] = 1;
-        sync.ownerOffset[obj] = rd[u].offset();
-        held[u]++;
+        if (e.waitSeq[u] != 0) {
+            sync.granted[obj] = e.waitSeq[u];
+        }
         e.wake(u, clock);
     }
 
-    /** Every thread waiting for {@code obj} in shared mode gets it. */
+    /** The first thread waiting for {@code obj} as a lock with no sequence number or at its turn; -1 if none. */
+    private int firstEligible(int obj) {
+        long turn = SyncObjects.nextTurn(sync.granted[obj]);
+        for (int u = sync.head[obj]; u >= 0; u = sync.next[u]) {
+            int k = e.waitKind[u];
+            if ((k == W_LOCK || k == W_SHARED) && (e.waitSeq[u] == 0 || e.waitSeq[u] == turn)) {
+                return u;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * {@code obj} may be read: every thread waiting for it in shared mode without a sequence number gets it, and
+     * then, in the recorded order, each reader whose turn has come (up to the first writer's turn).
+     */
     private void wakeReaders(int obj, long clock) {
-        for (int u = sync.dequeue(obj, e.waitKind, W_SHARED); u >= 0; u = sync.dequeue(obj, e.waitKind, W_SHARED)) {
+        for (int u = sync.head[obj]; u >= 0; ) {
+            int nx = sync.next[u];
+            if (e.waitKind[u] == W_SHARED && e.waitSeq[u] == 0) {
+                sync.remove(obj, u);
+                addShared(u, obj);
+                e.wake(u, clock);
+            }
+            u = nx;
+        }
+        turnReaders(obj, clock);
+    }
+
+    /** While the thread whose turn it is on {@code obj} waits to read it and no writer holds it: it gets it. */
+    private void turnReaders(int obj, long clock) {
+        for (;;) {
+            long turn = SyncObjects.nextTurn(sync.granted[obj]);
+            int u = sync.head[obj];
+            while (u >= 0 && !(e.waitKind[u] == W_SHARED && e.waitSeq[u] == turn)) {
+                u = sync.next[u];
+            }
+            if (u < 0 || sync.owner[obj] >= 0 && sync.owner[obj] != u) {
+                return;
+            }
+            sync.remove(obj, u);
             addShared(u, obj);
+            sync.granted[obj] = turn;
             e.wake(u, clock);
+        }
+    }
+
+    /**
+     * With skipping on, a deadlock opens thread u's lock wait ({@link ThreadErrors}): its turn is taken as come, and
+     * it gets the lock if no other thread holds it so (else it goes on without it, as a thread that does not hold
+     * the lock, and its end of the section is reported).
+     */
+    void forceLock(int u, int obj) {
+        sync.remove(obj, u);
+        if (e.waitSeq[u] != 0) {
+            sync.granted[obj] = e.waitSeq[u];
+        }
+        if (e.waitKind[u] == W_SHARED) {
+            if (sync.owner[obj] < 0) {
+                addShared(u, obj);
+            }
+        } else if (sync.owner[obj] < 0 && sync.readers[obj] == 0) {
+            own(u, obj, rd[u].offset());
+            sync.depth[obj] = 1;
         }
     }
 

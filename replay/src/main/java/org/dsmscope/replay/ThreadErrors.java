@@ -14,6 +14,11 @@ final class ThreadErrors {
     }
 
 
+    /** What a deadlock report suggests (issue 22): how to analyse the trace set anyway. */
+    static final String HOW_ANYWAY = "The records named are where each thread stopped (dsmscope dump shows them);"
+            + " to analyse anyway: --skip-bad-records (opens the first wait and goes on, counted as a problem) or"
+            + " -i P -a (the slice scheduler on P processors, which orders the threads by their recorded times)";
+
     static void deadlock(ThreadEngine e) {
         List<String> waits = new ArrayList<>();
         int first = -1;
@@ -25,7 +30,7 @@ final class ThreadErrors {
                 }
             }
         }
-        e.rp.bad("deadlock: no thread can proceed; " + String.join("; ", waits));
+        e.rp.bad("deadlock: no thread can proceed; " + String.join("; ", waits) + ". " + HOW_ANYWAY);
         forceOpen(e, first);
     }
 
@@ -41,7 +46,8 @@ final class ThreadErrors {
                 return where + " waits for lock 0x" + Long.toHexString(sync.address[obj])
                         + (e.waitKind[u] == ThreadEngine.W_SHARED ? " (shared)" : "")
                         + (sync.owner[obj] >= 0 ? " held by thread " + sync.owner[obj]
-                        : " held in shared mode by " + sync.readers[obj] + " thread(s)");
+                        : sync.readers[obj] > 0 ? " held in shared mode by " + sync.readers[obj] + " thread(s)"
+                        : " (free)") + turn(e.waitSeq[u], sync.granted[obj]);
             case ThreadEngine.W_BARRIER:
                 return where + " waits at barrier 0x" + Long.toHexString(sync.address[obj]) + " ("
                         + sync.arrivals[obj] + " of " + sync.parties[obj] + " threads arrived)";
@@ -62,6 +68,16 @@ final class ThreadErrors {
         }
     }
 
+    /** Where a lock wait with sequence number {@code seq} stands in the recorded order ("" without one). */
+    private static String turn(long seq, long granted) {
+        if (seq == 0) {
+            return "";
+        }
+        long next = SyncObjects.nextTurn(granted);
+        return seq == next ? ", its turn (acquisition #" + seq + " in the recorded order)" : " as acquisition #" + seq
+                + " in the recorded order, after #" + next + ", not yet granted";
+    }
+
     /** With skipping on: lets the first waiting thread through, as if its wait had ended now. */
     private static void forceOpen(ThreadEngine e, int u) {
         int obj = e.waitObj[u];
@@ -74,6 +90,8 @@ final class ThreadErrors {
                 return;
             case ThreadEngine.W_LOCK:
             case ThreadEngine.W_SHARED:
+                calls.forceLock(u, obj);
+                break;
             case ThreadEngine.W_SEQ:
                 calls.sync.remove(obj, u);
                 break;

@@ -62,6 +62,16 @@ final class TestTraces {
             return call(CallType.BEGIN_CRITICAL, addr, 0, 0);
         }
 
+        /** A lock as the agent records it: argument 3 the acquisition's sequence number on the lock (0: none). */
+        W lock(long addr, long seq) {
+            return call(CallType.BEGIN_CRITICAL, addr, 0, seq);
+        }
+
+        /** A read lock with the acquisition's sequence number on the lock. */
+        W readLock(long addr, long seq) {
+            return call(CallType.BEGIN_CRITICAL, addr, 1, seq);
+        }
+
         W unlock(long addr) {
             return call(CallType.END_CRITICAL, addr, 0, 0);
         }
@@ -89,6 +99,13 @@ final class TestTraces {
             files.add(f);
         }
         return TraceSet.of(dir.resolve(name + "." + p).toString(), files);
+    }
+
+    /** Options for traces without spawn and join records: every thread runs from the start ({@code -p}). */
+    static ReplayOptions parallel() {
+        ReplayOptions o = new ReplayOptions();
+        o.parallelStart = true;
+        return o;
     }
 
     static Recorder replay(TraceSet set, ReplayOptions o) {

@@ -10,7 +10,8 @@ package org.dsmscope.trace;
  * <li>{@link #JOIN}: arg3 joined thread index.
  * <li>{@link #BARRIER}: arg1 address of the synchronization variable, arg2 number of threads (parties).
  * <li>{@link #BEGIN_CRITICAL}/{@link #END_CRITICAL}: arg1 lock address; arg2 1 for the shared (read) mode of a
- * read-write lock (extension; 0 in the seed's records: exclusive).
+ * read-write lock (extension; 0 in the seed's records: exclusive); arg3 of a begin, the acquisition's sequence number
+ * on the lock, 1, 2, … in the order the run took it (extension, SPEC §3; 0 in the seed's records: not recorded).
  * <li>{@link #MARKER}: arg1 command 0&ndash;4, arg2 user number.
  * <li>{@link #FILE_READ}/{@link #FILE_WRITE}: arg1 buffer address, arg2 bytes moved, arg3 file handle.
  * <li>{@link #LDCW}: arg1 address. {@link #SEMOP}: semaphore id, number, operation, flags.

@@ -33,17 +33,26 @@ public final class Addresses {
      * table's entries, which reference their objects weakly, so caching never keeps an object alive.
      */
     public static long of(Object o, ThreadTrace t) {
+        return entry(o, t).value;
+    }
+
+    /**
+     * The side-table entry of {@code o} (non-null), its address assigned on first use: {@link #of(Object,
+     * ThreadTrace)} and, for a lock, the sequence number of its next acquisition
+     * ({@link WeakIdentityTable.Entry#nextAcquisition}).
+     */
+    public static WeakIdentityTable.Entry entry(Object o, ThreadTrace t) {
         int h = System.identityHashCode(o);
         WeakIdentityTable.Entry[] cache = t.cache;
         int i = h & (ThreadTrace.CACHE - 1);
         if (cache != null) {
             WeakIdentityTable.Entry e = cache[i];
             if (e != null && e.get() == o) {
-                return e.value;
+                return e;
             }
             e = cache[i ^ 1];
             if (e != null && e.get() == o) {
-                return e.value;
+                return e;
             }
         }
         WeakIdentityTable.Entry e = TABLE.peek(o, h);
@@ -56,7 +65,7 @@ public final class Addresses {
         if (cache != null) {
             cache(cache, i, e);
         }
-        return e.value;
+        return e;
     }
 
     /** Puts an entry in slot i of a thread's two-way cache, the slot's previous entry moving to its pair. */

@@ -413,9 +413,9 @@ final class LiveRun {
                     + (traced == 1 ? "" : "s") + ": no report (give threads=" + traced + ", or no thread count to"
                     + " analyse at the end of the run)");
         } else if (f instanceof IllegalArgumentException) {
-            TraceRuntime.warn(o.analysisType() + ": " + f.getMessage());
+            TraceRuntime.analysisFailed(o.analysisType() + ": " + unkept(f.getMessage()));
         } else if (f != null) {
-            TraceRuntime.warn(o.analysisType() + ": the analysis failed: " + f);
+            TraceRuntime.analysisFailed(o.analysisType() + ": the analysis failed: " + unkept(f.toString()));
         } else if (!o.quiet) {
             StringBuilder out = new StringBuilder("On-the-fly " + o.analysisTool() + " of " + p + " thread" + (p == 1 ? "" : "s")
                     + " (analysed while the program ran");
@@ -429,6 +429,19 @@ final class LiveRun {
             err.flush();
         }
         cleanUp(traced);
+    }
+
+    /**
+     * A failed live analysis's message: it names each thread's stream {@code NAME.p.t}, a file that does not exist
+     * (the records were analysed as they came and are not kept), so it says so instead.
+     */
+    private String unkept(String msg) {
+        String m = msg;
+        for (int t = p - 1; t >= 0; t--) {
+            m = m.replace(Paths.get(o.name + "." + p + "." + t).toString(), "thread " + t + "'s records");
+        }
+        return m + " (analysed while the program ran, the records are not kept: trace with --type compressed to"
+                + " keep them, then run the analysis on the files)";
     }
 
     private void cleanUp(int traced) {

@@ -37,9 +37,24 @@ final class OnTheFly {
         return spill;
     }
 
+    /**
+     * A failed analysis's message with the spilled streams it names renamed to where they are kept
+     * ({@code NAME.p.t}: the analysis' own trace set, which {@code dsmscope dump} and the offline tools read), and
+     * where they are.
+     */
+    private static String kept(String msg, AgentOptions o, int p, List<Path> files) {
+        String m = msg;
+        for (int t = files.size() - 1; t >= 0; t--) {
+            m = m.replace(files.get(t).toString(), org.dsmscope.trace.TraceSet.fileName(o.name, p, t));
+        }
+        return m + " (the run's records are kept as " + o.name + "." + p + ".0 .. " + o.name + "." + p + "."
+                + (p - 1) + ")";
+    }
+
     /** Runs the sink on the finished streams, reports what it wrote, and deletes the spilled streams. */
     static void analyse(AnalysisSink sink, AgentOptions o, int p, List<Path> files, Path spillDir, PrintStream err) {
         String base = o.name + "." + p;
+        boolean failed = true;
         try {
             String calls = o.calls == null || o.calls.isEmpty() ? null : o.calls + "." + p;
             List<Path> written = sink.analyse(o.analysisType(), base, files, calls, o.analysisOptions, err);
@@ -52,12 +67,14 @@ final class OnTheFly {
                 err.print(out);
                 err.flush();
             }
+            failed = false;
         } catch (IllegalArgumentException e) {
-            TraceRuntime.warn(o.analysisType() + ": " + e.getMessage());
+            TraceRuntime.analysisFailed(o.analysisType() + ": " + kept(e.getMessage(), o, p, files));
         } catch (RuntimeException | LinkageError e) {
-            TraceRuntime.warn(o.analysisType() + ": the analysis failed: " + e);
+            TraceRuntime.analysisFailed(o.analysisType() + ": the analysis failed: " + kept(e.toString(), o, p, files));
         } finally {
-            boolean keep = Boolean.getBoolean("dsmscope.spill.keep");
+            // after a failure the records stay, under the names the message gives them
+            boolean keep = failed || Boolean.getBoolean("dsmscope.spill.keep");
             for (int t = 0; t < files.size(); t++) {
                 Path f = files.get(t);
                 try {

@@ -102,6 +102,24 @@ public final class TraceRuntime {
         err.println("dsmscope agent: " + msg);
     }
 
+    /**
+     * An on-the-fly analysis failed: says so ({@link #warn}), or, when {@code -Ddsmscope.analysis.status=FILE} is
+     * set ({@code dsmscope trace} sets it), writes the one-line message to FILE instead, so that {@code dsmscope
+     * trace} reports it and exits 2 after the program ends, whatever the program's own exit status.
+     */
+    static void analysisFailed(String msg) {
+        String f = System.getProperty("dsmscope.analysis.status");
+        if (f != null && !f.isEmpty()) {
+            try {
+                java.nio.file.Files.writeString(java.nio.file.Paths.get(f), msg + "\n");
+                return;
+            } catch (java.io.IOException | RuntimeException e) {
+                warn("cannot write the analysis status file " + f + ": " + e.getMessage());
+            }
+        }
+        warn(msg);
+    }
+
     /** Starts tracing in the calling (main) thread; false if the first trace file cannot be created. */
     static boolean start(AgentOptions o) {
         options = o;

@@ -13,14 +13,28 @@ public final class WeakIdentityTable {
 
     /** One object's entry: a weak reference to it, its value and attachment. */
     public static final class Entry extends WeakReference<Object> {
+        private static final java.util.concurrent.atomic.AtomicLongFieldUpdater<Entry> ACQUISITIONS =
+                java.util.concurrent.atomic.AtomicLongFieldUpdater.newUpdater(Entry.class, "acquisitions");
         final int hash;
         /** The value (0: none). */
         public long value;
         Object attachment;
+        /** Outermost acquisitions of the object as a lock so far ({@link #nextAcquisition}). */
+        private volatile long acquisitions;
 
         Entry(Object o, int hash) {
             super(o);
             this.hash = hash;
+        }
+
+        /**
+         * The sequence number of a new outermost acquisition of this object as a lock (SPEC §3): 1, 2, … 2^32 - 1,
+         * then 1 again (it fills a 32-bit argument in which 0 means "not recorded"). Called while the caller holds
+         * the lock, so the numbers follow the order in which the lock was really taken; atomic, because readers of
+         * a read-write lock hold it together.
+         */
+        public long nextAcquisition() {
+            return ACQUISITIONS.getAndIncrement(this) % 0xFFFF_FFFFL + 1;
         }
     }
 

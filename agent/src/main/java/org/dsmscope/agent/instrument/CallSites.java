@@ -12,17 +12,25 @@ import java.util.Map;
 final class CallSites {
     static final String SYNC = "org/dsmscope/agent/rt/SyncHooks";
     static final String CALLS = "org/dsmscope/agent/rt/CallHooks";
+    static final String PARK = "org/dsmscope/agent/rt/ParkHooks";
 
     /** A replacement: the static hook {@code owner.name desc}. */
     static final class Replace {
         final String owner;
         final String name;
         final String desc;
+        /** The call replaced is a static method's (the hook takes the same arguments), else an instance method's. */
+        final boolean ofStatic;
 
         Replace(String owner, String name, String desc) {
+            this(owner, name, desc, false);
+        }
+
+        Replace(String owner, String name, String desc, boolean ofStatic) {
             this.owner = owner;
             this.name = name;
             this.desc = desc;
+            this.ofStatic = ofStatic;
         }
     }
 
@@ -107,7 +115,14 @@ final class CallSites {
         replace(sem, "tryAcquire", "(IJLjava/util/concurrent/TimeUnit;)Z", CALLS, "tryAcquire", sem);
         replace(sem, "release", "()V", CALLS, "release", sem);
         replace(sem, "release", "(I)V", CALLS, "release", sem);
-        REPLACE.put("org/dsmscope/api/Smait.marker(II)V", new Replace(CALLS, "marker", "(II)V"));
+        REPLACE.put("org/dsmscope/api/Smait.marker(II)V", new Replace(CALLS, "marker", "(II)V", true));
+        String ls = "java/util/concurrent/locks/LockSupport.";
+        for (String d : new String[] {"park()V", "park(Ljava/lang/Object;)V", "parkNanos(J)V",
+            "parkNanos(Ljava/lang/Object;J)V", "parkUntil(J)V", "parkUntil(Ljava/lang/Object;J)V",
+            "unpark(Ljava/lang/Thread;)V"}) {
+            int k = d.indexOf('(');
+            REPLACE.put(ls + d, new Replace(PARK, d.substring(0, k), d.substring(k), true));
+        }
 
         for (String a : new String[] {"AtomicInteger", "AtomicLong", "AtomicBoolean", "AtomicReference",
             "AtomicIntegerArray", "AtomicLongArray", "AtomicReferenceArray"}) {

@@ -281,7 +281,7 @@ final class MethodRewriter {
         CallSites.Replace r = CallSites.replacement(m.owner, m.name, m.desc);
         if (r != null) {
             int op = m.getOpcode();
-            boolean ok = r.name.equals("marker") ? op == Opcodes.INVOKESTATIC
+            boolean ok = r.ofStatic ? op == Opcodes.INVOKESTATIC
                     : op == Opcodes.INVOKEVIRTUAL || op == Opcodes.INVOKEINTERFACE;
             if (!ok) {
                 return m;

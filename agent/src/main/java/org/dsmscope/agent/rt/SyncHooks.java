@@ -7,6 +7,7 @@ import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.StampedLock;
 import org.dsmscope.agent.core.Addresses;
 import org.dsmscope.agent.core.ThreadTrace;
+import org.dsmscope.agent.core.WeakIdentityTable;
 import org.dsmscope.agent.core.TraceRuntime;
 import org.dsmscope.trace.CallType;
 
@@ -44,7 +45,7 @@ public final class SyncHooks {
         if (t.traced) {
             try {
                 if (t.monitors.inc(o) == 1) {
-                    t.call(CallType.BEGIN_CRITICAL, t.pendingStart, TraceRuntime.now(), Addresses.of(o, t), 0, 0, 0);
+                    begin(t, t.pendingStart, o, 0);
                 }
             } catch (Throwable e) {
                 // recording only
@@ -59,6 +60,16 @@ public final class SyncHooks {
             t.pendingStart = TraceRuntime.now();
             monitorEntered(o);
         }
+    }
+
+    /**
+     * Records the start of an outermost critical section on {@code lock} (the object its records name) in mode
+     * {@code mode} (1 shared): argument 3 is the acquisition's sequence number on that lock (SPEC §3), taken now,
+     * while the thread holds the lock, so that the replay can grant the lock in the order the run took it.
+     */
+    private static void begin(ThreadTrace t, long t0, Object lock, int mode) {
+        WeakIdentityTable.Entry e = Addresses.entry(lock, t);
+        t.call(CallType.BEGIN_CRITICAL, t0, TraceRuntime.now(), e.value, mode, e.nextAcquisition(), 0);
     }
 
     /** After monitorexit, or at the exit of a synchronized method: records the end of an outermost section. */
@@ -124,6 +135,7 @@ public final class SyncHooks {
         SyncState state;
         long[] ticket;
         long addr;
+        Object lock;
         long lockAddr;
         boolean inSection;
         long t0;
@@ -140,7 +152,8 @@ public final class SyncHooks {
             w.addr = Addresses.of(waitObj, t);
             if (lock != null && held.get(lock) > 0) {
                 w.inSection = true;
-                w.lockAddr = Addresses.of(lockObject(lock), t);
+                w.lock = lockObject(lock);
+                w.lockAddr = Addresses.of(w.lock, t);
                 t.call(CallType.END_CRITICAL, w.t0, w.t0, w.lockAddr, 0, 0, 0);
             }
             TraceRuntime.blocking(t);
@@ -159,7 +172,7 @@ public final class SyncHooks {
             long seq = w.state.leave(w.ticket);
             t.call(CallType.COND_WAIT, w.t0, t1, w.addr, seq, seq == 0 && timed ? 1 : 0, 0);
             if (w.inSection) {
-                t.call(CallType.BEGIN_CRITICAL, t1, t1, w.lockAddr, 0, 0, 0);
+                begin(t, t1, w.lock, 0); // the wait returns holding the lock again: a new acquisition
             }
         } catch (Throwable e) {
             // recording only
@@ -225,8 +238,7 @@ public final class SyncHooks {
         if (t.traced) {
             try {
                 if (t.locks.inc(l) == 1) {
-                    t.call(CallType.BEGIN_CRITICAL, t0, TraceRuntime.now(), Addresses.of(lockObject(l), t), mode(l),
-                            0, 0);
+                    begin(t, t0, lockObject(l), mode(l));
                 }
             } catch (Throwable e) {
                 // recording only
@@ -447,7 +459,7 @@ public final class SyncHooks {
                     key = st;
                 }
                 if (t.locks.inc(key) == 1) {
-                    t.call(CallType.BEGIN_CRITICAL, t0, TraceRuntime.now(), Addresses.of(l, t), read ? 1 : 0, 0, 0);
+                    begin(t, t0, l, read ? 1 : 0);
                 }
             } catch (Throwable e) {
                 // recording only
