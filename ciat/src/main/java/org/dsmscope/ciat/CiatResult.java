@@ -58,11 +58,11 @@ public final class CiatResult {
                 busy1, list, count);
     }
 
-    /** Busy(p) + Idle(p) + Imbalance(p) + Contention(p) of a phase, summed over threads. */
+    /** Busy(p) + Spin(p) + Idle(p) + Imbalance(p) + Contention(p) of a phase, summed over threads. */
     public static long totalTime(PhaseStats s) {
         long n = 0;
         for (int t = 0; t < s.times.threads(); t++) {
-            n += s.times.busy[t] + s.times.idle[t] + s.times.imbalance[t] + s.times.contention[t];
+            n += s.times.busy[t] + s.times.spin[t] + s.times.idle[t] + s.times.imbalance[t] + s.times.contention[t];
         }
         return n;
     }

@@ -124,7 +124,9 @@ public final class JsonReport {
         ArrayNode idle = cc.putArray("idle");
         ArrayNode imb = cc.putArray("imbalance");
         ArrayNode con = cc.putArray("contention");
+        ArrayNode spin = cc.putArray("spin");
         for (int t = 0; t < p.times.threads(); t++) {
+            spin.add(p.times.spin[t]);
             busy.add(p.times.busy[t]);
             idle.add(p.times.idle[t]);
             imb.add(p.times.imbalance[t]);

@@ -179,6 +179,7 @@ public final class TextReport {
         long i = 0;
         long m = 0;
         long c = 0;
+        long s = 0;
         for (int t = 0; t < p.times.threads(); t++) {
             line(Integer.toString(t), 60, "busy " + p.times.busy[t] + " idle " + p.times.idle[t] + " imbalance "
                     + p.times.imbalance[t] + " contention " + p.times.contention[t]);
@@ -186,10 +187,15 @@ public final class TextReport {
             i += p.times.idle[t];
             m += p.times.imbalance[t];
             c += p.times.contention[t];
+            s += p.times.spin[t];
         }
-        long all = b + i + m + c;
+        long all = b + i + m + c + s;
         line("x", 61, "busy " + b + " " + pct(b, all) + " idle " + i + " " + pct(i, all) + " imbalance " + m + " "
                 + pct(m, all) + " contention " + c + " " + pct(c, all));
+        for (int t = 0; t < p.times.threads(); t++) {
+            line(Integer.toString(t), 63, "spin " + p.times.spin[t]);
+        }
+        line("x", 64, "spin " + s + " " + pct(s, all));
     }
 
     private void concurrencyTotal(CiatResult res) throws IOException {

@@ -1,0 +1,337 @@
+package org.dsmscope.replay;
+
+/**
+ * Spin-wait detection (SPEC §5 "Concurrency": repeated loads of unchanged locations, ended by another processor's
+ * store, are reported as their own class, spin time; seed 001 §5.3 counts them as busy, since a spinning processor
+ * executes instructions). An analysis that wants spin time owns one and forwards it the replay's callbacks it
+ * receives ({@link #access}, {@link #call}, {@link #waited}, {@link #phaseEnd}, {@link #end}), in replay order.
+ *
+ * <p>The rule (ciat/README.md "Spin time"): per thread, a <em>loop</em> is a run of the thread's loads in which,
+ * after a first pass over k &le; {@value #MAX_LOCATIONS} distinct locations (same address and size), every load
+ * re-reads one of them; it starts at the first load of the location re-read first, and ends before the thread's
+ * next load of another location, its next store, call record or wait, or the phase end. A loop of n loads with n
+ * &ge; ({@value #MIN_REREADS} + 1)&middot;k is a <em>spin</em> when another thread stores to one of its locations
+ * while it runs; or after it ended but before the thread's next call record, wait or phase end (the pseudo clocks
+ * put the ending store a little late); or, for a loop over a location of the thread's previous spin in the phase,
+ * after that spin ended (they put it a little early). Its time is from its first load to its last load,
+ * inclusive. A spin ended by the thread's own store to a location it spun on (it took the word: a spin lock) is a
+ * lock spin, the others wait for other threads' progress.
+ *
+ * <p>Cost: a load compares its address with at most {@value #MAX_LOCATIONS} of its thread's; a store of a thread
+ * looks into a table of 4096 counters only while some thread watches locations (a loop that re-read one, or its
+ * last spin), and compares addresses only on a hit. Nothing is allocated per record.
+ */
+public final class SpinDetector {
+    /** The most distinct locations a spin loop reads. */
+    public static final int MAX_LOCATIONS = 4;
+    /** Re-reads per location (on average) a loop needs to be a spin. */
+    public static final int MIN_REREADS = 4;
+
+    /** Receives each spin as it is decided. */
+    public interface Sink {
+        /**
+         * Thread {@code thread} spun from clock {@code from} (its first load) to {@code to} (exclusive: one after
+         * its last load); {@code lock}: it ended by taking the word (a spin lock). A thread's spins come in clock
+         * order, each before the thread's next {@link #waited} returns, and within the phase it lies in.
+         */
+        void spun(int thread, long from, long to, boolean lock);
+    }
+
+    private static final int NONE = 0;
+    private static final int PENDING = 1;
+    private static final int DONE = 2;
+    private static final int HASH_BITS = 12;
+
+    private final int threads;
+    private final Sink sink;
+    // The open loop of each thread: entries t*MAX_LOCATIONS + i, i < size[t].
+    private final long[] addr;
+    private final int[] bytes;
+    private final long[] first;
+    private final int[] size;
+    private final boolean[] looping;
+    private final long[] loads;
+    private final long[] last;
+    private final boolean[] released;
+    // The last spin of each thread in the phase: its locations, state and interval.
+    private final long[] cAddr;
+    private final int[] cBytes;
+    private final int[] cSize;
+    private final int[] cState;
+    private final boolean[] storedSince;
+    private final long[] cFrom;
+    private final long[] cTo;
+    private final boolean[] cLock;
+    // Watched locations: counters per hash of 8-byte block; watchers = threads with a looping loop or a last spin.
+    private final int[] watched = new int[1 << HASH_BITS];
+    private int watching;
+    // Spin time booked per thread in the current phase and in all, lock spins apart.
+    private final long[] phaseWait;
+    private final long[] phaseLock;
+    private final long[] totalWait;
+    private final long[] totalLock;
+
+    /** A detector for {@code threads} threads; {@code sink} (may be null) receives each spin. */
+    public SpinDetector(int threads, Sink sink) {
+        this.threads = threads;
+        this.sink = sink;
+        int n = threads * MAX_LOCATIONS;
+        addr = new long[n];
+        bytes = new int[n];
+        first = new long[n];
+        cAddr = new long[n];
+        cBytes = new int[n];
+        size = new int[threads];
+        looping = new boolean[threads];
+        loads = new long[threads];
+        last = new long[threads];
+        released = new boolean[threads];
+        cSize = new int[threads];
+        cState = new int[threads];
+        storedSince = new boolean[threads];
+        cFrom = new long[threads];
+        cTo = new long[threads];
+        cLock = new boolean[threads];
+        phaseWait = new long[threads];
+        phaseLock = new long[threads];
+        totalWait = new long[threads];
+        totalLock = new long[threads];
+    }
+
+    /** A data access of {@code thread} at {@code clock} (the replay's {@link Analysis#access}). */
+    public void access(int thread, long clock, int size, boolean store, long address) {
+        if (store) {
+            if (watching != 0) {
+                storeSeen(thread, address, Math.max(size, 1));
+            }
+            if (this.size[thread] != 0) {
+                close(thread, looping[thread] && overlapsOpen(thread, address, Math.max(size, 1)));
+            }
+        } else if (size > 0) {
+            load(thread, clock, size, address);
+        }
+    }
+
+    private void load(int t, long clock, int sz, long a) {
+        int base = t * MAX_LOCATIONS;
+        int k = size[t];
+        for (int i = 0; i < k; i++) {
+            if (addr[base + i] == a && bytes[base + i] == sz) {
+                if (!looping[t]) {
+                    startLoop(t, i);
+                }
+                loads[t]++;
+                last[t] = clock;
+                return;
+            }
+        }
+        if (looping[t]) {
+            close(t, false);
+            k = 0;
+        } else if (k == MAX_LOCATIONS) {
+            // no loop yet: keep the most recent distinct loads
+            System.arraycopy(addr, base + 1, addr, base, k - 1);
+            System.arraycopy(bytes, base + 1, bytes, base, k - 1);
+            System.arraycopy(first, base + 1, first, base, k - 1);
+            k--;
+        }
+        addr[base + k] = a;
+        bytes[base + k] = sz;
+        first[base + k] = clock;
+        size[t] = k + 1;
+        loads[t] = k + 1;
+        last[t] = clock;
+    }
+
+    /** The first re-read, of entry {@code i}: the loop starts at that location's first load. */
+    private void startLoop(int t, int i) {
+        int base = t * MAX_LOCATIONS;
+        int k = size[t] - i;
+        if (i > 0) {
+            System.arraycopy(addr, base + i, addr, base, k);
+            System.arraycopy(bytes, base + i, bytes, base, k);
+            System.arraycopy(first, base + i, first, base, k);
+            size[t] = k;
+        }
+        loads[t] = k;
+        looping[t] = true;
+        released[t] = false;
+        if (cState[t] == DONE && storedSince[t] && overlapsLast(t)) {
+            // another thread stored there after the previous spin: this loop waits for that change
+            released[t] = true;
+            storedSince[t] = false;
+        }
+        mark(addr, bytes, base, k, 1);
+    }
+
+    private boolean overlapsLast(int t) {
+        int base = t * MAX_LOCATIONS;
+        for (int i = 0; i < size[t]; i++) {
+            if (overlaps(cAddr, cBytes, base, cSize[t], addr[base + i], bytes[base + i])) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean overlapsOpen(int t, long a, int sz) {
+        return overlaps(addr, bytes, t * MAX_LOCATIONS, size[t], a, sz);
+    }
+
+    private static boolean overlaps(long[] as, int[] bs, int base, int k, long a, int sz) {
+        for (int i = 0; i < k; i++) {
+            long b = as[base + i];
+            if (a < b + bs[base + i] && b < a + sz) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A store by {@code thread} while some thread watches: ends or confirms the spins it concerns. */
+    private void storeSeen(int thread, long a, int sz) {
+        if (watched[hash(a)] == 0 && watched[hash(a + sz - 1)] == 0) {
+            return;
+        }
+        for (int t = 0; t < threads; t++) {
+            if (t == thread) {
+                continue;
+            }
+            if (looping[t] && overlapsOpen(t, a, sz)) {
+                released[t] = true;
+            }
+            if (cState[t] != NONE && overlaps(cAddr, cBytes, t * MAX_LOCATIONS, cSize[t], a, sz)) {
+                if (cState[t] == PENDING) {
+                    cState[t] = DONE;
+                    spin(t, cFrom[t], cTo[t], cLock[t]);
+                } else {
+                    storedSince[t] = true;
+                }
+            }
+        }
+    }
+
+    /** Ends thread {@code t}'s open loop; {@code lock}: by its own store to a location it spun on. */
+    private void close(int t, boolean lock) {
+        if (looping[t]) {
+            int base = t * MAX_LOCATIONS;
+            int k = size[t];
+            mark(addr, bytes, base, k, -1);
+            if (loads[t] >= (long) (MIN_REREADS + 1) * k) {
+                dropLast(t);
+                System.arraycopy(addr, base, cAddr, base, k);
+                System.arraycopy(bytes, base, cBytes, base, k);
+                cSize[t] = k;
+                cFrom[t] = first[base];
+                cTo[t] = last[t] + 1;
+                cLock[t] = lock;
+                storedSince[t] = false;
+                mark(cAddr, cBytes, base, k, 1);
+                if (released[t]) {
+                    cState[t] = DONE;
+                    spin(t, cFrom[t], cTo[t], lock);
+                } else {
+                    cState[t] = PENDING;
+                }
+            }
+        }
+        size[t] = 0;
+        looping[t] = false;
+        released[t] = false;
+    }
+
+    private void dropLast(int t) {
+        if (cState[t] != NONE) {
+            mark(cAddr, cBytes, t * MAX_LOCATIONS, cSize[t], -1);
+            cState[t] = NONE;
+        }
+    }
+
+    private void spin(int t, long from, long to, boolean lock) {
+        if (lock) {
+            phaseLock[t] += to - from;
+        } else {
+            phaseWait[t] += to - from;
+        }
+        if (sink != null) {
+            sink.spun(t, from, to, lock);
+        }
+    }
+
+    private void mark(long[] as, int[] bs, int base, int k, int delta) {
+        for (int i = 0; i < k; i++) {
+            long a = as[base + i];
+            int h0 = hash(a);
+            int h1 = hash(a + bs[base + i] - 1);
+            watched[h0] += delta;
+            if (h1 != h0) {
+                watched[h1] += delta;
+            }
+            watching += delta;
+        }
+    }
+
+    private static int hash(long a) {
+        long b = a >>> 3;
+        return (int) ((b ^ (b >>> HASH_BITS) ^ (b >>> 2 * HASH_BITS)) & ((1 << HASH_BITS) - 1));
+    }
+
+    /** A call record of {@code thread} (the replay's {@link Analysis#call}): ends its loop, decides its spins. */
+    public void call(int thread) {
+        settle(thread);
+    }
+
+    /** A wait of {@code thread} (the replay's {@link Analysis#waited}): ends its loop, decides its spins. */
+    public void waited(int thread) {
+        settle(thread);
+    }
+
+    private void settle(int t) {
+        close(t, false);
+        if (cState[t] == PENDING) {
+            dropLast(t);
+        }
+    }
+
+    /** A phase ends: every loop ends and every spin is decided; the next phase starts afresh. */
+    public void phaseEnd() {
+        for (int t = 0; t < threads; t++) {
+            close(t, false);
+            dropLast(t);
+            storedSince[t] = false;
+        }
+    }
+
+    /** The replay ends (same as a phase end). */
+    public void end() {
+        phaseEnd();
+    }
+
+    /**
+     * Books the spin time decided since the last call into {@code times} (a phase's times, or with {@code phase}
+     * false the run's total, which gets all spin time decided so far): out of busy, into spin, or with {@code
+     * asWait} into imbalance (lock spins: contention). Call it for each phase after {@link #phaseEnd}.
+     */
+    public void book(PhaseTimes times, boolean phase, boolean asWait) {
+        long[] w = phase ? phaseWait : totalWait;
+        long[] l = phase ? phaseLock : totalLock;
+        for (int t = 0; t < threads; t++) {
+            if (phase) {
+                totalWait[t] += phaseWait[t];
+                totalLock[t] += phaseLock[t];
+            }
+            long s = w[t] + l[t];
+            times.busy[t] -= s;
+            if (asWait) {
+                times.imbalance[t] += w[t];
+                times.contention[t] += l[t];
+            } else {
+                times.spin[t] += s;
+            }
+        }
+        if (phase) {
+            java.util.Arrays.fill(phaseWait, 0);
+            java.util.Arrays.fill(phaseLock, 0);
+        }
+    }
+}
