@@ -67,7 +67,10 @@ public final class Examples {
             new Entry("pipeline", Pipeline.class, Pipeline.DEFAULT_THREADS, Pipeline.DEFAULT_SIZE, 500,
                     "items (THREADS transformers + 2 threads)",
                     "producer -> transformers -> consumer; wait/notifyAll buffer, then lock/Condition buffer",
-                    Pipeline::run));
+                    Pipeline::run),
+            new Entry("spinbarrier", SpinBarrier.class, Cli.DEFAULT_THREADS, SpinBarrier.DEFAULT_SIZE, 20, "rounds",
+                    "unequal work per thread between sense-reversing spin barriers (a volatile flag re-read)",
+                    SpinBarrier::run));
 
     private Examples() {
     }

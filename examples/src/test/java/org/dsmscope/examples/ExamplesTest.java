@@ -55,8 +55,8 @@ class ExamplesTest {
     }
 
     @Test
-    void registry_hasTheEightWorkloadsOfIssue3_withDistinctNamesAndMainMethods() throws Exception {
-        assertEquals(List.of("matmul", "sor", "lu", "radix", "fft", "cg", "workqueue", "pipeline"),
+    void registry_hasTheWorkloadsOfIssues3And22_withDistinctNamesAndMainMethods() throws Exception {
+        assertEquals(List.of("matmul", "sor", "lu", "radix", "fft", "cg", "workqueue", "pipeline", "spinbarrier"),
                 Examples.all().stream().map(Examples.Entry::name).toList());
         Set<Class<?>> classes = new HashSet<>();
         for (Examples.Entry e : Examples.all()) {

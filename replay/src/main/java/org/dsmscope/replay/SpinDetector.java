@@ -11,11 +11,12 @@ package org.dsmscope.replay;
  * re-reads one of them; it starts at the first load of the location re-read first, and ends before the thread's
  * next load of another location, its next store, call record or wait, or the phase end. A loop of n loads with n
  * &ge; ({@value #MIN_REREADS} + 1)&middot;k is a <em>spin</em> when another thread stores to one of its locations
- * while it runs; or after it ended but before the thread's next call record, wait or phase end (the pseudo clocks
- * put the ending store a little late); or, for a loop over a location of the thread's previous spin in the phase,
- * after that spin ended (they put it a little early). Its time is from its first load to its last load,
- * inclusive. A spin ended by the thread's own store to a location it spun on (it took the word: a spin lock) is a
- * lock spin, the others wait for other threads' progress.
+ * while it runs, or later in the phase (the replay's pseudo clocks do not see the spin as a wait, so a spinner's
+ * clock runs ahead of the thread it waits for), or after the thread's previous spin on those locations ended and
+ * before this one began (a spinner's clock can also run behind); one such store confirms every loop of the thread
+ * waiting for it, or else the next loop. A loop over other locations ends the wait of the loops before it: they are
+ * busy. Its time is from its first load to its last load, inclusive. A spin ended by the thread's own store to a
+ * location it spun on (it took the word: a spin lock) is a lock spin; the others wait for other threads' progress.
  *
  * <p>Cost: a load compares its address with at most {@value #MAX_LOCATIONS} of its thread's; a store of a thread
  * looks into a table of 4096 counters only while some thread watches locations (a loop that re-read one, or its
@@ -27,19 +28,26 @@ public final class SpinDetector {
     /** Re-reads per location (on average) a loop needs to be a spin. */
     public static final int MIN_REREADS = 4;
 
-    /** Receives each spin as it is decided. */
+    /** {@link Sink#loop} state: a loop long enough to be a spin, not decided yet (it comes again, decided). */
+    public static final int PENDING = 0;
+    /** {@link Sink#loop} state: a spin waiting for other threads' progress. */
+    public static final int SPIN = 1;
+    /** {@link Sink#loop} state: a spin that ended by taking the word it spun on (a spin lock). */
+    public static final int LOCK_SPIN = 2;
+    /** {@link Sink#loop} state: an undecided loop that no other thread's store confirmed: busy after all. */
+    public static final int BUSY = 3;
+
+    /** Receives the loops long enough to be spins, as they end and as they are decided. */
     public interface Sink {
         /**
-         * Thread {@code thread} spun from clock {@code from} (its first load) to {@code to} (exclusive: one after
-         * its last load); {@code lock}: it ended by taking the word (a spin lock). A thread's spins come in clock
-         * order, each before the thread's next {@link #waited} returns, and within the phase it lies in.
+         * Thread {@code thread}'s loop from clock {@code from} (its first load) to {@code to} (exclusive: one after
+         * its last load) is in {@code state}: {@link #SPIN} or {@link #LOCK_SPIN} when decided as it ends;
+         * {@link #PENDING} when not, and then once more later with {@link #SPIN}, {@link #LOCK_SPIN} or {@link
+         * #BUSY}, at the latest at the phase end. A thread's loops end in clock order.
          */
-        void spun(int thread, long from, long to, boolean lock);
+        void loop(int thread, long from, long to, int state);
     }
 
-    private static final int NONE = 0;
-    private static final int PENDING = 1;
-    private static final int DONE = 2;
     private static final int HASH_BITS = 12;
 
     private final int threads;
@@ -53,15 +61,15 @@ public final class SpinDetector {
     private final long[] loads;
     private final long[] last;
     private final boolean[] released;
-    // The last spin of each thread in the phase: its locations, state and interval.
+    // The locations of each thread's last loop that was long enough to be a spin ("its last spin set"), the
+    // stores by other threads to them that no loop has taken yet, and its loops there still waiting for a store
+    // (undecided: from, to, lock), in clock order.
     private final long[] cAddr;
     private final int[] cBytes;
     private final int[] cSize;
-    private final int[] cState;
-    private final boolean[] storedSince;
-    private final long[] cFrom;
-    private final long[] cTo;
-    private final boolean[] cLock;
+    private final int[] storedSince;
+    private final long[][] pending;
+    private final int[] pendingCount;
     // Watched locations: counters per hash of 8-byte block; watchers = threads with a looping loop or a last spin.
     private final int[] watched = new int[1 << HASH_BITS];
     private int watching;
@@ -87,11 +95,9 @@ public final class SpinDetector {
         last = new long[threads];
         released = new boolean[threads];
         cSize = new int[threads];
-        cState = new int[threads];
-        storedSince = new boolean[threads];
-        cFrom = new long[threads];
-        cTo = new long[threads];
-        cLock = new boolean[threads];
+        storedSince = new int[threads];
+        pending = new long[threads][];
+        pendingCount = new int[threads];
         phaseWait = new long[threads];
         phaseLock = new long[threads];
         totalWait = new long[threads];
@@ -156,10 +162,10 @@ public final class SpinDetector {
         loads[t] = k;
         looping[t] = true;
         released[t] = false;
-        if (cState[t] == DONE && storedSince[t] && overlapsLast(t)) {
-            // another thread stored there after the previous spin: this loop waits for that change
+        if (storedSince[t] > 0 && overlapsLast(t)) {
+            // another thread stored there after the previous spin: this loop waited for that change
             released[t] = true;
-            storedSince[t] = false;
+            storedSince[t]--;
         }
         mark(addr, bytes, base, k, 1);
     }
@@ -197,18 +203,31 @@ public final class SpinDetector {
             if (t == thread) {
                 continue;
             }
-            if (looping[t] && overlapsOpen(t, a, sz)) {
+            boolean last = cSize[t] != 0 && overlaps(cAddr, cBytes, t * MAX_LOCATIONS, cSize[t], a, sz);
+            if (last && pendingCount[t] > 0) {
+                decide(t, true);
+            } else if (looping[t] && !released[t] && overlapsOpen(t, a, sz)) {
                 released[t] = true;
-            }
-            if (cState[t] != NONE && overlaps(cAddr, cBytes, t * MAX_LOCATIONS, cSize[t], a, sz)) {
-                if (cState[t] == PENDING) {
-                    cState[t] = DONE;
-                    spin(t, cFrom[t], cTo[t], cLock[t]);
-                } else {
-                    storedSince[t] = true;
-                }
+            } else if (last) {
+                storedSince[t]++;
             }
         }
+    }
+
+    /** Decides thread {@code t}'s undecided loops: spins ({@code spin}) or busy. */
+    private void decide(int t, boolean spin) {
+        long[] p = pending[t];
+        for (int i = 0; i < pendingCount[t]; i++) {
+            long from = p[3 * i];
+            long to = p[3 * i + 1];
+            boolean lock = p[3 * i + 2] != 0;
+            if (spin) {
+                spin(t, from, to, lock);
+            } else if (sink != null) {
+                sink.loop(t, from, to, BUSY);
+            }
+        }
+        pendingCount[t] = 0;
     }
 
     /** Ends thread {@code t}'s open loop; {@code lock}: by its own store to a location it spun on. */
@@ -218,20 +237,23 @@ public final class SpinDetector {
             int k = size[t];
             mark(addr, bytes, base, k, -1);
             if (loads[t] >= (long) (MIN_REREADS + 1) * k) {
-                dropLast(t);
+                if (!overlapsLast(t)) {
+                    // another set of locations: the loops still waiting on the last set were no spins
+                    dropLast(t);
+                }
+                if (cSize[t] != 0) {
+                    mark(cAddr, cBytes, base, cSize[t], -1);
+                }
                 System.arraycopy(addr, base, cAddr, base, k);
                 System.arraycopy(bytes, base, cBytes, base, k);
                 cSize[t] = k;
-                cFrom[t] = first[base];
-                cTo[t] = last[t] + 1;
-                cLock[t] = lock;
-                storedSince[t] = false;
                 mark(cAddr, cBytes, base, k, 1);
+                long from = first[base];
+                long to = last[t] + 1;
                 if (released[t]) {
-                    cState[t] = DONE;
-                    spin(t, cFrom[t], cTo[t], lock);
+                    spin(t, from, to, lock);
                 } else {
-                    cState[t] = PENDING;
+                    addPending(t, from, to, lock);
                 }
             }
         }
@@ -240,11 +262,30 @@ public final class SpinDetector {
         released[t] = false;
     }
 
-    private void dropLast(int t) {
-        if (cState[t] != NONE) {
-            mark(cAddr, cBytes, t * MAX_LOCATIONS, cSize[t], -1);
-            cState[t] = NONE;
+    private void addPending(int t, long from, long to, boolean lock) {
+        long[] p = pending[t];
+        int n = pendingCount[t];
+        if (p == null || 3 * n + 3 > p.length) {
+            p = java.util.Arrays.copyOf(p == null ? new long[0] : p, Math.max(12, 2 * 3 * (n + 1)));
+            pending[t] = p;
         }
+        p[3 * n] = from;
+        p[3 * n + 1] = to;
+        p[3 * n + 2] = lock ? 1 : 0;
+        pendingCount[t] = n + 1;
+        if (sink != null) {
+            sink.loop(t, from, to, PENDING);
+        }
+    }
+
+    /** Forgets thread {@code t}'s last spin set: its undecided loops are busy. */
+    private void dropLast(int t) {
+        decide(t, false);
+        if (cSize[t] != 0) {
+            mark(cAddr, cBytes, t * MAX_LOCATIONS, cSize[t], -1);
+            cSize[t] = 0;
+        }
+        storedSince[t] = 0;
     }
 
     private void spin(int t, long from, long to, boolean lock) {
@@ -254,7 +295,7 @@ public final class SpinDetector {
             phaseWait[t] += to - from;
         }
         if (sink != null) {
-            sink.spun(t, from, to, lock);
+            sink.loop(t, from, to, lock ? LOCK_SPIN : SPIN);
         }
     }
 
@@ -276,29 +317,21 @@ public final class SpinDetector {
         return (int) ((b ^ (b >>> HASH_BITS) ^ (b >>> 2 * HASH_BITS)) & ((1 << HASH_BITS) - 1));
     }
 
-    /** A call record of {@code thread} (the replay's {@link Analysis#call}): ends its loop, decides its spins. */
+    /** A call record of {@code thread} (the replay's {@link Analysis#call}): ends its loop. */
     public void call(int thread) {
-        settle(thread);
+        close(thread, false);
     }
 
-    /** A wait of {@code thread} (the replay's {@link Analysis#waited}): ends its loop, decides its spins. */
+    /** A wait of {@code thread} (the replay's {@link Analysis#waited}): ends its loop. */
     public void waited(int thread) {
-        settle(thread);
+        close(thread, false);
     }
 
-    private void settle(int t) {
-        close(t, false);
-        if (cState[t] == PENDING) {
-            dropLast(t);
-        }
-    }
-
-    /** A phase ends: every loop ends and every spin is decided; the next phase starts afresh. */
+    /** A phase ends: every loop ends and every loop is decided; the next phase starts afresh. */
     public void phaseEnd() {
         for (int t = 0; t < threads; t++) {
             close(t, false);
             dropLast(t);
-            storedSince[t] = false;
         }
     }
 

@@ -26,8 +26,10 @@ class SpinDetectorTest {
         }
 
         @Override
-        public void spun(int thread, long from, long to, boolean lock) {
-            spins.add(thread + ":" + from + "-" + to + (lock ? " lock" : ""));
+        public void loop(int thread, long from, long to, int state) {
+            if (state == SpinDetector.SPIN || state == SpinDetector.LOCK_SPIN) {
+                spins.add(thread + ":" + from + "-" + to + (state == SpinDetector.LOCK_SPIN ? " lock" : ""));
+            }
         }
 
         Driver loads(int t, int n, long address) {
@@ -127,25 +129,36 @@ class SpinDetectorTest {
     }
 
     @Test
-    void storeAfterTheLoopButBeforeTheThreadsNextCall_confirmsIt() {
+    void storeAfterTheLoop_confirmsIt_untilThePhaseEnd() {
         Driver r = new Driver(2);
-        r.loads(1, 10, FLAG).work(1, 5, 0x1100);  // the spinner's clock ran ahead of the store's
+        r.loads(1, 10, FLAG).work(1, 5, 0x1100).call(1);  // the spinner's clock ran ahead of the store's
+        r.loads(1, 7, FLAG).work(1, 5, 0x1100).call(1);   // and spun once more on the same flag
         r.store(0, FLAG);
-        r.call(1);
-        assertEquals("1:0-10", r.result());
+        assertEquals("1:0-10 1:15-22", r.result());
         Driver late = new Driver(2);
         late.loads(1, 10, FLAG).work(1, 5, 0x1100).call(1);
+        late.d.phaseEnd();
         late.store(0, FLAG);
         assertEquals("", late.result());
+    }
+
+    @Test
+    void loopOnOtherLocations_endsTheWaitOfTheLoopsBefore() {
+        Driver r = new Driver(2);
+        r.loads(1, 10, FLAG).loads(1, 10, OTHER).work(1, 1, 0x1100);
+        r.store(0, FLAG);
+        assertEquals("", r.result());
     }
 
     @Test
     void storeBeforeALoopOnThePreviousSpinsLocation_confirmsIt() {
         Driver r = new Driver(2);
         r.loads(1, 10, FLAG).store(0, FLAG).work(1, 3, 0x1100).call(1);  // first episode, clocks 0..9
-        r.store(0, FLAG);                                                // second release, early in clocks
+        r.store(0, FLAG).store(0, FLAG);                                 // two more releases, early in clocks
         r.work(1, 3, 0x1100).loads(1, 8, FLAG).work(1, 1, 0x1200);        // clocks 16..23
-        assertEquals("1:0-10 1:16-24", r.result());
+        r.loads(1, 6, FLAG).work(1, 1, 0x1200);                          // clocks 25..30
+        r.loads(1, 6, FLAG).work(1, 1, 0x1200);                          // clocks 32..37: no release left
+        assertEquals("1:0-10 1:16-24 1:25-31", r.result());
     }
 
     @Test
