@@ -11,12 +11,14 @@ package org.dsmscope.replay;
  * re-reads one of them; it starts at the first load of the location re-read first, and ends before the thread's
  * next load of another location, its next store, call record or wait, or the phase end. A loop of n loads with n
  * &ge; ({@value #MIN_REREADS} + 1)&middot;k is a <em>spin</em> when another thread stores to one of its locations
- * while it runs, or later in the phase (the replay's pseudo clocks do not see the spin as a wait, so a spinner's
- * clock runs ahead of the thread it waits for), or after the thread's previous spin on those locations ended and
- * before this one began (a spinner's clock can also run behind); one such store confirms every loop of the thread
- * waiting for it, or else the next loop. A loop over other locations ends the wait of the loops before it: they are
- * busy. Its time is from its first load to its last load, inclusive. A spin ended by the thread's own store to a
- * location it spun on (it took the word: a spin lock) is a lock spin; the others wait for other threads' progress.
+ * in the same phase, before, while or after it runs. (A spin is no synchronization to the replay, so the pseudo
+ * clocks do not order a spinner's loads against the store that ended them: at a spin barrier the spinners' clocks
+ * run ahead of the last arriver's, by the length of their spins, and apart by any amount over the rounds.) Stores
+ * are looked for while some thread watches the location: while a thread's loop re-reads it or after it was in a
+ * thread's last loop long enough to be a spin. A loop over other locations ends the wait of the thread's loops
+ * before it: those no store confirmed are busy. Its time is from its first load to its last load, inclusive. A spin
+ * ended by the thread's own store to a location it spun on (it took the word: a spin lock) is a lock spin; the
+ * others wait for other threads' progress.
  *
  * <p>Cost: a load compares its address with at most {@value #MAX_LOCATIONS} of its thread's; a store of a thread
  * looks into a table of 4096 counters only while some thread watches locations (a loop that re-read one, or its
@@ -49,6 +51,7 @@ public final class SpinDetector {
     }
 
     private static final int HASH_BITS = 12;
+    private static final int LOG = 64;
 
     private final int threads;
     private final Sink sink;
@@ -61,18 +64,21 @@ public final class SpinDetector {
     private final long[] loads;
     private final long[] last;
     private final boolean[] released;
-    // The locations of each thread's last loop that was long enough to be a spin ("its last spin set"), the
-    // stores by other threads to them that no loop has taken yet, and its loops there still waiting for a store
-    // (undecided: from, to, lock), in clock order.
+    // The locations of each thread's last loop that was long enough to be a spin ("its last spin set") and its
+    // loops there still waiting for another thread's store (undecided: from, to, lock), in clock order.
     private final long[] cAddr;
     private final int[] cBytes;
     private final int[] cSize;
-    private final int[] storedSince;
     private final long[][] pending;
     private final int[] pendingCount;
     // Watched locations: counters per hash of 8-byte block; watchers = threads with a looping loop or a last spin.
     private final int[] watched = new int[1 << HASH_BITS];
     private int watching;
+    // Stores this phase to locations some thread watched: address, bytes, writer (-1: several), last LOG entries.
+    private final long[] logAddr = new long[LOG];
+    private final int[] logBytes = new int[LOG];
+    private final int[] logWriter = new int[LOG];
+    private int logCount;
     // Spin time booked per thread in the current phase and in all, lock spins apart.
     private final long[] phaseWait;
     private final long[] phaseLock;
@@ -95,7 +101,6 @@ public final class SpinDetector {
         last = new long[threads];
         released = new boolean[threads];
         cSize = new int[threads];
-        storedSince = new int[threads];
         pending = new long[threads][];
         pendingCount = new int[threads];
         phaseWait = new long[threads];
@@ -162,11 +167,8 @@ public final class SpinDetector {
         loads[t] = k;
         looping[t] = true;
         released[t] = false;
-        if (storedSince[t] > 0 && overlapsLast(t)) {
-            // another thread stored there after the previous spin: this loop waited for that change
-            released[t] = true;
-            storedSince[t]--;
-        }
+        // another thread stored there earlier in the phase (the pseudo clocks put the store before the loop)
+        released[t] = storedByOther(t);
         mark(addr, bytes, base, k, 1);
     }
 
@@ -199,19 +201,51 @@ public final class SpinDetector {
         if (watched[hash(a)] == 0 && watched[hash(a + sz - 1)] == 0) {
             return;
         }
+        boolean hit = false;
         for (int t = 0; t < threads; t++) {
+            boolean last = cSize[t] != 0 && overlaps(cAddr, cBytes, t * MAX_LOCATIONS, cSize[t], a, sz);
+            boolean open = looping[t] && overlapsOpen(t, a, sz);
+            hit |= last || open;
             if (t == thread) {
                 continue;
             }
-            boolean last = cSize[t] != 0 && overlaps(cAddr, cBytes, t * MAX_LOCATIONS, cSize[t], a, sz);
             if (last && pendingCount[t] > 0) {
                 decide(t, true);
-            } else if (looping[t] && !released[t] && overlapsOpen(t, a, sz)) {
+            }
+            if (open) {
                 released[t] = true;
-            } else if (last) {
-                storedSince[t]++;
             }
         }
+        if (hit) {
+            log(thread, a, sz);
+        }
+    }
+
+    private void log(int thread, long a, int sz) {
+        int n = Math.min(logCount, LOG);
+        for (int i = 0; i < n; i++) {
+            if (logAddr[i] == a && logBytes[i] == sz) {
+                if (logWriter[i] != thread) {
+                    logWriter[i] = -1;
+                }
+                return;
+            }
+        }
+        int i = logCount++ % LOG;
+        logAddr[i] = a;
+        logBytes[i] = sz;
+        logWriter[i] = thread;
+    }
+
+    /** True if a thread other than {@code t} stored this phase to a location of its open loop (as logged). */
+    private boolean storedByOther(int t) {
+        int n = Math.min(logCount, LOG);
+        for (int i = 0; i < n; i++) {
+            if (logWriter[i] != t && overlapsOpen(t, logAddr[i], logBytes[i])) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Decides thread {@code t}'s undecided loops: spins ({@code spin}) or busy. */
@@ -285,7 +319,6 @@ public final class SpinDetector {
             mark(cAddr, cBytes, t * MAX_LOCATIONS, cSize[t], -1);
             cSize[t] = 0;
         }
-        storedSince[t] = 0;
     }
 
     private void spin(int t, long from, long to, boolean lock) {
@@ -333,6 +366,7 @@ public final class SpinDetector {
             close(t, false);
             dropLast(t);
         }
+        logCount = 0;
     }
 
     /** The replay ends (same as a phase end). */

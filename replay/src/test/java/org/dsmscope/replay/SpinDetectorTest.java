@@ -151,14 +151,28 @@ class SpinDetectorTest {
     }
 
     @Test
-    void storeBeforeALoopOnThePreviousSpinsLocation_confirmsIt() {
+    void storesEarlierInThePhase_confirmTheLoopsOnTheirLocation() {
         Driver r = new Driver(2);
         r.loads(1, 10, FLAG).store(0, FLAG).work(1, 3, 0x1100).call(1);  // first episode, clocks 0..9
         r.store(0, FLAG).store(0, FLAG);                                 // two more releases, early in clocks
         r.work(1, 3, 0x1100).loads(1, 8, FLAG).work(1, 1, 0x1200);        // clocks 16..23
         r.loads(1, 6, FLAG).work(1, 1, 0x1200);                          // clocks 25..30
-        r.loads(1, 6, FLAG).work(1, 1, 0x1200);                          // clocks 32..37: no release left
-        assertEquals("1:0-10 1:16-24 1:25-31", r.result());
+        r.loads(1, 6, FLAG).work(1, 1, 0x1200);                          // clocks 32..37
+        assertEquals("1:0-10 1:16-24 1:25-31 1:32-38", r.result());
+    }
+
+    @Test
+    void firstLoopOfAThreadBehindInClocks_isConfirmedByAStoreEarlierInThePhase() {
+        Driver r = new Driver(3);
+        r.loads(0, 10, FLAG);           // thread 0 spins on the flag (so the flag is watched)
+        r.store(2, FLAG);               // thread 2 releases the barrier
+        r.work(0, 1, 0x1100);
+        r.work(1, 30, 0x2000).loads(1, 6, FLAG).work(1, 1, 0x2100);  // thread 1's clock was behind: clocks 30..35
+        assertEquals("0:0-10 1:30-36", r.result());
+        Driver own = new Driver(3);
+        own.loads(0, 10, FLAG).store(1, FLAG).work(0, 1, 0x1100);
+        own.loads(1, 6, FLAG).work(1, 1, 0x2100);  // only its own store came before: no spin of thread 1
+        assertEquals("0:0-10", own.result());
     }
 
     @Test
