@@ -67,6 +67,14 @@ public final class CiatResult {
         return n;
     }
 
+    /**
+     * True if the trace set records instructions (fetches or branch records: level 3, or fetch extension records);
+     * false for level 1 and 2 traces and imports without them, whose instruction counts are unknown, not zero.
+     */
+    public boolean instructionsTraced() {
+        return aggregate.mix.totalFetched() > 0 || aggregate.mix.takenBranches > 0 || aggregate.mix.procedureCalls > 0;
+    }
+
     /** Seed 001 §5.3's speedup Busy(1) / (total time / p) over all phases, or null if Busy(1) is unknown. */
     public Double speedup() {
         long total = totalTime(aggregate);

@@ -25,6 +25,7 @@ public final class TextReport {
 
     private final Writer w;
     private String r;
+    private boolean instructions;
 
     private TextReport(Writer w) {
         this.w = w;
@@ -37,6 +38,11 @@ public final class TextReport {
         w.write("# threads " + res.threads + " processors " + res.processors + " phases " + res.phases.size()
                 + "\n");
         ProblemLines.write(w, res.problems, res.problemCount);
+        if (!res.instructionsTraced()) {
+            w.write("# instructions not traced: no fetch or branch records (instruction counts need a level 3"
+                    + " trace); lines 20-23 say unknown\n");
+        }
+        t.instructions = res.instructionsTraced();
         for (PhaseStats p : res.phases) {
             t.r = Integer.toString(p.id);
             t.phase(res, p);
@@ -60,6 +66,11 @@ public final class TextReport {
         w.write(": ");
         w.write(text);
         w.write('\n');
+    }
+
+    /** An instruction-stream count, or {@code unknown} when the trace set records no instructions. */
+    private String count(long n) {
+        return instructions ? Long.toString(n) : "unknown";
     }
 
     private static String pct(long n, long of) {
@@ -99,13 +110,13 @@ public final class TextReport {
         strings(13, "load_string", m.loadStrings);
         strings(14, "store_string", m.storeStrings);
         line("x", 15, "bytes_accessed " + m.bytesAccessed);
-        line("x", 20, "fetched_instructions " + m.totalFetched());
+        line("x", 20, "fetched_instructions " + count(m.totalFetched()));
         for (int t = 0; t < m.threads; t++) {
-            line(Integer.toString(t), 20, "fetched_instructions " + m.fetched[t]);
+            line(Integer.toString(t), 20, "fetched_instructions " + count(m.fetched[t]));
         }
-        line("x", 21, "taken_branches " + m.takenBranches);
-        line("x", 22, "procedure_calls " + m.procedureCalls);
-        line("x", 23, "instrumented_calls " + m.instrumentedCalls);
+        line("x", 21, "taken_branches " + count(m.takenBranches));
+        line("x", 22, "procedure_calls " + count(m.procedureCalls));
+        line("x", 23, "instrumented_calls " + count(m.instrumentedCalls));
         for (int c = 0; c < 256; c++) {
             if (m.callCount[c] != 0) {
                 line("x", 30, "call " + CallType.name(c) + " count " + m.callCount[c] + " time_us " + m.callTime[c]
