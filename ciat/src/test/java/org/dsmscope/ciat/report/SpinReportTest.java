@@ -42,9 +42,7 @@ class SpinReportTest {
     @Test
     void flagReReadUntilAnotherThreadStores_isSpinTime_inTheReportAndJson() throws Exception {
         CiatResult res = run(false);
-        StringWriter w = new StringWriter();
-        TextReport.write(res, w);
-        String text = w.toString();
+        String text = report(res);
         assertTrue(text.contains("R1T1L60: busy 40 idle 0 imbalance 0 contention 0\n"), text);
         assertTrue(text.contains("R1T1L63: spin 20\n"), text);
         assertTrue(text.contains("R1T0L63: spin 0\n"), text);
@@ -60,12 +58,16 @@ class SpinReportTest {
     @Test
     void spinAsWait_booksTheSpinAsImbalance() throws Exception {
         CiatResult res = run(true);
-        StringWriter w = new StringWriter();
-        TextReport.write(res, w);
-        String text = w.toString();
+        String text = report(res);
         assertTrue(text.contains("R1T1L60: busy 40 idle 0 imbalance 20 contention 0\n"), text);
         assertTrue(text.contains("RxTxL64: spin 0 0.00%\n"), text);
         assertEquals(20, res.aggregate.times.imbalance[1]);
         assertEquals(100 / (120 / 2.0), res.speedup(), 1e-12);
+    }
+
+    private static String report(CiatResult res) throws java.io.IOException {
+        StringWriter w = new StringWriter();
+        TextReport.write(res, w);
+        return w.toString();
     }
 }
