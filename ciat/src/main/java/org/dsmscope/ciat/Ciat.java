@@ -24,6 +24,7 @@ import org.dsmscope.replay.Analysis;
 import org.dsmscope.replay.CallEvent;
 import org.dsmscope.replay.Phase;
 import org.dsmscope.replay.PhaseTimes;
+import org.dsmscope.replay.SpinDetector;
 import org.dsmscope.replay.ReplayContext;
 import org.dsmscope.replay.WorkProfile;
 import org.dsmscope.trace.CallType;
@@ -86,6 +87,8 @@ public final class Ciat implements Analysis {
     private CommStats silent;
     private final PartialLog partial = new PartialLog();
     private SeqEventFile seqEvents;
+    /** Spin-wait detection (partition 0 only: it sees every access, as every partition does). */
+    private SpinDetector spin;
 
     /** CIAT with options {@code opt} (validated here). */
     public Ciat(CiatOptions opt) {
@@ -104,6 +107,7 @@ public final class Ciat implements Analysis {
         memory = new MemoryUsage(loc);
         part = c.partition();
         parts = Math.max(1, c.partitions());
+        spin = part == 0 ? new SpinDetector(threads, null) : null;
         PartitionPlan plan = PartitionPlan.of(parts, threads, opt.ageScope == AccessAge.Scope.GLOBAL,
                 c.workProfile());
         slotOwner = plan.slotOwners();
@@ -167,6 +171,9 @@ public final class Ciat implements Analysis {
 
     @Override
     public void access(int thread, int cpu, long clock, int memType, int size, boolean store, long address) {
+        if (spin != null) {
+            spin.access(thread, clock, size, store, address);
+        }
         if (!threadMine[thread] && !warm && size > 0 && !crossesPage(address, size)
                 && owner(address >>> 12) != part) {
             // Partitioned: another partition's thread on another partition's page. Nothing here depends on
@@ -389,6 +396,9 @@ public final class Ciat implements Analysis {
 
     @Override
     public void call(int thread, int cpu, long clock, CallEvent call) {
+        if (spin != null) {
+            spin.call(thread);
+        }
         if (part != 0) {
             return;
         }
@@ -403,7 +413,17 @@ public final class Ciat implements Analysis {
     }
 
     @Override
+    public void waited(int thread, int cpu, long from, long to, int reason) {
+        if (spin != null) {
+            spin.waited(thread);
+        }
+    }
+
+    @Override
     public void phaseEnd(Phase phase, PhaseTimes times) {
+        if (spin != null) {
+            spin.phaseEnd();
+        }
         close(times, phase);
         phases.get(phases.size() - 1).endClock = phase.endClock();
     }
@@ -424,6 +444,9 @@ public final class Ciat implements Analysis {
         }
         if (times != null) {
             ph.times.add(times);
+            if (spin != null) {
+                spin.book(ph.times, true, opt.spinAsWait);
+            }
         }
         phases.add(ph);
         current = null;
@@ -461,8 +484,16 @@ public final class Ciat implements Analysis {
         }
         agg.startClock = phases.get(0).startClock;
         agg.endClock = phases.get(phases.size() - 1).endClock;
+        if (spin != null) {
+            // spins decided after the last phase end (none from a replay, which ends its phases) join the last phase
+            spin.end();
+            spin.book(phases.get(phases.size() - 1).times, true, opt.spinAsWait);
+        }
         if (total != null) {
             agg.times.add(total);
+            if (spin != null) {
+                spin.book(agg.times, false, opt.spinAsWait);
+            }
         } else {
             for (PhaseStats p : phases) {
                 agg.times.add(p.times);

@@ -24,6 +24,11 @@ public final class CiatOptions {
     public double sampleRate = 1;
     /** {@code --busy1 N}: the one-thread busy time for the speedup; -1 = unknown. */
     public long busy1 = -1;
+    /**
+     * {@code --spin-as-wait}: book spin time (module README "Spin time") as imbalance, or contention for lock
+     * spins, instead of as its own class.
+     */
+    public boolean spinAsWait;
     /** Write the output files (the report, memory usage file); tests and benchmarks may turn this off. */
     public boolean writeFiles = true;
     /**

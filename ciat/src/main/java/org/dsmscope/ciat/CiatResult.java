@@ -58,13 +58,21 @@ public final class CiatResult {
                 busy1, list, count);
     }
 
-    /** Busy(p) + Idle(p) + Imbalance(p) + Contention(p) of a phase, summed over threads. */
+    /** Busy(p) + Spin(p) + Idle(p) + Imbalance(p) + Contention(p) of a phase, summed over threads. */
     public static long totalTime(PhaseStats s) {
         long n = 0;
         for (int t = 0; t < s.times.threads(); t++) {
-            n += s.times.busy[t] + s.times.idle[t] + s.times.imbalance[t] + s.times.contention[t];
+            n += s.times.busy[t] + s.times.spin[t] + s.times.idle[t] + s.times.imbalance[t] + s.times.contention[t];
         }
         return n;
+    }
+
+    /**
+     * True if the trace set records instructions (fetches or branch records: level 3, or fetch extension records);
+     * false for level 1 and 2 traces and imports without them, whose instruction counts are unknown, not zero.
+     */
+    public boolean instructionsTraced() {
+        return aggregate.mix.totalFetched() > 0 || aggregate.mix.takenBranches > 0 || aggregate.mix.procedureCalls > 0;
     }
 
     /** Seed 001 §5.3's speedup Busy(1) / (total time / p) over all phases, or null if Busy(1) is unknown. */

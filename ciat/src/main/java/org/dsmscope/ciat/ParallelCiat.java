@@ -10,6 +10,7 @@ import org.dsmscope.replay.CallEvent;
 import org.dsmscope.replay.Phase;
 import org.dsmscope.replay.PhaseTimes;
 import org.dsmscope.replay.ReplayContext;
+import org.dsmscope.replay.SpinDetector;
 import org.dsmscope.replay.WorkProfile;
 import org.dsmscope.trace.TraceSet;
 
@@ -43,6 +44,8 @@ public final class ParallelCiat implements Analysis, AutoCloseable {
     private BlockingQueue<RecordBatch> free;
     private RecordBatch cur;
     private ReplayContext ctx;
+    /** Spin-wait detection on the replay thread (the workers see no clocks); booked into the times handed on. */
+    private SpinDetector spin;
     private volatile Throwable failure;
     private boolean ended;
     private CiatResult result;
@@ -79,6 +82,7 @@ public final class ParallelCiat implements Analysis, AutoCloseable {
         }
         cur = new RecordBatch(batchSize, opt.events);
         made = new Ciat[n];
+        spin = new SpinDetector(c.threads(), null);
         for (int k = 0; k < n; k++) {
             workers.add(new Worker(k, new WorkerContext(c.threads(), c.processors(), c.traces(), k, n,
                     c.workProfile())));
@@ -132,6 +136,7 @@ public final class ParallelCiat implements Analysis, AutoCloseable {
 
     @Override
     public void access(int thread, int cpu, long clock, int memType, int size, boolean store, long address) {
+        spin.access(thread, clock, size, store, address);
         room().access(thread, cpu, clock, memType, size, store, address, size > 0 && ctx.isSyncVariable(address));
     }
 
@@ -147,6 +152,7 @@ public final class ParallelCiat implements Analysis, AutoCloseable {
 
     @Override
     public void call(int thread, int cpu, long clock, CallEvent call) {
+        spin.call(thread);
         room().call(thread, cpu, clock, call);
     }
 
@@ -154,7 +160,17 @@ public final class ParallelCiat implements Analysis, AutoCloseable {
     public void phaseEnd(Phase phase, PhaseTimes times) {
         Phase copy = new Phase(phase.id(), phase.kind(), phase.startClock(), phase.markerNum());
         copy.end(phase.endClock());
-        room().control(RecordBatch.PHASE_END, copy, copyOf(times));
+        spin.phaseEnd();
+        PhaseTimes booked = copyOf(times);
+        if (booked != null) {
+            spin.book(booked, true, opt.spinAsWait);
+        }
+        room().control(RecordBatch.PHASE_END, copy, booked);
+    }
+
+    @Override
+    public void waited(int thread, int cpu, long from, long to, int reason) {
+        spin.waited(thread);
     }
 
     private PhaseTimes copyOf(PhaseTimes t) {
@@ -168,7 +184,12 @@ public final class ParallelCiat implements Analysis, AutoCloseable {
 
     @Override
     public void end(ReplayContext c, PhaseTimes total) {
-        room().control(RecordBatch.END, null, copyOf(total));
+        spin.end();
+        PhaseTimes booked = copyOf(total);
+        if (booked != null) {
+            spin.book(booked, false, opt.spinAsWait);
+        }
+        room().control(RecordBatch.END, null, booked);
         flush();
         ended = true;
         join();

@@ -74,6 +74,7 @@ public final class CdatCommand implements Callable<Integer> {
         checkOutputs(ts[0].base(), cfgs);
         r.warnUnused(spec);
         Replay replay = new Replay(ts[0], ts[1], ro);
+        warnShared(cfgs, ro.interleave > 0 ? ro.interleave : replay.threads(), ro.interleave > 0);
         List<Cdat> sims = attach(replay, cfgs);
         Progress shown = Progress.start(Progress.Mode.of(r.progress), "cdat", "replayed",
                 spec.commandLine().getErr(), replay::progress, replay::expectedRecords);
@@ -123,6 +124,25 @@ public final class CdatCommand implements Callable<Integer> {
             throw new UserError("option --json: one file per configuration; give one configuration");
         }
         return cfgs;
+    }
+
+    /**
+     * Says on standard error, before the replay, which threads (processors of {@code -i p}) share one of a
+     * configuration's processors (more of them than the thread map has processors): that processor's active and
+     * idle cycles are then its threads' sums.
+     */
+    void warnShared(List<CdatConfig> cfgs, int replayProcessors, boolean interleaved) {
+        for (CdatConfig c : cfgs) {
+            String line = c.sharingLine(replayProcessors, interleaved ? "replay processor" : "thread");
+            if (line != null) {
+                spec.commandLine().getErr().println("dsmscope: warning: cdat " + c.name + ": " + replayProcessors
+                        + (interleaved ? " replay processors" : " threads") + " on " + c.processors()
+                        + " processors (thread_map " + c.threadMap.kind().name().toLowerCase(java.util.Locale.ROOT)
+                        + "): " + line + "; a shared processor's cycles add up its threads' (cdat/README.md"
+                        + " \"Thread map\")");
+            }
+        }
+        spec.commandLine().getErr().flush();
     }
 
     /** One CDAT per configuration, plugged into {@code replay} (also used by on-the-fly CDAT). */

@@ -64,6 +64,10 @@ public final class CiatCommand implements Callable<Integer> {
     @Option(names = "--busy1", paramLabel = "N", description = "busy time of a one-thread run, for the speedup")
     long busy1 = -1;
 
+    @Option(names = "--spin-as-wait",
+            description = "book spin-waiting as imbalance (lock spins: contention) instead of as spin time")
+    boolean spinAsWait;
+
     @Option(names = "--private-range", paramLabel = "LO-HI", description = "a private address range (repeatable)")
     List<String> privateRanges = new ArrayList<>();
 
@@ -265,6 +269,7 @@ public final class CiatCommand implements Callable<Integer> {
         o.ageGranularity = granularity;
         o.sampleRate = sample;
         o.busy1 = busy1;
+        o.spinAsWait = spinAsWait;
         AddressRanges r = new AddressRanges();
         if (this.r.hpux) {
             r.hpux();

@@ -31,7 +31,7 @@ public final class ExportCommand implements Callable<Integer> {
      * JSON, which Perfetto (ui.perfetto.dev) and chrome://tracing open.
      */
     @Command(name = "chrome", sortOptions = false, separator = " ",
-            description = {"Thread states (busy, idle, imbalance, contention, io), phases and lock hand-offs of the",
+            description = {"Thread states (busy, spin, idle, imbalance, contention, io), phases and lock hand-offs of the",
                 "replay as Chrome trace-event JSON (open it in ui.perfetto.dev or chrome://tracing).",
                 "  export chrome [options] [calls_file.p] trace_file.p [-o FILE]"})
     public static final class Chrome implements Callable<Integer> {
@@ -49,6 +49,10 @@ public final class ExportCommand implements Callable<Integer> {
                 description = "at most N lock hand-off arrows (default 1000000; the rest are counted)")
         long maxArrows = 1_000_000;
 
+        @Option(names = "--spin-as-wait",
+                description = "name spin-waits as the waits ciat --spin-as-wait books them as (imbalance, contention)")
+        boolean spinAsWait;
+
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
@@ -64,7 +68,7 @@ public final class ExportCommand implements Callable<Integer> {
             CiatCommand.checkWritable(List.of(out));
             r.warnUnused(spec);
             Replay replay = new Replay(ts[0], ts[1], ro);
-            ChromeTrace export = new ChromeTrace(out, ro.ipc * ro.mhz, maxArrows);
+            ChromeTrace export = new ChromeTrace(out, ro.ipc * ro.mhz, maxArrows, spinAsWait);
             replay.add(export);
             Progress shown = Progress.start(Progress.Mode.of(r.progress), "export", "replayed",
                     spec.commandLine().getErr(), replay::progress, replay::expectedRecords);

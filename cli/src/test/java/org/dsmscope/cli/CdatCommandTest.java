@@ -297,6 +297,31 @@ class CdatCommandTest {
     }
 
     /**
+     * Issue 22: the main thread and 4 workers on dsm4.cfg's 4 processors: the command says before the replay which
+     * threads share a processor, and the report and JSON say it too.
+     */
+    @Test
+    void moreThreadsThanProcessors_saysWhichThreadsShareOne() throws IOException {
+        assertEquals(0, CiatCommandTest.run("gen", "forkjoin", "--threads", "5", "--instructions", "2000", "-o",
+                dir.toString(), "--name", "five").status());
+        String set = dir.resolve("five.5").toString();
+        Path json = dir.resolve("five.json");
+        CiatCommandTest.Run r = CiatCommandTest.run("cdat", "--json", json.toString(), set,
+                config("dsm4.cfg").toString());
+        assertEquals(0, r.status(), r.err());
+        assertEquals("dsmscope: warning: cdat dsm4: 5 threads on 4 processors (thread_map spread): threads 0 and 4"
+                + " share processor 0 (node 0); a shared processor's cycles add up its threads' (cdat/README.md"
+                + " \"Thread map\")\n", r.err());
+        assertTrue(Files.readString(Paths.get(set + ".cdat_report"))
+                .contains("\n# shared_processor 0 node 0 replay_processors 0 4\n"));
+        assertEquals("[{\"processor\":0,\"node\":0,\"replayProcessors\":[0,4]}]",
+                json(json).path("sharedProcessors").toString());
+        CiatCommandTest.Run four = CiatCommandTest.run("cdat", set, config("dsm4.cfg").toString(), "-i", "4");
+        assertEquals(0, four.status(), four.err());
+        assertEquals("", four.err(), "-i 4: four replay processors on four processors");
+    }
+
+    /**
      * More than 4 GB of level 2 records (memory records alone) simulated on the fly under -Xmx512m, without trace
      * files. Long: {@code mvn -pl cli verify -Ddsmscope.longTests=true -Dtest=CdatCommandTest}.
      */

@@ -265,4 +265,22 @@ class TraceCommandTest {
         assertTrue(err.toString().contains("not writable"), err.toString());
     }
 
+
+    /** Issue 22: where a user first traces, the trace's size, and for a large level 2 trace the compressed type. */
+    @Test
+    void traceSize_isSaid_andALargeNormalTraceSuggestsCompression() throws Exception {
+        Path out = dir.resolve("big");
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(dir.resolve("big.2.0").toFile(), "rw")) {
+            f.setLength(TraceCommand.LARGE); // sparse: no disk used
+        }
+        Files.write(dir.resolve("big.2.1"), new byte[1000]);
+        Files.write(dir.resolve("big.2.datamap"), new byte[5000]);  // not a trace file
+        assertEquals("trace: 2 trace files, 268.4 MB (8 bytes per memory access): --type compressed writes about 0.4 to"
+                + " 0.7 bytes per access, and every command reads it", TraceCommand.sizeNote(out, false, 2));
+        assertEquals("trace: 2 trace files, 268.4 MB", TraceCommand.sizeNote(out, true, 2));
+        assertEquals("trace: 2 trace files, 268.4 MB", TraceCommand.sizeNote(out, false, 1), "level 1: calls only");
+        Files.delete(dir.resolve("big.2.0"));
+        assertEquals("trace: 1 trace file, 0.0 MB", TraceCommand.sizeNote(out, false, 2));
+        assertEquals(null, TraceCommand.sizeNote(dir.resolve("none"), false, 2));
+    }
 }

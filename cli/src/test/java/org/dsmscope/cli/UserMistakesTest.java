@@ -201,7 +201,8 @@ class UserMistakesTest {
                 + " be analysed", report.get(2));
         assertTrue(report.get(3).startsWith("# problem: " + skipped), report.get(3));
         assertTrue(report.get(4).startsWith("# problem: deadlock: "), report.get(4));
-        assertTrue(report.get(5).startsWith("R1TxL01: "), report.get(5));
+        assertTrue(report.get(5).startsWith("# instructions not traced: "), report.get(5)); // a level 2 trace
+        assertTrue(report.get(6).startsWith("R1TxL01: "), report.get(6));
         com.fasterxml.jackson.databind.JsonNode inc = new com.fasterxml.jackson.databind.ObjectMapper()
                 .readTree(json.toFile()).get("incomplete");
         assertEquals(2, inc.get("problemCount").asLong());

@@ -74,7 +74,10 @@ public final class Examples {
                     MasterWorker::run),
             new Entry("parkring", ParkRing.class, Cli.DEFAULT_THREADS, ParkRing.DEFAULT_SIZE, 200, "steps",
                     "a token ring on LockSupport.park/unpark; a shared block migrates with the token",
-                    ParkRing::run));
+                    ParkRing::run),
+            new Entry("spinbarrier", SpinBarrier.class, Cli.DEFAULT_THREADS, SpinBarrier.DEFAULT_SIZE, 20, "rounds",
+                    "unequal work per thread between sense-reversing spin barriers (a volatile flag re-read)",
+                    SpinBarrier::run));
 
     private Examples() {
     }

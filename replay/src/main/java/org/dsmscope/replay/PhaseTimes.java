@@ -3,8 +3,10 @@ package org.dsmscope.replay;
 /**
  * Concurrency times per thread (seed 001 §5.3), in pseudo-clock instructions: busy (executing), idle (not active,
  * e.g. other threads in a serial phase), imbalance (waiting at a barrier, join or latch for other threads'
- * progress), contention (waiting for a lock or other resource held by another thread). For every thread of a
- * phase busy + idle + imbalance + contention = the phase's length.
+ * progress), contention (waiting for a lock or other resource held by another thread), and spin (executing a
+ * spin-wait, SPEC §5: the replay books none; an analysis that runs a {@link SpinDetector} moves it out of busy with
+ * {@link SpinDetector#book}). For every thread of a phase busy + spin + idle + imbalance + contention = the phase's
+ * length.
  */
 public final class PhaseTimes {
     /** Busy time per thread. */
@@ -15,6 +17,8 @@ public final class PhaseTimes {
     public final long[] imbalance;
     /** Contention time per thread. */
     public final long[] contention;
+    /** Spin time per thread (0 unless a {@link SpinDetector} booked some). */
+    public final long[] spin;
 
     /** Zeroed times for {@code threads} threads. */
     public PhaseTimes(int threads) {
@@ -22,6 +26,7 @@ public final class PhaseTimes {
         idle = new long[threads];
         imbalance = new long[threads];
         contention = new long[threads];
+        spin = new long[threads];
     }
 
     /** Number of threads. */
@@ -36,6 +41,7 @@ public final class PhaseTimes {
             idle[t] += o.idle[t];
             imbalance[t] += o.imbalance[t];
             contention[t] += o.contention[t];
+            spin[t] += o.spin[t];
         }
     }
 }

@@ -94,6 +94,53 @@ public final class CdatConfig {
     }
 
     /**
+     * The machine's processors that several of {@code replayProcessors} replay processors run on ({@link
+     * #processorOf}), in processor order: each entry is the global processor followed by its replay processors in
+     * increasing order. Empty when every replay processor has a processor of its own.
+     */
+    public java.util.List<int[]> sharedProcessors(int replayProcessors) {
+        int[] count = new int[processors()];
+        for (int i = 0; i < replayProcessors; i++) {
+            count[processorOf(i)]++;
+        }
+        java.util.List<int[]> shared = new java.util.ArrayList<>();
+        for (int g = 0; g < count.length; g++) {
+            if (count[g] > 1) {
+                int[] e = new int[1 + count[g]];
+                e[0] = g;
+                int k = 1;
+                for (int i = 0; i < replayProcessors; i++) {
+                    if (processorOf(i) == g) {
+                        e[k++] = i;
+                    }
+                }
+                shared.add(e);
+            }
+        }
+        return shared;
+    }
+
+    /**
+     * One line saying which replay processors share a processor ({@link #sharedProcessors}), naming them {@code
+     * unit}s ("thread" or "replay processor"), e.g. {@code threads 0 and 4 share processor 0 (node 0)}; null if none.
+     */
+    public String sharingLine(int replayProcessors, String unit) {
+        java.util.List<int[]> shared = sharedProcessors(replayProcessors);
+        if (shared.isEmpty()) {
+            return null;
+        }
+        StringBuilder b = new StringBuilder();
+        for (int[] e : shared) {
+            b.append(b.length() == 0 ? "" : "; ").append(unit).append("s ");
+            for (int k = 1; k < e.length; k++) {
+                b.append(k == 1 ? "" : k == e.length - 1 ? " and " : ", ").append(e[k]);
+            }
+            b.append(" share processor ").append(e[0]).append(" (node ").append(nodeOf(e[0])).append(')');
+        }
+        return b.toString();
+    }
+
+    /**
      * The global processor (node-major, {@code node * processorsPerNode + processor}) that replay processor
      * {@code cpu} runs on, by {@link #threadMap}: spread puts replay processor i on node i mod nodes, processor
      * (i / nodes) mod processorsPerNode; fill puts it on global processor i mod processors(); a list puts it on

@@ -37,6 +37,16 @@ public final class CdatJson {
         root.put("replayProcessors", res.replayProcessors);
         root.put("processors", res.config.processors());
         root.put("ioProcessors", res.ioProcessors);
+        ArrayNode shared = root.putArray("sharedProcessors");
+        for (int[] e : res.config.sharedProcessors(res.replayProcessors)) {
+            ObjectNode s = shared.addObject();
+            s.put("processor", e[0]);
+            s.put("node", res.config.nodeOf(e[0]));
+            ArrayNode rp = s.putArray("replayProcessors");
+            for (int k = 1; k < e.length; k++) {
+                rp.add(e[k]);
+            }
+        }
         root.put("lines", res.lines);
         root.put("firstTouchedPages", res.firstTouchedPages);
         root.put("problemCount", res.problemCount);

@@ -40,6 +40,14 @@ public final class CdatTextReport {
         w.write("# threads " + res.threads + " replay_processors " + res.replayProcessors + " processors "
                 + res.config.processors() + " io_processors " + res.ioProcessors + " phases " + res.phases.size()
                 + "\n");
+        for (int[] e : res.config.sharedProcessors(res.replayProcessors)) {
+            StringBuilder b = new StringBuilder("# shared_processor " + e[0] + " node " + res.config.nodeOf(e[0])
+                    + " replay_processors");
+            for (int k = 1; k < e.length; k++) {
+                b.append(' ').append(e[k]);
+            }
+            w.write(b.append('\n').toString());
+        }
         ProblemLines.write(w, res.problems, res.problemCount);
         for (CdatResult.PhaseCounts p : res.phases) {
             t.r = Integer.toString(p.id);

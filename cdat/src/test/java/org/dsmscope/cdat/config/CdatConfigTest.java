@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.IntStream;
 import org.dsmscope.trace.BadInputException;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -395,5 +396,17 @@ class CdatConfigTest {
         assertEquals("1536K", Sizes.format(1536 << 10));
         assertEquals("100", Sizes.format(100));
         assertEquals("0", Sizes.format(0));
+    }
+
+    @Test
+    void fiveThreadsOnFourOneProcessorNodes_threads0And4ShareProcessor0() {
+        CdatConfig c = CdatConfig.builder().nodes(4).processorsPerNode(1).build();
+        List<int[]> shared = c.sharedProcessors(5);
+        assertEquals(1, shared.size());
+        assertArrayEquals(new int[] {0, 0, 4}, shared.get(0));
+        assertEquals("threads 0 and 4 share processor 0 (node 0)", c.sharingLine(5, "thread"));
+        assertEquals(null, c.sharingLine(4, "thread"), "one thread per processor");
+        assertEquals("threads 0, 4 and 8 share processor 0 (node 0); threads 1 and 5 share processor 1 (node 1)",
+                c.sharingLine(9, "thread").substring(0, 89));
     }
 }

@@ -105,10 +105,20 @@ public final class JsonReport {
         strings(acc.putArray("loadStrings"), m.loadStrings);
         strings(acc.putArray("storeStrings"), m.storeStrings);
         ObjectNode is = o.putObject("instructionStream");
-        is.put("fetched", m.totalFetched());
-        is.put("takenBranches", m.takenBranches);
-        is.put("procedureCalls", m.procedureCalls);
-        is.put("instrumentedCalls", m.instrumentedCalls);
+        boolean traced = res.instructionsTraced();
+        is.put("traced", traced);
+        if (traced) {
+            is.put("fetched", m.totalFetched());
+            is.put("takenBranches", m.takenBranches);
+            is.put("procedureCalls", m.procedureCalls);
+            is.put("instrumentedCalls", m.instrumentedCalls);
+        } else {
+            // level 1 and 2 traces record no instructions: their counts are unknown, not zero
+            is.putNull("fetched");
+            is.putNull("takenBranches");
+            is.putNull("procedureCalls");
+            is.putNull("instrumentedCalls");
+        }
         ArrayNode calls = o.putArray("calls");
         for (int c = 0; c < 256; c++) {
             if (m.callCount[c] != 0) {
@@ -127,7 +137,9 @@ public final class JsonReport {
         ArrayNode idle = cc.putArray("idle");
         ArrayNode imb = cc.putArray("imbalance");
         ArrayNode con = cc.putArray("contention");
+        ArrayNode spin = cc.putArray("spin");
         for (int t = 0; t < p.times.threads(); t++) {
+            spin.add(p.times.spin[t]);
             busy.add(p.times.busy[t]);
             idle.add(p.times.idle[t]);
             imb.add(p.times.imbalance[t]);

@@ -27,6 +27,7 @@ public final class TextReport {
 
     private final Writer w;
     private String r;
+    private boolean instructions;
 
     private TextReport(Writer w) {
         this.w = w;
@@ -43,6 +44,11 @@ public final class TextReport {
             w.write(l);
             w.write('\n');
         }
+        if (!res.instructionsTraced()) {
+            w.write("# instructions not traced: no fetch or branch records (instruction counts need a level 3"
+                    + " trace); lines 20-23 say unknown\n");
+        }
+        t.instructions = res.instructionsTraced();
         for (PhaseStats p : res.phases) {
             t.r = Integer.toString(p.id);
             t.phase(res, p);
@@ -66,6 +72,11 @@ public final class TextReport {
         w.write(": ");
         w.write(text);
         w.write('\n');
+    }
+
+    /** An instruction-stream count, or {@code unknown} when the trace set records no instructions. */
+    private String count(long n) {
+        return instructions ? Long.toString(n) : "unknown";
     }
 
     private static String pct(long n, long of) {
@@ -105,13 +116,13 @@ public final class TextReport {
         strings(13, "load_string", m.loadStrings);
         strings(14, "store_string", m.storeStrings);
         line("x", 15, "bytes_accessed " + m.bytesAccessed);
-        line("x", 20, "fetched_instructions " + m.totalFetched());
+        line("x", 20, "fetched_instructions " + count(m.totalFetched()));
         for (int t = 0; t < m.threads; t++) {
-            line(Integer.toString(t), 20, "fetched_instructions " + m.fetched[t]);
+            line(Integer.toString(t), 20, "fetched_instructions " + count(m.fetched[t]));
         }
-        line("x", 21, "taken_branches " + m.takenBranches);
-        line("x", 22, "procedure_calls " + m.procedureCalls);
-        line("x", 23, "instrumented_calls " + m.instrumentedCalls);
+        line("x", 21, "taken_branches " + count(m.takenBranches));
+        line("x", 22, "procedure_calls " + count(m.procedureCalls));
+        line("x", 23, "instrumented_calls " + count(m.instrumentedCalls));
         for (int c = 0; c < 256; c++) {
             if (m.callCount[c] != 0) {
                 line("x", 30, "call " + CallType.name(c) + " count " + m.callCount[c] + " time_us " + m.callTime[c]
@@ -185,6 +196,7 @@ public final class TextReport {
         long i = 0;
         long m = 0;
         long c = 0;
+        long s = 0;
         for (int t = 0; t < p.times.threads(); t++) {
             line(Integer.toString(t), 60, "busy " + p.times.busy[t] + " idle " + p.times.idle[t] + " imbalance "
                     + p.times.imbalance[t] + " contention " + p.times.contention[t]);
@@ -192,10 +204,15 @@ public final class TextReport {
             i += p.times.idle[t];
             m += p.times.imbalance[t];
             c += p.times.contention[t];
+            s += p.times.spin[t];
         }
-        long all = b + i + m + c;
+        long all = b + i + m + c + s;
         line("x", 61, "busy " + b + " " + pct(b, all) + " idle " + i + " " + pct(i, all) + " imbalance " + m + " "
                 + pct(m, all) + " contention " + c + " " + pct(c, all));
+        for (int t = 0; t < p.times.threads(); t++) {
+            line(Integer.toString(t), 63, "spin " + p.times.spin[t]);
+        }
+        line("x", 64, "spin " + s + " " + pct(s, all));
     }
 
     private void concurrencyTotal(CiatResult res) throws IOException {

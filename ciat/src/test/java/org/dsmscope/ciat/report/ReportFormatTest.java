@@ -76,6 +76,31 @@ class ReportFormatTest {
     }
 
     @Test
+    void traceWithoutInstructionRecords_saysInstructionCountsAreUnknown_notZero() throws Exception {
+        CiatOptions o = new CiatOptions();
+        o.writeFiles = false;
+        FakeReplay r = new FakeReplay(2, o).start(Phase.Kind.PARALLEL);
+        r.store(0, 0x1000, 4).load(1, 0x1000, 4);  // a level 2 trace: accesses, no fetch or branch records
+        CiatResult res = r.finish();
+        StringWriter w = new StringWriter();
+        TextReport.write(res, w);
+        String text = w.toString();
+        assertTrue(text.contains("\n# instructions not traced: no fetch or branch records (instruction counts need a"
+                + " level 3 trace); lines 20-23 say unknown\n"), text);
+        assertTrue(text.contains("RxTxL20: fetched_instructions unknown\n"), text);
+        assertTrue(text.contains("R1T1L20: fetched_instructions unknown\n"), text);
+        assertTrue(text.contains("RxTxL21: taken_branches unknown\n"), text);
+        assertTrue(text.contains("RxTxL10: accesses 2 loads 1 50.00% stores 1 50.00%\n"), text);
+        JsonNode is = new ObjectMapper().readTree(JsonReport.toJson(res)).path("aggregate").path("instructionStream");
+        assertEquals("{\"traced\":false,\"fetched\":null,\"takenBranches\":null,\"procedureCalls\":null,"
+                + "\"instrumentedCalls\":null}", is.toString());
+        StringWriter traced = new StringWriter();
+        TextReport.write(sample(-1), traced);  // one fetch: counted
+        assertTrue(traced.toString().contains("RxTxL20: fetched_instructions 1\n"), traced.toString());
+        assertTrue(!traced.toString().contains("# instructions not traced"));
+    }
+
+    @Test
     void speedup_isBusy1OverTotalTimePerProcessor_seed001Formula() {
         CiatResult res = sample(120);
         // total = busy 150 + idle 20 + imbalance 20 + contention 10 = 200; over p = 2: 100

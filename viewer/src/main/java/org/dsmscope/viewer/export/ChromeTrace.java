@@ -14,6 +14,7 @@ import org.dsmscope.replay.CallEvent;
 import org.dsmscope.replay.Phase;
 import org.dsmscope.replay.PhaseTimes;
 import org.dsmscope.replay.ReplayContext;
+import org.dsmscope.replay.SpinDetector;
 import org.dsmscope.trace.CallType;
 import org.dsmscope.trace.OutputFile;
 
@@ -21,13 +22,16 @@ import org.dsmscope.trace.OutputFile;
  * A replayed trace set as Chrome trace-event JSON (SPEC §9: "traces also export to the Chrome trace-event JSON format
  * that Perfetto opens"), format {@value #FORMAT}, written as the replay runs: one track per thread (or process, with
  * {@code -i}, and then one per processor too: {@code running} / {@code idle}, {@link Analysis#processorIdle}) holding
- * its states as complete slices, {@code busy} and the replay's waits ({@code idle},
- * {@code imbalance}, {@code contention}, {@code io}: {@link Analysis#waited}), which together cover the run from clock
- * 0; one track of phases; and a flow arrow for every lock hand-off (a critical section entered after a wait, from the
+ * its states as complete slices, {@code busy}, {@code spin} and {@code lock spin} (spin-waits, {@link SpinDetector};
+ * with {@code spinAsWait} named {@code imbalance} and {@code contention} instead) and the replay's waits ({@code
+ * idle}, {@code imbalance}, {@code contention}, {@code io}: {@link Analysis#waited}), which together cover the run
+ * from clock 0 to the run's end; one track of phases; and a flow arrow for every lock hand-off (a critical section entered after a wait, from the
  * release of the same lock that let it in). Times are the replay's pseudo clocks converted at {@code
- * clocksPerMicrosecond} (the seed's IPC × MHz). Slices of one track are written in clock order and never overlap.
+ * clocksPerMicrosecond} (the seed's IPC × MHz). Slices of one track never overlap; they are written in clock order,
+ * except the slice of a loop whose spin is decided only after the thread's next wait (SpinDetector's {@code
+ * PENDING}), written when decided (Perfetto sorts by time).
  */
-public final class ChromeTrace implements Analysis {
+public final class ChromeTrace implements Analysis, SpinDetector.Sink {
     /** Format name and version, the first member of the JSON object ({@code otherData.format}). */
     public static final String FORMAT = "dsmscope-chrome-trace 1";
     private static final String[] WAITS = {"idle", "imbalance", "contention", "io"};
@@ -37,8 +41,14 @@ public final class ChromeTrace implements Analysis {
     private final long maxFlows;
     private JsonGenerator g;
     private ReplayContext ctx;
+    private final boolean spinAsWait;
     private long[] cursor;
-    private long[] lastClock;
+    /** Per thread: one clock after its last instruction (a call record takes no clock). */
+    private long[] lastEnd;
+    private SpinDetector spin;
+    /** Per thread: its loops not yet written (from, to, SpinDetector state), in clock order. */
+    private long[][] loops;
+    private int[] loopCount;
     private int phasesTrack;
     /** With {@code -i}: per processor, the end of its last slice (its track is {@code phasesTrack + 1 + cpu}). */
     private long[] cpuCursor;
@@ -52,6 +62,12 @@ public final class ChromeTrace implements Analysis {
      * {@code maxFlows} lock hand-off arrows (the rest are counted in {@code otherData}).
      */
     public ChromeTrace(Path path, double clocksPerMicrosecond, long maxFlows) {
+        this(path, clocksPerMicrosecond, maxFlows, false);
+    }
+
+    /** As above; {@code spinAsWait}: spins are named as the waits they are booked as ({@code --spin-as-wait}). */
+    public ChromeTrace(Path path, double clocksPerMicrosecond, long maxFlows, boolean spinAsWait) {
+        this.spinAsWait = spinAsWait;
         if (!(clocksPerMicrosecond > 0)) {
             throw new IllegalArgumentException("clocks per microsecond must be positive");
         }
@@ -70,8 +86,10 @@ public final class ChromeTrace implements Analysis {
         ctx = c;
         int n = c.threads();
         cursor = new long[n];
-        lastClock = new long[n];
-        Arrays.fill(lastClock, -1);
+        lastEnd = new long[n];
+        spin = new SpinDetector(n, this);
+        loops = new long[n][];
+        loopCount = new int[n];
         phasesTrack = n;
         try {
             g = new JsonFactory().createGenerator(OutputFile.partial(path).toFile(), JsonEncoding.UTF8);
@@ -148,32 +166,89 @@ public final class ChromeTrace implements Analysis {
         }
     }
 
-    private void seen(int t, long clock) {
-        if (clock > lastClock[t]) {
-            lastClock[t] = clock;
+    private void seen(int t, long end) {
+        if (end > lastEnd[t]) {
+            lastEnd[t] = end;
         }
     }
 
     @Override
     public void access(int thread, int cpu, long clock, int memType, int size, boolean store, long address) {
-        seen(thread, clock);
+        seen(thread, clock + 1);
+        spin.access(thread, clock, size, store, address);
     }
 
     @Override
     public void fetch(int thread, int cpu, long clock, long address, int size) {
-        seen(thread, clock);
+        seen(thread, clock + 1);
     }
 
     @Override
     public void fetchRun(int thread, int cpu, long clock, long address, int count) {
-        seen(thread, clock + count - 1);
+        seen(thread, clock + count);
+    }
+
+    @Override
+    public void loop(int t, long from, long to, int state) {
+        long[] q = loops[t];
+        int n = loopCount[t];
+        if (state != SpinDetector.PENDING) {
+            for (int i = n - 1; i >= 0; i--) {
+                if (q[3 * i] == from && q[3 * i + 2] == SpinDetector.PENDING) {
+                    q[3 * i + 2] = state;
+                    return;
+                }
+            }
+            if (from < cursor[t]) {
+                // its thread's track is written past it: fill the hole left for it
+                loopSlice(t, from, to, state);
+                return;
+            }
+        }
+        if (q == null || 3 * n + 3 > q.length) {
+            q = Arrays.copyOf(q == null ? new long[0] : q, Math.max(12, 6 * (n + 1)));
+            loops[t] = q;
+        }
+        q[3 * n] = from;
+        q[3 * n + 1] = to;
+        q[3 * n + 2] = state;
+        loopCount[t] = n + 1;
+    }
+
+    private void loopSlice(int t, long from, long to, int state) {
+        if (state == SpinDetector.SPIN) {
+            slice(t, spinAsWait ? "imbalance" : "spin", spinAsWait ? "wait" : "spin", from, to);
+        } else if (state == SpinDetector.LOCK_SPIN) {
+            slice(t, spinAsWait ? "contention" : "lock spin", spinAsWait ? "wait" : "spin", from, to);
+        } else {
+            slice(t, "busy", "run", from, to);
+        }
+    }
+
+    /** Writes thread {@code t}'s track up to {@code clock}: busy, its loops, and holes for undecided ones. */
+    private void advance(int t, long clock) {
+        long[] q = loops[t];
+        for (int i = 0; i < loopCount[t]; i++) {
+            long from = q[3 * i];
+            if (from > cursor[t]) {
+                slice(t, "busy", "run", cursor[t], from);
+            }
+            if (q[3 * i + 2] != SpinDetector.PENDING) {
+                loopSlice(t, from, q[3 * i + 1], (int) q[3 * i + 2]);
+            }
+            cursor[t] = q[3 * i + 1];
+        }
+        loopCount[t] = 0;
+        if (clock > cursor[t]) {
+            slice(t, "busy", "run", cursor[t], clock);
+            cursor[t] = clock;
+        }
     }
 
     @Override
     public void waited(int thread, int cpu, long from, long to, int reason) {
-        if (from > cursor[thread]) {
-            slice(thread, "busy", "run", cursor[thread], from);
-        }
+        spin.waited(thread);
+        advance(thread, from);
         long start = Math.max(from, cursor[thread]);
         if (to > start) {
             slice(thread, WAITS[reason], "wait", start, to);
@@ -196,7 +271,7 @@ public final class ChromeTrace implements Analysis {
 
     @Override
     public void call(int thread, int cpu, long clock, CallEvent call) {
-        seen(thread, clock);
+        spin.call(thread);
         if (call.type == CallType.END_CRITICAL) {
             long[] r = lastRelease.computeIfAbsent(call.arg1, k -> new long[2]);
             r[0] = thread;
@@ -238,6 +313,7 @@ public final class ChromeTrace implements Analysis {
 
     @Override
     public void phaseEnd(Phase phase, PhaseTimes times) {
+        spin.phaseEnd();
         long from = Math.max(0, phase.startClock());
         if (phase.endClock() > from) {
             slice(phasesTrack, "phase " + phase.id() + " " + phase.kind().label(), "phase", from, phase.endClock());
@@ -246,12 +322,9 @@ public final class ChromeTrace implements Analysis {
 
     @Override
     public void end(ReplayContext c, PhaseTimes total) {
+        spin.end();
         for (int t = 0; t < cursor.length; t++) {
-            long end = Math.max(lastClock[t] + 1, c.clock(t));
-            if (end > cursor[t]) {
-                slice(t, "busy", "run", cursor[t], end);
-                cursor[t] = end;
-            }
+            advance(t, Math.max(lastEnd[t], c.clock(t)));
         }
         try {
             g.writeEndArray();

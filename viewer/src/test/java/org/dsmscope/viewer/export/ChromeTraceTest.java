@@ -18,13 +18,16 @@ import org.dsmscope.replay.Replay;
 import org.dsmscope.replay.ReplayContext;
 import org.dsmscope.replay.ReplayOptions;
 import org.dsmscope.replay.gen.ForkJoinGen;
+import org.dsmscope.trace.CallType;
+import org.dsmscope.trace.MemType;
 import org.dsmscope.trace.TraceSet;
+import org.dsmscope.trace.TraceWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A generated fork-join trace with locks and barriers exported: the format first, one track per thread whose slices
- * cover the run from clock 0 without gaps or overlaps, wait slices that add up to the replay's times, phases, and
+ * cover the run from clock 0 to the last phase's end without gaps or overlaps, wait slices that add up to the replay's times, phases, and
  * lock hand-off arrows that pair up.
  */
 class ChromeTraceTest {
@@ -63,6 +66,7 @@ class ChromeTraceTest {
         long finishes = 0;
         long[][] waits = new long[3][4];
         int phases = 0;
+        long runEnd = 0;
         for (JsonNode e : root.path("traceEvents")) {
             String ph = e.path("ph").asText();
             int tid = e.path("tid").asInt();
@@ -77,6 +81,7 @@ class ChromeTraceTest {
                 }
             } else if (ph.equals("X")) {
                 phases++;
+                runEnd = Math.max(runEnd, e.path("args").path("toClock").asLong());
             } else if (ph.equals("s")) {
                 starts.put(e.path("id").asLong(), tid + " " + e.path("ts").asDouble());
             } else if (ph.equals("f")) {
@@ -93,6 +98,7 @@ class ChromeTraceTest {
                 assertEquals(at, e.path("args").path("fromClock").asLong(), "thread " + t + ": no gap or overlap");
                 at = e.path("args").path("toClock").asLong();
             }
+            assertEquals(runEnd, at, "thread " + t + "'s track ends where the last phase ends");
             assertEquals(totals.total.idle[t], waits[0][t], "idle of thread " + t);
             assertEquals(totals.total.imbalance[t], waits[1][t], "imbalance of thread " + t);
             assertEquals(totals.total.contention[t], waits[2][t], "contention of thread " + t);
@@ -103,5 +109,26 @@ class ChromeTraceTest {
         assertTrue(finishes > 0, "4 threads contending for 4 locks hand some over");
         assertEquals(finishes, root.path("dsmscope").path("lockHandOffs").asLong());
         assertTrue(!Files.exists(dir.resolve("fj.json.partial")));
+    }
+
+    @Test
+    void threadEndingWithACallRecord_endsItsTrackAtTheRunsEnd() throws Exception {
+        Path f = dir.resolve(TraceSet.fileName("one", 1, 0));
+        try (TraceWriter w = TraceWriter.create(f, TraceWriter.Options.classic())) {
+            for (int i = 0; i < 10; i++) {
+                w.memory(MemType.LOAD, 4, MemType.FIXED, 0x1000 + 4L * i);
+            }
+            w.call(CallType.MARKER, 0, 1, 0, 7, 0, 0); // a call takes no clock
+        }
+        Path out = dir.resolve("one.json");
+        new Replay(TraceSet.of(dir.resolve("one.1").toString(), List.of(f)), null, new ReplayOptions())
+                .add(new ChromeTrace(out, 1.0, 10)).run();
+        long end = 0;
+        for (JsonNode e : new ObjectMapper().readTree(out.toFile()).path("traceEvents")) {
+            if (e.path("ph").asText().equals("X") && e.path("tid").asInt() == 0) {
+                end = Math.max(end, e.path("args").path("toClock").asLong());
+            }
+        }
+        assertEquals(10, end, "ten instructions: clocks 0 to 10");
     }
 }

@@ -1,0 +1,111 @@
+package org.dsmscope.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import org.dsmscope.examples.SpinBarrier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The spin-barrier example traced at level 2 by the real agent, then {@code dsmscope ciat} and {@code dsmscope
+ * export chrome} on it: the spin time each thread is given is the loads of the barrier's flag that the program
+ * counted in its waits (each test of the flag is one load, one clock), less at most the 4 loads of each wait too
+ * short to be a spin; busy is the rest; {@code --spin-as-wait} books the same clocks as imbalance; the Chrome export
+ * shows the same spin per thread.
+ */
+class SpinEndToEndTest {
+    private static final int THREADS = 4;
+    private static final int ROUNDS = 20;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void spinBarrier_spinTimeIsTheFlagTestsTheProgramCounted() throws Exception {
+        Path agent = TraceCommand.findAgentJar();
+        assumeTrue(agent != null, "agent jar not built");
+        long[] tests = trace(agent);
+        String set = dir.resolve("sb." + THREADS).toString();
+        Path json = dir.resolve("sb.json");
+        CiatCommandTest.Run r = CiatCommandTest.run("ciat", "--json", json.toString(), set);
+        assertEquals(0, r.status(), r.err());
+        JsonNode cc = new ObjectMapper().readTree(json.toFile()).path("aggregate").path("concurrency");
+        long spinAll = 0;
+        for (int t = 0; t < THREADS; t++) {
+            long spin = cc.path("spin").get(t).asLong();
+            assertTrue(spin <= tests[t] && spin >= tests[t] - 4L * ROUNDS,
+                    "thread " + t + ": spin " + spin + ", flag tests " + tests[t]);
+            spinAll += spin;
+        }
+        assertTrue(spinAll > 0, "the threads that arrive first spin");
+        String report = Files.readString(Paths.get(set + ".ciat_report"));
+        assertTrue(report.contains("RxTxL64: spin " + spinAll + " "), report);
+
+        Path jsonWait = dir.resolve("sbw.json");
+        assertEquals(0, CiatCommandTest.run("ciat", "--spin-as-wait", "--json", jsonWait.toString(), set).status());
+        JsonNode w = new ObjectMapper().readTree(jsonWait.toFile()).path("aggregate").path("concurrency");
+        for (int t = 0; t < THREADS; t++) {
+            long spin = cc.path("spin").get(t).asLong();
+            assertEquals(0, w.path("spin").get(t).asLong());
+            assertEquals(cc.path("busy").get(t).asLong(), w.path("busy").get(t).asLong());
+            assertEquals(cc.path("imbalance").get(t).asLong() + spin, w.path("imbalance").get(t).asLong(),
+                    "thread " + t + ": spin booked as imbalance");
+        }
+
+        Path chrome = dir.resolve("sb.chrome.json");
+        assertEquals(0, CiatCommandTest.run("export", "chrome", "-o", chrome.toString(), set).status());
+        long[] spinSlices = new long[THREADS];
+        long[] busySlices = new long[THREADS];
+        for (JsonNode e : new ObjectMapper().readTree(chrome.toFile()).path("traceEvents")) {
+            int tid = e.path("tid").asInt();
+            if (!e.path("ph").asText().equals("X") || tid >= THREADS) {
+                continue;
+            }
+            long len = e.path("args").path("toClock").asLong() - e.path("args").path("fromClock").asLong();
+            String name = e.path("name").asText();
+            if (name.equals("spin") || name.equals("lock spin")) {
+                spinSlices[tid] += len;
+            } else if (name.equals("busy")) {
+                busySlices[tid] += len;
+            }
+        }
+        for (int t = 0; t < THREADS; t++) {
+            assertEquals(cc.path("spin").get(t).asLong(), spinSlices[t], "thread " + t + ": spin slices");
+            assertEquals(cc.path("busy").get(t).asLong(), busySlices[t], "thread " + t + ": busy slices");
+        }
+    }
+
+    /** Runs the example under the agent at level 2; returns the flag tests per thread it printed. */
+    private long[] trace(Path agent) throws IOException, InterruptedException {
+        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+        String jar = agent.toAbsolutePath().toString();
+        Path err = dir.resolve("err.txt");
+        Process p = new ProcessBuilder(List.of(java, "-Xbootclasspath/a:" + jar, "-javaagent:" + jar
+                + "=level=2,type=normal,name=" + dir.resolve("sb"), "-cp", DemoCommand.findExamplesJar().toString(),
+                SpinBarrier.class.getName(), Integer.toString(THREADS), Integer.toString(ROUNDS)))
+                .redirectErrorStream(false).redirectError(err.toFile())
+                .redirectOutput(dir.resolve("out.txt").toFile()).start();
+        assertEquals(0, p.waitFor(), Files.readString(err));
+        for (String line : Files.readAllLines(err, StandardCharsets.UTF_8)) {
+            if (line.startsWith("SpinBarrier sense_loads ")) {
+                String[] f = line.substring("SpinBarrier sense_loads ".length()).split(" ");
+                long[] n = new long[f.length];
+                for (int i = 0; i < f.length; i++) {
+                    n[i] = Long.parseLong(f[i]);
+                }
+                return n;
+            }
+        }
+        throw new AssertionError("no sense_loads line in " + Files.readString(err));
+    }
+}
