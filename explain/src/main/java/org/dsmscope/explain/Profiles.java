@@ -1,0 +1,245 @@
+package org.dsmscope.explain;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Communication profiles and merged explanations (seed 003: "communication profiles, which describe how the
+ * communication costs during execution are distributed among data structures, source code lines, and causes";
+ * "similar explanations for different pages are combined"). Rows are sorted by cost, largest first, ties by
+ * label. Similarity (module README "Merging"): two pages are similar when they have the same pattern, the same
+ * explanation shape, and each cost share (cold, invalidation, twin) within {@code tolerance} of the group's first
+ * page, which is its representative.
+ */
+public final class Profiles {
+    /** One row of a profile: a label, its cost, remote requests and faults, and its pattern (by cost). */
+    public static final class Row {
+        /** What the row is about. */
+        public final String label;
+        /** Summed cost (µs). */
+        public double cost;
+        /** Faults that fetched data (cold, invalidation, unexplained). */
+        public long remote;
+        /** All faults, twins included. */
+        public long faults;
+        /** Cost per pattern, in {@link Pattern} order. */
+        public final double[] byPattern = new double[Pattern.values().length];
+        /** Units (pages or lines) touched, ascending. */
+        public final java.util.TreeSet<Long> units = new java.util.TreeSet<>();
+
+        Row(String label) {
+            this.label = label;
+        }
+
+        /** The pattern with the largest cost, or null if no remote request. */
+        public Pattern pattern() {
+            int best = -1;
+            for (int i = 0; i < byPattern.length; i++) {
+                if (byPattern[i] > 0 && (best < 0 || byPattern[i] > byPattern[best])) {
+                    best = i;
+                }
+            }
+            return best < 0 ? null : Pattern.values()[best];
+        }
+    }
+
+    /** A page's (line's) summary: its row, explanation shape and cost shares by cause kind. */
+    public static final class Unit {
+        /** The unit's number. */
+        public final long unit;
+        /** Its profile row. */
+        public final Row row;
+        /** The most frequent explanation shape among its invalidation faults ("cold start" if none). */
+        public String shape;
+        /** Cost shares of cold (and unexplained), invalidation and twin faults. */
+        public final double[] shares = new double[3];
+
+        Unit(long unit, Row row) {
+            this.unit = unit;
+            this.row = row;
+        }
+    }
+
+    /** A set of similar pages: its representative's pattern and shape, the units and their summed cost. */
+    public static final class Group {
+        /** Pattern of the group. */
+        public final Pattern pattern;
+        /** Explanation shape of the group. */
+        public final String shape;
+        /** The units merged. */
+        public final List<Unit> units = new ArrayList<>();
+        /** Their summed cost. */
+        public double cost;
+
+        Group(Pattern pattern, String shape) {
+            this.pattern = pattern;
+            this.shape = shape;
+        }
+    }
+
+    /** By data structure. */
+    public final List<Row> byData;
+    /** By source line. */
+    public final List<Row> bySite;
+    /** By cause (edges of invalidations apart, by the write that caused them). */
+    public final List<Row> byCause;
+    /** Per unit, by cost. */
+    public final List<Unit> units;
+    /** Merged explanations per data structure (label → groups). */
+    public final Map<String, List<Group>> mergedByData = new LinkedHashMap<>();
+    /** Merged explanations per source line. */
+    public final Map<String, List<Group>> mergedBySite = new LinkedHashMap<>();
+    /** The similarity tolerance used. */
+    public final double tolerance;
+    /** Total cost. */
+    public final double total;
+
+    /** Profiles of {@code e} in the terms of {@code src}, merging with {@code tolerance}. */
+    public Profiles(Explainer e, Sources src, double tolerance) {
+        this.tolerance = tolerance;
+        FaultTrace t = e.trace();
+        Map<String, Row> data = new HashMap<>();
+        Map<String, Row> site = new HashMap<>();
+        Map<String, Row> cause = new HashMap<>();
+        Map<Long, Unit> unit = new TreeMap<>();
+        Map<Long, Map<String, Integer>> shapes = new HashMap<>();
+        Map<Long, Map<String, Double>> unitData = new HashMap<>();
+        Map<String, java.util.Set<Long>> siteUnits = new HashMap<>();
+        double sum = 0;
+        for (int f = 0; f < t.faults; f++) {
+            double c = e.cost(f);
+            sum += c;
+            String d = src.dataStructure(f);
+            String s = src.site(f);
+            add(data, d, e, f, c);
+            add(site, s, e, f, c);
+            Unit u = unit.computeIfAbsent(t.unit[f], x -> new Unit(x, new Row(t.unitName() + " 0x"
+                    + Long.toHexString(x))));
+            add(u.row, e, f, c);
+            u.shares[e.cause(f) == Explainer.INVALIDATION ? 1 : e.cause(f) == Explainer.TWIN ? 2 : 0] += c;
+            unitData.computeIfAbsent(t.unit[f], x -> new HashMap<>()).merge(d, c, Double::sum);
+            siteUnits.computeIfAbsent(s, x -> new java.util.TreeSet<>()).add(t.unit[f]);
+            if (e.cause(f) == Explainer.INVALIDATION) {
+                shapes.computeIfAbsent(t.unit[f], x -> new HashMap<>()).merge(e.explanationShape(f), 1,
+                        Integer::sum);
+                for (int k = 0; k < e.notices(f).length; k++) {
+                    Row r = cause.computeIfAbsent(e.causeLabel(f, k, src), Row::new);
+                    r.cost += e.edgeWeight(f, k);
+                    r.byPattern[e.pattern(f).ordinal()] += e.edgeWeight(f, k);
+                    r.units.add(t.unit[f]);
+                    if (k == 0) {
+                        r.remote++;
+                        r.faults++;
+                    }
+                }
+            } else {
+                add(cause, e.causeLabel(f, 0, src), e, f, c);
+            }
+        }
+        total = sum;
+        for (Unit u : unit.values()) {
+            double c = u.row.cost;
+            for (int i = 0; i < 3; i++) {
+                u.shares[i] = c == 0 ? 0 : u.shares[i] / c;
+            }
+            Map<String, Integer> m = shapes.get(u.unit);
+            u.shape = m == null ? (u.row.remote > 0 ? "cold start" : "no remote request") : m.entrySet().stream()
+                    .sorted(Map.Entry.<String, Integer>comparingByValue().reversed()
+                            .thenComparing(Map.Entry.comparingByKey()))
+                    .findFirst().get().getKey();
+        }
+        byData = sorted(data);
+        bySite = sorted(site);
+        byCause = sorted(cause);
+        List<Unit> us = new ArrayList<>(unit.values());
+        us.sort(Comparator.comparingDouble((Unit u) -> -u.row.cost).thenComparingLong(u -> u.unit));
+        units = us;
+        for (Row r : byData) {
+            List<Unit> members = new ArrayList<>();
+            for (Unit u : us) {
+                Map<String, Double> m = unitData.get(u.unit);
+                String main = m.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed()
+                        .thenComparing(Map.Entry.comparingByKey())).findFirst().get().getKey();
+                if (main.equals(r.label)) {
+                    members.add(u);
+                }
+            }
+            mergedByData.put(r.label, merge(members, tolerance));
+        }
+        Map<Long, Unit> byNumber = new HashMap<>();
+        us.forEach(u -> byNumber.put(u.unit, u));
+        for (Row r : bySite) {
+            List<Unit> members = new ArrayList<>();
+            for (Unit u : us) {
+                if (siteUnits.get(r.label).contains(u.unit)) {
+                    members.add(u);
+                }
+            }
+            mergedBySite.put(r.label, merge(members, tolerance));
+        }
+    }
+
+    private static void add(Map<String, Row> m, String label, Explainer e, int f, double c) {
+        add(m.computeIfAbsent(label, Row::new), e, f, c);
+    }
+
+    private static void add(Row r, Explainer e, int f, double c) {
+        r.cost += c;
+        r.faults++;
+        if (e.remote(f)) {
+            r.remote++;
+        }
+        if (e.pattern(f) != null) {
+            r.byPattern[e.pattern(f).ordinal()] += c;
+        }
+        r.units.add(e.trace().unit(f));
+    }
+
+    private static List<Row> sorted(Map<String, Row> m) {
+        List<Row> l = new ArrayList<>(m.values());
+        l.sort(Comparator.comparingDouble((Row r) -> -r.cost).thenComparing(r -> r.label));
+        return l;
+    }
+
+    /**
+     * Merges units (in cost order) into groups of similar ones: same pattern, same shape, every share within
+     * {@code tolerance} of the group's first unit.
+     */
+    public static List<Group> merge(List<Unit> units, double tolerance) {
+        List<Group> groups = new ArrayList<>();
+        for (Unit u : units) {
+            Group into = null;
+            for (Group g : groups) {
+                if (similar(g.units.get(0), u, tolerance)) {
+                    into = g;
+                    break;
+                }
+            }
+            if (into == null) {
+                into = new Group(u.row.pattern(), u.shape);
+                groups.add(into);
+            }
+            into.units.add(u);
+            into.cost += u.row.cost;
+        }
+        return groups;
+    }
+
+    /** Two units are similar: same pattern, same shape, and each cost share within {@code tolerance}. */
+    public static boolean similar(Unit a, Unit b, double tolerance) {
+        if (a.row.pattern() != b.row.pattern() || !a.shape.equals(b.shape)) {
+            return false;
+        }
+        for (int i = 0; i < 3; i++) {
+            if (Math.abs(a.shares[i] - b.shares[i]) > tolerance + 1e-12) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
