@@ -55,8 +55,9 @@ class ExamplesTest {
     }
 
     @Test
-    void registry_hasTheEightWorkloadsOfIssue3_withDistinctNamesAndMainMethods() throws Exception {
-        assertEquals(List.of("matmul", "sor", "lu", "radix", "fft", "cg", "workqueue", "pipeline"),
+    void registry_hasTheWorkloadsOfIssues3And26_withDistinctNamesAndMainMethods() throws Exception {
+        assertEquals(List.of("matmul", "sor", "lu", "radix", "fft", "cg", "workqueue", "pipeline",
+                "prodcons", "migratory", "falsesharing", "padded"),
                 Examples.all().stream().map(Examples.Entry::name).toList());
         Set<Class<?>> classes = new HashSet<>();
         for (Examples.Entry e : Examples.all()) {

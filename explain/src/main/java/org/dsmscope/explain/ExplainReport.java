@@ -81,9 +81,9 @@ public final class ExplainReport {
                 out.println("none: no line with coherence misses has processors touching disjoint bytes");
             }
             for (FalseSharing.Line l : falseSharing) {
-                out.printf(Locale.ROOT, "line 0x%x (bytes 0x%x..0x%x): %d coherence misses, %d with the parts on"
-                        + " separate lines: %d removed%n", l.line, l.line * t.unitSize,
-                        (l.line + 1) * t.unitSize - 1, l.misses, l.missesSplit, l.removed());
+                out.printf(Locale.ROOT, "line 0x%x (bytes 0x%x..0x%x): %d coherence misses (%d false sharing), %d"
+                        + " with the parts on separate lines: %d removed%n", l.line, l.line * t.unitSize,
+                        (l.line + 1) * t.unitSize - 1, l.misses, l.falseMisses, l.missesSplit, l.removed());
                 l.touched.forEach((proc, what) -> out.println("  processor " + proc + ": " + String.join(", ",
                         what)));
                 out.println("  fix: " + l.fix);
@@ -110,6 +110,9 @@ public final class ExplainReport {
         out.println("== " + title + " (tolerance " + num(p.tolerance) + ")");
         int shown = 0;
         for (Map.Entry<String, List<Profiles.Group>> x : m.entrySet()) {
+            if (x.getValue().isEmpty()) {
+                continue;
+            }
             if (shown++ == TOP) {
                 break;
             }
@@ -178,6 +181,7 @@ public final class ExplainReport {
                 m.put("line", l.line);
                 m.put("address", l.line * t.unitSize);
                 m.put("misses", l.misses);
+                m.put("falseSharingMisses", l.falseMisses);
                 m.put("missesSeparated", l.missesSplit);
                 m.put("removed", l.removed());
                 Map<String, Object> who = new LinkedHashMap<>();

@@ -420,8 +420,9 @@ public final class Explainer {
                 return "no invalidation recorded";
             default:
                 int w = notices[nFirst[f] + k];
-                return "invalidated at " + FaultSink.KIND_NAMES[noticeKind[nFirst[f] + k]] + " by a write at "
-                        + src.site(w);
+                int kind = noticeKind[nFirst[f] + k];
+                return "invalidated " + (kind == FaultSink.INVALIDATE ? "" : "at " + FaultSink.KIND_NAMES[kind] + " ")
+                        + "by a write at " + src.site(w);
         }
     }
 

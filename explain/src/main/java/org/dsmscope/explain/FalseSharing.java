@@ -5,19 +5,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
 
 /**
- * False sharing at cache-line granularity (SPEC §8; issue 26): a line with coherence misses whose processors touch
- * disjoint bytes (no byte one processor writes is touched by another). For each such line: what each processor
- * touched, in source terms (fields with their offset in the object, array element ranges), the coherence misses
+ * False sharing at cache-line granularity (SPEC §8; issue 26): a line whose coherence misses are mostly misses on
+ * bytes the invalidating writes did not touch (processors touching disjoint bytes). For each such line: what each
+ * processor touched in those misses, in source terms (fields with their offset in the object, array elements),
+ * the coherence misses
  * on it, the misses left when its parts (bytes grouped by the set of processors touching them) lie on separate
  * lines, counted by replaying the trace again with the line split ({@link DsmSimulator} with a split map), and the
  * fix to try.
  */
 public final class FalseSharing {
-    private static final java.util.regex.Pattern ELEMENT = java.util.regex.Pattern.compile("(.*)\\[(\\d+)]");
-
     /** One falsely shared line. */
     public static final class Line {
         /** The line number (address / line size). */
@@ -26,6 +24,8 @@ public final class FalseSharing {
         public final Map<Integer, List<String>> touched = new TreeMap<>();
         /** Coherence misses on the line. */
         public int misses;
+        /** Of those, false-sharing misses (the faulting access's bytes not written by the writes behind it). */
+        public int falseMisses;
         /** Coherence misses with the parts on separate lines (-1 before the second replay). */
         public int missesSplit = -1;
         /** Part number of each 64th of the line. */
@@ -46,58 +46,75 @@ public final class FalseSharing {
     private FalseSharing() {
     }
 
-    /** The falsely shared lines of a line-granularity run ({@code sim} after its replay), by misses. */
+    /**
+     * The falsely shared lines of a line-granularity run ({@code sim} after its replay), by misses: lines where at
+     * least half the coherence misses are false-sharing misses, i.e. the faulting access's address was written by
+     * none of the writes whose invalidations caused the miss (Java accesses to one field or element always have the
+     * same address and size, so equal addresses mean the same data).
+     */
     public static List<Line> find(Explainer e, DsmSimulator sim, Sources src) {
         FaultTrace t = e.trace();
-        Map<Long, Integer> missesByLine = new TreeMap<>();
+        Map<Long, int[]> byLine = new TreeMap<>();
+        Map<Long, Map<Integer, Map<Long, Boolean>>> who = new TreeMap<>();
         for (int f = 0; f < t.faults; f++) {
-            if (e.cause(f) == Explainer.INVALIDATION) {
-                missesByLine.merge(t.unit[f], 1, Integer::sum);
+            if (e.cause(f) != Explainer.INVALIDATION) {
+                continue;
+            }
+            int[] c = byLine.computeIfAbsent(t.unit[f], x -> new int[2]);
+            c[0]++;
+            int[] ws = e.notices(f);
+            boolean trueSharing = false;
+            for (int w : ws) {
+                trueSharing |= t.address[w] == t.address[f];
+            }
+            if (trueSharing || t.address[f] < 0) {
+                continue;
+            }
+            c[1]++;
+            Map<Integer, Map<Long, Boolean>> m = who.computeIfAbsent(t.unit[f], x -> new TreeMap<>());
+            m.computeIfAbsent(t.proc[f], x -> new TreeMap<>()).merge(t.address[f], t.write[f], Boolean::logicalOr);
+            for (int w : ws) {
+                m.computeIfAbsent(t.proc[w], x -> new TreeMap<>()).merge(t.address[w], true, Boolean::logicalOr);
             }
         }
         List<Line> out = new ArrayList<>();
-        int chunk = Math.max(1, t.unitSize / 64);
         int chunks = Math.min(64, t.unitSize);
-        for (Map.Entry<Long, Integer> m : missesByLine.entrySet()) {
-            long[][] mk = sim.masks(m.getKey());
-            boolean disjoint = true;
-            int touching = 0;
-            for (int p = 0; p < mk.length; p++) {
-                if (mk[p][0] != 0) {
-                    touching++;
-                }
-                for (int q = 0; q < mk.length; q++) {
-                    if (p != q && (mk[p][1] & mk[q][0]) != 0) {
-                        disjoint = false;
-                    }
-                }
-            }
-            if (!disjoint || touching < 2) {
+        for (Map.Entry<Long, int[]> m : byLine.entrySet()) {
+            if (m.getValue()[1] == 0 || 2 * m.getValue()[1] < m.getValue()[0]) {
                 continue;
             }
             Line l = new Line(m.getKey());
-            l.misses = m.getValue();
+            l.misses = m.getValue()[0];
+            l.falseMisses = m.getValue()[1];
+            long[][] mk = sim.masks(m.getKey());
             Map<Long, Integer> partOf = new LinkedHashMap<>();
             for (int c = 0; c < chunks; c++) {
-                long who = 0;
+                long set = 0;
                 for (int p = 0; p < mk.length; p++) {
                     if ((mk[p][0] >>> c & 1) != 0) {
-                        who |= 1L << (p & 63);
+                        set |= 1L << (p & 63);
                     }
                 }
-                l.parts[c] = (byte) (int) partOf.computeIfAbsent(who, x -> partOf.size());
+                l.parts[c] = (byte) (int) partOf.computeIfAbsent(set, x -> partOf.size());
             }
-            long base = m.getKey() * t.unitSize;
-            for (int p = 0; p < mk.length; p++) {
-                if (mk[p][0] != 0) {
-                    l.touched.put(p, describe(src, base, chunk, chunks, mk[p][0], mk[p][1]));
-                }
-            }
+            who.get(m.getKey()).forEach((proc, addrs) -> {
+                List<String> d = new ArrayList<>();
+                addrs.forEach((a, wrote) -> d.add(src.describe(a) + offset(src, a) + (wrote ? " written" : " read")));
+                l.touched.put(proc, d);
+            });
             l.fix = fix(l);
             out.add(l);
         }
         out.sort((a, b) -> a.misses != b.misses ? Integer.compare(b.misses, a.misses) : Long.compare(a.line, b.line));
         return out;
+    }
+
+    private static String offset(Sources src, long address) {
+        if (src.dataMap() == null) {
+            return "";
+        }
+        int i = src.dataMap().rangeAt(address);
+        return i < 0 ? "" : " at offset " + (address - src.dataMap().start(i));
     }
 
     /** The split map for the second replay: each line's part number per 64th. */
@@ -114,56 +131,6 @@ public final class FalseSharing {
         for (Line l : lines) {
             l.missesSplit = split.coherenceMisses(l.line);
         }
-    }
-
-    /** Runs of touched chunks, named by the data map: {@code org.x.Counter.hits at offset 12 written}. */
-    private static List<String> describe(Sources src, long base, int chunk, int chunks, long mask, long wmask) {
-        List<String> out = new ArrayList<>();
-        String runName = null;
-        String arr = null;
-        long lo = 0;
-        long hi = 0;
-        boolean wrote = false;
-        long offset = 0;
-        for (int c = 0; c <= chunks; c++) {
-            boolean on = c < chunks && (mask >>> c & 1) != 0;
-            String name = on ? src.describe(base + (long) c * chunk) : null;
-            Matcher m = name == null ? null : ELEMENT.matcher(name);
-            String a = m != null && m.matches() ? m.group(1) : null;
-            long idx = a != null ? Long.parseLong(m.group(2)) : 0;
-            boolean same = on && runName != null && (a != null ? a.equals(arr) && (idx == hi || idx == hi + 1)
-                    : name.equals(runName));
-            if (!same && runName != null) {
-                out.add(label(runName, arr, lo, hi, offset, wrote));
-                runName = null;
-            }
-            if (!on) {
-                continue;
-            }
-            if (runName == null) {
-                runName = name;
-                arr = a;
-                lo = idx;
-                offset = offsetInObject(src, base + (long) c * chunk);
-                wrote = false;
-            }
-            hi = idx;
-            wrote |= (wmask >>> c & 1) != 0;
-        }
-        return out;
-    }
-
-    private static long offsetInObject(Sources src, long address) {
-        if (src.dataMap() == null) {
-            return -1;
-        }
-        int i = src.dataMap().rangeAt(address);
-        return i < 0 ? -1 : address - src.dataMap().start(i);
-    }
-
-    private static String label(String name, String arr, long lo, long hi, long offset, boolean wrote) {
-        String what = arr == null ? name : lo == hi ? arr + "[" + lo + "]" : arr + "[" + lo + ".." + hi + "]";
-        return what + (offset >= 0 ? " at offset " + offset : "") + (wrote ? " written" : " read");
     }
 
     /** The fix: per-thread copies for elements of one array, @Contended for fields, else padding. */
