@@ -36,9 +36,20 @@ public final class Profiles {
             this.label = label;
         }
 
-        /** The pattern with the largest cost, or null if no remote request. */
+        /**
+         * The pattern with the largest cost among the faults that writes caused; cold start only when there are
+         * none (first touches would otherwise hide every pattern of a short run); null if no remote request.
+         */
         public Pattern pattern() {
             int best = -1;
+            for (int i = 0; i < Pattern.COLD_START.ordinal(); i++) {
+                if (byPattern[i] > 0 && (best < 0 || byPattern[i] > byPattern[best])) {
+                    best = i;
+                }
+            }
+            if (best >= 0) {
+                return Pattern.values()[best];
+            }
             for (int i = 0; i < byPattern.length; i++) {
                 if (byPattern[i] > 0 && (best < 0 || byPattern[i] > byPattern[best])) {
                     best = i;
