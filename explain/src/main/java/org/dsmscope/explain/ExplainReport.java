@@ -64,7 +64,14 @@ public final class ExplainReport {
         }
         rows(out, "top causes", p.byCause);
         rows(out, "by data structure", p.byData);
-        rows(out, "by source line", p.bySite);
+        if (src.hasLines()) {
+            rows(out, "by source line", p.bySite);
+        } else {
+            out.println();
+            out.println("== by source line");
+            out.println("none: the trace has no symbol file; source lines need a level-3 trace (dsmscope trace"
+                    + " --level 3)");
+        }
         out.println();
         out.println("== " + t.unitName() + "s (pattern, explanation shape)");
         for (int i = 0; i < Math.min(TOP, p.units.size()); i++) {
@@ -73,7 +80,9 @@ public final class ExplainReport {
                     u.row.label, u.row.pattern() == null ? "-" : u.row.pattern().label, u.shape);
         }
         merged(out, "merged explanations by data structure", p.mergedByData);
-        merged(out, "merged explanations by source line", p.mergedBySite);
+        if (src.hasLines()) {
+            merged(out, "merged explanations by source line", p.mergedBySite);
+        }
         if (falseSharing != null) {
             out.println();
             out.println("== false sharing");

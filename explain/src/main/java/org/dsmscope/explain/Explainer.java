@@ -39,6 +39,10 @@ public final class Explainer {
     final int[] nCount;
     int[] notices = new int[1024];
     byte[] noticeKind = new byte[1024];
+    double[] edgeWeights = new double[1024];
+    private int[] writerStamp;
+    @SuppressWarnings("unchecked")
+    private final Map<Long, String>[] labels = new Map[FaultSink.KIND_NAMES.length];
     int noticeTotal;
     final int[] prevSame;
     final int[] nextOnUnit;
@@ -62,6 +66,9 @@ public final class Explainer {
         cost = new double[f];
         pattern = new byte[f];
         epoch = new int[f];
+        for (int k = 0; k < labels.length; k++) {
+            labels[k] = new HashMap<>();
+        }
         causes();
         patterns();
     }
@@ -108,13 +115,17 @@ public final class Explainer {
 
     /** Weight of the edge from the k-th notice of fault {@code f} (its writer's first edge carries the request). */
     public double edgeWeight(int f, int k) {
-        int w = notices[nFirst[f] + k];
-        for (int j = 0; j < k; j++) {
-            if (t.proc[notices[nFirst[f] + j]] == t.proc[w]) {
-                return cm.edge(false);
-            }
-        }
-        return cm.edge(true);
+        return edgeWeights[nFirst[f] + k];
+    }
+
+    /** Number of write notices behind fault {@code f}. */
+    public int noticeCount(int f) {
+        return nCount[f];
+    }
+
+    /** The k-th write notice behind fault {@code f}. */
+    public int notice(int f, int k) {
+        return notices[nFirst[f] + k];
     }
 
     /** The synchronization kind that delivered the k-th notice of fault {@code f} ({@link FaultSink} kinds). */
@@ -132,6 +143,7 @@ public final class Explainer {
         int nodes = 1;
         int s = 0;
         int[] tmp = new int[64];
+        writerStamp = new int[n];
         byte[] tmpKind = new byte[64];
         for (int f = 0; f <= t.faults; f++) {
             for (; s < t.syncs && (t.sBefore[s] <= f); s++) {
@@ -182,9 +194,13 @@ public final class Explainer {
                 addNotices(f, tmp, tmpKind, m);
                 cause[f] = INVALIDATION;
                 double c = 0;
-                for (int k = 0; k < nCount[f]; k++) {
-                    c += edgeWeight(f, k);
-                    cited[notices[nFirst[f] + k]] = true;
+                for (int k = nFirst[f]; k < nFirst[f] + nCount[f]; k++) {
+                    int writer = t.proc[notices[k]];
+                    boolean first = writerStamp[writer] != f + 1;
+                    writerStamp[writer] = f + 1;
+                    edgeWeights[k] = cm.edge(first);
+                    c += edgeWeights[k];
+                    cited[notices[k]] = true;
                 }
                 cost[f] = c;
             } else if (t.write[f]) {
@@ -209,6 +225,7 @@ public final class Explainer {
             int c = Math.max(notices.length * 2, noticeTotal + m);
             notices = Arrays.copyOf(notices, c);
             noticeKind = Arrays.copyOf(noticeKind, c);
+            edgeWeights = Arrays.copyOf(edgeWeights, c);
         }
         int k = 0;
         for (int i = 0; i < m; i++) {
@@ -421,8 +438,8 @@ public final class Explainer {
             default:
                 int w = notices[nFirst[f] + k];
                 int kind = noticeKind[nFirst[f] + k];
-                return "invalidated " + (kind == FaultSink.INVALIDATE ? "" : "at " + FaultSink.KIND_NAMES[kind] + " ")
-                        + "by a write at " + src.site(w);
+                return labels[kind].computeIfAbsent(t.site[w], x -> "invalidated " + (kind == FaultSink.INVALIDATE
+                        ? "" : "at " + FaultSink.KIND_NAMES[kind] + " ") + "by a write at " + src.site(w));
         }
     }
 

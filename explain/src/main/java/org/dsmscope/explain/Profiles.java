@@ -138,7 +138,7 @@ public final class Profiles {
             if (e.cause(f) == Explainer.INVALIDATION) {
                 shapes.computeIfAbsent(t.unit[f], x -> new HashMap<>()).merge(e.explanationShape(f), 1,
                         Integer::sum);
-                for (int k = 0; k < e.notices(f).length; k++) {
+                for (int k = 0; k < e.noticeCount(f); k++) {
                     Row r = cause.computeIfAbsent(e.causeLabel(f, k, src), Row::new);
                     r.cost += e.edgeWeight(f, k);
                     r.byPattern[e.pattern(f).ordinal()] += e.edgeWeight(f, k);

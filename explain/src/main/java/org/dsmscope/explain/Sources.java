@@ -18,7 +18,9 @@ public final class Sources {
     private final FaultTrace trace;
     private final Map<Long, String> siteCache = new HashMap<>();
     private final Map<Integer, String> rangeCache = new HashMap<>();
+    private final Map<Long, String> unitCache = new HashMap<>();
     private final List<String> notes = new ArrayList<>();
+    private final boolean imported;
 
     /**
      * Terms for {@code trace} from {@code data} and {@code symbols} (each may be null: missing sidecar);
@@ -28,6 +30,7 @@ public final class Sources {
         this.trace = trace;
         this.data = data;
         this.symbols = symbols;
+        this.imported = imported;
         if (!imported) {
             if (data == null && symbols == null) {
                 notes.add("no data map and no symbol file (an imported or generated trace): data structures are "
@@ -46,9 +49,9 @@ public final class Sources {
         return notes;
     }
 
-    /** True when sites resolve to source lines. */
+    /** True when sites are source lines (a symbol file), or the sites a fault trace made elsewhere names. */
     public boolean hasLines() {
-        return symbols != null || !trace.siteNames.isEmpty();
+        return symbols != null || imported;
     }
 
     /** The data map, or null. */
@@ -99,7 +102,7 @@ public final class Sources {
                 return rangeCache.computeIfAbsent(i, this::rangeName);
             }
         }
-        return trace.unitName() + " 0x" + Long.toHexString(trace.unit[f]);
+        return unitCache.computeIfAbsent(trace.unit[f], u -> trace.unitName() + " 0x" + Long.toHexString(u));
     }
 
     private String rangeName(int i) {
