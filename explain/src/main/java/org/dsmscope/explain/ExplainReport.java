@@ -220,7 +220,7 @@ public final class ExplainReport {
         m.put("remote", r.remote);
         m.put("faults", r.faults);
         m.put("pattern", r.pattern() == null ? null : r.pattern().label);
-        m.put("units", r.units.size());
+        m.put("units", r.units);
         return m;
     }
 

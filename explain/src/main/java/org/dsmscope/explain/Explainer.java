@@ -26,6 +26,7 @@ public final class Explainer {
     public static final byte TWIN = 2;
     /** Cause: a fault on a page the processor held, with no invalidation recorded (only in traces made elsewhere). */
     public static final byte UNEXPLAINED = 3;
+    private static final Pattern[] PATTERNS = Pattern.values();
     /** Most paths an explanation lists. */
     static final int MAX_PATHS = 8;
     /** Longest path (edges) an explanation follows. */
@@ -95,7 +96,7 @@ public final class Explainer {
 
     /** The pattern of remote request {@code f}, or null for a twin (not a remote request). */
     public Pattern pattern(int f) {
-        return pattern[f] < 0 ? null : Pattern.values()[pattern[f]];
+        return pattern[f] < 0 ? null : PATTERNS[pattern[f]];
     }
 
     /** Cost of fault {@code f} (its incoming edges' weights, or its own for cold faults and twins). */

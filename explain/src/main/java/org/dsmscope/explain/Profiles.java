@@ -6,7 +6,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Communication profiles and merged explanations (seed 003: "communication profiles, which describe how the
@@ -29,11 +28,28 @@ public final class Profiles {
         public long faults;
         /** Cost per pattern, in {@link Pattern} order. */
         public final double[] byPattern = new double[Pattern.values().length];
-        /** Units (pages or lines) touched, ascending. */
-        public final java.util.TreeSet<Long> units = new java.util.TreeSet<>();
+        /** Number of units (pages or lines) touched. */
+        public int units;
+        private final LongIntTable unitSet = new LongIntTable(16);
+        private long lastUnit = Long.MIN_VALUE;
 
         Row(String label) {
             this.label = label;
+        }
+
+        void addUnit(long u) {
+            if (u != lastUnit) {
+                lastUnit = u;
+                if (unitSet.get(u, 0) == 0) {
+                    unitSet.put(u, 1);
+                    units++;
+                }
+            }
+        }
+
+        /** True if the row's faults touched unit {@code u}. */
+        public boolean touched(long u) {
+            return unitSet.get(u, 0) != 0;
         }
 
         /**
@@ -65,10 +81,15 @@ public final class Profiles {
         public final long unit;
         /** Its profile row. */
         public final Row row;
-        /** The most frequent explanation shape among its invalidation faults ("cold start" if none). */
+        /** The most frequent explanation shape among its first {@link #SHAPE_SAMPLES} invalidation faults. */
         public String shape;
         /** Cost shares of cold (and unexplained), invalidation and twin faults. */
         public final double[] shares = new double[3];
+        final Map<String, Integer> shapes = new HashMap<>();
+        int shapeSamples;
+        final Map<Row, double[]> data = new HashMap<>();
+        Row lastData;
+        double[] lastDataCost;
 
         Unit(long unit, Row row) {
             this.unit = unit;
@@ -93,6 +114,8 @@ public final class Profiles {
         }
     }
 
+    /** Invalidation faults per unit whose explanation shapes are computed (the first ones, in trace order). */
+    public static final int SHAPE_SAMPLES = 32;
     /** By data structure. */
     public final List<Row> byData;
     /** By source line. */
@@ -117,32 +140,41 @@ public final class Profiles {
         Map<String, Row> data = new HashMap<>();
         Map<String, Row> site = new HashMap<>();
         Map<String, Row> cause = new HashMap<>();
-        Map<Long, Unit> unit = new TreeMap<>();
-        Map<Long, Map<String, Integer>> shapes = new HashMap<>();
-        Map<Long, Map<String, Double>> unitData = new HashMap<>();
-        Map<String, java.util.Set<Long>> siteUnits = new HashMap<>();
+        LongIntTable unitIndex = new LongIntTable(1024);
+        List<Unit> us = new ArrayList<>();
         double sum = 0;
         for (int f = 0; f < t.faults; f++) {
             double c = e.cost(f);
             sum += c;
-            String d = src.dataStructure(f);
-            String s = src.site(f);
-            add(data, d, e, f, c);
-            add(site, s, e, f, c);
-            Unit u = unit.computeIfAbsent(t.unit[f], x -> new Unit(x, new Row(t.unitName() + " 0x"
-                    + Long.toHexString(x))));
+            Row d = add(data, src.dataStructure(f), e, f, c);
+            add(site, src.site(f), e, f, c);
+            int ui = unitIndex.get(t.unit[f], -1);
+            if (ui < 0) {
+                ui = us.size();
+                long x = t.unit[f];
+                us.add(new Unit(x, new Row(t.unitName() + " 0x" + Long.toHexString(x))));
+                unitIndex.put(x, ui);
+            }
+            Unit u = us.get(ui);
             add(u.row, e, f, c);
             u.shares[e.cause(f) == Explainer.INVALIDATION ? 1 : e.cause(f) == Explainer.TWIN ? 2 : 0] += c;
-            unitData.computeIfAbsent(t.unit[f], x -> new HashMap<>()).merge(d, c, Double::sum);
-            siteUnits.computeIfAbsent(s, x -> new java.util.TreeSet<>()).add(t.unit[f]);
+            if (u.lastData != d) {
+                u.lastData = d;
+                u.lastDataCost = u.data.computeIfAbsent(d, x -> new double[1]);
+            }
+            u.lastDataCost[0] += c;
             if (e.cause(f) == Explainer.INVALIDATION) {
-                shapes.computeIfAbsent(t.unit[f], x -> new HashMap<>()).merge(e.explanationShape(f), 1,
-                        Integer::sum);
+                if (u.shapeSamples < SHAPE_SAMPLES) {
+                    u.shapeSamples++;
+                    u.shapes.merge(e.explanationShape(f), 1, Integer::sum);
+                }
+                Pattern pf = e.pattern(f);
                 for (int k = 0; k < e.noticeCount(f); k++) {
                     Row r = cause.computeIfAbsent(e.causeLabel(f, k, src), Row::new);
-                    r.cost += e.edgeWeight(f, k);
-                    r.byPattern[e.pattern(f).ordinal()] += e.edgeWeight(f, k);
-                    r.units.add(t.unit[f]);
+                    double w = e.edgeWeight(f, k);
+                    r.cost += w;
+                    r.byPattern[pf.ordinal()] += w;
+                    r.addUnit(t.unit[f]);
                     if (k == 0) {
                         r.remote++;
                         r.faults++;
@@ -153,41 +185,34 @@ public final class Profiles {
             }
         }
         total = sum;
-        for (Unit u : unit.values()) {
+        for (Unit u : us) {
             double c = u.row.cost;
             for (int i = 0; i < 3; i++) {
                 u.shares[i] = c == 0 ? 0 : u.shares[i] / c;
             }
-            Map<String, Integer> m = shapes.get(u.unit);
-            u.shape = m == null ? (u.row.remote > 0 ? "cold start" : "no remote request") : m.entrySet().stream()
-                    .sorted(Map.Entry.<String, Integer>comparingByValue().reversed()
-                            .thenComparing(Map.Entry.comparingByKey()))
-                    .findFirst().get().getKey();
+            u.shape = u.shapes.isEmpty() ? (u.row.remote > 0 ? "cold start" : "no remote request")
+                    : u.shapes.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed()
+                            .thenComparing(Map.Entry.comparingByKey())).findFirst().get().getKey();
         }
         byData = sorted(data);
         bySite = sorted(site);
         byCause = sorted(cause);
-        List<Unit> us = new ArrayList<>(unit.values());
         us.sort(Comparator.comparingDouble((Unit u) -> -u.row.cost).thenComparingLong(u -> u.unit));
         units = us;
-        for (Row r : byData) {
-            List<Unit> members = new ArrayList<>();
-            for (Unit u : us) {
-                Map<String, Double> m = unitData.get(u.unit);
-                String main = m.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed()
-                        .thenComparing(Map.Entry.comparingByKey())).findFirst().get().getKey();
-                if (main.equals(r.label)) {
-                    members.add(u);
-                }
-            }
-            mergedByData.put(r.label, merge(members, tolerance));
+        Map<Row, List<Unit>> byMain = new HashMap<>();
+        for (Unit u : us) {
+            Row main = u.data.entrySet().stream().sorted(Map.Entry.<Row, double[]>comparingByValue(
+                    Comparator.comparingDouble((double[] x) -> -x[0])).thenComparing(x -> x.getKey().label))
+                    .findFirst().get().getKey();
+            byMain.computeIfAbsent(main, x -> new ArrayList<>()).add(u);
         }
-        Map<Long, Unit> byNumber = new HashMap<>();
-        us.forEach(u -> byNumber.put(u.unit, u));
+        for (Row r : byData) {
+            mergedByData.put(r.label, merge(byMain.getOrDefault(r, List.of()), tolerance));
+        }
         for (Row r : bySite) {
             List<Unit> members = new ArrayList<>();
             for (Unit u : us) {
-                if (siteUnits.get(r.label).contains(u.unit)) {
+                if (r.touched(u.unit)) {
                     members.add(u);
                 }
             }
@@ -195,8 +220,10 @@ public final class Profiles {
         }
     }
 
-    private static void add(Map<String, Row> m, String label, Explainer e, int f, double c) {
-        add(m.computeIfAbsent(label, Row::new), e, f, c);
+    private static Row add(Map<String, Row> m, String label, Explainer e, int f, double c) {
+        Row r = m.computeIfAbsent(label, Row::new);
+        add(r, e, f, c);
+        return r;
     }
 
     private static void add(Row r, Explainer e, int f, double c) {
@@ -205,10 +232,11 @@ public final class Profiles {
         if (e.remote(f)) {
             r.remote++;
         }
-        if (e.pattern(f) != null) {
-            r.byPattern[e.pattern(f).ordinal()] += c;
+        Pattern p = e.pattern(f);
+        if (p != null) {
+            r.byPattern[p.ordinal()] += c;
         }
-        r.units.add(e.trace().unit(f));
+        r.addUnit(e.trace().unit(f));
     }
 
     private static List<Row> sorted(Map<String, Row> m) {
