@@ -14,9 +14,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
 import org.dsmscope.replay.CallEvent;
-import org.dsmscope.replay.ReplayContext;
 import org.dsmscope.trace.CallType;
-import org.dsmscope.trace.TraceSet;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -142,40 +140,11 @@ class LrcPropertyTest {
         }
     }
 
-    private static ReplayContext context(int n) {
-        return new ReplayContext() {
-            @Override
-            public int threads() {
-                return n;
-            }
-
-            @Override
-            public int processors() {
-                return n;
-            }
-
-            @Override
-            public TraceSet traces() {
-                return null;
-            }
-
-            @Override
-            public boolean isSyncVariable(long address) {
-                return false;
-            }
-
-            @Override
-            public long clock(int thread) {
-                return 0;
-            }
-        };
-    }
-
     /** Runs the program {@code ops} (see {@link #sameFaultsAsTheReference}) on both; returns [simulator, reference]. */
     static List<List<String>> run(int n, List<Integer> ops) {
         Recorder rec = new Recorder();
         DsmSimulator sim = new DsmSimulator(false, PAGE, rec, null);
-        sim.begin(context(n));
+        sim.begin(new DirectContext(n));
         Reference ref = new Reference(n);
         CallEvent c = new CallEvent();
         long clock = 0;

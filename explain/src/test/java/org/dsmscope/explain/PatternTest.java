@@ -12,6 +12,21 @@ import org.junit.jupiter.api.io.TempDir;
  * writes caused, and of the page and the source line (by cost).
  */
 class PatternTest {
+    /** Two processors reading then writing one page in turn under a lock (the first 9 records: up to fault 6). */
+    private static final String[] MIGRATORY = {
+        "F 0 1 0 0x10 R - Inc.java:7",
+        "F 1 2 0 0x10 W - Inc.java:7",
+        "F 2 3 1 0x10 R - Inc.java:7",
+        "F 3 4 1 0x10 W - Inc.java:7",
+        "S 5 0 acquire 0x10:3",
+        "F 4 6 0 0x10 R - Inc.java:7",
+        "F 5 7 0 0x10 W - Inc.java:7",
+        "S 8 1 acquire 0x10:5",
+        "F 6 9 1 0x10 R - Inc.java:7",
+        "F 7 10 1 0x10 W - Inc.java:7",
+        "S 11 0 acquire 0x10:7",
+        "F 8 12 0 0x10 R - Inc.java:7"};
+
     @TempDir
     Path dir;
 
@@ -100,19 +115,7 @@ class PatternTest {
 
     @Test
     void readThenWriteInTurn_isMigratory() {
-        Explainer e = new Explainer(Traces.pages(dir, 2,
-                "F 0 1 0 0x10 R - Inc.java:7",
-                "F 1 2 0 0x10 W - Inc.java:7",
-                "F 2 3 1 0x10 R - Inc.java:7",
-                "F 3 4 1 0x10 W - Inc.java:7",
-                "S 5 0 acquire 0x10:3",
-                "F 4 6 0 0x10 R - Inc.java:7",
-                "F 5 7 0 0x10 W - Inc.java:7",
-                "S 8 1 acquire 0x10:5",
-                "F 6 9 1 0x10 R - Inc.java:7",
-                "F 7 10 1 0x10 W - Inc.java:7",
-                "S 11 0 acquire 0x10:7",
-                "F 8 12 0 0x10 R - Inc.java:7"), CostModel.pages());
+        Explainer e = new Explainer(Traces.pages(dir, 2, MIGRATORY), CostModel.pages());
         assertEquals(Pattern.MIGRATORY, e.pattern(4));
         assertEquals(Pattern.MIGRATORY, e.pattern(6));
         assertEquals(Pattern.SPSC, e.pattern(8), "the last consumer writes no more: nothing migrates on");
@@ -133,16 +136,8 @@ class PatternTest {
 
     @Test
     void explanation_isThePathsBackToTheConsumersPreviousFault() {
-        Explainer e = new Explainer(Traces.pages(dir, 2,
-                "F 0 1 0 0x10 R - Inc.java:7",
-                "F 1 2 0 0x10 W - Inc.java:7",
-                "F 2 3 1 0x10 R - Inc.java:7",
-                "F 3 4 1 0x10 W - Inc.java:7",
-                "S 5 0 acquire 0x10:3",
-                "F 4 6 0 0x10 R - Inc.java:7",
-                "F 5 7 0 0x10 W - Inc.java:7",
-                "S 8 1 acquire 0x10:5",
-                "F 6 9 1 0x10 R - Inc.java:7"), CostModel.pages());
+        Explainer e = new Explainer(Traces.pages(dir, 2, java.util.Arrays.copyOf(MIGRATORY, 9)),
+                CostModel.pages());
         java.util.List<String> shapes = new java.util.ArrayList<>();
         for (int[] p : e.explanation(6)) {
             shapes.add(java.util.Arrays.toString(p) + " " + e.shape(p, 6));

@@ -7,15 +7,14 @@ import org.dsmscope.bench.ciat.StreamDriver;
 import org.dsmscope.ciat.CiatOptions;
 import org.dsmscope.ciat.age.AccessAge;
 import org.dsmscope.explain.CostModel;
+import org.dsmscope.explain.DirectContext;
 import org.dsmscope.explain.DsmSimulator;
 import org.dsmscope.explain.Explainer;
 import org.dsmscope.explain.FaultTrace;
 import org.dsmscope.explain.Profiles;
 import org.dsmscope.explain.Sources;
 import org.dsmscope.replay.CallEvent;
-import org.dsmscope.replay.ReplayContext;
 import org.dsmscope.trace.CallType;
-import org.dsmscope.trace.TraceSet;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -64,32 +63,7 @@ public class ExplainBench {
     public static FaultTrace synthetic(int n, int target, long seed) {
         FaultTrace t = new FaultTrace(false, 4096, n);
         DsmSimulator sim = new DsmSimulator(false, 4096, t, null);
-        sim.begin(new ReplayContext() {
-            @Override
-            public int threads() {
-                return n;
-            }
-
-            @Override
-            public int processors() {
-                return n;
-            }
-
-            @Override
-            public TraceSet traces() {
-                return null;
-            }
-
-            @Override
-            public boolean isSyncVariable(long address) {
-                return false;
-            }
-
-            @Override
-            public long clock(int thread) {
-                return 0;
-            }
-        });
+        sim.begin(new DirectContext(n));
         SplittableRandom r = new SplittableRandom(seed);
         CallEvent c = new CallEvent();
         for (long clock = 1; t.faults() < target; clock++) {
