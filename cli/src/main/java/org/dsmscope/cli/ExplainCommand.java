@@ -2,7 +2,6 @@ package org.dsmscope.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,6 +11,7 @@ import java.util.concurrent.Callable;
 import org.dsmscope.explain.CostModel;
 import org.dsmscope.explain.ExplainRun;
 import org.dsmscope.replay.ReplayOptions;
+import org.dsmscope.trace.OutputFile;
 import org.dsmscope.trace.TraceSet;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -120,13 +120,14 @@ public final class ExplainCommand implements Callable<Integer> {
             r.warnUnused(spec);
             res = ExplainRun.replay(ts[0], ts[1], ro, o);
         }
-        try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out, StandardCharsets.UTF_8))) {
-            res.report().text(w);
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
-        }
+        ExplainRun.Result done = res;
+        OutputFile.write(out, p -> {
+            try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(p, StandardCharsets.UTF_8))) {
+                done.report().text(w);
+            }
+        });
         if (json != null) {
-            res.report().writeJson(json);
+            OutputFile.write(json, res.report()::writeJson);
         }
         PrintWriter stdout = spec.commandLine().getOut();
         if (unit != null) {

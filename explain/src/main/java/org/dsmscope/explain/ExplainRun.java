@@ -10,6 +10,7 @@ import java.util.List;
 import org.dsmscope.replay.Replay;
 import org.dsmscope.replay.ReplayOptions;
 import org.dsmscope.trace.BadInputException;
+import org.dsmscope.trace.OutputFile;
 import org.dsmscope.trace.TraceSet;
 import org.dsmscope.trace.sidecar.DataMap;
 import org.dsmscope.trace.sidecar.SymbolFile;
@@ -30,7 +31,7 @@ public final class ExplainRun {
         public CostModel cost;
         /** Similarity tolerance of merged explanations. */
         public double tolerance = 0.10;
-        /** Where to write the fault trace (null: not written). */
+        /** Where to write the fault trace (through NAME.partial, renamed when complete; null: not written). */
         public Path faultsOut;
     }
 
@@ -47,18 +48,26 @@ public final class ExplainRun {
         CostModel cm = cost(o);
         int procs = detailed.size();
         FaultTrace trace = new FaultTrace(o.lines, o.unitSize, procs);
-        Writer w = o.faultsOut == null ? null
-                : new BufferedWriter(Files.newBufferedWriter(o.faultsOut, StandardCharsets.UTF_8), 1 << 16);
+        Path partial = o.faultsOut == null ? null : OutputFile.partial(o.faultsOut);
+        Writer w = partial == null ? null
+                : new BufferedWriter(Files.newBufferedWriter(partial, StandardCharsets.UTF_8), 1 << 16);
         DsmSimulator sim;
+        boolean done = false;
         try {
             FaultSink sink = w == null ? trace : both(trace, FaultFormat.writer(w, o.lines, o.unitSize, procs));
             sim = new DsmSimulator(o.lines, o.unitSize, sink, null);
             Replay r = new Replay(detailed, calls, ro);
             r.add(sim);
             r.run();
+            done = true;
         } finally {
             if (w != null) {
                 w.close();
+                if (done) {
+                    OutputFile.commit(partial, o.faultsOut);
+                } else {
+                    OutputFile.discard(partial);
+                }
             }
         }
         Sources src = new Sources(trace, dataMap(detailed), symbols(detailed), false);
