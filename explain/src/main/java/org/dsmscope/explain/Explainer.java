@@ -135,9 +135,12 @@ public final class Explainer {
     }
 
     private void causes() {
-        LongIntTable held = new LongIntTable(1 << 12);
+        // one slot per (unit, processor): its last fault (+1) and the head of its pending notices
+        LongIntTable slotOf = new LongIntTable(1 << 12);
+        int[] lastFault = new int[1024];
+        int[] pendHead = new int[1024];
+        int slots = 0;
         LongIntTable lastOnUnit = new LongIntTable(1 << 12);
-        LongIntTable pend = new LongIntTable(1 << 12);
         int[] nodeFault = new int[256];
         byte[] nodeKind = new byte[256];
         int[] nodeNext = new int[256];
@@ -150,6 +153,15 @@ public final class Explainer {
             for (; s < t.syncs && (t.sBefore[s] <= f); s++) {
                 for (int i = t.sFirst[s]; i < t.sFirst[s + 1]; i++) {
                     long key = t.pUnit[i] * n + t.sProc[s];
+                    int sl = slotOf.get(key, -1);
+                    if (sl < 0) {
+                        sl = slots++;
+                        if (sl == lastFault.length) {
+                            lastFault = Arrays.copyOf(lastFault, sl * 2);
+                            pendHead = Arrays.copyOf(pendHead, sl * 2);
+                        }
+                        slotOf.put(key, sl);
+                    }
                     if (nodes == nodeFault.length) {
                         nodeFault = Arrays.copyOf(nodeFault, nodes * 2);
                         nodeKind = Arrays.copyOf(nodeKind, nodes * 2);
@@ -157,28 +169,35 @@ public final class Explainer {
                     }
                     nodeFault[nodes] = t.pFault[i];
                     nodeKind[nodes] = t.sKind[s];
-                    nodeNext[nodes] = pend.get(key, 0);
-                    pend.put(key, nodes++);
+                    nodeNext[nodes] = pendHead[sl];
+                    pendHead[sl] = nodes++;
                 }
             }
             if (f == t.faults) {
                 break;
             }
             long key = t.unit[f] * n + t.proc[f];
-            int prev = held.get(key, 0) - 1;
+            int sl = slotOf.get(key, -1);
+            if (sl < 0) {
+                sl = slots++;
+                if (sl == lastFault.length) {
+                    lastFault = Arrays.copyOf(lastFault, sl * 2);
+                    pendHead = Arrays.copyOf(pendHead, sl * 2);
+                }
+                slotOf.put(key, sl);
+            }
+            int prev = lastFault[sl] - 1;
             prevSame[f] = prev;
-            held.put(key, f + 1);
+            lastFault[sl] = f + 1;
             int last = lastOnUnit.get(t.unit[f], 0) - 1;
             nextOnUnit[f] = -1;
             if (last >= 0) {
                 nextOnUnit[last] = f;
             }
             lastOnUnit.put(t.unit[f], f + 1);
-            int head = pend.get(key, 0);
+            int head = pendHead[sl];
+            pendHead[sl] = 0;
             nFirst[f] = noticeTotal;
-            if (head > 0) {
-                pend.put(key, 0);
-            }
             if (prev < 0) {
                 cause[f] = COLD;
                 cost[f] = cm.cold();
