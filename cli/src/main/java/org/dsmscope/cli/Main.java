@@ -24,6 +24,7 @@ import picocli.CommandLine.Command;
             CiatCommand.class,
             CdatCommand.class,
             TdatCommand.class,
+            ExplainCommand.class,
             ConvertCommand.class,
             DemoCommand.class,
             DsmCommand.class,

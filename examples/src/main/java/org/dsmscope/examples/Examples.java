@@ -77,7 +77,19 @@ public final class Examples {
                     ParkRing::run),
             new Entry("spinbarrier", SpinBarrier.class, Cli.DEFAULT_THREADS, SpinBarrier.DEFAULT_SIZE, 20, "rounds",
                     "unequal work per thread between sense-reversing spin barriers (a volatile flag re-read)",
-                    SpinBarrier::run));
+                    SpinBarrier::run),
+            new Entry("prodcons", ProducerConsumer.class, Cli.DEFAULT_THREADS, ProducerConsumer.DEFAULT_SIZE, 4,
+                    "rounds", "thread 0 fills a shared buffer, the others read it; 2 barriers per round (issue 26)",
+                    ProducerConsumer::run),
+            new Entry("migratory", MigratoryCounter.class, Cli.DEFAULT_THREADS, MigratoryCounter.DEFAULT_SIZE, 200,
+                    "increments", "one shared counter read and written in turn under a lock (issue 26)",
+                    MigratoryCounter::run),
+            new Entry("falsesharing", FalseSharing.class, Cli.DEFAULT_THREADS, FalseSharing.DEFAULT_SIZE, 2000,
+                    "increments", "per-thread counters side by side in one long[]: false sharing (issue 26)",
+                    FalseSharing::run),
+            new Entry("padded", FalseSharingPadded.class, Cli.DEFAULT_THREADS, FalseSharing.DEFAULT_SIZE, 2000,
+                    "increments", "the false-sharing counters a 64-byte line apart: the fix (issue 26)",
+                    FalseSharingPadded::run));
 
     private Examples() {
     }

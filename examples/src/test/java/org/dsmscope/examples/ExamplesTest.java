@@ -55,9 +55,9 @@ class ExamplesTest {
     }
 
     @Test
-    void registry_hasTheWorkloadsOfIssues3_22And28_withDistinctNamesAndMainMethods() throws Exception {
+    void registry_hasTheWorkloadsOfIssues3_22_26And28_withDistinctNamesAndMainMethods() throws Exception {
         assertEquals(List.of("matmul", "sor", "lu", "radix", "fft", "cg", "workqueue", "pipeline", "masterworker",
-                "parkring", "spinbarrier"),
+                "parkring", "spinbarrier", "prodcons", "migratory", "falsesharing", "padded"),
                 Examples.all().stream().map(Examples.Entry::name).toList());
         Set<Class<?>> classes = new HashSet<>();
         for (Examples.Entry e : Examples.all()) {

@@ -1,0 +1,200 @@
+package org.dsmscope.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code dsmscope explain} end to end (issue 26): the pattern examples traced by the real agent and explained, the
+ * expected pattern at the expected source line and data structure; the false-sharing example names both array
+ * elements and its padded fix shows none; a fault trace written by the replay explained again with {@code
+ * --faults}; bad fault traces refused with one line naming the file and line.
+ */
+class ExplainCommandTest {
+    @TempDir
+    Path dir;
+
+    private static final class Run {
+        int status;
+        String out;
+        String err;
+    }
+
+    private static Run run(String... args) {
+        picocli.CommandLine cl = Main.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        Run r = new Run();
+        r.status = cl.execute(args);
+        r.out = out.toString();
+        r.err = err.toString();
+        return r;
+    }
+
+    /** Traces {@code main} of the examples at {@code level} on 2 or more threads; returns the trace set's prefix. */
+    private String trace(String name, int level, String mainClass, String... args) {
+        assumeTrue(TraceCommand.findAgentJar() != null, "agent jar not built");
+        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> a = new ArrayList<>(List.of("trace", "--level", Integer.toString(level), "-o",
+                dir.resolve(name).toString(), "--", java, "-cp", DemoCommand.findExamplesJar().toString(),
+                "org.dsmscope.examples." + mainClass));
+        a.addAll(List.of(args));
+        Run r = run(a.toArray(new String[0]));
+        assertEquals(0, r.status, r.err);
+        return dir.resolve(name + "." + args[0]).toString();
+    }
+
+    /** The source line of the examples' file holding {@code text}: {@code File.java:N}. */
+    private static String line(String file, String text) throws IOException {
+        Path src = Paths.get("..", "examples", "src", "main", "java", "org", "dsmscope", "examples", file);
+        List<String> lines = Files.readAllLines(src);
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).contains(text)) {
+                return file + ":" + (i + 1);
+            }
+        }
+        throw new AssertionError(text + " not in " + src);
+    }
+
+    private JsonNode explain(String set, String... options) throws IOException {
+        Path json = dir.resolve(Paths.get(set).getFileName() + ".json");
+        List<String> a = new ArrayList<>(List.of("explain", "--json", json.toString()));
+        a.addAll(List.of(options));
+        a.add(set);
+        Run r = run(a.toArray(new String[0]));
+        assertEquals(0, r.status, r.err);
+        assertTrue(Files.readString(Paths.get(set + ".explain_report")).startsWith("dsmscope-explain-report 1\n"));
+        return new ObjectMapper().readTree(json.toFile());
+    }
+
+    private static JsonNode row(JsonNode rows, String label) {
+        for (JsonNode r : rows) {
+            if (r.path("label").asText().equals(label)) {
+                return r;
+            }
+        }
+        throw new AssertionError("no row " + label + " in " + rows);
+    }
+
+    private static JsonNode top(JsonNode rows) {
+        return rows.get(0);
+    }
+
+    @Test
+    void producerConsumer_isSingleProducerAtTheConsumersReadAndTheBuffer() throws IOException {
+        String set = trace("pc", 3, "ProducerConsumer", "2", "4");
+        JsonNode root = explain(set);
+        assertEquals("dsmscope-explain 1", root.path("format").asText());
+        String read = line("ProducerConsumer.java", "s += (long) buffer[i]");
+        assertEquals(read, top(root.path("bySourceLine")).path("label").asText());
+        assertEquals("single-producer-single-consumer", row(root.path("bySourceLine"), read).path("pattern").asText());
+        JsonNode data = top(root.path("byDataStructure"));
+        assertTrue(data.path("label").asText().startsWith("double[] allocated at org.dsmscope.examples."
+                + "ProducerConsumer.run:"), data.toString());
+        assertEquals("single-producer-single-consumer", data.path("pattern").asText());
+        String write = line("ProducerConsumer.java", "buffer[i] = (i * 31");
+        assertTrue(top(root.path("byCause")).path("label").asText().endsWith("by a write at " + write),
+                root.path("byCause").toString());
+
+        String set3 = trace("pc", 3, "ProducerConsumer", "3", "4");
+        JsonNode root3 = explain(set3);
+        assertEquals("single-producer-multiple-consumer", row(root3.path("bySourceLine"), read).path("pattern")
+                .asText());
+    }
+
+    @Test
+    void migratoryCounter_isMigratoryAtTheIncrementAndTheCounter() throws IOException {
+        String set = trace("mig", 3, "MigratoryCounter", "2", "200");
+        JsonNode root = explain(set);
+        String inc = line("MigratoryCounter.java", "counter.total += v");
+        assertEquals("migratory", row(root.path("bySourceLine"), inc).path("pattern").asText());
+        JsonNode data = top(root.path("byDataStructure"));
+        assertTrue(data.path("label").asText().startsWith("org.dsmscope.examples.MigratoryCounter$Counter allocated"
+                + " at "), data.toString());
+        assertEquals("migratory", data.path("pattern").asText());
+        assertTrue(root.path("costByPattern").path("migratory").asDouble() > 0.5 * root.path("totalCost")
+                .asDouble(), root.path("costByPattern").toString());
+    }
+
+    @Test
+    void falseSharing_namesBothElements_andThePaddedVersionShowsNone() throws IOException {
+        String set = trace("fs", 2, "FalseSharing", "2", "2000");
+        JsonNode root = explain(set, "--granularity", "line", "--line-size", "64");
+        JsonNode fs = root.path("falseSharing");
+        assertEquals(1, fs.size(), fs.toString());
+        JsonNode l = fs.get(0);
+        assertEquals(List.of("long[0] at offset 16 written"), texts(l.path("touched").path("0")));
+        assertEquals(List.of("long[1] at offset 24 written"), texts(l.path("touched").path("1")));
+        assertTrue(l.path("misses").asInt() > 1000, l.toString());
+        assertEquals(0, l.path("missesSeparated").asInt(), "each counter on its own line: no coherence miss left");
+        assertEquals(l.path("misses").asInt(), l.path("removed").asInt());
+        assertTrue(l.path("fix").asText().contains("per-thread"), l.toString());
+        assertTrue(root.path("notes").get(0).asText().contains("level-3"), "level 2: lines need level 3");
+
+        String padded = trace("pad", 2, "FalseSharingPadded", "2", "2000");
+        JsonNode p = explain(padded, "--granularity", "line");
+        assertEquals(0, p.path("falseSharing").size(), p.path("falseSharing").toString());
+        assertEquals(0, p.path("faults").path("invalidation").asInt(), "no coherence miss at all");
+    }
+
+    private static List<String> texts(JsonNode a) {
+        List<String> l = new ArrayList<>();
+        a.forEach(x -> l.add(x.asText()));
+        return l;
+    }
+
+    @Test
+    void faultTraceOfTheReplay_explainedAgain_givesTheSameFaultsAndCost() throws IOException {
+        String set = trace("mig", 2, "MigratoryCounter", "2", "100");
+        JsonNode replayed = explain(set);
+        Path again = dir.resolve("again.json");
+        Run r = run("explain", "--faults", set + ".faults", "--json", again.toString());
+        assertEquals(0, r.status, r.err);
+        JsonNode read = new ObjectMapper().readTree(again.toFile());
+        assertEquals(replayed.path("faults"), read.path("faults"));
+        assertEquals(replayed.path("totalCost"), read.path("totalCost"));
+        assertEquals(replayed.path("costByPattern"), read.path("costByPattern"));
+        Run g = run("explain", "--faults", set + ".faults", "--graph", "0x20002");
+        assertEquals(0, g.status, g.err);
+        assertTrue(g.out.startsWith("digraph \"page 0x20002\" {"), g.out);
+        assertTrue(g.out.contains("migratory"), g.out);
+    }
+
+    @Test
+    void badFaultTrace_isOneLineNamingFileAndLine_exitStatus2() throws IOException {
+        Path f = dir.resolve("bad.faults");
+        Files.writeString(f, "dsmscope-faults 1\nunit page 4096\nprocessors 2\nF 0 9 0 0x10 W - -\nF 1 4 1 0x10 R - -\n");
+        Run r = run("explain", "--faults", f.toString());
+        assertEquals(2, r.status);
+        assertEquals("dsmscope: " + f + ": line 5: time 4 goes backwards (the record before is at 9)",
+                r.err.strip());
+        Files.writeString(f, "dsmscope-faults 1\nunit page 4096\nprocessors 2\nF 0 9 3 0x10 W - -\n");
+        r = run("explain", "--faults", f.toString());
+        assertEquals(2, r.status);
+        assertTrue(r.err.strip().endsWith("line 4: processor 3 does not exist (processors 2)"), r.err);
+        Files.writeString(f, "dsmscope-faults 1\nunit page 4096\nprocessors 2\nF 0 9 0 0x10 W - -\nS 10 1 acquire"
+                + " 0x11:0\n");
+        r = run("explain", "--faults", f.toString());
+        assertEquals(2, r.status);
+        assertTrue(r.err.strip().endsWith("line 5: synchronization names unknown page 0x11: no fault on it before"),
+                r.err);
+        r = run("explain", "--faults", f.toString(), "--latency", "-1");
+        assertEquals(2, r.status);
+        assertTrue(r.err.contains("option --latency: must be a number >= 0"), r.err);
+    }
+}

@@ -1,0 +1,140 @@
+package org.dsmscope.explain;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.dsmscope.replay.Replay;
+import org.dsmscope.replay.ReplayOptions;
+import org.dsmscope.trace.BadInputException;
+import org.dsmscope.trace.OutputFile;
+import org.dsmscope.trace.TraceSet;
+import org.dsmscope.trace.sidecar.DataMap;
+import org.dsmscope.trace.sidecar.SymbolFile;
+
+/**
+ * One EXPLAIN run end to end (what {@code dsmscope explain} does): replay a trace set through the {@link
+ * DsmSimulator} (writing the fault trace), or read a fault trace made elsewhere; explain it; at line granularity
+ * look for false sharing and replay once more with the falsely shared lines split.
+ */
+public final class ExplainRun {
+    /** What to simulate and how to weigh it. */
+    public static final class Options {
+        /** Cache lines (hardware coherence) instead of pages. */
+        public boolean lines;
+        /** Page or line size, bytes (a power of two). */
+        public int unitSize = 4096;
+        /** Cost model (null: the granularity's defaults). */
+        public CostModel cost;
+        /** Similarity tolerance of merged explanations. */
+        public double tolerance = 0.10;
+        /** Where to write the fault trace (through NAME.partial, renamed when complete; null: not written). */
+        public Path faultsOut;
+    }
+
+    /** The results: the explainer, profiles, terms, false sharing (null at page granularity) and the report. */
+    public record Result(Explainer explainer, Profiles profiles, Sources sources, List<FalseSharing.Line> falseSharing,
+                         ExplainReport report) {
+    }
+
+    private ExplainRun() {
+    }
+
+    /** Replays {@code detailed} (calls: {@code calls}, may be null) through the DSM and explains the faults. */
+    public static Result replay(TraceSet detailed, TraceSet calls, ReplayOptions ro, Options o) throws IOException {
+        CostModel cm = cost(o);
+        int procs = detailed.size();
+        FaultTrace trace = new FaultTrace(o.lines, o.unitSize, procs);
+        Path partial = o.faultsOut == null ? null : OutputFile.partial(o.faultsOut);
+        Writer w = partial == null ? null
+                : new BufferedWriter(Files.newBufferedWriter(partial, StandardCharsets.UTF_8), 1 << 16);
+        DsmSimulator sim;
+        boolean done = false;
+        try {
+            FaultSink sink = w == null ? trace : both(trace, FaultFormat.writer(w, o.lines, o.unitSize, procs));
+            sim = new DsmSimulator(o.lines, o.unitSize, sink, null);
+            Replay r = new Replay(detailed, calls, ro);
+            r.add(sim);
+            r.run();
+            done = true;
+        } finally {
+            if (w != null) {
+                w.close();
+                if (done) {
+                    OutputFile.commit(partial, o.faultsOut);
+                } else {
+                    OutputFile.discard(partial);
+                }
+            }
+        }
+        Sources src = new Sources(trace, dataMap(detailed), symbols(detailed), false);
+        Explainer e = new Explainer(trace, cm);
+        List<FalseSharing.Line> fs = null;
+        if (o.lines) {
+            fs = FalseSharing.find(e, sim, src);
+            if (!fs.isEmpty()) {
+                DsmSimulator split = new DsmSimulator(true, o.unitSize, null, FalseSharing.split(fs));
+                Replay r = new Replay(detailed, calls, ro);
+                r.add(split);
+                r.run();
+                FalseSharing.counted(fs, split);
+            }
+        }
+        Profiles p = new Profiles(e, src, o.tolerance);
+        return new Result(e, p, src, fs, new ExplainReport(e, p, src, fs));
+    }
+
+    /** Explains fault trace {@code f} (made elsewhere): no replay, sites and units as the trace names them. */
+    public static Result faults(Path f, Options o) throws IOException {
+        FaultTrace trace = FaultFormat.read(f);
+        o.lines = trace.lines;
+        o.unitSize = trace.unitSize;
+        Sources src = new Sources(trace, null, null, true);
+        Explainer e = new Explainer(trace, cost(o));
+        Profiles p = new Profiles(e, src, o.tolerance);
+        return new Result(e, p, src, null, new ExplainReport(e, p, src, null));
+    }
+
+    private static CostModel cost(Options o) {
+        return o.cost != null ? o.cost : o.lines ? CostModel.lines() : CostModel.pages();
+    }
+
+    /** The data map beside the trace set, or null when there is none. */
+    static DataMap dataMap(TraceSet set) throws IOException {
+        Path f = DataMap.pathFor(set.base());
+        return Files.isRegularFile(f) ? DataMap.read(f) : null;
+    }
+
+    /** The symbol file beside the trace set, or null when there is none or it has no line rows. */
+    static SymbolFile symbols(TraceSet set) throws IOException {
+        Path f = SymbolFile.pathFor(set.base());
+        if (!Files.isRegularFile(f)) {
+            return null;
+        }
+        try {
+            return SymbolFile.read(f);
+        } catch (BadInputException e) {
+            throw new BadInputException(e.getMessage() + " (move the symbol file away to explain without lines)", e);
+        }
+    }
+
+    /** A sink handing every record to a and then b. */
+    static FaultSink both(FaultSink a, FaultSink b) {
+        return new FaultSink() {
+            @Override
+            public void fault(int id, long time, int proc, long unit, boolean write, long address, long site) {
+                a.fault(id, time, proc, unit, write, address, site);
+                b.fault(id, time, proc, unit, write, address, site);
+            }
+
+            @Override
+            public void sync(long time, int proc, int kind, long[] units, int[] faults, int n) {
+                a.sync(time, proc, kind, units, faults, n);
+                b.sync(time, proc, kind, units, faults, n);
+            }
+        };
+    }
+}
