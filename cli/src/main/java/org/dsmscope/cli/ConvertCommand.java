@@ -97,6 +97,7 @@ public final class ConvertCommand implements Callable<Integer> {
         }
         err.println("dsmscope: converted " + r.records + " records into " + prefix + " (" + r.files.size()
                 + " file" + (r.files.size() == 1 ? "" : "s") + ")");
+        RunFiles.warnUnverified(err, r.unverified);
         for (String line : r.skippedFiles) {
             err.println("dsmscope: " + line);
         }

@@ -61,7 +61,7 @@ public final class ExportCommand implements Callable<Integer> {
             ro.validate();
             TraceSet[] ts = r.traceSets("export chrome", sets, "export chrome [calls_file.p] trace_file.p");
             Path out = output != null ? output : Path.of(ts[0].base() + ".chrome.json");
-            CiatCommand.checkWritable(List.of(out));
+            RunFiles.check(RunFiles.traceInputs(ts), List.of(out));
             r.warnUnused(spec);
             Replay replay = new Replay(ts[0], ts[1], ro);
             ChromeTrace export = new ChromeTrace(out, ro.ipc * ro.mhz, maxArrows);
@@ -78,6 +78,7 @@ public final class ExportCommand implements Callable<Integer> {
                     export.abandon();
                 }
             }
+            RunFiles.warnUnverified(spec.commandLine().getErr(), replay.unverified());
             spec.commandLine().getOut().printf(Locale.ROOT, "export: %d thread tracks, %d lock hand-offs; %.0f"
                     + " clocks per microsecond (IPC %s x %s MHz)%nexport: wrote %s%n", replay.threads(),
                     export.flows(), ro.ipc * ro.mhz, ro.ipc, ro.mhz, out);

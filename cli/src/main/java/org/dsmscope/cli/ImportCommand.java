@@ -66,7 +66,7 @@ public final class ImportCommand implements Runnable {
         @Override
         public Integer call() throws IOException {
             TraceWriter.Options o = new TraceWriter.Options().codec(CliOptions.codec(type, codec)).background(true)
-                    .order(CliOptions.byteOrder(byteOrder, java.nio.ByteOrder.BIG_ENDIAN));
+                    .endRecord(true).order(CliOptions.byteOrder(byteOrder, java.nio.ByteOrder.BIG_ENDIAN));
             CliOptions.outputName("-o", name);
             java.io.PrintWriter err = spec.commandLine().getErr();
             LackeyImporter imp = new LackeyImporter(o, threadsFromSched, skipBad);

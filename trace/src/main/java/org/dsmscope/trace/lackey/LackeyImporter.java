@@ -187,7 +187,7 @@ public final class LackeyImporter {
     private Result finish(String name) throws IOException {
         int p = slots;
         for (int i = 0; i < p; i++) {
-            writers[i].close();
+            writers[i].finish();
         }
         List<Path> files = new ArrayList<>(p);
         int[] vt = Arrays.copyOf(tidOf, p);
