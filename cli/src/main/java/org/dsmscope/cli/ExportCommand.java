@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code dsmscope export}: replayed trace sets in formats other tools display (SPEC §9). */
-@Command(name = "export", description = "Export a replayed trace set for other tools.",
+@Command(name = "export", mixinStandardHelpOptions = true, description = "Export a replayed trace set for other tools.",
         subcommands = {ExportCommand.Chrome.class})
 public final class ExportCommand implements Callable<Integer> {
     @CommandLine.Spec

@@ -68,6 +68,7 @@ public final class ImportCommand implements Runnable {
             TraceWriter.Options o = new TraceWriter.Options().codec(CliOptions.codec(type, codec)).background(true)
                     .endRecord(true).order(CliOptions.byteOrder(byteOrder, java.nio.ByteOrder.BIG_ENDIAN));
             CliOptions.outputName("-o", name);
+            RunFiles.checkWritable(java.util.List.of(java.nio.file.Path.of(name + ".1.0")));
             java.io.PrintWriter err = spec.commandLine().getErr();
             LackeyImporter imp = new LackeyImporter(o, threadsFromSched, skipBad);
             LackeyImporter.Result r;

@@ -19,7 +19,7 @@ import picocli.CommandLine.Command;
 @Command(name = "dsmscope", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = "Characterize shared-memory and DSM applications: trace, replay, analyse, monitor.",
         subcommands = {
-            CommandLine.HelpCommand.class,
+            HelpCommand.class,
             // subcommands (keep one per line, sorted by tool)
             CiatCommand.class,
             CdatCommand.class,

@@ -95,10 +95,35 @@ final class RunFiles {
                 throw new UserError(p + ": cannot write: folder " + parent
                         + (Files.exists(parent) ? " is not a directory" : " does not exist"));
             }
-            if (parent != null && !Files.isWritable(parent)) {
-                // outputs are written beside their names and renamed into place: the folder must be writable
-                throw new UserError(p + ": cannot write: folder " + parent + " is not writable");
+            if (parent != null) {
+                // outputs are written beside their names and renamed into place: the folder must take new files
+                String why = refusesNewFiles(parent);
+                if (why != null) {
+                    throw new UserError(p + ": cannot write: folder " + parent + " " + why);
+                }
             }
+        }
+    }
+
+    /**
+     * Why folder {@code dir} does not take new files ("is not writable", "does not exist"), or null if it does:
+     * found by creating and deleting an empty file there, which also holds for root (for whom every folder looks
+     * writable) and for folders such as /proc that refuse new files whatever their permissions say.
+     */
+    static String refusesNewFiles(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return Files.exists(dir) ? "is not a directory" : "does not exist";
+        }
+        if (!Files.isWritable(dir)) {
+            return "is not writable";
+        }
+        try {
+            Files.delete(Files.createTempFile(dir, ".dsmscope-", ".probe"));
+            return null;
+        } catch (IOException e) {
+            return "does not take new files (" + (e instanceof java.nio.file.FileSystemException
+                    && ((java.nio.file.FileSystemException) e).getReason() != null
+                    ? ((java.nio.file.FileSystemException) e).getReason() : e.getClass().getSimpleName()) + ")";
         }
     }
 

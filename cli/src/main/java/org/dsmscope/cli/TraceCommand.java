@@ -133,8 +133,9 @@ public final class TraceCommand implements Callable<Integer> {
         if (!t.equals("suppressed") && (dir == null || !Files.isDirectory(dir))) {
             throw new UserError("cannot write traces " + name + ".*: no such directory " + dir);
         }
-        if (!t.equals("suppressed") && !Files.isWritable(dir)) {
-            throw new UserError("cannot write traces " + name + ".*: directory " + dir + " is not writable");
+        String refused = t.equals("suppressed") ? null : RunFiles.refusesNewFiles(dir);
+        if (refused != null) {
+            throw new UserError("cannot write traces " + name + ".*: directory " + dir + " " + refused);
         }
         checkMainClass(program);
         Path jar = agent != null ? agent : findAgentJar();

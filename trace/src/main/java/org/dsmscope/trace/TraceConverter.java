@@ -68,7 +68,9 @@ public final class TraceConverter {
         int p = in.size();
         Map<Path, Integer> inputs = new HashMap<>();
         for (int u = 0; u < p; u++) {
-            inputs.put(in.files().get(u).toRealPath(), u);
+            if (Files.isRegularFile(in.files().get(u))) {
+                inputs.put(in.files().get(u).toRealPath(), u); // a pipe is no file an output could replace
+            }
         }
         List<Path> dsts = new ArrayList<>();
         for (int t = 0; t < p; t++) {

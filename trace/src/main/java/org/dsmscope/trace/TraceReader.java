@@ -235,8 +235,20 @@ public final class TraceReader implements AutoCloseable {
         detectOrder(o.order);
     }
 
-    /** Opens a file. Missing or unreadable files give a {@link BadInputException}. */
+    /**
+     * Opens a file. Missing or unreadable files, directories and devices give a {@link BadInputException}; a pipe
+     * or FIFO is read as a stream (once).
+     */
     public static TraceReader open(Path file, Options o) throws IOException {
+        if (InputFile.check(file, null, "trace file", true) == InputFile.Kind.PIPE) {
+            ReadableByteChannel in = streamed(FileChannel.open(file, StandardOpenOption.READ));
+            try {
+                return new TraceReader(in, file.toString(), o);
+            } catch (IOException | RuntimeException e) {
+                in.close();
+                throw e;
+            }
+        }
         FileChannel ch;
         try {
             ch = FileChannel.open(file, StandardOpenOption.READ);
@@ -245,16 +257,32 @@ public final class TraceReader implements AutoCloseable {
         } catch (AccessDeniedException e) {
             throw new BadInputException(file + ": trace file is not readable (permission denied)");
         }
-        if (Files.isDirectory(file)) {
-            ch.close();
-            throw new BadInputException(file + ": is a directory, not a trace file");
-        }
         try {
             return new TraceReader(ch, file.toString(), o);
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;
         }
+    }
+
+    /** {@code ch} as a plain channel: read as a stream, never mapped or positioned (a pipe cannot seek). */
+    private static ReadableByteChannel streamed(FileChannel ch) {
+        return new ReadableByteChannel() {
+            @Override
+            public int read(ByteBuffer dst) throws IOException {
+                return ch.read(dst);
+            }
+
+            @Override
+            public boolean isOpen() {
+                return ch.isOpen();
+            }
+
+            @Override
+            public void close() throws IOException {
+                ch.close();
+            }
+        };
     }
 
     /** Opens a file with default options. */

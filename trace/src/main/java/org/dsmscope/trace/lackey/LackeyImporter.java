@@ -122,6 +122,7 @@ public final class LackeyImporter {
     /** Imports {@code input} into the trace set {@code name.p}; returns the files written. */
     public Result run(Path input, String name) throws IOException {
         InputStream in;
+        org.dsmscope.trace.InputFile.check(input, null, "Lackey output file", true);
         try {
             in = Files.newInputStream(input);
         } catch (NoSuchFileException e) {
