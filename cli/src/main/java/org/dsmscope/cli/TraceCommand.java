@@ -74,6 +74,8 @@ public final class TraceCommand implements Callable<Integer> {
         if (config == null) {
             throw new UserError("--type to_cdat simulates the machine of a configuration file: give --config FILE");
         }
+        // the configuration's own mistakes name the file, not --cdat-options
+        org.dsmscope.cdat.config.CdatConfig.parse(config);
         List<String> opts = new ArrayList<>();
         if (cdatOptions != null && !cdatOptions.isBlank()) {
             opts.addAll(List.of(cdatOptions.trim().split("\\s+")));
