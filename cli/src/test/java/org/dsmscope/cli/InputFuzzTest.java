@@ -18,9 +18,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.function.Function;
 import java.util.stream.Stream;
-import org.dsmscope.monitor.event.EventBuffer;
-import org.dsmscope.monitor.event.EventType;
-import org.dsmscope.monitor.record.Recorder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -243,15 +240,7 @@ class InputFuzzTest {
                 .toString(), "-o", c.resolve("imp").toString()}, List.of("run.lackey"));
         // a monitor recording (CRC-checked blocks)
         Path rc = folder("recording");
-        try (Recorder r = new Recorder(rc.resolve("r.dsmrec"))) {
-            EventBuffer b = new EventBuffer(200);
-            for (int i = 0; i < 200; i++) {
-                b.add(1_000_000L * i, i % 2, EventType.ADVANCE.code, -1, 0, i, 0, 10, 0);
-            }
-            r.process(0, "m0");
-            r.process(1, "m1");
-            r.accept(b);
-        }
+        RefusedValuesTest.recording(rc.resolve("r.dsmrec"), 200);
         fuzz("recording", rc, "r.dsmrec", false, true, c -> new String[] {"monitor", "summary", "--json",
             c.resolve("s.json").toString(), c.resolve("r.dsmrec").toString()}, List.of("r.dsmrec"));
     }

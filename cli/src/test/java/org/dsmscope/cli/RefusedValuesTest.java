@@ -37,10 +37,14 @@ class RefusedValuesTest {
 
     /** A small, complete recording of two processes. */
     private Path recording() throws IOException {
-        Path rec = dir.resolve("r.dsmrec");
+        return recording(dir.resolve("r.dsmrec"), 100);
+    }
+
+    /** A complete recording {@code rec} of two processes advancing an eventcount {@code events} times. */
+    static Path recording(Path rec, int events) throws IOException {
         try (Recorder r = new Recorder(rec)) {
-            EventBuffer b = new EventBuffer(100);
-            for (int i = 0; i < 100; i++) {
+            EventBuffer b = new EventBuffer(events);
+            for (int i = 0; i < events; i++) {
                 b.add(1_000_000L * i, i % 2, EventType.ADVANCE.code, -1, 0, i, 0, 10, 0);
             }
             r.process(0, "m0");
