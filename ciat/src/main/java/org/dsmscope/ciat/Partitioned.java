@@ -49,7 +49,7 @@ public final class Partitioned {
             CommStats st = phases.get(Math.min(phaseIndex, phases.size() - 1)).comm;
             count(st, type, degree);
             for (int q = 0; q < np; q++) {
-                st.matrix[pairs[q]]++;
+                st.matrix.increment(pairs[q]);
             }
         });
         PhaseStats agg = new PhaseStats(0, "aggregate", -1, r0.threads, r0.processors);

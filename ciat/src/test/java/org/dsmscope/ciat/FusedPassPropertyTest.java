@@ -92,7 +92,7 @@ class FusedPassPropertyTest {
         assertEquals(stats.rar, fusedStats.rar);
         assertArrayEquals(stats.sharing, fusedStats.sharing);
         assertArrayEquals(stats.invalidation, fusedStats.invalidation);
-        assertArrayEquals(stats.matrix, fusedStats.matrix);
+        assertArrayEquals(stats.matrix.toDense(), fusedStats.matrix.toDense());
         List<long[]> expected = mem.pageRows();
         List<long[]> rows = fusedMem.pageRows();
         assertEquals(expected.size(), rows.size());

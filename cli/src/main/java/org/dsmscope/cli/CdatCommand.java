@@ -61,6 +61,9 @@ public final class CdatCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** The configuration files of this run (inputs, which no output may replace). */
+    private final List<Path> configFiles = new ArrayList<>();
+
     @Override
     public Integer call() {
         List<String> sets = new ArrayList<>(args);
@@ -71,7 +74,7 @@ public final class CdatCommand implements Callable<Integer> {
         ReplayOptions ro = r.replayOptions();
         ro.validate();
         TraceSet[] ts = r.traceSets("cdat", sets, USAGE);
-        checkOutputs(ts[0].base(), cfgs);
+        checkOutputs(ts, cfgs);
         r.warnUnused(spec);
         Replay replay = new Replay(ts[0], ts[1], ro);
         warnShared(cfgs, ro.interleave > 0 ? ro.interleave : replay.threads(), ro.interleave > 0);
@@ -83,6 +86,7 @@ public final class CdatCommand implements Callable<Integer> {
         } finally {
             Progress.close(shown);
         }
+        RunFiles.warnUnverified(spec.commandLine().getErr(), replay.unverified());
         PrintWriter out = spec.commandLine().getOut();
         for (Cdat sim : sims) {
             summary(out, sim.result());
@@ -103,7 +107,8 @@ public final class CdatCommand implements Callable<Integer> {
      * positional arguments (removed from {@code sets}, which keeps the trace sets).
      */
     List<CdatConfig> configurations(List<String> sets) {
-        List<Path> cfgFiles = new ArrayList<>(configs);
+        List<Path> cfgFiles = configFiles;
+        cfgFiles.addAll(configs);
         if (cfgFiles.isEmpty()) {
             if (sets.isEmpty() || sets.size() == 1 && r.traceList == null) {
                 throw new UserError("cdat: no configuration file given; usage: " + USAGE);
@@ -162,8 +167,15 @@ public final class CdatCommand implements Callable<Integer> {
         return sims;
     }
 
-    /** Refuses, before a possibly long replay, outputs that could not be written at its end. */
-    private void checkOutputs(String base, List<CdatConfig> cfgs) {
+    /**
+     * Refuses, before a possibly long replay, outputs that could not be written at its end or that would replace an
+     * input (a trace, a configuration, the memory usage file) or each other.
+     */
+    private void checkOutputs(TraceSet[] ts, List<CdatConfig> cfgs) {
+        String base = ts[0].base();
+        List<Path> ins = RunFiles.traceInputs(ts);
+        ins.addAll(configFiles);
+        ins.add(memory != null ? memory : Path.of(base + ".memory"));
         List<Path> outs = new ArrayList<>();
         for (CdatConfig c : cfgs) {
             String suffix = cfgs.size() > 1 ? c.name : null;
@@ -178,7 +190,7 @@ public final class CdatCommand implements Callable<Integer> {
         if (json != null) {
             outs.add(json);
         }
-        CiatCommand.checkWritable(outs);
+        RunFiles.check(ins, outs);
     }
 
     /** Runs the replay; if it fails, no partial traffic trace is left under a complete one's name. */

@@ -1,7 +1,6 @@
 package org.dsmscope.cli;
 
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -93,7 +92,7 @@ public final class CiatCommand implements Callable<Integer> {
         TraceSet detailed = ts[0];
         TraceSet calls = ts[1];
         int parts = partitionCount();
-        checkOutputs(detailed.base(), co);
+        checkOutputs(detailed, calls, co);
         r.warnUnused(spec);
         Replay replay = new Replay(detailed, calls, ro);
         Analysed done;
@@ -104,6 +103,7 @@ public final class CiatCommand implements Callable<Integer> {
         } finally {
             Progress.close(shown);
         }
+        RunFiles.warnUnverified(spec.commandLine().getErr(), replay.unverified());
         summary(done.result(), done.written());
         if (replay.problemCount() > 0) {
             problems(replay, done.written());
@@ -133,10 +133,11 @@ public final class CiatCommand implements Callable<Integer> {
     }
 
     /**
-     * Refuses, before a possibly long analysis, outputs that could not be written at its end: an output name that
-     * is a directory, a folder that does not exist or is not writable.
+     * Refuses, before a possibly long analysis, outputs that could not be written at its end (an output name that
+     * is a directory, a folder that does not exist or is not writable) or that would replace an input or each other.
      */
-    static void checkOutputs(String base, CiatOptions co) {
+    static void checkOutputs(TraceSet detailed, TraceSet calls, CiatOptions co) {
+        String base = detailed.base();
         List<Path> outs = new ArrayList<>(List.of(Path.of(base + ".ciat_report"), Path.of(base + ".memory")));
         if (co.events) {
             outs.add(Path.of(base + ".ciat_events"));
@@ -144,25 +145,7 @@ public final class CiatCommand implements Callable<Integer> {
         if (co.json != null) {
             outs.add(co.json);
         }
-        checkWritable(outs);
-    }
-
-    /** Refuses outputs that could not be written: a directory of that name, a missing or read-only folder. */
-    static void checkWritable(List<Path> outs) {
-        for (Path p : outs) {
-            if (Files.isDirectory(p)) {
-                throw new UserError(p + ": cannot write: is a directory");
-            }
-            Path parent = p.toAbsolutePath().getParent();
-            if (parent != null && !Files.isDirectory(parent)) {
-                throw new UserError(p + ": cannot write: folder " + parent
-                        + (Files.exists(parent) ? " is not a directory" : " does not exist"));
-            }
-            if (parent != null && !Files.isWritable(parent)) {
-                // outputs are written beside their names and renamed into place: the folder must be writable
-                throw new UserError(p + ": cannot write: folder " + parent + " is not writable");
-            }
-        }
+        RunFiles.check(RunFiles.traceInputs(detailed, calls), outs);
     }
 
     /** The number of analysis partitions {@code --partitions} asks for (0: one per core), checked. */

@@ -86,6 +86,7 @@ public final class ConvertCommand implements Callable<Integer> {
         TraceReader.Options ro = new TraceReader.Options().skipBadRecords(skipBad)
                 .order(CliOptions.byteOrder(inputByteOrder, null));
         String prefix = TraceConverter.outputPrefix(CliOptions.outputName("-o", out), in.size());
+        RunFiles.checkWritable(List.of(Path.of(prefix + ".0")));
         PrintWriter err = spec.commandLine().getErr();
         TraceConverter.Result r = new TraceConverter.Result();
         Progress shown = Progress.start(Progress.Mode.of(progress), "convert", "converted", err, () -> r.records,
@@ -97,6 +98,7 @@ public final class ConvertCommand implements Callable<Integer> {
         }
         err.println("dsmscope: converted " + r.records + " records into " + prefix + " (" + r.files.size()
                 + " file" + (r.files.size() == 1 ? "" : "s") + ")");
+        RunFiles.warnUnverified(err, r.unverified);
         for (String line : r.skippedFiles) {
             err.println("dsmscope: " + line);
         }

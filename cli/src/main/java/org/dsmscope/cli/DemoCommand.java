@@ -65,7 +65,14 @@ public final class DemoCommand implements Callable<Integer> {
             throw new UserError("option --sor-size: value " + sorSize + " out of range (2..4096)");
         }
         Path jar = findExamplesJar();
-        Files.createDirectories(out);
+        try {
+            Files.createDirectories(out);
+        } catch (java.io.IOException e) {
+            throw new UserError(out + ": cannot create the output folder: " + (e instanceof java.nio.file
+                    .FileSystemException && ((java.nio.file.FileSystemException) e).getReason() != null
+                    ? ((java.nio.file.FileSystemException) e).getReason() : e.getClass().getSimpleName()));
+        }
+        RunFiles.checkWritable(List.of(out.resolve("matmul.1.0")));
         PrintStream o = System.out;
         o.println("dsmscope demo: tracing and analysing two example programs with " + plural(threads, "thread")
                 + " (agent level " + level + "), output in " + out + "/");

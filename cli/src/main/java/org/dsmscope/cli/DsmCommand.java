@@ -10,7 +10,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code dsmscope dsm run}: runs a DSM program's members as separate JVMs on loopback (SPEC §9). */
-@Command(name = "dsm", description = "Run programs on the DSM runtime (JGroups on 127.0.0.1).",
+@Command(name = "dsm", mixinStandardHelpOptions = true, description = "Run programs on the DSM runtime (JGroups on 127.0.0.1).",
         subcommands = {DsmCommand.Run.class})
 public final class DsmCommand implements Runnable {
     @picocli.CommandLine.Spec
@@ -22,7 +22,7 @@ public final class DsmCommand implements Runnable {
     }
 
     /** {@code dsm run --members N [--loss P] [--delay MS] [--record FILE] [--live PORT] -- CLASS ARGS}. */
-    @Command(name = "run", description = "Start N members as separate JVMs, collect their output, optionally record.")
+    @Command(name = "run", mixinStandardHelpOptions = true, description = "Start N members as separate JVMs, collect their output, optionally record.")
     static final class Run implements Callable<Integer> {
         @Option(names = "--members", description = "Number of member JVMs (default 4).", defaultValue = "4")
         int members;
@@ -77,14 +77,17 @@ public final class DsmCommand implements Runnable {
             if (members < 1 || members > 64) {
                 throw new UserError("--members must be between 1 and 64, got " + members);
             }
-            if (loss < 0 || loss >= 1) {
+            if (!(loss >= 0 && loss < 1)) { // NaN too
                 throw new UserError("--loss must be in [0, 1), got " + loss);
             }
             if (delay < 0) {
                 throw new UserError("--delay must not be negative");
             }
-            if (record != null && record.getParent() != null && !java.nio.file.Files.isDirectory(record.getParent())) {
-                throw new UserError(record + ": directory " + record.getParent() + " does not exist");
+            if (timeout < 1) {
+                throw new UserError("--timeout must be at least 1 second, got " + timeout);
+            }
+            if (record != null) {
+                RunFiles.checkWritable(List.of(record));
             }
             try {
                 Class<?> c = Class.forName(command.get(0));

@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code dsmscope export}: replayed trace sets in formats other tools display (SPEC §9). */
-@Command(name = "export", description = "Export a replayed trace set for other tools.",
+@Command(name = "export", mixinStandardHelpOptions = true, description = "Export a replayed trace set for other tools.",
         subcommands = {ExportCommand.Chrome.class})
 public final class ExportCommand implements Callable<Integer> {
     @CommandLine.Spec
@@ -65,7 +65,7 @@ public final class ExportCommand implements Callable<Integer> {
             ro.validate();
             TraceSet[] ts = r.traceSets("export chrome", sets, "export chrome [calls_file.p] trace_file.p");
             Path out = output != null ? output : Path.of(ts[0].base() + ".chrome.json");
-            CiatCommand.checkWritable(List.of(out));
+            RunFiles.check(RunFiles.traceInputs(ts), List.of(out));
             r.warnUnused(spec);
             Replay replay = new Replay(ts[0], ts[1], ro);
             ChromeTrace export = new ChromeTrace(out, ro.ipc * ro.mhz, maxArrows, spinAsWait);
@@ -82,6 +82,7 @@ public final class ExportCommand implements Callable<Integer> {
                     export.abandon();
                 }
             }
+            RunFiles.warnUnverified(spec.commandLine().getErr(), replay.unverified());
             spec.commandLine().getOut().printf(Locale.ROOT, "export: %d thread tracks, %d lock hand-offs; %.0f"
                     + " clocks per microsecond (IPC %s x %s MHz)%nexport: wrote %s%n", replay.threads(),
                     export.flows(), ro.ipc * ro.mhz, ro.ipc, ro.mhz, out);

@@ -84,8 +84,9 @@ public final class ImportCommand implements Runnable {
         @Override
         public Integer call() throws IOException {
             TraceWriter.Options o = new TraceWriter.Options().codec(CliOptions.codec(type, codec)).background(true)
-                    .order(CliOptions.byteOrder(byteOrder, java.nio.ByteOrder.BIG_ENDIAN));
+                    .endRecord(true).order(CliOptions.byteOrder(byteOrder, java.nio.ByteOrder.BIG_ENDIAN));
             CliOptions.outputName("-o", name);
+            RunFiles.checkWritable(java.util.List.of(java.nio.file.Path.of(name + ".1.0")));
             java.io.PrintWriter err = spec.commandLine().getErr();
             if (oneThread && threadsFromSched) {
                 throw new CommandLine.ParameterException(spec.commandLine(),

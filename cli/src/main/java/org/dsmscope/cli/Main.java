@@ -19,7 +19,7 @@ import picocli.CommandLine.Command;
 @Command(name = "dsmscope", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = "Characterize shared-memory and DSM applications: trace, replay, analyse, monitor.",
         subcommands = {
-            CommandLine.HelpCommand.class,
+            HelpCommand.class,
             // subcommands (keep one per line, sorted by tool)
             CiatCommand.class,
             CdatCommand.class,
@@ -61,7 +61,7 @@ public final class Main implements Runnable {
         cl.setExecutionExceptionHandler(Main::handle);
         cl.setParameterExceptionHandler((ex, args) -> {
             PrintWriter err = ex.getCommandLine().getErr();
-            err.println("dsmscope: " + ex.getMessage());
+            err.println("dsmscope: " + printable(String.valueOf(ex.getMessage())));
             err.println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help' for usage.");
             return USAGE;
         });
@@ -71,12 +71,32 @@ public final class Main implements Runnable {
     private static int handle(Exception ex, CommandLine cl, CommandLine.ParseResult pr) {
         String msg = userMessage(ex);
         if (msg != null) {
-            cl.getErr().println("dsmscope: " + msg);
+            cl.getErr().println("dsmscope: " + printable(msg));
             cl.getErr().flush();
             return USAGE;
         }
         ex.printStackTrace(cl.getErr());
         return 1;
+    }
+
+    /**
+     * {@code msg} with what would not print as itself escaped: control characters (a NUL or line break from a
+     * user's file) as {@code \xNN}, so that the message stays one readable line.
+     */
+    static String printable(String msg) {
+        StringBuilder b = null;
+        for (int i = 0; i < msg.length(); i++) {
+            char c = msg.charAt(i);
+            if (c < 0x20 || c == 0x7f) {
+                if (b == null) {
+                    b = new StringBuilder(msg.substring(0, i));
+                }
+                b.append(String.format("\\x%02x", (int) c));
+            } else if (b != null) {
+                b.append(c);
+            }
+        }
+        return b == null ? msg : b.toString();
     }
 
     /** The one-line message for a user's mistake, or null for an internal failure. */

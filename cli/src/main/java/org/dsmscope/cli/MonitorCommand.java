@@ -2,17 +2,19 @@ package org.dsmscope.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.dsmscope.monitor.analysis.Summary;
 import org.dsmscope.monitor.record.RecordingException;
+import org.dsmscope.trace.InputFile;
+import org.dsmscope.trace.OutputFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code dsmscope monitor summary} and {@code monitor watch}: transport summaries and per-process times of a recording (seed 002 §4.1.3). */
-@Command(name = "monitor", description = "Analyse recordings of the DSM monitor (Xunify); watch a run live.",
+@Command(name = "monitor", mixinStandardHelpOptions = true, description = "Analyse recordings of the DSM monitor (Xunify); watch a run live.",
         subcommands = {MonitorCommand.SummaryCmd.class, MonitorCommand.WatchCmd.class})
 public final class MonitorCommand implements Runnable {
     @picocli.CommandLine.Spec
@@ -24,7 +26,7 @@ public final class MonitorCommand implements Runnable {
     }
 
     /** {@code monitor summary RECORDING [--json FILE] [--threshold-ms MS] [--partial] [--explain]}. */
-    @Command(name = "summary", description = "Transport summary per process pair, time in computation / overhead /"
+    @Command(name = "summary", mixinStandardHelpOptions = true, description = "Transport summary per process pair, time in computation / overhead /"
             + " blocked per process, eventcount inconsistencies.")
     static final class SummaryCmd implements Callable<Integer> {
         @Parameters(index = "0", paramLabel = "RECORDING")
@@ -45,8 +47,14 @@ public final class MonitorCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            if (!Files.isRegularFile(recording)) {
-                throw new UserError(recording + ": no such file");
+            // a recording is read with seeks (its index at the end): a pipe is refused, not misread
+            InputFile.check(recording, null, "recording", false);
+            if (thresholdMs < 0 || thresholdMs > Long.MAX_VALUE / 1_000_000L) {
+                throw new UserError("option --threshold-ms: value " + thresholdMs + " out of range (0.."
+                        + Long.MAX_VALUE / 1_000_000L + ")");
+            }
+            if (json != null) {
+                RunFiles.check(List.of(recording), List.of(json));
             }
             Summary s;
             try {
@@ -56,14 +64,16 @@ public final class MonitorCommand implements Runnable {
             }
             s.print(System.out, explain);
             if (json != null) {
-                new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(json.toFile(), s.toJson());
+                Object tree = s.toJson();
+                OutputFile.write(json, tmp -> new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+                        .writeValue(tmp.toFile(), tree));
             }
             return 0;
         }
     }
 
     /** {@code monitor watch --port PORT [--json] [--levels LIST] [--control] [--every S] [--wait S]}. */
-    @Command(name = "watch", description = "Print the events of a 'dsm run --live PORT' as they arrive, with a"
+    @Command(name = "watch", mixinStandardHelpOptions = true, description = "Print the events of a 'dsm run --live PORT' as they arrive, with a"
             + " roll-up per process and transport path every few seconds.")
     static final class WatchCmd implements Callable<Integer> {
         @Option(names = "--port", required = true, description = "Port of the run's live stream on 127.0.0.1.")

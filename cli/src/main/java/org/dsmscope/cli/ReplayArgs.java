@@ -130,6 +130,10 @@ final class ReplayArgs {
             if (sets.isEmpty()) {
                 throw new UserError(tool + ": no traces given; usage: " + usage);
             }
+            if (sets.size() > 2) {
+                throw new UserError(tool + ": too many trace sets " + sets + " (at most calls_file.p and"
+                        + " trace_file.p); usage: " + usage);
+            }
             if (callList != null) {
                 throw new UserError(tool + ": -c call_list goes with -t trace_list");
             }

@@ -68,7 +68,8 @@ public final class SweepCommand implements Callable<Integer> {
         if (sets.isEmpty() || sets.size() == 1 && r.traceList == null) {
             throw new UserError("sweep: no base configuration given; usage: " + USAGE);
         }
-        CdatConfig base = CdatConfig.parse(Path.of(sets.remove(sets.size() - 1)));
+        Path baseFile = Path.of(sets.remove(sets.size() - 1));
+        CdatConfig base = CdatConfig.parse(baseFile);
         List<Sweep.Point> points = Sweep.expand(base, vary);
         ReplayOptions ro = r.replayOptions();
         ro.validate();
@@ -80,7 +81,10 @@ public final class SweepCommand implements Callable<Integer> {
         if (json != null) {
             outs.add(json);
         }
-        CiatCommand.checkWritable(outs);
+        List<Path> ins = RunFiles.traceInputs(ts);
+        ins.add(baseFile);
+        ins.add(memory != null ? memory : Path.of(ts[0].base() + ".memory"));
+        RunFiles.check(ins, outs);
         r.warnUnused(spec);
         Replay replay = new Replay(ts[0], ts[1], ro);
         List<Cdat> sims = new ArrayList<>();
@@ -100,6 +104,7 @@ public final class SweepCommand implements Callable<Integer> {
         } finally {
             Progress.close(shown);
         }
+        RunFiles.warnUnverified(spec.commandLine().getErr(), replay.unverified());
         PrintWriter out = spec.commandLine().getOut();
         out.print(table(points, sims));
         if (json != null) {

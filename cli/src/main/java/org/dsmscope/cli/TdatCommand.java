@@ -86,7 +86,7 @@ public final class TdatCommand implements Callable<Integer> {
         if (json != null) {
             outs.add(json);
         }
-        checkOutputs(inputs, outs);
+        RunFiles.check(inputs, outs);
         Tdat tdat = new Tdat(o);
         for (Path in : inputs) {
             tdat.read(in);
@@ -102,21 +102,4 @@ public final class TdatCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** Refuses, before reading, outputs that could not be written or that would replace an input or each other. */
-    private static void checkOutputs(List<Path> inputs, List<Path> outs) {
-        CiatCommand.checkWritable(outs);
-        List<Path> seen = new ArrayList<>();
-        for (Path p : outs) {
-            Path abs = p.toAbsolutePath().normalize();
-            for (Path in : inputs) {
-                if (in.toAbsolutePath().normalize().equals(abs)) {
-                    throw new UserError(p + ": is an input of this run; give event.time and --json other names");
-                }
-            }
-            if (seen.contains(abs)) {
-                throw new UserError(p + ": given as both event.time and --json");
-            }
-            seen.add(abs);
-        }
-    }
 }

@@ -74,6 +74,8 @@ public final class TraceCommand implements Callable<Integer> {
         if (config == null) {
             throw new UserError("--type to_cdat simulates the machine of a configuration file: give --config FILE");
         }
+        // the configuration's own mistakes name the file, not --cdat-options
+        org.dsmscope.cdat.config.CdatConfig.parse(config);
         List<String> opts = new ArrayList<>();
         if (cdatOptions != null && !cdatOptions.isBlank()) {
             opts.addAll(List.of(cdatOptions.trim().split("\\s+")));
@@ -133,8 +135,9 @@ public final class TraceCommand implements Callable<Integer> {
         if (!t.equals("suppressed") && (dir == null || !Files.isDirectory(dir))) {
             throw new UserError("cannot write traces " + name + ".*: no such directory " + dir);
         }
-        if (!t.equals("suppressed") && !Files.isWritable(dir)) {
-            throw new UserError("cannot write traces " + name + ".*: directory " + dir + " is not writable");
+        String refused = t.equals("suppressed") ? null : RunFiles.refusesNewFiles(dir);
+        if (refused != null) {
+            throw new UserError("cannot write traces " + name + ".*: directory " + dir + " " + refused);
         }
         checkMainClass(program);
         Path jar = agent != null ? agent : findAgentJar();

@@ -48,8 +48,8 @@ class CiatCommandTest {
         String base = dir.resolve(name + ".2").toString();
         int ld = MemType.encode(MemType.LOAD, 4, MemType.FIXED);
         int st = MemType.encode(MemType.STORE, 4, MemType.FIXED);
-        try (TraceWriter t0 = TraceWriter.create(Path.of(base + ".0"), TraceWriter.Options.classic());
-             TraceWriter t1 = TraceWriter.create(Path.of(base + ".1"), TraceWriter.Options.classic())) {
+        try (TraceWriter t0 = TraceWriter.create(Path.of(base + ".0"), new TraceWriter.Options().endRecord(true));
+             TraceWriter t1 = TraceWriter.create(Path.of(base + ".1"), new TraceWriter.Options().endRecord(true))) {
             for (int i = 0; i < N * N; i++) {
                 t0.memoryType(st, A + 4L * i);
                 t0.memoryType(st, B + 4L * i);
@@ -71,6 +71,8 @@ class CiatCommandTest {
             for (int i = 0; i < N * N; i++) {
                 t0.memoryType(ld, C + 4L * i);
             }
+            t0.finish();
+            t1.finish();
         }
         return base;
     }

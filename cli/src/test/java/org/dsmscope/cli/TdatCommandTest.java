@@ -179,8 +179,8 @@ class TdatCommandTest {
             {"option --types: unknown event type 'bogus'", "tdat", "--types", "RAW,bogus", e, t, "1000", "4"},
             {dir.resolve("nope") + ": no such file", "tdat", dir.resolve("nope").toString(), t, "1000", "4"},
             {e + ": line 4: unknown event type 'XYZ' (RAW, WAR, WAW or RAR)", "tdat", e, t, "1000", "4"},
-            {e + ": is an input of this run; give event.time and --json other names", "tdat", e, e, "1000", "4"},
-            {t + ": given as both event.time and --json", "tdat", "--json", t, e, t, "1000", "4"},
+            {e + ": is an input of this run", "tdat", e, e, "1000", "4"},
+            {t + ": is also another output of this run", "tdat", "--json", t, e, t, "1000", "4"},
             {"cannot write: folder", "tdat", e, dir.resolve("no/such/m.time").toString(), "1000", "4"},
         };
         for (String[] c : cases) {

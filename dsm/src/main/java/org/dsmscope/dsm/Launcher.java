@@ -113,17 +113,24 @@ public final class Launcher {
             }
             long deadline = System.currentTimeMillis() + o.timeoutSeconds * 1000;
             int failed = 0;
+            boolean usage = false;
             for (int r = 0; r < procs.size(); r++) {
                 Process p = procs.get(r);
                 long left = deadline - System.currentTimeMillis();
-                if (!p.waitFor(Math.max(1, left), TimeUnit.MILLISECONDS)) {
+                if (usage) {
+                    // the program refused its arguments (status 2): the other members cannot finish either
+                    p.destroyForcibly();
+                    p.waitFor(5, TimeUnit.SECONDS);
+                } else if (!p.waitFor(Math.max(1, left), TimeUnit.MILLISECONDS)) {
                     err.println("dsmscope: member m" + r + " still running after " + o.timeoutSeconds
                             + " s; stopping it");
                     p.destroyForcibly();
                     p.waitFor(5, TimeUnit.SECONDS);
                     failed++;
                 } else if (p.exitValue() != 0) {
-                    err.println("dsmscope: member m" + r + " exited with status " + p.exitValue());
+                    err.println("dsmscope: member m" + r + " exited with status " + p.exitValue()
+                            + (p.exitValue() == 2 ? " (the program's arguments: see its usage line)" : ""));
+                    usage |= p.exitValue() == 2;
                     failed++;
                 }
             }
@@ -133,7 +140,7 @@ public final class Launcher {
             if (route != null) {
                 route.drain(3000);
             }
-            status = failed == 0 ? 0 : 1;
+            status = usage ? 2 : failed == 0 ? 0 : 1;
             return status;
         } finally {
             if (live != null) {

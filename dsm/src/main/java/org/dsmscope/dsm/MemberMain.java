@@ -53,6 +53,10 @@ public final class MemberMain {
             System.err.println("m" + c.rank + ": failed: " + cls + " is not a DsmApp class with a public no-argument"
                     + " constructor (" + e + ")");
             return 1;
+        } catch (IllegalArgumentException e) {
+            // the program's own usage error (its arguments): one line, a user's mistake
+            System.err.println("m" + c.rank + ": " + cls + ": " + e.getMessage());
+            return 2;
         } catch (Throwable e) {
             System.err.println("m" + c.rank + ": failed: " + e);
             return 1;

@@ -32,6 +32,8 @@ final class Prescan {
     WorkProfile profile;
     /** Records of each detailed trace (what the replay will count: {@link Replay#expectedRecords}). */
     final long[] records;
+    /** Detailed traces that cannot be verified complete ({@link Skeleton#unverified}). */
+    final boolean[] unverified;
 
     private final ReplayOptions o;
     /** Where problems go: the replay's, or (parallel prescan) those of the file being scanned. */
@@ -44,6 +46,7 @@ final class Prescan {
         usableCalls = new long[n];
         skeletons = new Skeleton[n];
         records = new long[n];
+        unverified = new boolean[n];
     }
 
     /** Read buffer per trace during the replay: small, so that many interleaved traces stay in cache. */
@@ -161,6 +164,7 @@ final class Prescan {
             if (skeleton) {
                 skeletons[t] = sks[t];
             }
+            unverified[t] = sks[t].unverified;
             if (sks[t].firstTime >= 0) {
                 first = Math.min(first, sks[t].firstTime);
             }
@@ -316,6 +320,7 @@ final class Prescan {
         long[] ioB = skeleton ? new long[4] : null;
         try {
             boolean findFetch = !skeleton && r.extended();
+            sk.unverified = !r.endPromised();
             for (;;) {
                 if (!skeleton) {
                     // Without -i only calls and fetch records matter: skip whole runs of the hot kinds at once.
@@ -331,6 +336,10 @@ final class Prescan {
                     }
                 }
                 int k = r.next();
+                if (records[t] == 0 && sk.unverified) {
+                    // the first record: a trace that begins with start_trace says where it ends itself
+                    sk.unverified = k != RecordKind.CALL || r.callType() != CallType.START_TRACE;
+                }
                 if (k == RecordKind.EOF) {
                     break;
                 }

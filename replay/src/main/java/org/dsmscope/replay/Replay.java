@@ -323,6 +323,23 @@ public final class Replay implements ReplayContext {
         return problems.list();
     }
 
+    /**
+     * The detailed trace files that cannot be verified complete (no end record promised, no start_trace record
+     * first), after {@link #run()}: the results cover the records they hold, which a cut-short file would not say.
+     * Empty for live streams and for partitions (their parent's prescan has it).
+     */
+    public List<java.nio.file.Path> unverified() {
+        List<java.nio.file.Path> out = new ArrayList<>();
+        if (pre != null && partition == 0) {
+            for (int t = 0; t < pre.unverified.length; t++) {
+                if (pre.unverified[t]) {
+                    out.add(detailed.files().get(t));
+                }
+            }
+        }
+        return out;
+    }
+
     /** Number of problems continued past. */
     @Override
     public long problemCount() {

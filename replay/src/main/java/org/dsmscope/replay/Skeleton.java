@@ -22,6 +22,11 @@ final class Skeleton {
     int ios;
     /** First and last call times (µs, unwrapped, before rebasing), -1 if no calls. */
     long firstTime = -1;
+    /**
+     * The prescan's finding that this trace cannot be verified complete: no end record promised (classic SMAIT,
+     * older files) and its records do not begin with start_trace (whose end_trace the replay checks).
+     */
+    boolean unverified;
     long lastTime = -1;
 
     void addBound(long at, long start, long end) {

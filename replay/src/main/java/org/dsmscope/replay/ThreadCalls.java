@@ -354,7 +354,7 @@ final class ThreadCalls {
             // it could never complete: say so here rather than as a deadlock at the end
             rp.bad(r.name() + ": byte offset " + r.offset() + ": barrier 0x" + Long.toHexString(r.arg(1)) + " for "
                     + Long.toUnsignedString(r.arg(2)) + " threads, but the trace set has " + e.n
-                    + " (continuing: all active threads)");
+                    + " (with --skip-bad-records: taken as a barrier of all active threads)");
             parties = e.active;
         }
         sync.parties[obj] = parties;
@@ -677,7 +677,8 @@ final class ThreadCalls {
         long num = r.arg(2);
         if (cmd < 0 || cmd > 4) {
             rp.bad(r.name() + ": byte offset " + r.offset() + ": marker command " + Long.toUnsignedString(cmd)
-                    + " (seed 000 Appendix A defines 0 to 4; continuing: a phase marker, command 0)");
+                    + " (seed 000 Appendix A defines 0 to 4; with --skip-bad-records: taken as a phase marker,"
+                    + " command 0)");
             cmd = 0;
         }
         if (cmd == 1) {

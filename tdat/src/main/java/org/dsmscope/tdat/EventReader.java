@@ -43,9 +43,7 @@ final class EventReader {
         if (!Files.exists(file)) {
             throw new BadInputException(file + ": no such file");
         }
-        if (Files.isDirectory(file)) {
-            throw new BadInputException(file + ": is a directory, not an event trace");
-        }
+        org.dsmscope.trace.InputFile.check(file, null, "event trace", true);
         EventReader r = new EventReader(file, selection, bins);
         InputKind kind;
         try {

@@ -17,10 +17,11 @@ import net.jpountz.xxhash.XXHashFactory;
  * The standard LZ4 frame format (lz4 frame specification 1.6.x) over channels, block by block between direct
  * buffers with lz4-java's block codec: no per-block allocation and no stream adapters on the hot path.
  *
- * <p>Written frames: independent blocks of at most 256 KiB, each with its xxHash32 block checksum, no content size
- * or content checksum. Read frames: any frame with independent blocks (the lz4 tool's default), with or without
- * block checksums (verified) and content checksum (verified when there are no block checksums), concatenated
- * frames and skippable frames. Linked blocks are refused with a clear error.
+ * <p>Written frames: independent blocks of at most 256 KiB, each with its xxHash32 block checksum, and the frame's
+ * xxHash32 content checksum of the uncompressed records; no content size. Read frames: any frame with independent
+ * blocks (the lz4 tool's default), with or without block checksums and content checksum (both verified when
+ * present: a flipped byte is a corrupt stream, never other records), concatenated frames and skippable frames.
+ * Linked blocks are refused with a clear error.
  */
 final class Lz4FrameChannels {
     static final int MAGIC = 0x184D2204;
@@ -138,7 +139,7 @@ final class Lz4FrameChannels {
                     out = ByteBuffer.allocateDirect(max);
                     out.flip();
                 }
-                if ((flags & FLG_CONTENT_CHECKSUM) != 0 && (flags & FLG_BLOCK_CHECKSUM) == 0) {
+                if ((flags & FLG_CONTENT_CHECKSUM) != 0) {
                     content = XXHashFactory.fastestInstance().newStreamingHash32(0);
                 } else {
                     content = null;
@@ -272,6 +273,9 @@ final class Lz4FrameChannels {
         private final ByteBuffer block;
         private final int blockBytes;
         private final ByteBuffer out;
+        /** The content checksum of the bytes written so far, and the heap copy it is fed from. */
+        private final StreamingXXHash32 content = XXHashFactory.fastestInstance().newStreamingHash32(0);
+        private byte[] scratch;
         private boolean open = true;
 
         Writer(WritableByteChannel raw) throws IOException {
@@ -292,7 +296,7 @@ final class Lz4FrameChannels {
             this.out = ByteBuffer.allocateDirect(comp.maxCompressedLength(blockBytes) + 16)
                     .order(ByteOrder.LITTLE_ENDIAN);
             out.putInt(MAGIC);
-            out.put((byte) (FLG_VERSION | FLG_INDEPENDENT | FLG_BLOCK_CHECKSUM));
+            out.put((byte) (FLG_VERSION | FLG_INDEPENDENT | FLG_BLOCK_CHECKSUM | FLG_CONTENT_CHECKSUM));
             out.put((byte) ((blockBytes == BLOCK ? 5 : 4) << 4));
             out.put((byte) ((XXH.hash(out, 4, 2, 0) >>> 8) & 0xFF));
         }
@@ -330,6 +334,11 @@ final class Lz4FrameChannels {
 
         /** Writes the {@code len} bytes of {@code src} at {@code from} as one block (compressed unless that grows it). */
         private void emit(ByteBuffer src, int from, int len) throws IOException {
+            if (scratch == null || scratch.length < len) {
+                scratch = new byte[blockBytes];
+            }
+            src.get(from, scratch, 0, len);
+            content.update(scratch, 0, len);
             int at = out.position();
             int c = comp.compress(src, from, len, out, at + 4, out.capacity() - at - 8);
             if (c >= len) {
@@ -369,6 +378,7 @@ final class Lz4FrameChannels {
             try {
                 emitBlock();
                 out.putInt(0);
+                out.putInt(content.getValue());
                 drain();
             } finally {
                 raw.close();

@@ -17,7 +17,13 @@ package org.dsmscope.trace;
  *                       it starts at 0. Only with {@link #FLAG_ADDR64}.
  *   12KRSSSS aaaaaaaa   wide memory access: K kind (0 load, 1 store), R register type, SSSS bytes (1..0xFFFF),
  *                       for sizes that have no size code in the type field (see {@link MemType})
+ *   13000000 nnnnnnnn   end record: the file is complete; nnnnnnnn = the simple records before it, header
+ *                       included, modulo 2^32. Only with {@link #FLAG_END}, and only as the last record.
  * </pre>
+ *
+ * With {@link #FLAG_END} a file promises its end record: one that ends without it was cut short (a full disk, a
+ * killed writer) and is refused; a file without the flag (classic SMAIT, older extended files) cannot be verified
+ * complete unless its records say so themselves (start_trace ... end_trace, as the agent writes).
  *
  * A headerless file is read as classic 32-bit SMAIT, where extension tags are unknown tags. The byte order of a
  * file with a header is known from the header (its magic reads {@code 0x544D532D} in the wrong order); a
@@ -41,6 +47,10 @@ public final class SmaitFormat {
     public static final int VERSION_MINOR = 0;
     /** Header flag: the file may hold address-high records (addresses beyond 32 bits). */
     public static final int FLAG_ADDR64 = 0x1;
+    /** Header flag: the file ends with an end record ({@link #TAG_END}), so a cut-short file is recognized. */
+    public static final int FLAG_END = 0x2;
+    /** Extension tag: end record; second field = simple records before it (header included) modulo 2^32. */
+    public static final int TAG_END = 0x13000000;
     /** Extension tag: instruction fetch; low 24 bits = length in bytes. */
     public static final int TAG_FETCH = 0x10000000;
     /** Extension tag: address high word. */

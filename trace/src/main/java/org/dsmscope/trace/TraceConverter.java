@@ -16,11 +16,17 @@ import java.util.Map;
 public final class TraceConverter {
     /** Output format variant. */
     public enum Variant {
-        /** Extended if the input file is extended, classic otherwise. */
+        /**
+         * The input file's address width (64-bit addresses allowed if they were), in the extended format with an
+         * end record, so that the copy is checkable for completeness ({@link SmaitFormat#FLAG_END}).
+         */
         SAME,
-        /** Classic SMAIT (fails clearly on a record classic SMAIT cannot hold). */
+        /**
+         * Classic SMAIT (fails clearly on a record classic SMAIT cannot hold); headerless, so without an end record:
+         * readers cannot verify it complete.
+         */
         CLASSIC,
-        /** Extended format with 64-bit addresses allowed. */
+        /** Extended format with 64-bit addresses allowed, and an end record. */
         EXTENDED
     }
 
@@ -34,6 +40,8 @@ public final class TraceConverter {
         public long skipped;
         /** Per file with skipped records: {@link TraceReader#skippedSummary()} (count, first position, reason). */
         public final List<String> skippedFiles = new ArrayList<>();
+        /** Input files without an end record ({@link TraceReader#endPromised()}): their copies hold what they held. */
+        public final List<Path> unverified = new ArrayList<>();
     }
 
     private TraceConverter() {
@@ -60,7 +68,9 @@ public final class TraceConverter {
         int p = in.size();
         Map<Path, Integer> inputs = new HashMap<>();
         for (int u = 0; u < p; u++) {
-            inputs.put(in.files().get(u).toRealPath(), u);
+            if (Files.isRegularFile(in.files().get(u))) {
+                inputs.put(in.files().get(u).toRealPath(), u); // a pipe is no file an output could replace
+            }
         }
         List<Path> dsts = new ArrayList<>();
         for (int t = 0; t < p; t++) {
@@ -114,9 +124,12 @@ public final class TraceConverter {
     private static void convertFile(Path src, Path tmp, Path dst, TraceWriter.Options base, Variant variant,
             TraceReader.Options readOptions, Result res) throws IOException {
         try (TraceReader r = TraceReader.open(src, readOptions)) {
-            boolean ext = variant == Variant.EXTENDED || (variant == Variant.SAME && r.extended());
+            if (!r.endPromised()) {
+                res.unverified.add(src);
+            }
+            boolean ext = variant != Variant.CLASSIC;
             TraceWriter.Options o = new TraceWriter.Options().order(base.order).codec(base.codec)
-                    .background(base.background).extended(ext)
+                    .background(base.background).extended(ext).endRecord(ext)
                     .addr64(ext && (variant == Variant.EXTENDED || r.addr64()));
             try (TraceWriter w = new TraceWriter(java.nio.channels.FileChannel.open(tmp,
                     java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE,
@@ -147,6 +160,7 @@ public final class TraceConverter {
                     }
                     res.records++;
                 }
+                w.finish();
             }
             res.skipped += r.skipped();
             if (r.skipped() > 0) {

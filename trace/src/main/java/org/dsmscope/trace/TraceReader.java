@@ -142,6 +142,9 @@ public final class TraceReader implements AutoCloseable {
     private boolean extended;
     private boolean addr64;
     private int headerFlags;
+    /** The header promises an end record ({@link SmaitFormat#FLAG_END}); {@link #endSeen} once it was read. */
+    private boolean endPromised;
+    private boolean endSeen;
     /** The source is exhausted: {@link #avail} words and {@link #tail} trailing bytes are all that is left. */
     private boolean eofSeen;
     private int tail;
@@ -232,8 +235,20 @@ public final class TraceReader implements AutoCloseable {
         detectOrder(o.order);
     }
 
-    /** Opens a file. Missing or unreadable files give a {@link BadInputException}. */
+    /**
+     * Opens a file. Missing or unreadable files, directories and devices give a {@link BadInputException}; a pipe
+     * or FIFO is read as a stream (once).
+     */
     public static TraceReader open(Path file, Options o) throws IOException {
+        if (InputFile.check(file, null, "trace file", true) == InputFile.Kind.PIPE) {
+            ReadableByteChannel in = streamed(FileChannel.open(file, StandardOpenOption.READ));
+            try {
+                return new TraceReader(in, file.toString(), o);
+            } catch (IOException | RuntimeException e) {
+                in.close();
+                throw e;
+            }
+        }
         FileChannel ch;
         try {
             ch = FileChannel.open(file, StandardOpenOption.READ);
@@ -242,16 +257,32 @@ public final class TraceReader implements AutoCloseable {
         } catch (AccessDeniedException e) {
             throw new BadInputException(file + ": trace file is not readable (permission denied)");
         }
-        if (Files.isDirectory(file)) {
-            ch.close();
-            throw new BadInputException(file + ": is a directory, not a trace file");
-        }
         try {
             return new TraceReader(ch, file.toString(), o);
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;
         }
+    }
+
+    /** {@code ch} as a plain channel: read as a stream, never mapped or positioned (a pipe cannot seek). */
+    private static ReadableByteChannel streamed(FileChannel ch) {
+        return new ReadableByteChannel() {
+            @Override
+            public int read(ByteBuffer dst) throws IOException {
+                return ch.read(dst);
+            }
+
+            @Override
+            public boolean isOpen() {
+                return ch.isOpen();
+            }
+
+            @Override
+            public void close() throws IOException {
+                ch.close();
+            }
+        };
     }
 
     /** Opens a file with default options. */
@@ -283,6 +314,7 @@ public final class TraceReader implements AutoCloseable {
             headerFlags = word & 0xFFFF;
             extended = true;
             addr64 = (headerFlags & SmaitFormat.FLAG_ADDR64) != 0;
+            endPromised = (headerFlags & SmaitFormat.FLAG_END) != 0;
             wi = 1;
             nonRecordBytes = SmaitFormat.SIMPLE;
         }
@@ -352,7 +384,7 @@ public final class TraceReader implements AutoCloseable {
             }
             avail += r;
         }
-        fastEnd = addrHi == TOP_HIGH ? 0 : avail;
+        fastEnd = addrHi == TOP_HIGH || endSeen ? 0 : avail;
     }
 
     /**
@@ -360,8 +392,8 @@ public final class TraceReader implements AutoCloseable {
      * files) fetch record, or {@link #avail}: the one check of the hot path, done for a whole chunk at a time.
      */
     private int scan(int from) {
-        if (addrHi == TOP_HIGH) {
-            // the last 4 GiB of the 64-bit space: every record through next(), which checks for accesses past
+        if (addrHi == TOP_HIGH || endSeen) {
+            // after the end record, every word is an error; the last 4 GiB of the 64-bit space: every record through next(), which checks for accesses past
             // the end
             return from;
         }
@@ -534,9 +566,17 @@ public final class TraceReader implements AutoCloseable {
                     || (avail - wi < SmaitFormat.CALL_PARTS && (int) (words[wi] >>> 44) == 1))) {
                 fillOrFail();
             }
+            if (endSeen && (wi < avail || tail > tailDone)) {
+                afterEnd();
+                continue;
+            }
             if (wi >= avail) {
                 int left = tail - tailDone;
                 if (left == 0) {
+                    if (endPromised && !endSeen) {
+                        missingEnd();
+                        continue;
+                    }
                     cur = EOF_WORD;
                     return RecordKind.EOF;
                 }
@@ -660,7 +700,21 @@ public final class TraceReader implements AutoCloseable {
                 return -1;
             }
             addrHi = (f2 & 0xFFFFFFFFL) << 32;
-            fastEnd = addrHi == TOP_HIGH ? 0 : avail;
+            fastEnd = addrHi == TOP_HIGH || endSeen ? 0 : avail;
+            wi++;
+            nonRecordBytes += SmaitFormat.SIMPLE;
+            return 0;
+        }
+        if (f1 == SmaitFormat.TAG_END && endPromised) {
+            long before = pos() / SmaitFormat.SIMPLE;
+            if ((int) before != f2) {
+                bad(1, String.format("end record counts %d simple records before it, the file has %d: records are"
+                        + " missing or were added", f2 & 0xFFFFFFFFL, before & 0xFFFFFFFFL));
+                return 0;
+            }
+            endSeen = true;
+            fastEnd = 0;
+            okEnd = 0;
             wi++;
             nonRecordBytes += SmaitFormat.SIMPLE;
             return 0;
@@ -689,6 +743,40 @@ public final class TraceReader implements AutoCloseable {
             return RecordKind.MEMORY;
         }
         return -1;
+    }
+
+    /**
+     * The stream goes on after the end record (appended to, or two files joined): an error; skipping, the rest
+     * of the file is one skipped record.
+     */
+    private void afterEnd() {
+        long at = pos();
+        if (!skipBad) {
+            throw new TraceFormatException(name, at, "data after the end record (the file was appended to or"
+                    + " joined with another)");
+        }
+        noteSkipped("data after the end record (the rest of the file skipped)");
+        for (;;) {
+            nonRecordBytes += (long) (avail - wi) << 3;
+            wi = avail;
+            if (eofSeen) {
+                break;
+            }
+            fillOrFail();
+        }
+        nonRecordBytes += tail - tailDone;
+        tailDone = tail;
+    }
+
+    /** The file ends without the end record its header promised: it was cut short (error, or skipped once). */
+    private void missingEnd() {
+        String what = "the file ends without the end record its header promises: it was cut short (its writer"
+                + " stopped early, a full disk, a partial copy) and records are missing";
+        if (!skipBad) {
+            throw new TraceFormatException(name, pos(), what);
+        }
+        noteSkipped(what);
+        endSeen = true;
     }
 
     private boolean readCall(int f1) {
@@ -876,6 +964,15 @@ public final class TraceReader implements AutoCloseable {
     /** Flags of the extended header ({@link SmaitFormat#FLAG_ADDR64}); 0 for a classic file. */
     public int headerFlags() {
         return headerFlags;
+    }
+
+    /**
+     * True if the header promises an end record ({@link SmaitFormat#FLAG_END}): reading to the end checks that the
+     * file is complete. A file without (classic SMAIT, older extended files) cannot be verified complete by its
+     * format.
+     */
+    public boolean endPromised() {
+        return endPromised;
     }
 
     /** Codec the file was compressed with. */

@@ -43,7 +43,7 @@ public final class TraceSet {
         List<Path> files = new ArrayList<>(p);
         for (int t = 0; t < p; t++) {
             Path f = Paths.get(prefix + "." + t);
-            checkReadable(f, null);
+            InputFile.check(f, null, "trace file", false);
             files.add(f);
         }
         return new TraceSet(prefix, files);
@@ -51,7 +51,7 @@ public final class TraceSet {
 
     /** The files named in list file {@code list}. */
     public static TraceSet ofList(Path list) {
-        checkReadable(list, null, "list file");
+        InputFile.check(list, null, "list file", true);
         List<String> lines;
         try {
             lines = Files.readAllLines(list, StandardCharsets.UTF_8);
@@ -76,7 +76,7 @@ public final class TraceSet {
             if (!f.isAbsolute()) {
                 f = list.resolveSibling(line);
             }
-            checkReadable(f, list + ": line " + (i + 1));
+            InputFile.check(f, list + ": line " + (i + 1), "trace file", false);
             files.add(f);
         }
         if (files.isEmpty()) {
@@ -103,30 +103,13 @@ public final class TraceSet {
         for (String a : args) {
             Path f = Paths.get(a);
             if (Files.exists(f) || !Files.exists(Paths.get(a + ".0"))) {
-                checkReadable(f, null);
+                InputFile.check(f, null, "trace file", true); // read once: a pipe is streamed
                 files.add(f);
             } else {
                 files.addAll(ofPrefix(a).files());
             }
         }
         return new TraceSet(args.get(0), files);
-    }
-
-    private static void checkReadable(Path f, String where) {
-        checkReadable(f, where, "trace file");
-    }
-
-    private static void checkReadable(Path f, String where, String what) {
-        String prefix = where == null ? "" : where + ": ";
-        if (!Files.exists(f)) {
-            throw new BadInputException(prefix + f + ": no such " + what);
-        }
-        if (Files.isDirectory(f)) {
-            throw new BadInputException(prefix + f + ": is a directory, not a " + what);
-        }
-        if (!Files.isReadable(f)) {
-            throw new BadInputException(prefix + f + ": " + what + " is not readable (permission denied)");
-        }
     }
 
     /** The name outputs are derived from ({@code NAME.p} or the list file's path). */

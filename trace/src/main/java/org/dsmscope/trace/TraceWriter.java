@@ -27,6 +27,7 @@ public final class TraceWriter implements AutoCloseable {
         ByteOrder order = ByteOrder.BIG_ENDIAN;
         boolean extended;
         boolean addr64;
+        boolean endRecord;
         Codec codec = Codec.NONE;
         int bufferBytes = 1 << 20;
         boolean background;
@@ -50,6 +51,23 @@ public final class TraceWriter implements AutoCloseable {
                 this.extended = true;
             }
             return this;
+        }
+
+        /**
+         * Promise an end record (header flag {@link SmaitFormat#FLAG_END}; implies extended): the producer calls
+         * {@link TraceWriter#end()} once every record is written, so that readers recognize a file cut short.
+         */
+        public Options endRecord(boolean e) {
+            this.endRecord = e;
+            if (e) {
+                this.extended = true;
+            }
+            return this;
+        }
+
+        /** True if files written with these options promise an end record. */
+        public boolean endRecord() {
+            return endRecord;
         }
 
         /** Compression codec. */
@@ -80,6 +98,7 @@ public final class TraceWriter implements AutoCloseable {
             c.order = order;
             c.extended = extended;
             c.addr64 = addr64;
+            c.endRecord = endRecord;
             c.codec = codec;
             c.bufferBytes = bufferBytes;
             c.background = background;
@@ -117,6 +136,9 @@ public final class TraceWriter implements AutoCloseable {
     private final boolean big;
     private final boolean extended;
     private final boolean addr64;
+    /** The header promises an end record; {@link #ended} once it is written. */
+    private final boolean endRecord;
+    private boolean ended;
     /** Records in {@link #words}. */
     private int count;
     private long addrHi;
@@ -144,8 +166,10 @@ public final class TraceWriter implements AutoCloseable {
         this.big = o.order == ByteOrder.BIG_ENDIAN;
         this.extended = o.extended || o.addr64;
         this.addr64 = o.addr64;
+        this.endRecord = o.endRecord;
         if (extended) {
-            put(SmaitFormat.HEADER_MAGIC, SmaitFormat.headerWord(addr64 ? SmaitFormat.FLAG_ADDR64 : 0));
+            put(SmaitFormat.HEADER_MAGIC, SmaitFormat.headerWord((addr64 ? SmaitFormat.FLAG_ADDR64 : 0)
+                    | (endRecord ? SmaitFormat.FLAG_END : 0)));
         }
     }
 
@@ -389,6 +413,31 @@ public final class TraceWriter implements AutoCloseable {
         }
         int lo = low(address);
         put(SmaitFormat.TAG_FETCH | bytes, lo);
+    }
+
+    /**
+     * Writes the end record that {@link Options#endRecord} promised: every record is written and the file is
+     * complete. Call it once, last, before {@link #close()}; a writer closed without it (its producer failed) leaves
+     * a file that readers refuse as cut short.
+     */
+    public void end() {
+        if (!endRecord || ended) {
+            throw new IllegalStateException(name + ": " + (ended ? "end record already written"
+                    : "no end record promised (Options.endRecord)"));
+        }
+        put(SmaitFormat.TAG_END, (int) (bytesWritten() / SmaitFormat.SIMPLE));
+        ended = true;
+    }
+
+    /**
+     * The producer has written every record: writes the end record if {@link Options#endRecord} promised one,
+     * then closes the file. (A writer only closed, after its producer failed, leaves a file readers refuse.)
+     */
+    public void finish() throws IOException {
+        if (endRecord && !ended && !closed) {
+            end();
+        }
+        close();
     }
 
     /** Moves the staged records into {@link #buf} (in the file's byte order), writing it out whenever full. */

@@ -1,7 +1,9 @@
 package org.dsmscope.trace;
 
 import com.github.luben.zstd.ZstdDirectBufferCompressingStreamNoFinalizer;
+import com.github.luben.zstd.ZstdCompressCtx;
 import com.github.luben.zstd.ZstdDirectBufferDecompressingStreamNoFinalizer;
+import com.github.luben.zstd.EndDirective;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -87,40 +89,46 @@ final class ZstdChannels {
         }
     }
 
-    /** Compresses everything written to it (direct sources) into one zstd frame on {@code raw}. */
+    /**
+     * Compresses everything written to it (direct sources) into one zstd frame on {@code raw}, with the frame's
+     * content checksum (XXH64 of the records), which the reader's zstd library verifies at the end of the frame: a
+     * flipped byte that still decodes is reported as a corrupt stream, not read as other addresses.
+     */
     static final class Writer implements WritableByteChannel {
         private final WritableByteChannel raw;
-        private final ZstdDirectBufferCompressingStreamNoFinalizer z;
+        private final ZstdCompressCtx z;
+        private final ByteBuffer target;
         private boolean open = true;
 
-        Writer(WritableByteChannel raw, int level) throws IOException {
+        Writer(WritableByteChannel raw, int level) {
             this.raw = raw;
-            ByteBuffer target = ByteBuffer.allocateDirect(
+            this.target = ByteBuffer.allocateDirect(
                     Math.max(1 << 17, ZstdDirectBufferCompressingStreamNoFinalizer.recommendedOutputBufferSize()));
-            z = new ZstdDirectBufferCompressingStreamNoFinalizer(target, level) {
-                @Override
-                protected ByteBuffer flushBuffer(ByteBuffer b) throws IOException {
-                    b.flip();
-                    while (b.hasRemaining()) {
-                        raw.write(b);
-                    }
-                    b.clear();
-                    return b;
-                }
-            };
+            this.z = new ZstdCompressCtx().setLevel(level).setChecksum(true);
         }
 
         @Override
         public int write(ByteBuffer src) throws IOException {
             int n = src.remaining();
-            if (src.isDirect()) {
-                z.compress(src);
-            } else {
-                ByteBuffer d = ByteBuffer.allocateDirect(n);
+            ByteBuffer d = src;
+            if (!src.isDirect()) {
+                d = ByteBuffer.allocateDirect(n);
                 d.put(src).flip();
-                z.compress(d);
+            }
+            while (d.hasRemaining()) {
+                z.compressDirectByteBufferStream(target, d, EndDirective.CONTINUE);
+                drain();
             }
             return n;
+        }
+
+        /** Writes the compressed bytes in {@link #target} to {@link #raw}. */
+        private void drain() throws IOException {
+            target.flip();
+            while (target.hasRemaining()) {
+                raw.write(target);
+            }
+            target.clear();
         }
 
         @Override
@@ -135,9 +143,18 @@ final class ZstdChannels {
             }
             open = false;
             try {
-                z.close();
+                ByteBuffer none = ByteBuffer.allocateDirect(0);
+                boolean done;
+                do {
+                    done = z.compressDirectByteBufferStream(target, none, EndDirective.END);
+                    drain();
+                } while (!done);
             } finally {
-                raw.close();
+                try {
+                    z.close();
+                } finally {
+                    raw.close();
+                }
             }
         }
     }

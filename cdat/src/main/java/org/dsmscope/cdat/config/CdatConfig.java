@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import org.dsmscope.trace.InputFile;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -195,12 +196,7 @@ public final class CdatConfig {
      */
     public static CdatConfig parse(Path file) {
         String label = file.toString();
-        if (Files.isDirectory(file)) {
-            throw new BadInputException(label + ": is a directory, not a CDAT configuration file");
-        }
-        if (!Files.exists(file)) {
-            throw new BadInputException(label + ": no such CDAT configuration file");
-        }
+        InputFile.check(file, null, "CDAT configuration file", true);
         String text;
         try {
             long size = Files.size(file);
@@ -219,6 +215,11 @@ public final class CdatConfig {
             throw new BadInputException(label + ": no such CDAT configuration file", e);
         } catch (IOException e) {
             throw new BadInputException(label + ": cannot read CDAT configuration file: " + e.getMessage(), e);
+        }
+        if (!ConfigParser.hasItems(text)) {
+            throw new BadInputException(label + ": no configuration items (an empty or comment-only file would"
+                    + " silently simulate the default machine): give the items to change, e.g. 'nodes = 4', or"
+                    + " 'name = default' for the default machine");
         }
         Path fileName = file.getFileName();
         return ConfigParser.parse(label, defaultName(fileName == null ? "" : fileName.toString()), text);

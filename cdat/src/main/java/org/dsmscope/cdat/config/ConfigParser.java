@@ -37,6 +37,17 @@ final class ConfigParser {
         return error(item.key + ": " + what);
     }
 
+    /** True if {@code text} has at least one {@code item = value} line (comments and the format line aside). */
+    static boolean hasItems(String text) {
+        for (String s : text.split("\r\n|\r|\n")) {
+            int hash = s.indexOf('#');
+            if ((hash >= 0 ? s.substring(0, hash) : s).indexOf('=') >= 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private void read(String text) {
         String[] lines = text.split("\r\n|\r|\n", -1);
         boolean started = false;

@@ -51,6 +51,10 @@ public final class Sweep {
                 if (x.isBlank()) {
                     throw new BadInputException("--vary " + v + ": an empty value");
                 }
+                if (list.contains(x.trim())) {
+                    throw new BadInputException("--vary " + v + ": value '" + x.trim() + "' given twice (two"
+                            + " configurations alike)");
+                }
                 list.add(x.trim());
             }
             items.add(item);

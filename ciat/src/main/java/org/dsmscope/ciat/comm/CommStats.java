@@ -24,15 +24,15 @@ public final class CommStats {
     public final long[] sharing;
     /** I[k], k = 1..p. */
     public final long[] invalidation;
-    /** COMM_MAT, p × p row-major. */
-    public final long[] matrix;
+    /** COMM_MAT, p × p by pair index {@code i * p + j} (dense for few processors, else the pairs counted). */
+    public final PairCounts matrix;
 
     /** Zeroed counters for {@code processors} processors. */
     public CommStats(int processors) {
         this.processors = processors;
         sharing = new long[processors + 1];
         invalidation = new long[processors + 1];
-        matrix = new long[processors * processors];
+        matrix = new PairCounts(processors);
     }
 
     /** Adds another phase's counters. */
@@ -47,14 +47,12 @@ public final class CommStats {
             sharing[k] += o.sharing[k];
             invalidation[k] += o.invalidation[k];
         }
-        for (int k = 0; k < matrix.length; k++) {
-            matrix[k] += o.matrix[k];
-        }
+        matrix.add(o.matrix);
     }
 
     /** COMM_MAT[i][j]. */
     public long matrix(int i, int j) {
-        return matrix[i * processors + j];
+        return matrix.get(i, j);
     }
 
     /** RAW + WAR + WAW + RAR. */

@@ -47,10 +47,16 @@ public final class Communication {
     private final int stride;
     private final LocationState loc;
     private final boolean packed;
+    /**
+     * Per pair, the access that last counted it (COMM_MAT counts a pair once per access): dense up to
+     * {@link PairCounts#DENSE_MAX} processors, else null and {@link #pairSeen} holds the current access's pairs.
+     */
     private final int[] pairStamp;
+    private int[] pairSeen = new int[8];
+    private int pairsSeen;
     private int accessSeq;
-    private long[] mat;
-    private final long[] scratch;
+    private PairCounts mat;
+    private final PairCounts scratch;
     private int part;
     private int parts = 1;
     /** Owner of every page slot (page number mod its length) in a partitioned run, else null. */
@@ -78,8 +84,8 @@ public final class Communication {
         if (packed ? processors > LocationState.P_MAX_PROCESSORS : stride != words + 1) {
             throw new IllegalArgumentException("location table sized for another processor count");
         }
-        this.pairStamp = new int[processors * processors];
-        this.scratch = new long[processors * processors];
+        this.pairStamp = processors <= PairCounts.DENSE_MAX ? new int[processors * processors] : null;
+        this.scratch = new PairCounts(processors);
     }
 
     /**
@@ -201,7 +207,7 @@ public final class Communication {
             } else if (wr != cpu) {
                 r = 2;
                 wr0 = wr;
-                st.matrix[wr * processors + cpu]++;
+                st.matrix.increment(wr * processors + cpu);
                 w |= bit;
             }
         }
@@ -218,7 +224,7 @@ public final class Communication {
                 } else if (wr != cpu) {
                     r = 2;
                     if (wr != wr0) {
-                        st.matrix[wr * processors + cpu]++;
+                        st.matrix.increment(wr * processors + cpu);
                     }
                     w |= bit;
                 }
@@ -273,18 +279,18 @@ public final class Communication {
         if (h != g) {
             m[h] = (w1 & ~(P_READERS | P_WRITER | P_ANCHOR)) | set;
         }
-        long[] mat = st.matrix;
+        PairCounts mat = st.matrix;
         long l = l0 | l1;
         while (l != 0) {
             int j = Long.numberOfTrailingZeros(l);
             l &= l - 1;
-            mat[cpu * processors + j]++;
+            mat.increment(cpu * processors + j);
         }
         if (waw0) {
-            mat[wr0 * processors + cpu]++;
+            mat.increment(wr0 * processors + cpu);
         }
         if (waw1 && !(waw0 && wr1 == wr0)) {
-            mat[wr1 * processors + cpu]++;
+            mat.increment(wr1 * processors + cpu);
         }
         int d = Math.max(Long.bitCount(l0), Long.bitCount(l1));
         if (d > 0) {
@@ -330,9 +336,12 @@ public final class Communication {
     /** Updates the bytes' state; returns the per-access result code (see the load and store methods). */
     private int raw(int cpu, boolean store, long address, int size, CommStats st) {
         if (++accessSeq == 0) {
-            java.util.Arrays.fill(pairStamp, 0);
+            if (pairStamp != null) {
+                java.util.Arrays.fill(pairStamp, 0);
+            }
             accessSeq = 1;
         }
+        pairsSeen = 0;
         if (packed) {
             return store ? storeP(cpu, address, size, st) : loadP(cpu, address, size, st);
         }
@@ -349,21 +358,31 @@ public final class Communication {
     public int accessPartial(int cpu, boolean store, long address, int size, CommStats st, PartialLog log) {
         mat = scratch;
         int result = raw(cpu, store, address, size, st);
-        for (int k = 0; k < scratch.length; k++) {
-            if (scratch[k] != 0) {
-                log.pair(k);
-                scratch[k] = 0;
-            }
-        }
+        scratch.forEach((k, n) -> log.pair(k));
+        scratch.clear();
         return result;
     }
 
     private void pair(int i, int j) {
         int k = i * processors + j;
-        if (pairStamp[k] != accessSeq) {
-            pairStamp[k] = accessSeq;
-            mat[k]++;
+        int[] stamp = pairStamp;
+        if (stamp != null) {
+            if (stamp[k] != accessSeq) {
+                stamp[k] = accessSeq;
+                mat.increment(k);
+            }
+            return;
         }
+        for (int q = 0; q < pairsSeen; q++) {
+            if (pairSeen[q] == k) {
+                return;
+            }
+        }
+        if (pairsSeen == pairSeen.length) {
+            pairSeen = java.util.Arrays.copyOf(pairSeen, pairsSeen * 2);
+        }
+        pairSeen[pairsSeen++] = k;
+        mat.increment(k);
     }
 
     /** Load, ≤ 64 processors. Returns 2 if any byte is RAW, else 1 if any is RAR, else 0. */

@@ -28,8 +28,9 @@ public final class PageMap {
 
     /** An empty map. */
     public PageMap() {
-        tab = new long[2048];
-        mask = 1023;
+        // small at first (grown on demand): one map per thread's access-age tracker, and threads may be thousands
+        tab = new long[32];
+        mask = 15;
     }
 
     /** Number of pages (slots handed out). */

@@ -15,7 +15,9 @@ import org.dsmscope.dsm.RandomSegment;
 public final class MatMul implements DsmApp {
     @Override
     public void run(Dsm dsm, String[] args) {
-        int n = args.length > 0 ? Integer.parseInt(args[0]) : 48;
+        String usage = "usage: MatMul [N], 1 <= N <= 2048 (default 48)";
+        DsmArgs.atMost(args, 1, usage);
+        int n = DsmArgs.integer(args, 0, "N", 48, 1, 2048, usage);
         int p = dsm.members();
         int me = dsm.rank();
         RandomSegment a = dsm.createRandom(n * n * 8, Consistency.release());

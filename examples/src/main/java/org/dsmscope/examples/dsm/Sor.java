@@ -26,9 +26,12 @@ public final class Sor implements DsmApp {
 
     @Override
     public void run(Dsm dsm, String[] args) {
-        int n = args.length > 0 ? Integer.parseInt(args[0]) : 64;
-        int iters = args.length > 1 ? Integer.parseInt(args[1]) : 50;
-        double omega = args.length > 2 ? Double.parseDouble(args[2]) : 0.8;
+        String usage = "usage: Sor [N [ITERATIONS [OMEGA]]], 2 <= N <= 2048 (default 64), 1 <= ITERATIONS <="
+                + " 1000000 (default 50), 0 < OMEGA < 2 (default 0.8)";
+        DsmArgs.atMost(args, 3, usage);
+        int n = DsmArgs.integer(args, 0, "N", 64, 2, 2048, usage);
+        int iters = DsmArgs.integer(args, 1, "ITERATIONS", 50, 1, 1_000_000, usage);
+        double omega = DsmArgs.real(args, 2, "OMEGA", 0.8, 0, 2, usage);
         Result r = solve(dsm, n, iters, omega);
         if (r.maxError != 0) {
             throw new IllegalStateException("SOR m" + dsm.rank() + ": result differs from the sequential run by "

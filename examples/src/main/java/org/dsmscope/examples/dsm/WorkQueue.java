@@ -18,7 +18,9 @@ import org.dsmscope.dsm.SequentialSegment;
 public final class WorkQueue implements DsmApp {
     @Override
     public void run(Dsm dsm, String[] args) {
-        int tasks = args.length > 0 ? Integer.parseInt(args[0]) : 200;
+        String usage = "usage: WorkQueue [TASKS], 1 <= TASKS <= 1000000 (default 200)";
+        DsmArgs.atMost(args, 1, usage);
+        int tasks = DsmArgs.integer(args, 0, "TASKS", 200, 1, 1_000_000, usage);
         int p = dsm.members();
         SequentialSegment queue = dsm.createSequential(Consistency.release());
         AssociativeSegment results = dsm.createAssociative(Consistency.release().outOfOrder());

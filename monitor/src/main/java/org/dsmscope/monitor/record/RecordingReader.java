@@ -59,6 +59,12 @@ public final class RecordingReader implements AutoCloseable {
             ch.close();
             throw new RecordingException(file + ": byte 12: unsupported recording version " + version);
         }
+        int flags = h.getShort() & 0xFFFF;
+        if (flags != 0) {
+            ch.close();
+            throw new RecordingException(String.format("%s: byte 14: unknown recording flags 0x%04x (version %d"
+                    + " defines none)", file, flags, version));
+        }
         if (size >= RecordingFormat.HEADER + RecordingFormat.TRAILER) {
             ByteBuffer t = ByteBuffer.allocate(RecordingFormat.TRAILER);
             readFully(t, size - RecordingFormat.TRAILER);
@@ -160,7 +166,8 @@ public final class RecordingReader implements AutoCloseable {
                 return false;
             }
             if (len < 0 || len > RecordingFormat.MAX_BLOCK || at + 9 + len > size) {
-                fail(at, "block length " + len + " runs past the end of the file (truncated or corrupt)");
+                fail(at, "block length " + Integer.toUnsignedString(len) + " runs past the end of the file"
+                        + " (truncated or corrupt)");
                 return false;
             }
             if (io.capacity() < len + 4) {
@@ -259,6 +266,11 @@ public final class RecordingReader implements AutoCloseable {
         h.flip();
         h.get();
         int len = h.getInt();
+        if (len < 0 || len > RecordingFormat.MAX_BLOCK || indexAt + 5 + len > size) {
+            // a corrupt index: read from the start, as without one (the blocks' own checks find the damage)
+            pos = RecordingFormat.HEADER;
+            return;
+        }
         ByteBuffer body = ByteBuffer.allocate(len);
         readFully(body, indexAt + 5);
         byte[] x = body.array();

@@ -96,8 +96,10 @@ public final class ForkJoinGen {
         List<Path> files = new ArrayList<>();
         for (int t = 0; t < p.threads; t++) {
             Path f = dir.resolve(TraceSet.fileName(name, p.threads, t));
-            try (TraceWriter w = TraceWriter.create(f, TraceWriter.Options.classic().codec(p.codec).background(true))) {
+            try (TraceWriter w = TraceWriter.create(f, TraceWriter.Options.classic().codec(p.codec).background(true)
+                    .endRecord(true))) {
                 new Thread(p, t, w).run();
+                w.finish();
             } catch (IOException e) {
                 throw new UncheckedIOException(f + ": cannot write: " + e.getMessage(), e);
             }

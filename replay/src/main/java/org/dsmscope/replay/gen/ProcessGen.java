@@ -73,8 +73,10 @@ public final class ProcessGen {
         List<Path> files = new ArrayList<>();
         for (int i = 0; i < p.processes; i++) {
             Path f = dir.resolve(TraceSet.fileName(name, p.processes, i));
-            try (TraceWriter w = TraceWriter.create(f, TraceWriter.Options.classic().codec(p.codec).background(true))) {
+            try (TraceWriter w = TraceWriter.create(f, TraceWriter.Options.classic().codec(p.codec).background(true)
+                    .endRecord(true))) {
                 process(p, i, w);
+                w.finish();
             } catch (IOException e) {
                 throw new UncheckedIOException(f + ": cannot write: " + e.getMessage(), e);
             }

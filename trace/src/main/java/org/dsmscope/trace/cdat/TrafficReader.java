@@ -61,6 +61,7 @@ public final class TrafficReader {
 
     private static long read(Path file, boolean general, Consumer consumer) throws IOException {
         InputStream in;
+        org.dsmscope.trace.InputFile.check(file, null, "CDAT trace file", true);
         try {
             in = Files.newInputStream(file);
         } catch (NoSuchFileException e) {

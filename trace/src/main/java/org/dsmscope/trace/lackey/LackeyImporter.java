@@ -158,6 +158,7 @@ public final class LackeyImporter {
     /** Imports {@code input} into the trace set {@code name.p}; returns the files written. */
     public Result run(Path input, String name) throws IOException {
         InputStream in;
+        org.dsmscope.trace.InputFile.check(input, null, "Lackey output file", true);
         try {
             in = Files.newInputStream(input);
         } catch (NoSuchFileException e) {
@@ -229,7 +230,7 @@ public final class LackeyImporter {
     private Result finish(String name) throws IOException {
         int p = slots;
         for (int i = 0; i < p; i++) {
-            writers[i].close();
+            writers[i].finish();
         }
         List<Path> files = new ArrayList<>(p);
         int[] vt = Arrays.copyOf(tidOf, p);

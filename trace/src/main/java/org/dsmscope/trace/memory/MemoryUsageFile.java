@@ -96,6 +96,7 @@ public final class MemoryUsageFile {
     public static int read(Path file, java.util.function.IntConsumer pageSizeSeen, PageConsumer consumer)
             throws IOException {
         BufferedReader in;
+        org.dsmscope.trace.InputFile.check(file, null, "memory usage file", true);
         try {
             in = Files.newBufferedReader(file, StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {

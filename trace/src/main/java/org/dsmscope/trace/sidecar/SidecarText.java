@@ -24,6 +24,7 @@ final class SidecarText {
     /** Opens {@code f} and checks its first line is {@code "FORMAT VERSION"} with a known major version. */
     static SidecarText open(Path f, String format, int version) throws IOException {
         BufferedReader r;
+        org.dsmscope.trace.InputFile.check(f, null, format + " file", true);
         try {
             r = Files.newBufferedReader(f, StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
