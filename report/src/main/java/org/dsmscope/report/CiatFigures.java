@@ -26,6 +26,7 @@ final class CiatFigures {
         this.prefix = prefix;
         this.rs = sorted;
         this.labels = Labels.of(sorted);
+        this.times = times(sorted);
     }
 
     private static JsonNode agg(Result r) {
@@ -247,7 +248,26 @@ final class CiatFigures {
         return c.isEmpty() ? null : f.svg(c.svg());
     }
 
-    private static final String[] TIMES = {"busy", "idle", "imbalance", "contention"};
+    /** The time classes drawn: spin only where some result has spin time (ciat/README.md "Spin time"). */
+    private final String[] times;
+
+    private static String[] times(List<Result> rs) {
+        for (Result r : rs) {
+            if (Json.sum(Json.at(agg(r), "concurrency/spin")) > 0) {
+                return new String[] {"busy", "spin", "idle", "imbalance", "contention"};
+            }
+        }
+        return new String[] {"busy", "idle", "imbalance", "contention"};
+    }
+
+    /** {@code first} followed by the time classes, each with {@code suffix}. */
+    private List<String> timeHeader(String first, String suffix) {
+        List<String> h = new ArrayList<>(List.of(first));
+        for (String t : times) {
+            h.add(t + suffix);
+        }
+        return h;
+    }
 
     private Figure concurrency() {
         Result one = null;
@@ -259,21 +279,22 @@ final class CiatFigures {
         }
         double base = 0;
         if (one != null) {
-            for (String t : TIMES) {
+            for (String t : times) {
                 base += Json.sum(Json.at(agg(one), "concurrency/" + t));
             }
         }
         boolean normal = base > 0;
         Figure f = new Figure(id("concurrency"), "Concurrency and load balance", "seed 001 Figure 5",
                 normal ? "Each bar is the processors' total time (in instructions) busy, idle in serial phases, waiting"
-                        + " at barriers and joins (imbalance) and on locks (contention), as a share of the one-processor"
-                        + " run's time: perfect speedup keeps the bars at 100%."
+                        + " at barriers and joins (imbalance) and on locks (contention), and spinning on a location another"
+                        + " thread writes (spin, where there is any), as a share of the one-processor run's time: perfect"
+                        + " speedup keeps the bars at 100%."
                         : "Each bar is the processors' total time (in instructions) busy, idle in serial phases,"
                         + " waiting at barriers and joins (imbalance) and on locks (contention).");
         BarChart c = new BarChart(id("concurrency-chart"), "processors",
                 normal ? "% of one-processor time" : "instructions", true, normal, labels);
         f.header(perRun("time"));
-        for (String t : TIMES) {
+        for (String t : times) {
             double[] hs = new double[rs.size()];
             String[] raw = new String[rs.size()];
             List<String> row = new ArrayList<>(List.of(t));
@@ -302,8 +323,8 @@ final class CiatFigures {
             cats.add("T" + t);
         }
         BarChart c = new BarChart(id("threads-chart"), "thread", "instructions", true, false, cats);
-        f.header(List.of("block", "busy", "idle", "imbalance", "contention"));
-        for (String t : TIMES) {
+        f.header(timeHeader("block", ""));
+        for (String t : times) {
             long[] v = Json.longs(Json.at(agg(r), "concurrency/" + t));
             double[] hs = new double[threads];
             String[] raw = new String[threads];
@@ -315,7 +336,7 @@ final class CiatFigures {
         }
         for (int i = 0; i < threads; i++) {
             List<String> row = new ArrayList<>(List.of("thread " + i));
-            for (String t : TIMES) {
+            for (String t : times) {
                 row.add(Fmt.count(Json.at(agg(r), "concurrency/" + t).path(i).asLong()));
             }
             f.row(row);
@@ -328,7 +349,7 @@ final class CiatFigures {
         }
         if (!pc.isEmpty()) {
             BarChart pch = new BarChart(id("phases-chart"), "phase", "instructions", true, false, pc);
-            for (String t : TIMES) {
+            for (String t : times) {
                 double[] hs = new double[pc.size()];
                 String[] raw = new String[pc.size()];
                 for (int i = 0; i < pc.size(); i++) {
@@ -340,7 +361,7 @@ final class CiatFigures {
             }
             for (int i = 0; i < pc.size(); i++) {
                 List<String> row = new ArrayList<>(List.of("phase " + pc.get(i)));
-                for (String t : TIMES) {
+                for (String t : times) {
                     row.add(Fmt.count(Json.sum(phases.get(i).path("concurrency").path(t))));
                 }
                 f.row(row);
@@ -362,7 +383,7 @@ final class CiatFigures {
         for (Result one : rs) {
             if (one.processors == 1) {
                 double total = 0;
-                for (String t : TIMES) {
+                for (String t : times) {
                     total += Json.sum(Json.at(agg(r), "concurrency/" + t));
                 }
                 double b1 = Json.sum(Json.at(agg(one), "concurrency/busy"));
@@ -383,16 +404,18 @@ final class CiatFigures {
 
     private Figure speedup() {
         Figure f = new Figure(id("speedup"), "Speedup", "seed 001 §5.3",
-                "Busy(1) / ((Busy(p) + Idle(p) + Imbalance(p) + Contention(p)) / p) for each number of processors p;"
+                "Busy(1) / ((Busy(p) + Spin(p) + Idle(p) + Imbalance(p) + Contention(p)) / p) for each number of processors p;"
                         + " the dashed line is perfect speedup (unknown without Busy(1): ciat --busy1 or a one-thread run).");
-        f.header(List.of("processors", "speedup", "busy(p)", "idle(p)", "imbalance(p)", "contention(p)"));
+        List<String> h = timeHeader("processors", "(p)");
+        h.add(1, "speedup");
+        f.header(h);
         List<Double> xs = new ArrayList<>();
         List<Double> ys = new ArrayList<>();
         List<String> raws = new ArrayList<>();
         for (Result r : rs) {
             double s = speedupOf(r);
             List<String> row = new ArrayList<>(List.of(Integer.toString(r.processors), speedupText(r)));
-            for (String t : TIMES) {
+            for (String t : times) {
                 row.add(Fmt.count(Json.sum(Json.at(agg(r), "concurrency/" + t))));
             }
             f.row(row);

@@ -108,6 +108,29 @@ class ReportTest {
     }
 
     @Test
+    void spinTime_isDrawnAsItsOwnClass_onlyWhereAResultHasIt() throws Exception {
+        String without = Report.html(Inputs.read(List.of(CIAT4), false));
+        assertFalse(without.contains("data-series=\"spin\""), "no spin series when no result has spin time");
+        com.fasterxml.jackson.databind.ObjectMapper om = new com.fasterxml.jackson.databind.ObjectMapper();
+        com.fasterxml.jackson.databind.node.ObjectNode json =
+                (com.fasterxml.jackson.databind.node.ObjectNode) om.readTree(CIAT4.toFile());
+        com.fasterxml.jackson.databind.node.ArrayNode spin =
+                ((com.fasterxml.jackson.databind.node.ObjectNode) json.path("aggregate").path("concurrency"))
+                        .putArray("spin");
+        int threads = json.path("aggregate").path("concurrency").path("busy").size();
+        for (int t = 0; t < threads; t++) {
+            spin.add(1000L * (t + 1));
+        }
+        Path withSpin = dir.resolve("matmul.4.ciat.json");
+        om.writeValue(withSpin.toFile(), json);
+        String page = Report.html(Inputs.read(List.of(withSpin), false));
+        assertTrue(page.contains("data-series=\"spin\" data-x=\"T0\" data-value=\"1000\""), "per-thread spin bar");
+        long total = 1000L * threads * (threads + 1) / 2;
+        assertTrue(page.contains("data-series=\"spin\" data-x=\"p=" + threads + "\" data-value=\"" + total + "\""),
+                "the run's spin bar carries the summed spin time");
+    }
+
+    @Test
     void sameInputs_giveTheSameBytes() throws Exception {
         List<Path> in = List.of(STUDY.resolve("study.json"), Paths.get("src/test/resources/matmul.4.sweep.json"));
         Path a = dir.resolve("a.html");
