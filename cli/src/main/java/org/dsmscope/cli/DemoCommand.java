@@ -200,11 +200,21 @@ public final class DemoCommand implements Callable<Integer> {
      */
     private static int quietly(String... args) {
         StringWriter kept = new StringWriter();
-        CommandLine cl = Main.commandLine();
-        cl.setOut(new PrintWriter(kept, true));
-        int status = cl.execute(args);
+        // commands a command runs (a study runs ciat, tdat, report) print to System.out: keep that back too
+        PrintStream out = System.out;
+        java.io.ByteArrayOutputStream nested = new java.io.ByteArrayOutputStream();
+        int status;
+        System.setOut(new PrintStream(nested, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            CommandLine cl = Main.commandLine();
+            cl.setOut(new PrintWriter(kept, true));
+            status = cl.execute(args);
+        } finally {
+            System.setOut(out);
+        }
         if (status != 0) {
-            System.out.print(kept);
+            out.print(kept);
+            out.print(nested.toString(java.nio.charset.StandardCharsets.UTF_8));
         }
         return status;
     }

@@ -24,22 +24,31 @@ public final class MigratoryCounter {
         Cli.main("MigratoryCounter", args, DEFAULT_SIZE, MigratoryCounter::run);
     }
 
-    /** Adds {@code n} seeded values to one shared counter under a lock on {@code threads} threads; checks the sums. */
+    /** Adds {@code n} seeded values to one shared counter, in turn, under a lock on {@code threads} threads. */
     public static Result run(int threads, int n) {
         Cli.checkThreads(threads);
         UsageException.require(n >= 1 && n <= 10_000_000, "size (increments) must be 1..10000000, was " + n);
         Phases.begin(Phases.INIT);
+        long[] next = new long[1]; // the index added next: the counter passes from thread to thread in turn
         long[] before = new long[1024];
         Counter counter = new Counter();
         long[] after = new long[1024];
         Object lock = new Object();
         Phases.begin(Phases.COMPUTE);
         Team.run("migratory", threads, id -> {
-            for (int i = Team.lo(id, threads, n); i < Team.hi(id, threads, n); i++) {
+            // thread id adds values id, id + threads, …; the values are added in index order, so each thread reads
+            // and writes the counter right after the previous thread did: migratory by construction, whatever order
+            // the JVM would otherwise grant the lock in
+            for (int i = id; i < n; i += threads) {
                 long v = work(i);
                 synchronized (lock) {
+                    while (next[0] != i) {
+                        lock.wait();
+                    }
                     counter.total += v;
                     counter.count++;
+                    next[0] = i + 1;
+                    lock.notifyAll();
                 }
             }
         });
