@@ -118,11 +118,12 @@ class ExplainCommandTest {
     }
 
     @Test
-    void migratoryCounter_isMigratoryAtTheIncrementAndTheCounter() throws IOException {
+    void migratoryCounter_isMigratoryAtTheTurnsFirstReadAndTheCounter() throws IOException {
         String set = trace("mig", 3, "MigratoryCounter", "2", "200");
         JsonNode root = explain(set);
-        String inc = line("MigratoryCounter.java", "counter.total += v");
-        assertEquals("migratory", row(root.path("bySourceLine"), inc).path("pattern").asText());
+        String turn = line("MigratoryCounter.java", "while (counter.count != i)");
+        assertEquals("migratory", row(root.path("bySourceLine"), turn).path("pattern").asText());
+        assertEquals(turn, top(root.path("bySourceLine")).path("label").asText(), "the turn's first read faults");
         JsonNode data = top(root.path("byDataStructure"));
         assertTrue(data.path("label").asText().startsWith("org.dsmscope.examples.MigratoryCounter$Counter allocated"
                 + " at "), data.toString());

@@ -1,9 +1,10 @@
 package org.dsmscope.examples;
 
 /**
- * A migratory counter (issue 26, seed 003's migratory pattern): every thread in turn takes a lock, reads a shared
- * counter object and writes it back, then does some private work, so the counter's page (line) passes from
- * processor to processor, each reading then writing it. Padding arrays allocated around the counter keep it alone
+ * A migratory counter (issue 26, seed 003's migratory pattern): the threads take turns (increment i is thread i mod
+ * THREADS's, which waits on the lock until the count is i), each reading a shared counter object and writing it
+ * back, then doing some private work, so the counter's page (line) passes from processor to processor, each reading
+ * then writing it, however the threads are scheduled. Padding arrays allocated around the counter keep it alone
  * on its page, so nothing else shares it.
  */
 public final class MigratoryCounter {
@@ -24,7 +25,7 @@ public final class MigratoryCounter {
         Cli.main("MigratoryCounter", args, DEFAULT_SIZE, MigratoryCounter::run);
     }
 
-    /** Adds {@code n} seeded values to one shared counter under a lock on {@code threads} threads; checks the sums. */
+    /** Adds {@code n} seeded values to one shared counter in turns under a lock on {@code threads} threads; checks. */
     public static Result run(int threads, int n) {
         Cli.checkThreads(threads);
         UsageException.require(n >= 1 && n <= 10_000_000, "size (increments) must be 1..10000000, was " + n);
@@ -35,11 +36,15 @@ public final class MigratoryCounter {
         Object lock = new Object();
         Phases.begin(Phases.COMPUTE);
         Team.run("migratory", threads, id -> {
-            for (int i = Team.lo(id, threads, n); i < Team.hi(id, threads, n); i++) {
+            for (int i = id; i < n; i += threads) {
                 long v = work(i);
                 synchronized (lock) {
+                    while (counter.count != i) {
+                        lock.wait();
+                    }
                     counter.total += v;
                     counter.count++;
+                    lock.notifyAll();
                 }
             }
         });
