@@ -118,11 +118,12 @@ class ExplainCommandTest {
     }
 
     @Test
-    void migratoryCounter_isMigratoryAtTheIncrementAndTheCounter() throws IOException {
+    void migratoryCounter_isMigratoryAtTheTurnsFirstReadAndTheCounter() throws IOException {
         String set = trace("mig", 3, "MigratoryCounter", "2", "200");
         JsonNode root = explain(set);
-        String inc = line("MigratoryCounter.java", "counter.total += v");
-        assertEquals("migratory", row(root.path("bySourceLine"), inc).path("pattern").asText());
+        String turn = line("MigratoryCounter.java", "while (counter.count != i)");
+        assertEquals("migratory", row(root.path("bySourceLine"), turn).path("pattern").asText());
+        assertEquals(turn, top(root.path("bySourceLine")).path("label").asText(), "the turn's first read faults");
         JsonNode data = top(root.path("byDataStructure"));
         assertTrue(data.path("label").asText().startsWith("org.dsmscope.examples.MigratoryCounter$Counter allocated"
                 + " at "), data.toString());
@@ -150,6 +151,35 @@ class ExplainCommandTest {
         JsonNode p = explain(padded, "--granularity", "line");
         assertEquals(0, p.path("falseSharing").size(), p.path("falseSharing").toString());
         assertEquals(0, p.path("faults").path("invalidation").asInt(), "no coherence miss at all");
+    }
+
+    @Test
+    void fieldFalseSharing_namesBothFieldsWithTheirOffsets_andThePaddedVersionShowsNone() throws IOException {
+        String set = trace("ff", 3, "FieldFalseSharing", "2", "3000");
+        JsonNode root = explain(set, "--granularity", "line");
+        JsonNode fs = root.path("falseSharing");
+        assertEquals(1, fs.size(), fs.toString());
+        JsonNode l = fs.get(0);
+        String counter = "org.dsmscope.examples.FieldFalseSharing$Counter";
+        assertEquals(List.of(counter + ".hits at offset 16 written"), texts(l.path("touched").path("0")));
+        assertEquals(List.of(counter + ".misses at offset 24 written"), texts(l.path("touched").path("1")));
+        assertTrue(l.path("misses").asInt() > 1000, l.toString());
+        assertEquals(l.path("misses").asInt(), l.path("falseSharingMisses").asInt(), "no miss shares a field");
+        assertEquals(0, l.path("missesSeparated").asInt(), "each field on its own line: no coherence miss left");
+        assertEquals(l.path("misses").asInt(), l.path("removed").asInt());
+        assertTrue(l.path("fix").asText().contains("@jdk.internal.vm.annotation.Contended")
+                && l.path("fix").asText().contains("padding"), l.toString());
+        JsonNode data = top(root.path("byDataStructure"));
+        assertTrue(data.path("label").asText().startsWith(counter + " allocated at "), data.toString());
+        String text = Files.readString(Paths.get(set + ".explain_report"));
+        assertTrue(text.contains("processor 0: " + counter + ".hits at offset 16 written")
+                && text.contains("processor 1: " + counter + ".misses at offset 24 written"), text);
+
+        String padded = trace("fp", 3, "FieldFalseSharingPadded", "2", "3000");
+        JsonNode p = explain(padded, "--granularity", "line");
+        assertEquals(0, p.path("falseSharing").size(), p.path("falseSharing").toString());
+        assertEquals(0, p.path("faults").path("invalidation").asInt(), "no coherence miss at all");
+        assertTrue(Files.readString(Paths.get(padded + ".explain_report")).contains("== false sharing\nnone:"));
     }
 
     private static List<String> texts(JsonNode a) {

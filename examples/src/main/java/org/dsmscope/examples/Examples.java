@@ -89,7 +89,13 @@ public final class Examples {
                     FalseSharing::run),
             new Entry("padded", FalseSharingPadded.class, Cli.DEFAULT_THREADS, FalseSharing.DEFAULT_SIZE, 2000,
                     "increments", "the false-sharing counters a 64-byte line apart: the fix (issue 26)",
-                    FalseSharingPadded::run));
+                    FalseSharingPadded::run),
+            new Entry("fieldsharing", FieldFalseSharing.class, Cli.DEFAULT_THREADS, FieldFalseSharing.DEFAULT_SIZE,
+                    2000, "items", "Counter.hits written by one thread, Counter.misses by another: false sharing"
+                            + " between fields (issue 26)", FieldFalseSharing::run),
+            new Entry("fieldpadded", FieldFalseSharingPadded.class, Cli.DEFAULT_THREADS,
+                    FieldFalseSharing.DEFAULT_SIZE, 2000, "items", "the two fields 64 bytes apart (seven padding"
+                            + " longs): the fix (issue 26)", FieldFalseSharingPadded::run));
 
     private Examples() {
     }

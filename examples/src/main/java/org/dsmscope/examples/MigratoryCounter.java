@@ -1,9 +1,10 @@
 package org.dsmscope.examples;
 
 /**
- * A migratory counter (issue 26, seed 003's migratory pattern): every thread in turn takes a lock, reads a shared
- * counter object and writes it back, then does some private work, so the counter's page (line) passes from
- * processor to processor, each reading then writing it. Padding arrays allocated around the counter keep it alone
+ * A migratory counter (issue 26, seed 003's migratory pattern): the threads take turns (increment i is thread i mod
+ * THREADS's, which waits on the lock until the count is i), each reading a shared counter object and writing it
+ * back, then doing some private work, so the counter's page (line) passes from processor to processor, each reading
+ * then writing it, however the threads are scheduled. Padding arrays allocated around the counter keep it alone
  * on its page, so nothing else shares it.
  */
 public final class MigratoryCounter {
@@ -24,30 +25,25 @@ public final class MigratoryCounter {
         Cli.main("MigratoryCounter", args, DEFAULT_SIZE, MigratoryCounter::run);
     }
 
-    /** Adds {@code n} seeded values to one shared counter, in turn, under a lock on {@code threads} threads. */
+    /** Adds {@code n} seeded values to one shared counter in turns under a lock on {@code threads} threads; checks. */
     public static Result run(int threads, int n) {
         Cli.checkThreads(threads);
         UsageException.require(n >= 1 && n <= 10_000_000, "size (increments) must be 1..10000000, was " + n);
         Phases.begin(Phases.INIT);
-        long[] next = new long[1]; // the index added next: the counter passes from thread to thread in turn
         long[] before = new long[1024];
         Counter counter = new Counter();
         long[] after = new long[1024];
         Object lock = new Object();
         Phases.begin(Phases.COMPUTE);
         Team.run("migratory", threads, id -> {
-            // thread id adds values id, id + threads, …; the values are added in index order, so each thread reads
-            // and writes the counter right after the previous thread did: migratory by construction, whatever order
-            // the JVM would otherwise grant the lock in
             for (int i = id; i < n; i += threads) {
                 long v = work(i);
                 synchronized (lock) {
-                    while (next[0] != i) {
+                    while (counter.count != i) {
                         lock.wait();
                     }
                     counter.total += v;
                     counter.count++;
-                    next[0] = i + 1;
                     lock.notifyAll();
                 }
             }

@@ -16,6 +16,8 @@ final class Figure {
     final List<String> svgs = new ArrayList<>();
     final List<String> header = new ArrayList<>();
     final List<List<String>> rows = new ArrayList<>();
+    /** Whether the table is open by default (always for a figure that is only a table). */
+    boolean open;
 
     Figure(String id, String title, String seed, String guide) {
         this.id = id;
@@ -31,6 +33,11 @@ final class Figure {
 
     Figure header(List<String> h) {
         header.addAll(h);
+        return this;
+    }
+
+    Figure open() {
+        open = true;
         return this;
     }
 

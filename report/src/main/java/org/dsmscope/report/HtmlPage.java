@@ -88,7 +88,7 @@ final class HtmlPage {
                 b.append(svg).append('\n');
             }
             if (!f.rows.isEmpty()) {
-                boolean open = f.svgs.isEmpty();
+                boolean open = f.svgs.isEmpty() || f.open;
                 b.append("<details").append(open ? " open" : "").append("><summary>numbers</summary><table><thead><tr>");
                 for (String h : f.header) {
                     b.append("<th>").append(Fmt.esc(h)).append("</th>");

@@ -12,6 +12,8 @@ public enum Kind {
     TDAT("dsmscope-tdat"),
     /** TDAT's events per bin, {@code event.time} (tdat/README.md). */
     TDAT_TIME("dsmscope-tdat-time"),
+    /** EXPLAIN's JSON (explain/README.md). */
+    EXPLAIN("dsmscope-explain"),
     /** A study's manifest (report/README.md). */
     STUDY("dsmscope-study");
 

@@ -47,6 +47,7 @@ public final class Report {
             for (Result s : kind(e.getValue(), Kind.SWEEP)) {
                 figs.addAll(CdatFigures.sweep(prefix, s));
             }
+            figs.addAll(ExplainFigures.of(prefix, kind(e.getValue(), Kind.EXPLAIN)));
             List<StudyManifest.Run> failed = new ArrayList<>();
             StudyManifest.Info study = null;
             for (StudyManifest.Info st : in.studies) {

@@ -77,8 +77,8 @@ public final class ResultReader {
         Kind kind = Kind.of(parts[0]);
         if (kind == null) {
             throw new BadResultException(file + ": unknown format '" + format + "' (the report reads "
-                    + "dsmscope-ciat-json, dsmscope-cdat, dsmscope-sweep, dsmscope-tdat, dsmscope-tdat-time and"
-                    + " dsmscope-study, version 1)");
+                    + "dsmscope-ciat-json, dsmscope-cdat, dsmscope-sweep, dsmscope-tdat, dsmscope-tdat-time,"
+                    + " dsmscope-explain and dsmscope-study, version 1)");
         }
         if (parts.length < 2 || !parts[1].equals("1")) {
             throw new BadResultException(file + ": format " + parts[0] + " version "
@@ -113,6 +113,11 @@ public final class ResultReader {
                 break;
             case TDAT:
                 need(file, root, "processors", "binWidth", "events", "density");
+                p = root.get("processors").asInt();
+                break;
+            case EXPLAIN:
+                need(file, root, "granularity", "unitSize", "processors", "totalCost", "byCause", "byDataStructure",
+                        "bySourceLine", "units");
                 p = root.get("processors").asInt();
                 break;
             default:

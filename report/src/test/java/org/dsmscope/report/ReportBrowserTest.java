@@ -225,6 +225,35 @@ class ReportBrowserTest {
     }
 
     @Test
+    void explainSection_topCauseBarIsTheJsonsCost_andTheFalseSharingTableNamesBothElements() throws Exception {
+        Path fs = Paths.get("src/test/resources/explain/falsesharing.2.explain.json");
+        Path out = page.resolveSibling("explain-report.html");
+        Report.write(Inputs.read(List.of(fs), false), out);
+        try {
+            driver.get(out.toUri().toString());
+            JsonNode top = new ObjectMapper().readTree(fs.toFile()).path("byCause").get(0);
+            WebElement bar = driver.findElements(By.cssSelector("#falsesharing-explain-line-causes-chart rect.bar"))
+                    .get(0);
+            assertEquals(top.path("label").asText(), bar.getDomAttribute("data-x"));
+            assertEquals(Json.raw(top.path("cost")), bar.getDomAttribute("data-value"));
+            scrollTo("#falsesharing-explain-line-causes");
+            new Actions(driver).moveToElement(bar).perform();
+            String tip = driver.findElement(By.id("tip")).getText();
+            assertTrue(tip.startsWith(top.path("label").asText() + ": ")
+                    && tip.contains(Fmt.pct(100 * top.path("share").asDouble())), tip);
+            shot("explain-causes-hover");
+            WebElement table = scrollTo("#falsesharing-explain-line-false-sharing details table");
+            assertTrue(table.isDisplayed(), "the false-sharing table is open");
+            assertTrue(table.getText().contains("long[0] at offset 16 written")
+                    && table.getText().contains("long[1] at offset 24 written"), table.getText());
+            scrollTo("#falsesharing-explain-line-false-sharing");
+            shot("explain-false-sharing");
+        } finally {
+            driver.get(page.toUri().toString());
+        }
+    }
+
+    @Test
     void fullPageScreenshot_forAPersonToLookAt() throws Exception {
         Object height = ((JavascriptExecutor) driver).executeScript("return document.body.scrollHeight");
         Map<String, Object> metrics = Map.of("width", 1100, "height", ((Number) height).intValue(),

@@ -1,0 +1,189 @@
+package org.dsmscope.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The EXPLAIN figures (seed 003 §3–4; explain/README.md's JSON, format {@code dsmscope-explain 1}) of one result:
+ * the communication profiles by cause, by data structure and by source line, the patterns of the pages (lines),
+ * data structures and source lines, and at line granularity the falsely shared lines.
+ */
+final class ExplainFigures {
+    /** The six patterns of seed 003 §4, as the JSON names them. */
+    static final String[] PATTERNS = {"single-producer-single-consumer", "single-producer-multiple-consumer",
+        "multiple-producer-single-consumer", "multiple-producer-multiple-consumer", "migratory", "cold-start"};
+    /** Their names on the x axis. */
+    static final String[] SHORT = {"SPSC", "SPMC", "MPSC", "MPMC", "migratory", "cold start"};
+    /** Rows of a figure's table; the JSON holds the rest. */
+    private static final int TABLE_ROWS = 50;
+
+    private final String id;
+    private final String suffix;
+    private final JsonNode json;
+    private final String unit;
+
+    private ExplainFigures(String id, String suffix, JsonNode json) {
+        this.id = id;
+        this.suffix = suffix;
+        this.json = json;
+        this.unit = json.path("granularity").asText();
+    }
+
+    /** The figures of every EXPLAIN result of a program, in the order given. */
+    static List<Figure> of(String prefix, List<Result> rs) {
+        List<Figure> out = new ArrayList<>();
+        for (Result r : rs) {
+            String gran = Labels.slug(r.json.path("granularity").asText());
+            int same = 0;
+            for (Result o : rs) {
+                same += Labels.slug(o.json.path("granularity").asText()).equals(gran) ? 1 : 0;
+            }
+            String id = prefix + "-explain-" + gran + (same > 1 ? "-" + Labels.slug(r.file.getFileName().toString())
+                    : "");
+            String suffix = " (" + gran + "s of " + r.json.path("unitSize").asLong() + " bytes, p=" + r.processors
+                    + (same > 1 ? ", " + r.file.getFileName() : "") + ")";
+            out.addAll(new ExplainFigures(id, suffix, r.json).all());
+        }
+        return out;
+    }
+
+    private List<Figure> all() {
+        List<Figure> f = new ArrayList<>();
+        f.add(profile("causes", "Communication cost by cause", "byCause", "cause",
+                "Each bar is the cost of the faults (or, for invalidations, of the write notices) with one immediate"
+                        + " cause: which writes, delivered at which synchronization, cost most."));
+        f.add(profile("data", "Communication cost by data structure", "byDataStructure", "data structure",
+                "Each bar is the cost of the faults on one data structure (a Java type with its allocation site,"
+                        + " else a " + unit + "): where in the data the communication happens."));
+        f.add(profile("lines", "Communication cost by source line", "bySourceLine", "source line",
+                "Each bar is the cost of the faults at one source line (the accessing instruction's line, from a"
+                        + " level-3 trace): where in the code the communication happens."));
+        f.add(patterns());
+        if (json.has("falseSharing")) {
+            f.add(falseSharing());
+        }
+        return f;
+    }
+
+    /** One profile: sorted bars with shares (the JSON's order, largest cost first), the rows as a table. */
+    private Figure profile(String part, String title, String field, String what, String guide) {
+        Figure f = new Figure(id + "-" + part, title + suffix, "seed 003 §4", guide);
+        f.header(List.of(what, "share", "cost (µs)", "remote requests", "faults", "pattern", unit + "s"));
+        RankedBars c = new RankedBars(id + "-" + part + "-chart", "cost", "µs");
+        int n = 0;
+        for (JsonNode r : json.path(field)) {
+            String label = r.path("label").asText();
+            String pat = r.path("pattern").isNull() ? "-" : r.path("pattern").asText();
+            c.add(label, r.path("cost").asDouble(), Json.raw(r.path("cost")), Json.raw(r.path("share")), pat);
+            if (n++ < TABLE_ROWS) {
+                f.row(List.of(label, Fmt.pct(100 * r.path("share").asDouble()), Fmt.count(r.path("cost").asDouble()),
+                        Fmt.count(r.path("remote").asLong()), Fmt.count(r.path("faults").asLong()), pat,
+                        Fmt.count(r.path("units").asLong())));
+            }
+        }
+        if (n > TABLE_ROWS) {
+            f.row(List.of("… " + (n - TABLE_ROWS) + " more in the JSON", "", "", "", "", "", ""));
+        }
+        for (JsonNode note : json.path("notes")) {
+            f.row(List.of("note: " + note.asText(), "", "", "", "", "", ""));
+        }
+        return c.isEmpty() ? f : f.svg(c.svg());
+    }
+
+    /** Counts per pattern of the units, the data structures and the source lines; the units' table. */
+    private Figure patterns() {
+        Figure f = new Figure(id + "-patterns", "Sharing patterns" + suffix, "seed 003 §4",
+                "Bars count the " + unit + "s, data structures and source lines whose costliest pattern is each of"
+                        + " the six (S single, M multiple, P producer, C consumer): producer-consumer data can be"
+                        + " pushed or prefetched, migratory data wants an update protocol or less locking.");
+        List<String> cats = List.of(PATTERNS);
+        BarChart c = new BarChart(id + "-patterns-chart", "pattern", "count", false, false, List.of(SHORT));
+        String[][] parts = {{"units", unit + "s"}, {"byDataStructure", "data structures"},
+            {"bySourceLine", "source lines"}};
+        for (String[] p : parts) {
+            long[] n = new long[PATTERNS.length];
+            for (JsonNode r : json.path(p[0])) {
+                int k = cats.indexOf(r.path("pattern").asText());
+                if (k >= 0) {
+                    n[k]++;
+                }
+            }
+            double[] hs = new double[n.length];
+            String[] raw = new String[n.length];
+            for (int k = 0; k < n.length; k++) {
+                hs[k] = n[k];
+                raw[k] = Long.toString(n[k]);
+            }
+            c.add(p[1], hs, raw);
+        }
+        f.header(List.of(unit, "pattern", "share", "cost (µs)", "explanation shape"));
+        int n = 0;
+        for (JsonNode u : json.path("units")) {
+            if (n++ < TABLE_ROWS) {
+                f.row(List.of(unitName(u.path("unit").asLong()), u.path("pattern").isNull() ? "-"
+                        : u.path("pattern").asText(), Fmt.pct(100 * u.path("share").asDouble()),
+                        Fmt.count(u.path("cost").asDouble()), u.path("shape").asText()));
+            }
+        }
+        if (n > TABLE_ROWS) {
+            f.row(List.of("… " + (n - TABLE_ROWS) + " more in the JSON", "", "", "", ""));
+        }
+        return f.svg(c.svg());
+    }
+
+    /** The falsely shared lines: misses, false-sharing misses and those separating the parts removes; the table. */
+    private Figure falseSharing() {
+        Figure f = new Figure(id + "-false-sharing", "False sharing" + suffix, "seed 003 §4 at line granularity",
+                "Per falsely shared line, its coherence misses, those where the processor touched bytes no causing"
+                        + " write wrote, and the misses a replay with each processor's part on its own line removes.");
+        f.header(List.of("line", "bytes", "coherence misses", "false sharing", "with the parts separated", "removed",
+                "what each processor touched", "fix"));
+        List<String> cats = new ArrayList<>();
+        JsonNode lines = json.path("falseSharing");
+        for (JsonNode l : lines) {
+            cats.add(unitName(l.path("line").asLong()));
+        }
+        String[][] parts = {{"misses", "coherence misses"}, {"falseSharingMisses", "false-sharing misses"},
+            {"removed", "removed by separating"}};
+        BarChart c = new BarChart(id + "-false-sharing-chart", "line", "misses", false, false, cats);
+        for (String[] p : parts) {
+            double[] hs = new double[cats.size()];
+            String[] raw = new String[cats.size()];
+            for (int i = 0; i < cats.size(); i++) {
+                hs[i] = lines.get(i).path(p[0]).asDouble();
+                raw[i] = Json.raw(lines.get(i).path(p[0]));
+            }
+            c.add(p[1], hs, raw);
+        }
+        long size = json.path("unitSize").asLong();
+        for (JsonNode l : lines) {
+            StringBuilder who = new StringBuilder();
+            for (Map.Entry<String, JsonNode> e : l.path("touched").properties()) {
+                List<String> what = new ArrayList<>();
+                e.getValue().forEach(w -> what.add(w.asText()));
+                who.append(who.length() == 0 ? "" : "; ").append("processor ").append(e.getKey()).append(": ")
+                        .append(String.join(", ", what));
+            }
+            long a = l.path("address").asLong();
+            f.row(List.of(unitName(l.path("line").asLong()), hex(a) + ".." + hex(a + size - 1),
+                    Fmt.count(l.path("misses").asLong()), Fmt.count(l.path("falseSharingMisses").asLong()),
+                    Fmt.count(l.path("missesSeparated").asLong()), Fmt.count(l.path("removed").asLong()),
+                    who.toString(), l.path("fix").asText()));
+        }
+        if (cats.isEmpty()) {
+            f.row(List.of("no falsely shared line", "", "", "", "", "", "", ""));
+            return f;
+        }
+        return f.svg(c.svg()).open();
+    }
+
+    private String unitName(long u) {
+        return unit + " " + hex(u);
+    }
+
+    private static String hex(long v) {
+        return "0x" + Long.toHexString(v);
+    }
+}
