@@ -89,7 +89,15 @@ public final class Examples {
                     FalseSharing::run),
             new Entry("padded", FalseSharingPadded.class, Cli.DEFAULT_THREADS, FalseSharing.DEFAULT_SIZE, 2000,
                     "increments", "the false-sharing counters a 64-byte line apart: the fix (issue 26)",
-                    FalseSharingPadded::run));
+                    FalseSharingPadded::run),
+            new Entry("queue", QueueHandoff.class, Cli.DEFAULT_THREADS, QueueHandoff.DEFAULT_SIZE, 200,
+                    "items (THREADS consumers + a producer)",
+                    "a producer puts items into an ArrayBlockingQueue, consumers take them (issue 28)",
+                    QueueHandoff::run),
+            new Entry("executor", ExecutorTasks.class, Cli.DEFAULT_THREADS, ExecutorTasks.DEFAULT_SIZE, 2000,
+                    "elements (a pool of THREADS workers + main)",
+                    "8 tasks submitted to a fixed thread pool, collected with Future.get (issue 28)",
+                    ExecutorTasks::run));
 
     private Examples() {
     }

@@ -14,6 +14,10 @@ final class SyncState {
     long seq;
     /** Tickets of waiting threads, oldest first: [0] = sequence number of the wake-up assigned to it, 0 if none. */
     final ArrayDeque<long[]> waiters = new ArrayDeque<>(4);
+    /** Elements taken from a queue so far by traced threads ({@link #nextTake}). */
+    private long taken;
+    /** The traced task behind a {@code Future} (a {@code JucHooks.Task}; null for any other object). */
+    volatile Object task;
     /** The lock a Condition belongs to (null if unknown or not a Condition). */
     Object lock;
     /**
@@ -102,6 +106,16 @@ final class SyncState {
     /** A release (countDown, semaphore release): the next sequence number, taken before the release happens. */
     synchronized long nextRelease() {
         return ++seq;
+    }
+
+    /**
+     * A take from a FIFO queue: the put it is ordered after, the k-th counted put for the k-th take, or the last
+     * counted put while fewer were counted (puts are counted once their element is in the queue, so the put named
+     * has always happened; 0: none yet).
+     */
+    synchronized long nextTake() {
+        taken++;
+        return taken < seq ? taken : seq;
     }
 
     /** The last release's sequence number (the one an acquire that just passed is ordered after). */
