@@ -129,8 +129,18 @@ final class CallSites {
                 replace(o, "submit", "(Ljava/util/concurrent/Callable;)" + future, JUC, "submit", service);
             }
         }
+        String cf = ju + "CompletableFuture";
+        String cfDesc = ")Ljava/util/concurrent/CompletableFuture;";
+        for (String m : new String[] {"supplyAsync(Ljava/util/function/Supplier;", "runAsync(Ljava/lang/Runnable;"}) {
+            String name = m.substring(0, m.indexOf('('));
+            String args = m.substring(m.indexOf('('));
+            REPLACE.put(cf + "." + m + cfDesc, new Replace(JUC, name, args + cfDesc, true));
+            REPLACE.put(cf + "." + m + "Ljava/util/concurrent/Executor;" + cfDesc,
+                    new Replace(JUC, name, args + "Ljava/util/concurrent/Executor;" + cfDesc, true));
+        }
+        replace(cf, "join", "()Ljava/lang/Object;", JUC, "join", cf);
         for (String o : new String[] {ju + "Future", ju + "RunnableFuture", ju + "ScheduledFuture",
-            ju + "FutureTask"}) {
+            ju + "FutureTask", cf}) {
             replace(o, "get", "()Ljava/lang/Object;", JUC, "get", ju + "Future");
             replace(o, "get", "(JLjava/util/concurrent/TimeUnit;)Ljava/lang/Object;", JUC, "get", ju + "Future");
         }

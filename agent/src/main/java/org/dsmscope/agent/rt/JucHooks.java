@@ -3,12 +3,15 @@ package org.dsmscope.agent.rt;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import org.dsmscope.agent.core.Addresses;
 import org.dsmscope.agent.core.ThreadTrace;
 import org.dsmscope.agent.core.TraceRuntime;
@@ -24,12 +27,15 @@ import org.dsmscope.trace.CallType;
  * acquire of the task's last release (the replay has the getter wait for the task's end).
  *
  * <p>Blocking queues: a put that placed its element is a release on the queue, numbered after the element is in
- * the queue; a take that got an element an acquire of {@link SyncState#nextTake} (the k-th put for the k-th take
- * of a FIFO queue with one producer; never a put that has not happened).
+ * the queue; the k-th take that got an element an acquire of put k (the element's own put for a FIFO queue with
+ * one producer; never a put that has not happened).
  *
  * <p>Each hook performs the program's own call unchanged and records around it; recording never throws.
  */
 public final class JucHooks {
+    /** How long a take waits for the number of the put whose element it got (its producer is about to give it). */
+    static final long CATCH_UP_NANOS = 1_000_000;
+
     private JucHooks() {
     }
 
@@ -37,17 +43,21 @@ public final class JucHooks {
      * A task as the pool sees it: runs the program's {@code Runnable} or {@code Callable} between an acquire of its
      * submit and a release of its end, both on this object.
      */
-    static final class Task implements Runnable, Callable<Object> {
+    static final class Task implements Runnable, Callable<Object>, Supplier<Object> {
         private final Runnable runnable;
         private final Callable<?> callable;
+        private final Supplier<?> supplier;
         /** Submitted by a traced thread, which records release 1. */
         private final boolean traced;
         /** Sequence number of the last release on this task: 1 submitted (by a traced thread), 2 ended. */
         private volatile long last;
+        /** A traced worker runs it: it numbers the end (release 2) as soon as the program's task returns. */
+        private volatile boolean running;
 
-        Task(Runnable runnable, Callable<?> callable, boolean traced) {
+        Task(Runnable runnable, Callable<?> callable, Supplier<?> supplier, boolean traced) {
             this.runnable = runnable;
             this.callable = callable;
+            this.supplier = supplier;
             this.traced = traced;
             this.last = traced ? 1 : 0;
         }
@@ -73,8 +83,18 @@ public final class JucHooks {
         }
 
         @Override
+        public Object get() {
+            long t0 = started();
+            try {
+                return supplier.get();
+            } finally {
+                ended(t0);
+            }
+        }
+
+        @Override
         public String toString() {
-            return String.valueOf(runnable != null ? runnable : callable);
+            return String.valueOf(runnable != null ? runnable : callable != null ? callable : supplier);
         }
 
         /** The task starts in a worker: an acquire of its submit. */
@@ -84,6 +104,7 @@ public final class JucHooks {
             if (traced) {
                 record(t, CallType.SYNC_ACQUIRE, this, t0, 1);
             }
+            running = t.traced;
             return TraceRuntime.now();
         }
 
@@ -106,7 +127,7 @@ public final class JucHooks {
 
     /** A task for {@code r} submitted by {@code t}. */
     private static Task task(ThreadTrace t, Runnable r, Callable<?> c) {
-        return new Task(r, c, t.traced);
+        return new Task(r, c, null, t.traced);
     }
 
     /** Remembers that {@code f} completes with {@code task}, for {@link #get}. */
@@ -176,6 +197,67 @@ public final class JucHooks {
         return f;
     }
 
+    /** {@code CompletableFuture.supplyAsync(s)}. */
+    public static CompletableFuture<Object> supplyAsync(Supplier<Object> s) {
+        return async(null, s, null, false);
+    }
+
+    /** {@code CompletableFuture.supplyAsync(s, e)}. */
+    public static CompletableFuture<Object> supplyAsync(Supplier<Object> s, Executor e) {
+        return async(null, s, e, true);
+    }
+
+    /** {@code CompletableFuture.runAsync(r)}. */
+    @SuppressWarnings("unchecked")
+    public static CompletableFuture<Void> runAsync(Runnable r) {
+        return (CompletableFuture<Void>) (CompletableFuture<?>) async(r, null, null, false);
+    }
+
+    /** {@code CompletableFuture.runAsync(r, e)}. */
+    @SuppressWarnings("unchecked")
+    public static CompletableFuture<Void> runAsync(Runnable r, Executor e) {
+        return (CompletableFuture<Void>) (CompletableFuture<?>) async(r, null, e, true);
+    }
+
+    /** {@code runAsync(r[, e])} or {@code supplyAsync(s[, e])} with a task between submit and completion. */
+    @SuppressWarnings("unchecked")
+    private static CompletableFuture<Object> async(Runnable r, Supplier<Object> s, Executor e, boolean withExecutor) {
+        if (r == null && s == null) {
+            CompletableFuture<?> f = withExecutor ? CompletableFuture.runAsync(r, e) : CompletableFuture.runAsync(r);
+            return (CompletableFuture<Object>) f;
+        }
+        ThreadTrace t = TraceRuntime.current();
+        long t0 = TraceRuntime.now();
+        Task task = new Task(r, null, s, t.traced);
+        CompletableFuture<?> f;
+        if (r != null) {
+            f = withExecutor ? CompletableFuture.runAsync(task, e) : CompletableFuture.runAsync(task);
+        } else {
+            f = withExecutor ? CompletableFuture.supplyAsync(task, e) : CompletableFuture.supplyAsync(task);
+        }
+        bind(f, task);
+        task.submitted(t, t0);
+        return (CompletableFuture<Object>) f;
+    }
+
+    /** {@code f.join()} of a {@code CompletableFuture}. */
+    public static Object join(CompletableFuture<?> f) {
+        ThreadTrace t = TraceRuntime.current();
+        long t0 = TraceRuntime.now();
+        Task task = boundTask(t, f);
+        try {
+            Object v = f.join();
+            completed(t, task, t0, true);
+            return v;
+        } catch (CompletionException ex) {
+            completed(t, task, t0, true);
+            throw ex;
+        } catch (CancellationException ex) {
+            completed(t, task, t0, false);
+            throw ex;
+        }
+    }
+
     /** {@code f.get()}. */
     public static Object get(Future<?> f) throws InterruptedException, ExecutionException {
         ThreadTrace t = TraceRuntime.current();
@@ -183,10 +265,13 @@ public final class JucHooks {
         Task task = boundTask(t, f);
         try {
             Object v = f.get();
-            completed(t, task, t0);
+            completed(t, task, t0, true);
             return v;
-        } catch (ExecutionException | CancellationException ex) {
-            completed(t, task, t0);
+        } catch (ExecutionException ex) {
+            completed(t, task, t0, true);
+            throw ex;
+        } catch (CancellationException ex) {
+            completed(t, task, t0, false);
             throw ex;
         }
     }
@@ -199,10 +284,13 @@ public final class JucHooks {
         Task task = boundTask(t, f);
         try {
             Object v = f.get(time, unit);
-            completed(t, task, t0);
+            completed(t, task, t0, true);
             return v;
-        } catch (ExecutionException | CancellationException ex) {
-            completed(t, task, t0);
+        } catch (ExecutionException ex) {
+            completed(t, task, t0, true);
+            throw ex;
+        } catch (CancellationException ex) {
+            completed(t, task, t0, false);
             throw ex;
         }
     }
@@ -223,9 +311,19 @@ public final class JucHooks {
         }
     }
 
-    /** A get returned (or threw the task's exception): an acquire of the task's last release. */
-    private static void completed(ThreadTrace t, Task task, long t0) {
-        if (task != null && task.last != 0) {
+    /**
+     * A get returned: an acquire of the task's last release. When the task ran: its end, which a {@code FutureTask}
+     * handed to {@code execute} publishes just before the task numbers it (the wait is that of the worker's few
+     * instructions up to {@link Task#ended}); when it was cancelled, whatever was numbered.
+     */
+    private static void completed(ThreadTrace t, Task task, long t0, boolean ran) {
+        if (task == null) {
+            return;
+        }
+        while (ran && task.running && task.last == 1) {
+            Thread.onSpinWait();
+        }
+        if (task.last != 0) {
             record(t, CallType.SYNC_ACQUIRE, task, t0, task.last);
         }
     }
@@ -319,7 +417,11 @@ public final class JucHooks {
         record(t, CallType.SYNC_RELEASE, q, t0, seq);
     }
 
-    /** An element left {@code q}: an acquire of the put it is ordered after. */
+    /**
+     * An element left {@code q}: an acquire of put k for the k-th take. A put is numbered just after its element went
+     * in, so the take may see the element first: it waits up to {@link #CATCH_UP_NANOS} for put k's number, then
+     * takes the last number given (a put that has happened; 0: none, no order).
+     */
     private static void took(BlockingQueue<Object> q, long t0) {
         ThreadTrace t = TraceRuntime.current();
         if (!t.traced) {
@@ -327,7 +429,17 @@ public final class JucHooks {
         }
         long seq;
         try {
-            seq = SyncState.of(q).nextTake();
+            SyncState st = SyncState.of(q);
+            long k = st.nextTake();
+            seq = st.lastRelease();
+            if (seq < k) {
+                long until = System.nanoTime() + CATCH_UP_NANOS;
+                while (seq < k && System.nanoTime() < until) {
+                    Thread.yield();
+                    seq = st.lastRelease();
+                }
+            }
+            seq = Math.min(seq, k);
         } catch (Throwable e) {
             return;
         }

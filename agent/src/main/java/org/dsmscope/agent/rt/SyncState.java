@@ -108,14 +108,9 @@ final class SyncState {
         return ++seq;
     }
 
-    /**
-     * A take from a FIFO queue: the put it is ordered after, the k-th counted put for the k-th take, or the last
-     * counted put while fewer were counted (puts are counted once their element is in the queue, so the put named
-     * has always happened; 0: none yet).
-     */
+    /** A take from a queue: its index k among the queue's takes by traced threads, 1, 2, 3 … */
     synchronized long nextTake() {
-        taken++;
-        return taken < seq ? taken : seq;
+        return ++taken;
     }
 
     /** The last release's sequence number (the one an acquire that just passed is ordered after). */
