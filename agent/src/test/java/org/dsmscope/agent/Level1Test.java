@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.dsmscope.progs.FileProg;
+import org.dsmscope.progs.JucProg;
 import org.dsmscope.progs.LockProg;
 import org.dsmscope.progs.ParkProg;
 import org.dsmscope.progs.SyncProg;
@@ -253,5 +254,46 @@ class Level1Test {
         }
         assertTrue(first[2] >= 3, "file handle");
         assertTrue(rs.stream().noneMatch(r -> r.kind == RecordKind.MEMORY), "no memory records at level 1");
+    }
+
+    /**
+     * Issue 28: a submit (or {@code CompletableFuture.supplyAsync / runAsync}) is release 1 on its task and the task's start acquire 1 in a worker, the task's end
+     * release 2 and a {@code get} or {@code join} acquire 2; a put or offer is a release on the queue and a take or poll an acquire
+     * naming a put that happened; the program's result is unchanged.
+     */
+    @Test
+    void executorsAndBlockingQueues_areReleaseAcquirePairs_andKeepResults() throws Exception {
+        Traced t = Traced.run(dir, "level=1", JucProg.class, "20");
+        assertEquals(0, t.exit, t.err);
+        assertTrue(t.out.contains("check 94 done 380"), t.out);
+        List<List<Traced.Rec>> all = t.all();
+        assertTrue(all.size() >= 3, "main, the pool's two workers and the common pool's: " + all.size());
+        Map<String, Integer> releasedBy = new HashMap<>();
+        for (int th = 0; th < all.size(); th++) {
+            for (Traced.Rec r : all.get(th)) {
+                if (r.isCall(CallType.SYNC_RELEASE)) {
+                    assertEquals(null, releasedBy.put(r.args[1] + "/" + r.args[2], th), "numbers are unique: " + r);
+                }
+            }
+        }
+        Map<Long, Integer> acquires = new HashMap<>();
+        int paired = 0;
+        for (int th = 0; th < all.size(); th++) {
+            for (Traced.Rec r : all.get(th)) {
+                if (r.isCall(CallType.SYNC_ACQUIRE)) {
+                    Integer by = releasedBy.get(r.args[1] + "/" + r.args[2]);
+                    // 0: a take that found no put numbered within the agent's catch-up time (orders nothing)
+                    assertTrue(r.args[2] == 0 || by != null && by != th, "paired with another thread's release: " + r);
+                    acquires.merge(r.args[1], 1, Integer::sum);
+                    paired += r.args[2] > 0 ? 1 : 0;
+                }
+            }
+        }
+        // 7 tasks (4 submitted, 1 executed, 2 completable): start and get / join each; 20 takes, 20 polls
+        assertEquals(List.of(2, 2, 2, 2, 2, 2, 2, 20, 20), acquires.values().stream().sorted().toList(), acquires.toString());
+        long queueReleases = all.get(0).stream().filter(r -> r.isCall(CallType.SYNC_RELEASE) && r.args[2] > 1)
+                .map(r -> r.args[1]).distinct().count();
+        assertEquals(2, queueReleases, "main puts into two queues");
+        assertTrue(paired >= 30, "most takes name their put: " + paired + " of 50 acquires");
     }
 }

@@ -95,7 +95,15 @@ public final class Examples {
                             + " between fields (issue 26)", FieldFalseSharing::run),
             new Entry("fieldpadded", FieldFalseSharingPadded.class, Cli.DEFAULT_THREADS,
                     FieldFalseSharing.DEFAULT_SIZE, 2000, "items", "the two fields 64 bytes apart (seven padding"
-                            + " longs): the fix (issue 26)", FieldFalseSharingPadded::run));
+                            + " longs): the fix (issue 26)", FieldFalseSharingPadded::run),
+            new Entry("queue", QueueHandoff.class, Cli.DEFAULT_THREADS, QueueHandoff.DEFAULT_SIZE, 200,
+                    "items (THREADS consumers + a producer)",
+                    "a producer puts items into an ArrayBlockingQueue, consumers take them (issue 28)",
+                    QueueHandoff::run),
+            new Entry("executor", ExecutorTasks.class, Cli.DEFAULT_THREADS, ExecutorTasks.DEFAULT_SIZE, 2000,
+                    "elements (a pool of THREADS workers + main)",
+                    "8 tasks submitted to a fixed thread pool, collected with Future.get (issue 28)",
+                    ExecutorTasks::run));
 
     private Examples() {
     }

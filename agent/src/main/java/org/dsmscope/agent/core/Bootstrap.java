@@ -65,7 +65,7 @@ public final class Bootstrap {
                     Map.of("java.util.concurrent.locks", Set.of(agentModule)), Set.of(), Map.of());
             // Load the hook classes now, not inside the first traced call.
             for (String c : new String[] {"rt.ThreadHooks", "rt.SyncHooks", "rt.CallHooks", "rt.MemHooks",
-                "rt.CodeHooks", "rt.SyncState", "rt.ParkHooks"}) {
+                "rt.CodeHooks", "rt.SyncState", "rt.ParkHooks", "rt.JucHooks", "rt.JucHooks$Task"}) {
                 Class.forName("org.dsmscope.agent." + c, true, null);
             }
             long t3 = System.nanoTime();

@@ -13,6 +13,7 @@ final class CallSites {
     static final String SYNC = "org/dsmscope/agent/rt/SyncHooks";
     static final String CALLS = "org/dsmscope/agent/rt/CallHooks";
     static final String PARK = "org/dsmscope/agent/rt/ParkHooks";
+    static final String JUC = "org/dsmscope/agent/rt/JucHooks";
 
     /** A replacement: the static hook {@code owner.name desc}. */
     static final class Replace {
@@ -115,6 +116,46 @@ final class CallSites {
         replace(sem, "tryAcquire", "(IJLjava/util/concurrent/TimeUnit;)Z", CALLS, "tryAcquire", sem);
         replace(sem, "release", "()V", CALLS, "release", sem);
         replace(sem, "release", "(I)V", CALLS, "release", sem);
+        String ju = "java/util/concurrent/";
+        String executor = ju + "Executor";
+        String service = ju + "ExecutorService";
+        String future = "Ljava/util/concurrent/Future;";
+        for (String o : new String[] {executor, service, ju + "ScheduledExecutorService",
+            ju + "AbstractExecutorService", ju + "ThreadPoolExecutor", ju + "ScheduledThreadPoolExecutor"}) {
+            replace(o, "execute", "(Ljava/lang/Runnable;)V", JUC, "execute", executor);
+            if (!o.equals(executor)) {
+                replace(o, "submit", "(Ljava/lang/Runnable;)" + future, JUC, "submit", service);
+                replace(o, "submit", "(Ljava/lang/Runnable;Ljava/lang/Object;)" + future, JUC, "submit", service);
+                replace(o, "submit", "(Ljava/util/concurrent/Callable;)" + future, JUC, "submit", service);
+            }
+        }
+        String cf = ju + "CompletableFuture";
+        String cfDesc = ")Ljava/util/concurrent/CompletableFuture;";
+        for (String m : new String[] {"supplyAsync(Ljava/util/function/Supplier;", "runAsync(Ljava/lang/Runnable;"}) {
+            String name = m.substring(0, m.indexOf('('));
+            String args = m.substring(m.indexOf('('));
+            REPLACE.put(cf + "." + m + cfDesc, new Replace(JUC, name, args + cfDesc, true));
+            REPLACE.put(cf + "." + m + "Ljava/util/concurrent/Executor;" + cfDesc,
+                    new Replace(JUC, name, args + "Ljava/util/concurrent/Executor;" + cfDesc, true));
+        }
+        replace(cf, "join", "()Ljava/lang/Object;", JUC, "join", cf);
+        for (String o : new String[] {ju + "Future", ju + "RunnableFuture", ju + "ScheduledFuture",
+            ju + "FutureTask", cf}) {
+            replace(o, "get", "()Ljava/lang/Object;", JUC, "get", ju + "Future");
+            replace(o, "get", "(JLjava/util/concurrent/TimeUnit;)Ljava/lang/Object;", JUC, "get", ju + "Future");
+        }
+        String bq = ju + "BlockingQueue";
+        for (String o : new String[] {bq, ju + "ArrayBlockingQueue", ju + "LinkedBlockingQueue",
+            ju + "LinkedBlockingDeque", ju + "BlockingDeque", ju + "PriorityBlockingQueue",
+            ju + "LinkedTransferQueue", ju + "TransferQueue", ju + "SynchronousQueue"}) {
+            replace(o, "put", "(Ljava/lang/Object;)V", JUC, "put", bq);
+            replace(o, "offer", "(Ljava/lang/Object;)Z", JUC, "offer", bq);
+            replace(o, "add", "(Ljava/lang/Object;)Z", JUC, "add", bq);
+            replace(o, "offer", "(Ljava/lang/Object;JLjava/util/concurrent/TimeUnit;)Z", JUC, "offer", bq);
+            replace(o, "take", "()Ljava/lang/Object;", JUC, "take", bq);
+            replace(o, "poll", "()Ljava/lang/Object;", JUC, "poll", bq);
+            replace(o, "poll", "(JLjava/util/concurrent/TimeUnit;)Ljava/lang/Object;", JUC, "poll", bq);
+        }
         REPLACE.put("org/dsmscope/api/Smait.marker(II)V", new Replace(CALLS, "marker", "(II)V", true));
         String ls = "java/util/concurrent/locks/LockSupport.";
         for (String d : new String[] {"park()V", "park(Ljava/lang/Object;)V", "parkNanos(J)V",

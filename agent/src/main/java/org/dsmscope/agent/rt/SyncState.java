@@ -14,6 +14,10 @@ final class SyncState {
     long seq;
     /** Tickets of waiting threads, oldest first: [0] = sequence number of the wake-up assigned to it, 0 if none. */
     final ArrayDeque<long[]> waiters = new ArrayDeque<>(4);
+    /** Elements taken from a queue so far by traced threads ({@link #nextTake}). */
+    private long taken;
+    /** The traced task behind a {@code Future} (a {@code JucHooks.Task}; null for any other object). */
+    volatile Object task;
     /** The lock a Condition belongs to (null if unknown or not a Condition). */
     Object lock;
     /**
@@ -102,6 +106,11 @@ final class SyncState {
     /** A release (countDown, semaphore release): the next sequence number, taken before the release happens. */
     synchronized long nextRelease() {
         return ++seq;
+    }
+
+    /** A take from a queue: its index k among the queue's takes by traced threads, 1, 2, 3 … */
+    synchronized long nextTake() {
+        return ++taken;
     }
 
     /** The last release's sequence number (the one an acquire that just passed is ordered after). */

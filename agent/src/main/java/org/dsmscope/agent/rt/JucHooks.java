@@ -1,0 +1,459 @@
+package org.dsmscope.agent.rt;
+
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+import org.dsmscope.agent.core.Addresses;
+import org.dsmscope.agent.core.ThreadTrace;
+import org.dsmscope.agent.core.TraceRuntime;
+import org.dsmscope.trace.CallType;
+
+/**
+ * Level 1 entry points for {@code java.util.concurrent}'s hand-offs (issue 28, SPEC §3's acquire / release scheme,
+ * extension types 23 / 24 with per-object sequence numbers), whose JDK code is not traced.
+ *
+ * <p>Executors: {@code submit} / {@code execute} hand the pool a {@link Task} that runs the program's task; the
+ * submit is release 1 on the task object, the task's start in the worker acquire 1 (the replay starts the task
+ * after its submit), its end release 2, and a return from {@code Future.get} (or an {@code ExecutionException}) an
+ * acquire of the task's last release (the replay has the getter wait for the task's end).
+ *
+ * <p>Blocking queues: a put that placed its element is a release on the queue, numbered after the element is in
+ * the queue; the k-th take that got an element an acquire of put k (the element's own put for a FIFO queue with
+ * one producer; never a put that has not happened).
+ *
+ * <p>Each hook performs the program's own call unchanged and records around it; recording never throws.
+ */
+public final class JucHooks {
+    /** How long a take waits for the number of the put whose element it got (its producer is about to give it). */
+    static final long CATCH_UP_NANOS = 1_000_000;
+
+    private JucHooks() {
+    }
+
+    /**
+     * A task as the pool sees it: runs the program's {@code Runnable} or {@code Callable} between an acquire of its
+     * submit and a release of its end, both on this object.
+     */
+    static final class Task implements Runnable, Callable<Object>, Supplier<Object> {
+        private final Runnable runnable;
+        private final Callable<?> callable;
+        private final Supplier<?> supplier;
+        /** Submitted by a traced thread, which records release 1. */
+        private final boolean traced;
+        /** Sequence number of the last release on this task: 1 submitted (by a traced thread), 2 ended. */
+        private volatile long last;
+        /** A traced worker runs it: it numbers the end (release 2) as soon as the program's task returns. */
+        private volatile boolean running;
+
+        Task(Runnable runnable, Callable<?> callable, Supplier<?> supplier, boolean traced) {
+            this.runnable = runnable;
+            this.callable = callable;
+            this.supplier = supplier;
+            this.traced = traced;
+            this.last = traced ? 1 : 0;
+        }
+
+        @Override
+        public void run() {
+            long t0 = started();
+            try {
+                runnable.run();
+            } finally {
+                ended(t0);
+            }
+        }
+
+        @Override
+        public Object call() throws Exception {
+            long t0 = started();
+            try {
+                return callable.call();
+            } finally {
+                ended(t0);
+            }
+        }
+
+        @Override
+        public Object get() {
+            long t0 = started();
+            try {
+                return supplier.get();
+            } finally {
+                ended(t0);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return String.valueOf(runnable != null ? runnable : callable != null ? callable : supplier);
+        }
+
+        /** The task starts in a worker: an acquire of its submit. */
+        private long started() {
+            ThreadTrace t = TraceRuntime.current();
+            long t0 = TraceRuntime.now();
+            if (traced) {
+                record(t, CallType.SYNC_ACQUIRE, this, t0, 1);
+            }
+            running = t.traced;
+            return TraceRuntime.now();
+        }
+
+        /** The task ends: release 2, numbered before the pool publishes its outcome. */
+        private void ended(long t0) {
+            ThreadTrace t = TraceRuntime.current();
+            if (t.traced) {
+                last = 2;
+                record(t, CallType.SYNC_RELEASE, this, t0, 2);
+            }
+        }
+
+        /** Submitted by {@code t}: release 1, recorded after the pool took the task. */
+        private void submitted(ThreadTrace t, long t0) {
+            if (traced) {
+                record(t, CallType.SYNC_RELEASE, this, t0, 1);
+            }
+        }
+    }
+
+    /** A task for {@code r} submitted by {@code t}. */
+    private static Task task(ThreadTrace t, Runnable r, Callable<?> c) {
+        return new Task(r, c, null, t.traced);
+    }
+
+    /** Remembers that {@code f} completes with {@code task}, for {@link #get}. */
+    private static <F> F bind(F f, Task task) {
+        try {
+            if (f != null) {
+                SyncState.of(f).task = task;
+            }
+        } catch (Throwable e) {
+            // recording only
+        }
+        return f;
+    }
+
+    /** {@code e.execute(r)}; a {@code Future} passed as {@code r} (a {@code FutureTask}) is bound for {@code get}. */
+    public static void execute(Executor e, Runnable r) {
+        if (e == null || r == null) {
+            e.execute(r);
+            return;
+        }
+        ThreadTrace t = TraceRuntime.current();
+        long t0 = TraceRuntime.now();
+        Task task = task(t, r, null);
+        if (r instanceof Future) {
+            bind(r, task);
+        }
+        e.execute(task);
+        task.submitted(t, t0);
+    }
+
+    /** {@code e.submit(r)}. */
+    public static Future<?> submit(ExecutorService e, Runnable r) {
+        if (e == null || r == null) {
+            return e.submit(r);
+        }
+        ThreadTrace t = TraceRuntime.current();
+        long t0 = TraceRuntime.now();
+        Task task = task(t, r, null);
+        Future<?> f = bind(e.submit((Runnable) task), task);
+        task.submitted(t, t0);
+        return f;
+    }
+
+    /** {@code e.submit(r, result)}. */
+    public static Future<?> submit(ExecutorService e, Runnable r, Object result) {
+        if (e == null || r == null) {
+            return e.submit(r, result);
+        }
+        ThreadTrace t = TraceRuntime.current();
+        long t0 = TraceRuntime.now();
+        Task task = task(t, r, null);
+        Future<?> f = bind(e.submit((Runnable) task, result), task);
+        task.submitted(t, t0);
+        return f;
+    }
+
+    /** {@code e.submit(c)}. */
+    public static Future<?> submit(ExecutorService e, Callable<?> c) {
+        if (e == null || c == null) {
+            return e.submit(c);
+        }
+        ThreadTrace t = TraceRuntime.current();
+        long t0 = TraceRuntime.now();
+        Task task = task(t, null, c);
+        Future<?> f = bind(e.submit((Callable<Object>) task), task);
+        task.submitted(t, t0);
+        return f;
+    }
+
+    /** {@code CompletableFuture.supplyAsync(s)}. */
+    public static CompletableFuture<Object> supplyAsync(Supplier<Object> s) {
+        return async(null, s, null, false);
+    }
+
+    /** {@code CompletableFuture.supplyAsync(s, e)}. */
+    public static CompletableFuture<Object> supplyAsync(Supplier<Object> s, Executor e) {
+        return async(null, s, e, true);
+    }
+
+    /** {@code CompletableFuture.runAsync(r)}. */
+    @SuppressWarnings("unchecked")
+    public static CompletableFuture<Void> runAsync(Runnable r) {
+        return (CompletableFuture<Void>) (CompletableFuture<?>) async(r, null, null, false);
+    }
+
+    /** {@code CompletableFuture.runAsync(r, e)}. */
+    @SuppressWarnings("unchecked")
+    public static CompletableFuture<Void> runAsync(Runnable r, Executor e) {
+        return (CompletableFuture<Void>) (CompletableFuture<?>) async(r, null, e, true);
+    }
+
+    /** {@code runAsync(r[, e])} or {@code supplyAsync(s[, e])} with a task between submit and completion. */
+    @SuppressWarnings("unchecked")
+    private static CompletableFuture<Object> async(Runnable r, Supplier<Object> s, Executor e, boolean withExecutor) {
+        if (r == null && s == null) {
+            CompletableFuture<?> f = withExecutor ? CompletableFuture.runAsync(r, e) : CompletableFuture.runAsync(r);
+            return (CompletableFuture<Object>) f;
+        }
+        ThreadTrace t = TraceRuntime.current();
+        long t0 = TraceRuntime.now();
+        Task task = new Task(r, null, s, t.traced);
+        CompletableFuture<?> f;
+        if (r != null) {
+            f = withExecutor ? CompletableFuture.runAsync(task, e) : CompletableFuture.runAsync(task);
+        } else {
+            f = withExecutor ? CompletableFuture.supplyAsync(task, e) : CompletableFuture.supplyAsync(task);
+        }
+        bind(f, task);
+        task.submitted(t, t0);
+        return (CompletableFuture<Object>) f;
+    }
+
+    /** {@code f.join()} of a {@code CompletableFuture}. */
+    public static Object join(CompletableFuture<?> f) {
+        ThreadTrace t = TraceRuntime.current();
+        long t0 = TraceRuntime.now();
+        Task task = boundTask(t, f);
+        try {
+            Object v = f.join();
+            completed(t, task, t0, true);
+            return v;
+        } catch (CompletionException ex) {
+            completed(t, task, t0, true);
+            throw ex;
+        } catch (CancellationException ex) {
+            completed(t, task, t0, false);
+            throw ex;
+        }
+    }
+
+    /** {@code f.get()}. */
+    public static Object get(Future<?> f) throws InterruptedException, ExecutionException {
+        ThreadTrace t = TraceRuntime.current();
+        long t0 = TraceRuntime.now();
+        Task task = boundTask(t, f);
+        try {
+            Object v = f.get();
+            completed(t, task, t0, true);
+            return v;
+        } catch (ExecutionException ex) {
+            completed(t, task, t0, true);
+            throw ex;
+        } catch (CancellationException ex) {
+            completed(t, task, t0, false);
+            throw ex;
+        }
+    }
+
+    /** {@code f.get(time, unit)}. */
+    public static Object get(Future<?> f, long time, TimeUnit unit)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        ThreadTrace t = TraceRuntime.current();
+        long t0 = TraceRuntime.now();
+        Task task = boundTask(t, f);
+        try {
+            Object v = f.get(time, unit);
+            completed(t, task, t0, true);
+            return v;
+        } catch (ExecutionException ex) {
+            completed(t, task, t0, true);
+            throw ex;
+        } catch (CancellationException ex) {
+            completed(t, task, t0, false);
+            throw ex;
+        }
+    }
+
+    /** The task bound to {@code f} when a traced thread calls get (null: none); hands records over if it blocks. */
+    private static Task boundTask(ThreadTrace t, Future<?> f) {
+        if (f == null || !t.traced) {
+            return null;
+        }
+        try {
+            Object task = SyncState.of(f).task;
+            if (task != null && !f.isDone()) {
+                TraceRuntime.blocking(t);
+            }
+            return (Task) task;
+        } catch (Throwable e) {
+            return null;
+        }
+    }
+
+    /**
+     * A get returned: an acquire of the task's last release. When the task ran: its end, which a {@code FutureTask}
+     * handed to {@code execute} publishes just before the task numbers it (the wait is that of the worker's few
+     * instructions up to {@link Task#ended}); when it was cancelled, whatever was numbered.
+     */
+    private static void completed(ThreadTrace t, Task task, long t0, boolean ran) {
+        if (task == null) {
+            return;
+        }
+        while (ran && task.running && task.last == 1) {
+            Thread.onSpinWait();
+        }
+        if (task.last != 0) {
+            record(t, CallType.SYNC_ACQUIRE, task, t0, task.last);
+        }
+    }
+
+    /** {@code q.put(e)}. */
+    public static void put(BlockingQueue<Object> q, Object e) throws InterruptedException {
+        long t0 = TraceRuntime.now();
+        q.put(e);
+        placed(q, t0);
+    }
+
+    /** {@code q.offer(e)}. */
+    public static boolean offer(BlockingQueue<Object> q, Object e) {
+        long t0 = TraceRuntime.now();
+        boolean ok = q.offer(e);
+        if (ok) {
+            placed(q, t0);
+        }
+        return ok;
+    }
+
+    /** {@code q.add(e)}. */
+    public static boolean add(BlockingQueue<Object> q, Object e) {
+        long t0 = TraceRuntime.now();
+        boolean ok = q.add(e);
+        if (ok) {
+            placed(q, t0);
+        }
+        return ok;
+    }
+
+    /** {@code q.offer(e, time, unit)}. */
+    public static boolean offer(BlockingQueue<Object> q, Object e, long time, TimeUnit unit)
+            throws InterruptedException {
+        long t0 = TraceRuntime.now();
+        boolean ok = q.offer(e, time, unit);
+        if (ok) {
+            placed(q, t0);
+        }
+        return ok;
+    }
+
+    /** {@code q.take()}. */
+    public static Object take(BlockingQueue<Object> q) throws InterruptedException {
+        long t0 = beforeTake(q);
+        Object e = q.take();
+        took(q, t0);
+        return e;
+    }
+
+    /** {@code q.poll()}. */
+    public static Object poll(BlockingQueue<Object> q) {
+        long t0 = TraceRuntime.now();
+        Object e = q.poll();
+        if (e != null) {
+            took(q, t0);
+        }
+        return e;
+    }
+
+    /** {@code q.poll(time, unit)}. */
+    public static Object poll(BlockingQueue<Object> q, long time, TimeUnit unit) throws InterruptedException {
+        long t0 = beforeTake(q);
+        Object e = q.poll(time, unit);
+        if (e != null) {
+            took(q, t0);
+        }
+        return e;
+    }
+
+    /** Before a take that may block: its start; on the fly, the thread's records go to the analysis first. */
+    private static long beforeTake(BlockingQueue<Object> q) {
+        if (q != null && q.isEmpty()) {
+            TraceRuntime.blocking(TraceRuntime.current());
+        }
+        return TraceRuntime.now();
+    }
+
+    /** An element is in {@code q}: the next release on it. */
+    private static void placed(BlockingQueue<Object> q, long t0) {
+        ThreadTrace t = TraceRuntime.current();
+        if (!t.traced) {
+            return;
+        }
+        long seq;
+        try {
+            seq = SyncState.of(q).nextRelease();
+        } catch (Throwable e) {
+            return;
+        }
+        record(t, CallType.SYNC_RELEASE, q, t0, seq);
+    }
+
+    /**
+     * An element left {@code q}: an acquire of put k for the k-th take. A put is numbered just after its element went
+     * in, so the take may see the element first: it waits up to {@link #CATCH_UP_NANOS} for put k's number, then
+     * takes the last number given (a put that has happened; 0: none, no order).
+     */
+    private static void took(BlockingQueue<Object> q, long t0) {
+        ThreadTrace t = TraceRuntime.current();
+        if (!t.traced) {
+            return;
+        }
+        long seq;
+        try {
+            SyncState st = SyncState.of(q);
+            long k = st.nextTake();
+            seq = st.lastRelease();
+            if (seq < k) {
+                long until = System.nanoTime() + CATCH_UP_NANOS;
+                while (seq < k && System.nanoTime() < until) {
+                    Thread.yield();
+                    seq = st.lastRelease();
+                }
+            }
+            seq = Math.min(seq, k);
+        } catch (Throwable e) {
+            return;
+        }
+        record(t, CallType.SYNC_ACQUIRE, q, t0, seq);
+    }
+
+    private static void record(ThreadTrace t, int type, Object on, long t0, long seq) {
+        if (!t.traced) {
+            return;
+        }
+        try {
+            t.call(type, t0, TraceRuntime.now(), Addresses.of(on, t), seq, 1, 0);
+        } catch (Throwable e) {
+            // recording only
+        }
+    }
+}
