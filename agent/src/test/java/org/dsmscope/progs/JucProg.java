@@ -33,9 +33,9 @@ public final class JucProg {
         }, "done"));
         FutureTask<Long> ft = new FutureTask<>(() -> 2L);
         pool.execute(ft);
-        long sum = (Long) fs.get(0).get() + ft.get() + cells[1] + cells[2];
-        fs.get(1).get(10, TimeUnit.SECONDS);
+        fs.get(1).get(10, TimeUnit.SECONDS); // the cells written by tasks 1 and 2 are read only after their gets
         String done = (String) fs.get(2).get();
+        long sum = (Long) fs.get(0).get() + ft.get() + cells[1] + cells[2];
         CompletableFuture<Long> c1 = CompletableFuture.supplyAsync(() -> 5L, pool);
         CompletableFuture<Void> c2 = CompletableFuture.runAsync(() -> {
             cells[3] = 11;
