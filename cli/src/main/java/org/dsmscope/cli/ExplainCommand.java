@@ -100,7 +100,7 @@ public final class ExplainCommand implements Callable<Integer> {
                 throw new UserError(faults + ": no such fault trace");
             }
             out = report != null ? report : Path.of(faults + ".explain_report");
-            CiatCommand.checkWritable(json == null ? List.of(out) : List.of(out, json));
+            RunFiles.checkWritable(json == null ? List.of(out) : List.of(out, json));
             res = ExplainRun.faults(faults, o);
         } else {
             if (args.size() > 2) {
@@ -116,7 +116,7 @@ public final class ExplainCommand implements Callable<Integer> {
             if (json != null) {
                 outs.add(json);
             }
-            CiatCommand.checkWritable(outs);
+            RunFiles.checkWritable(outs);
             r.warnUnused(spec);
             res = ExplainRun.replay(ts[0], ts[1], ro, o);
         }

@@ -47,7 +47,7 @@ public final class ReportCommand implements Callable<Integer> {
 
     /** Reads the results and writes the page (and the figure files); a bad result is the user's mistake. */
     static void write(List<Path> files, boolean allowMixed, Path out, Path figures) throws IOException {
-        CiatCommand.checkWritable(List.of(out));
+        RunFiles.checkWritable(List.of(out));
         for (Path f : files) {
             if (f.toAbsolutePath().normalize().equals(out.toAbsolutePath().normalize())) {
                 throw new UserError(out + ": the report would overwrite one of its inputs");
