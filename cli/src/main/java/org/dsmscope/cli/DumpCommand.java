@@ -77,6 +77,7 @@ public final class DumpCommand implements Callable<Integer> {
         out.write(summary ? TraceDump.SUMMARY_FORMAT : TraceDump.FORMAT);
         out.write('\n');
         TraceDump.Summary total = new TraceDump.Summary();
+        List<Path> unverified = new ArrayList<>();
         for (Path f : paths) {
             try (TraceReader r = TraceReader.open(f, ro)) {
                 if (summary) {
@@ -92,6 +93,9 @@ public final class DumpCommand implements Callable<Integer> {
                     err.println("dsmscope: " + r.skippedSummary());
                 }
                 skipped += r.skipped();
+                if (!r.verifiable()) {
+                    unverified.add(f);
+                }
             }
         }
         if (summary && paths.size() > 1) {
@@ -99,6 +103,7 @@ public final class DumpCommand implements Callable<Integer> {
             out.write(total.format());
         }
         out.flush();
+        RunFiles.warnUnverified(err, unverified);
         err.flush();
         return 0;
     }

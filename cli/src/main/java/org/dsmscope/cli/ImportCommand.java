@@ -87,6 +87,9 @@ public final class ImportCommand implements Runnable {
                     .endRecord(true).order(CliOptions.byteOrder(byteOrder, java.nio.ByteOrder.BIG_ENDIAN));
             CliOptions.outputName("-o", name);
             RunFiles.checkWritable(java.util.List.of(java.nio.file.Path.of(name + ".1.0")));
+            java.util.List<Path> inputs = new java.util.ArrayList<>(syncAddressFiles);
+            inputs.add(input);
+            RunFiles.checkSetName(inputs, name, false);
             java.io.PrintWriter err = spec.commandLine().getErr();
             if (oneThread && threadsFromSched) {
                 throw new CommandLine.ParameterException(spec.commandLine(),

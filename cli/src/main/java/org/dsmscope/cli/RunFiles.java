@@ -57,6 +57,30 @@ final class RunFiles {
     }
 
     /**
+     * Refuses, in one line naming the input, an input that is a file of the trace set {@code name.p} for any p (its
+     * real path {@code NAME.p.t}, or with {@code sidecars} any {@code NAME.p.*}: reports, symbols, data maps): for
+     * commands that learn p only while they write, such as {@code import lackey} and {@code trace}.
+     */
+    static void checkSetName(Collection<Path> inputs, String name, boolean sidecars) {
+        Path out = real(Path.of(name));
+        if (out == null || out.getFileName() == null) {
+            return;
+        }
+        java.util.regex.Pattern files = java.util.regex.Pattern.compile(
+                java.util.regex.Pattern.quote(out.getFileName().toString())
+                        + (sidecars ? "\\.[0-9]+\\..+" : "\\.[0-9]+\\.[0-9]+"));
+        for (Path p : inputs) {
+            Path real = real(p);
+            if (real != null && Files.exists(real) && out.getParent().equals(real.getParent())
+                    && files.matcher(real.getFileName().toString()).matches()) {
+                throw new UserError(p + ": is " + (real.equals(p.toAbsolutePath().normalize()) ? "" : real + ", ")
+                        + "a file of the output trace set " + name + ".p; an output never replaces an input: give"
+                        + " -o another name");
+            }
+        }
+    }
+
+    /**
      * The real path {@code p} names or would name: links followed, relative names resolved; for a file not yet
      * there, its folder's real path and its name; null if even the folder does not exist (nothing to collide).
      */

@@ -145,6 +145,14 @@ public final class TraceCommand implements Callable<Integer> {
             throw new UserError("cannot find the agent jar dsmscope-agent.jar"
                     + (jar == null ? "" : " at " + jar) + "; build it with mvn package or give --agent JAR");
         }
+        if (!t.equals("suppressed")) {
+            // every file the run writes is NAME.p.*: none of them may be a file the run reads
+            List<Path> inputs = new ArrayList<>(List.of(jar));
+            if (config != null) {
+                inputs.add(config);
+            }
+            RunFiles.checkSetName(inputs, name, true);
+        }
         List<String> cmd = new ArrayList<>();
         cmd.add(java);
         // The agent's hooks must be visible to JDK classes: on the boot class path from the start, HotSpot keeps

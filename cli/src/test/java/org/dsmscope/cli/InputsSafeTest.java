@@ -71,6 +71,47 @@ class InputsSafeTest {
     }
 
     @Test
+    void importLackey_neverWritesOverItsLogOrAnAddressFile_norLeavesAPartialSet() throws IOException {
+        byte[] log;
+        try (java.io.InputStream in = getClass().getResourceAsStream("/pthreads-2.lackey")) {
+            log = in.readAllBytes();
+        }
+        Path asOutput = Files.write(dir.resolve("imp.1.0"), log);
+        Path target = Files.write(dir.resolve("two.3.1"), log);
+        Path link = Files.createSymbolicLink(dir.resolve("run.lackey"), Path.of("two.3.1"));
+        Path sync = Files.writeString(dir.resolve("syn.1.0"), "0x1000+8\n");
+        Path plain = Files.write(dir.resolve("plain.lackey"), log);
+        String[][] cases = {
+            {asOutput.toString(), "import", "lackey", asOutput.toString(), "--one-thread", "-o",
+                dir.resolve("imp").toString()},
+            {link.toString(), "import", "lackey", link.toString(), "-o", dir.resolve("two").toString()},
+            {sync.toString(), "import", "lackey", plain.toString(), "--one-thread", "--sync-address-file",
+                sync.toString(), "-o", dir.resolve("syn").toString()},
+        };
+        for (String[] c : cases) {
+            CiatCommandTest.Run r = CiatCommandTest.run(Arrays.copyOfRange(c, 1, c.length));
+            assertRefused(r, c[0]);
+            assertTrue(r.err().contains("an output never replaces an input"), r.err());
+        }
+        assertArrayEquals(log, Files.readAllBytes(asOutput));
+        assertArrayEquals(log, Files.readAllBytes(target));
+        assertEquals("0x1000+8\n", Files.readString(sync));
+        // a log that fails at its last line leaves no file of the set and no temporary file behind
+        Path bad = Files.write(dir.resolve("bad.lackey"), log);
+        Files.write(bad, "junk!\n".getBytes(), java.nio.file.StandardOpenOption.APPEND);
+        List<Path> before;
+        try (var s = Files.list(dir)) {
+            before = s.sorted().toList();
+        }
+        CiatCommandTest.Run r = CiatCommandTest.run("import", "lackey", bad.toString(), "-o",
+                dir.resolve("out").toString());
+        assertRefused(r, bad.toString());
+        try (var s = Files.list(dir)) {
+            assertEquals(before, s.sorted().toList());
+        }
+    }
+
+    @Test
     void genTraceCutAtARecordBoundary_isAnErrorNamingTheFile() throws IOException {
         String base = gen();
         Path f = Path.of(base + ".1");
@@ -82,6 +123,36 @@ class InputsSafeTest {
             assertRefused(r, f.toString());
             assertTrue(r.err().contains("without the end record"), r.err());
         }
+    }
+
+    @Test
+    void dumpOfAClassicTrace_warnsOnceAfterTheRecords_dumpOfAGenTraceDoesNot() {
+        String base = gen();
+        String classic = dir.resolve("cl").toString();
+        assertEquals(0, CiatCommandTest.run("convert", "--classic", base, "-o", classic).status());
+        for (String[] args : new String[][] {{"dump", classic + ".2"}, {"dump", "--summary", classic + ".2"}}) {
+            CiatCommandTest.Run r = CiatCommandTest.run(args);
+            assertEquals(0, r.status(), r.err());
+            assertEquals(1, r.err().lines().count(), r.err());
+            assertTrue(r.err().startsWith("dsmscope: warning: " + classic + ".2.0, " + classic + ".2.1: cannot be"
+                    + " verified complete"), r.err());
+            assertTrue(r.out().startsWith("dsmscope-dump"), r.out());
+        }
+        CiatCommandTest.Run r = CiatCommandTest.run("dump", base);
+        assertEquals(0, r.status(), r.err());
+        assertEquals("", r.err());
+    }
+
+    @Test
+    void classicCallTrace_isNamedInTheWarning() {
+        String base = gen();
+        String classic = dir.resolve("cl").toString();
+        assertEquals(0, CiatCommandTest.run("convert", "--classic", base, "-o", classic).status());
+        CiatCommandTest.Run r = CiatCommandTest.run("ciat", classic + ".2", base);
+        assertEquals(0, r.status(), r.err());
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertTrue(r.err().startsWith("dsmscope: warning: " + classic + ".2.0, " + classic + ".2.1: cannot be"
+                + " verified complete"), r.err());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package org.dsmscope.cli;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -9,6 +10,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.List;
 import org.dsmscope.trace.CallType;
 import org.dsmscope.trace.RecordKind;
 import org.dsmscope.trace.TraceReader;
@@ -265,6 +267,27 @@ class TraceCommandTest {
         assertTrue(err.toString().contains("not writable"), err.toString());
     }
 
+    /** Issue 23 item 1: an input of the run (here the to_cdat configuration) named like one of its outputs. */
+    @Test
+    void outputOverTheConfiguration_isRefusedBeforeRunning() throws Exception {
+        assumeTrue(TraceCommand.findAgentJar() != null, "agent jar not built");
+        byte[] cfg = Files.readAllBytes(CdatCommandTest.config("dsm4.cfg"));
+        Path report = Files.write(dir.resolve("t.3.cdat_report"), cfg);
+        Path link = Files.createSymbolicLink(dir.resolve("machine.cfg"), Path.of("t.3.cdat_report"));
+        for (Path given : List.of(report, link)) {
+            StringWriter err = new StringWriter();
+            assertEquals(2, run(err, "trace", "--type", "to_cdat", "--config", given.toString(), "-o",
+                    dir.resolve("t").toString(), "--", java(), "-cp", testClasses(), TwoThreads.class.getName(),
+                    "0"), err.toString());
+            assertTrue(err.toString().startsWith("dsmscope: " + given + ": is "), err.toString());
+            assertTrue(err.toString().contains("an output never replaces an input"), err.toString());
+            assertEquals(1, err.toString().lines().count(), err.toString());
+            assertArrayEquals(cfg, Files.readAllBytes(report));
+            try (java.util.stream.Stream<Path> s = Files.list(dir)) {
+                assertEquals(List.of(link, report), s.sorted().toList(), "the program ran");
+            }
+        }
+    }
 
     /** Issue 22: where a user first traces, the trace's size, and for a large level 2 trace the compressed type. */
     @Test

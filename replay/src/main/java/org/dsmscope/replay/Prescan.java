@@ -34,6 +34,8 @@ final class Prescan {
     final long[] records;
     /** Detailed traces that cannot be verified complete ({@link Skeleton#unverified}). */
     final boolean[] unverified;
+    /** Call traces that cannot be verified complete ({@link Skeleton#callsUnverified}). */
+    final boolean[] callsUnverified;
 
     private final ReplayOptions o;
     /** Where problems go: the replay's, or (parallel prescan) those of the file being scanned. */
@@ -47,6 +49,7 @@ final class Prescan {
         skeletons = new Skeleton[n];
         records = new long[n];
         unverified = new boolean[n];
+        callsUnverified = new boolean[n];
     }
 
     /** Read buffer per trace during the replay: small, so that many interleaved traces stay in cache. */
@@ -165,6 +168,7 @@ final class Prescan {
                 skeletons[t] = sks[t];
             }
             unverified[t] = sks[t].unverified;
+            callsUnverified[t] = sks[t].callsUnverified;
             if (sks[t].firstTime >= 0) {
                 first = Math.min(first, sks[t].firstTime);
             }
@@ -321,6 +325,7 @@ final class Prescan {
         try {
             boolean findFetch = !skeleton && r.extended();
             sk.unverified = !r.endPromised();
+            sk.callsUnverified = c != null && !c.endPromised();
             for (;;) {
                 if (!skeleton) {
                     // Without -i only calls and fetch records matter: skip whole runs of the hot kinds at once.
@@ -399,6 +404,9 @@ final class Prescan {
                         if (c != null && callNo < usableCalls[t]) {
                             if (matchCall(t, r, c, callNo, file, callFile)) {
                                 src = c;
+                                if (callNo == 0 && c.callType() == CallType.START_TRACE) {
+                                    sk.callsUnverified = false; // its end_trace is checked like the detailed one's
+                                }
                             } else {
                                 usableCalls[t] = callNo;
                             }

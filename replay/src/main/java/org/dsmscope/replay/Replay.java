@@ -324,8 +324,8 @@ public final class Replay implements ReplayContext {
     }
 
     /**
-     * The detailed trace files that cannot be verified complete (no end record promised, no start_trace record
-     * first), after {@link #run()}: the results cover the records they hold, which a cut-short file would not say.
+     * The trace files, detailed then call traces, that cannot be verified complete (no end record promised, no
+     * start_trace record first), after {@link #run()}: the results cover the records they hold, which a cut-short file would not say.
      * Empty for live streams and for partitions (their parent's prescan has it).
      */
     public List<java.nio.file.Path> unverified() {
@@ -334,6 +334,11 @@ public final class Replay implements ReplayContext {
             for (int t = 0; t < pre.unverified.length; t++) {
                 if (pre.unverified[t]) {
                     out.add(detailed.files().get(t));
+                }
+            }
+            for (int t = 0; t < pre.callsUnverified.length; t++) {
+                if (pre.callsUnverified[t]) {
+                    out.add(calls.files().get(t));
                 }
             }
         }

@@ -27,6 +27,8 @@ final class Skeleton {
      * older files) and its records do not begin with start_trace (whose end_trace the replay checks).
      */
     boolean unverified;
+    /** The same for this thread's call trace: no end record promised and no start_trace as its first call. */
+    boolean callsUnverified;
     long lastTime = -1;
 
     void addBound(long at, long start, long end) {

@@ -5,10 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.dsmscope.trace.BadInputException;
 import org.dsmscope.trace.CallType;
 import org.dsmscope.trace.TraceSet;
+import org.dsmscope.trace.TraceWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -187,6 +190,26 @@ class BadInputTest {
         String m = e.getMessage();
         assertTrue(m.contains("c.1.0 call record #2 (byte offset 48) is barrier"), m);
         assertTrue(m.contains("d.1.0 call record #2 (byte offset 64) is end_critical"), m);
+    }
+
+    @Test
+    void callTraceWithoutAnEndRecord_isListedAsUnverified_besideAnUnverifiedDetailedTrace() {
+        TraceWriter.Options end = new TraceWriter.Options().endRecord(true);
+        TraceSet detailed = TestTraces.write(dir, "dv", end, w -> w.loads(2, 0x100).lock(0x10).unlock(0x10));
+        TraceSet calls = TestTraces.write(dir, "cv", w -> w.lock(0x10).unlock(0x10));
+        Replay complete = new Replay(detailed, calls, new ReplayOptions());
+        complete.run();
+        assertEquals(calls.files(), complete.unverified());
+        TraceSet classic = TestTraces.write(dir, "dc", w -> w.loads(2, 0x100).lock(0x10).unlock(0x10));
+        Replay both = new Replay(classic, calls, new ReplayOptions());
+        both.run();
+        List<Path> expected = new ArrayList<>(classic.files());
+        expected.addAll(calls.files());
+        assertEquals(expected, both.unverified());
+        Replay neither = new Replay(detailed, TestTraces.write(dir, "ce", end, w -> w.lock(0x10).unlock(0x10)),
+                new ReplayOptions());
+        neither.run();
+        assertEquals(List.of(), neither.unverified());
     }
 
     @Test

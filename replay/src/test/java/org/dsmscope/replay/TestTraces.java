@@ -87,12 +87,18 @@ final class TestTraces {
     }
 
     static TraceSet write(Path dir, String name, T... threads) {
+        return write(dir, name, TraceWriter.Options.classic(), threads);
+    }
+
+    /** The same, written with {@code options} (e.g. with an end record). */
+    static TraceSet write(Path dir, String name, TraceWriter.Options options, T... threads) {
         List<Path> files = new ArrayList<>();
         int p = threads.length;
         for (int t = 0; t < p; t++) {
             Path f = dir.resolve(TraceSet.fileName(name, p, t));
-            try (TraceWriter tw = TraceWriter.create(f, TraceWriter.Options.classic())) {
+            try (TraceWriter tw = TraceWriter.create(f, options)) {
                 threads[t].write(new W(tw));
+                tw.finish(); // the end record, where the options promise one
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -144,6 +144,8 @@ public final class TraceReader implements AutoCloseable {
     private int headerFlags;
     /** The header promises an end record ({@link SmaitFormat#FLAG_END}); {@link #endSeen} once it was read. */
     private boolean endPromised;
+    /** The first record was a start_trace call ({@link #verifiable}). */
+    private boolean startTraceFirst;
     private boolean endSeen;
     /** The source is exhausted: {@link #avail} words and {@link #tail} trailing bytes are all that is left. */
     private boolean eofSeen;
@@ -816,6 +818,9 @@ public final class TraceReader implements AutoCloseable {
             }
             callWords[i] = (int) v;
         }
+        if (t == CallType.START_TRACE && !startTraceFirst && records() == 0) {
+            startTraceFirst = true;
+        }
         callType = t;
         cur = (long) SmaitFormat.callTag(t, 0) << 32;
         wi += SmaitFormat.CALL_PARTS;
@@ -973,6 +978,14 @@ public final class TraceReader implements AutoCloseable {
      */
     public boolean endPromised() {
         return endPromised;
+    }
+
+    /**
+     * True if the file can be verified complete: its header promises an end record ({@link #endPromised}), or its
+     * first record is a start_trace call, whose end_trace the replay checks. Known once the first record was read.
+     */
+    public boolean verifiable() {
+        return endPromised || startTraceFirst;
     }
 
     /** Codec the file was compressed with. */

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -66,6 +67,34 @@ class CompletenessTest {
         Path f = write("c.1.0", Codec.NONE, 10, false);
         try (TraceReader r = TraceReader.open(f)) {
             assertFalse(r.endPromised());
+        }
+    }
+
+    @Test
+    void verifiable_whenAnEndIsPromised_orTheFirstRecordIsStartTrace_only() throws IOException {
+        Path classic = write("v.1.0", Codec.NONE, 10, false);
+        Path ended = write("e.1.0", Codec.NONE, 10, true);
+        Path started = dir.resolve("st.1.0");
+        Path later = dir.resolve("la.1.0");
+        for (Path f : List.of(started, later)) {
+            try (TraceWriter w = TraceWriter.create(f, TraceWriter.Options.classic())) {
+                if (f == later) {
+                    w.memory(MemType.LOAD, 4, MemType.FIXED, 0x40);
+                }
+                w.call(CallType.START_TRACE, 0, 0, 0, 0, 0, 0);
+                w.memory(MemType.LOAD, 4, MemType.FIXED, 0x80);
+            }
+        }
+        assertEquals(List.of(false, true, true, false), List.of(verifiable(classic), verifiable(ended),
+                verifiable(started), verifiable(later)));
+    }
+
+    private static boolean verifiable(Path f) throws IOException {
+        try (TraceReader r = TraceReader.open(f)) {
+            while (r.next() != RecordKind.EOF) {
+                // read to the end
+            }
+            return r.verifiable();
         }
     }
 

@@ -94,6 +94,7 @@ public final class LackeyImporter {
     private long turns;
 
     private String inputName;
+    private Path input;
     private Path tmpDir;
     private String tmpBase;
     /** Per file (one per thread instance, in the order they first ran): writer, temporary file, Valgrind id. */
@@ -174,6 +175,7 @@ public final class LackeyImporter {
         tmpDir = out.getParent();
         tmpBase = out.getFileName() + ".import-" + ProcessHandle.current().pid() + ".";
         inputName = input.toString();
+        this.input = input;
         boolean ok = false;
         try (in) {
             parse(in);
@@ -236,9 +238,29 @@ public final class LackeyImporter {
         int[] vt = Arrays.copyOf(tidOf, p);
         for (int i = 0; i < p; i++) {
             Path f = Path.of(TraceSet.fileName(name, p, i));
-            Files.move(tmpFiles[i], f, StandardCopyOption.REPLACE_EXISTING);
-            tmpFiles[i] = null;
+            if (Files.exists(f) && Files.isSameFile(f, input)) {
+                throw new BadInputException(f + ": is the Lackey output " + input + " this import reads; an output"
+                        + " never replaces an input: give the trace set another name");
+            }
             files.add(f);
+        }
+        int moved = 0;
+        try {
+            for (; moved < p; moved++) {
+                Files.move(tmpFiles[moved], files.get(moved), StandardCopyOption.REPLACE_EXISTING);
+                tmpFiles[moved] = null;
+            }
+        } finally {
+            if (moved < p) {
+                // no partial set: the files already in place go too (the error is the one reported)
+                for (int i = 0; i < moved; i++) {
+                    try {
+                        Files.deleteIfExists(files.get(i));
+                    } catch (IOException e) {
+                        // best effort: the move's error is the one reported
+                    }
+                }
+            }
         }
         return new Result(files, vt, records, skipped, firstSkipped);
     }

@@ -224,6 +224,20 @@ class LackeyImporterTest {
     }
 
     @Test
+    void aLogThatIsOneOfTheOutputFiles_isRefused_andKept() throws IOException {
+        byte[] log = Files.readAllBytes(fixture());
+        Path in = Files.write(dir.resolve("one.1.0"), log);
+        BadInputException e = assertThrows(BadInputException.class,
+                () -> new LackeyImporter(new TraceWriter.Options(), false, false).run(in, dir.resolve("one")
+                        .toString()));
+        assertTrue(e.getMessage().contains("never replaces an input"), e.getMessage());
+        assertArrayEquals(log, Files.readAllBytes(in));
+        try (java.util.stream.Stream<Path> s = Files.list(dir)) {
+            assertEquals(2, s.count(), "a temporary file left behind"); // the fixture and the log
+        }
+    }
+
+    @Test
     void withoutThreadSplitting_everythingGoesToOneFile() throws IOException {
         Path in = fixture();
         String name = dir.resolve("one").toString();
