@@ -1,13 +1,17 @@
 package org.dsmscope.dsm;
 
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Arrays;
+import org.dsmscope.monitor.OutputCapture;
 import org.dsmscope.monitor.Router;
+import org.dsmscope.monitor.event.EventSink;
 import org.dsmscope.monitor.route.SocketSink;
 
 /**
  * Entry point of one member JVM started by {@link Launcher}: joins the group over UDP on 127.0.0.1, routes its
- * events to the launcher (when recording), runs the application class and leaves. Exit status 0 on success, 1
+ * events, its host and its standard output and error lines to the launcher (when recording or watched), runs the
+ * application class and leaves. Exit status 0 on success, 1
  * when the application fails (one line {@code m<rank>: failed: ...} on stderr).
  *
  * <p>Usage: {@code MemberMain rank members cluster discoveryDir loss delayMs routePort(0: none) timeoutMs CLASS
@@ -33,6 +37,8 @@ public final class MemberMain {
         c.timeoutMillis = Long.parseLong(args[7]);
         String cls = args[8];
         String[] appArgs = Arrays.copyOfRange(args, 9, args.length);
+        PrintStream out = System.out;
+        PrintStream err = System.err;
         Router router = null;
         SocketSink sink = null;
         Dsm dsm = null;
@@ -45,7 +51,13 @@ public final class MemberMain {
             }
             DsmApp app = (DsmApp) Class.forName(cls).getDeclaredConstructor().newInstance();
             dsm = Dsm.join(c);
+            if (dsm.monitor() != null) {
+                // the member's output view (seed 002 §4.6): its lines go to the launcher and into the recording
+                System.setOut(OutputCapture.tee(out, dsm.monitor(), EventSink.STDOUT));
+                System.setErr(OutputCapture.tee(err, dsm.monitor(), EventSink.STDERR));
+            }
             app.run(dsm, appArgs);
+            System.out.flush();
             dsm.close();
             dsm = null;
             return 0;
@@ -64,6 +76,8 @@ public final class MemberMain {
             if (dsm != null) {
                 dsm.crash();
             }
+            System.setOut(out);
+            System.setErr(err);
             if (router != null) {
                 router.close();
             }

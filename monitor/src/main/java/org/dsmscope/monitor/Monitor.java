@@ -1,6 +1,7 @@
 package org.dsmscope.monitor;
 
 import org.dsmscope.monitor.event.EventBuffer;
+import org.dsmscope.monitor.event.EventSink;
 import org.dsmscope.monitor.event.EventType;
 import org.dsmscope.monitor.event.Level;
 
@@ -109,6 +110,17 @@ public final class Monitor {
                     }
                 }
             }
+        }
+    }
+
+    /**
+     * Routes one line this process wrote on standard output or error ({@link EventSink#STDOUT} /
+     * {@link EventSink#STDERR}), stamped now on this process's clock; lines are routed whatever classes of events
+     * are switched on (they are not events).
+     */
+    public void output(int stream, String line) {
+        if (!closed) {
+            router.output(proc, now(), stream, line);
         }
     }
 

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.dsmscope.monitor.event.EventBuffer;
 import org.dsmscope.monitor.event.EventSink;
+import org.dsmscope.monitor.event.HostInfo;
 import org.dsmscope.monitor.event.Level;
 
 /**
@@ -58,6 +59,7 @@ public final class Router implements AutoCloseable {
         sinks.add(sink);
         for (Monitor m : monitors) {
             sink.process(m.proc(), m.name());
+            sink.host(m.proc(), HostInfo.local());
         }
     }
 
@@ -77,6 +79,7 @@ public final class Router implements AutoCloseable {
         monitors.add(m);
         for (EventSink s : sinks) {
             s.process(proc, name);
+            s.host(proc, HostInfo.local());
         }
         return m;
     }
@@ -105,6 +108,13 @@ public final class Router implements AutoCloseable {
     /** Sets the enabled-classes mask. */
     public void setEnabledMask(int mask) {
         enabled = mask & Level.ALL;
+    }
+
+    /** Passes one line of a process's standard output or error to the sinks ({@link EventSink#output}). */
+    void output(int proc, long time, int stream, String line) {
+        for (EventSink s : sinks) {
+            s.output(proc, time, stream, line);
+        }
     }
 
     void deliver(EventBuffer buf) {

@@ -18,6 +18,8 @@ import org.dsmscope.monitor.route.LiveServer;
 import org.dsmscope.monitor.route.LiveWatch;
 import org.dsmscope.monitor.route.RouteServer;
 import org.dsmscope.monitor.route.SocketSink;
+import org.dsmscope.monitor.event.EventSink;
+import org.dsmscope.monitor.event.HostInfo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -32,13 +34,47 @@ class LiveServerTest {
         assertTrue(c.getAsBoolean(), "condition not reached within 30 s");
     }
 
-    /** The next line that is not a process line. */
+    /** The next line that is not a process or host line. */
     private static JsonNode next(LiveClient c) throws Exception {
         JsonNode n = c.next();
-        while (n != null && n.path("kind").asText().equals("process")) {
+        while (n != null && (n.path("kind").asText().equals("process") || n.path("kind").asText().equals("host"))) {
             n = c.next();
         }
         return n;
+    }
+
+    @Test
+    void viewerGetsEachProcessHost_andTheLinesItPrints() throws Exception {
+        try (RouteServer route = new RouteServer(); LiveServer live = new LiveServer(route, 0, Level.ALL, 1000);
+                Router r = new Router(20)) {
+            try (LiveClient c = LiveClient.connect("127.0.0.1", live.port(), 10_000);
+                    SocketSink s = new SocketSink(route.port(), r)) {
+                assertEquals("hello", c.next().path("kind").asText());
+                r.addSink(s);
+                Monitor m = r.monitor(2, "m2");
+                JsonNode n = c.next();
+                assertEquals("process", n.path("kind").asText());
+                n = c.next();
+                assertEquals("host", n.path("kind").asText());
+                assertEquals(2, n.path("proc").asInt());
+                assertEquals(System.getProperty("os.arch"), n.path("arch").asText());
+                assertEquals(Runtime.getRuntime().availableProcessors(), n.path("cores").asInt());
+                assertEquals(HostInfo.local().host, n.path("host").asText());
+                long before = m.now();
+                java.io.PrintStream out = OutputCapture.tee(new java.io.PrintStream(
+                        java.io.OutputStream.nullOutputStream()), m, EventSink.STDERR);
+                out.print("first line\r\nsecond ");
+                out.println("line");
+                for (String want : new String[] {"first line", "second line"}) {
+                    n = c.next();
+                    assertEquals("output", n.path("kind").asText());
+                    assertEquals(2, n.path("proc").asInt());
+                    assertEquals("err", n.path("stream").asText());
+                    assertEquals(want, n.path("line").asText());
+                    assertTrue(n.path("t").asLong() >= before && n.path("t").asLong() <= m.now());
+                }
+            }
+        }
     }
 
     @Test

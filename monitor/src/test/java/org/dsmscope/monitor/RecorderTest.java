@@ -21,7 +21,9 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
 import org.dsmscope.monitor.event.EventBuffer;
+import org.dsmscope.monitor.event.EventSink;
 import org.dsmscope.monitor.event.EventType;
+import org.dsmscope.monitor.event.HostInfo;
 import org.dsmscope.monitor.record.Recorder;
 import org.dsmscope.monitor.record.RecordingException;
 import org.dsmscope.monitor.record.RecordingReader;
@@ -64,6 +66,54 @@ class RecorderTest {
         }
         assertSame(want, RecordingReader.readAll(f));
         Files.delete(f);
+    }
+
+    @Test
+    void hostsAndOutputLinesReadBack_besideTheEvents() throws IOException {
+        Path f = dir.resolve("h.dsmrec");
+        HostInfo h = new HostInfo("node7", "aarch64", "Linux 6.1", 64, "OpenJDK 64-Bit Server VM 17.0.9");
+        EventBuffer want = sample(100, 3);
+        try (Recorder r = new Recorder(f)) {
+            r.process(1, "m1");
+            r.host(1, h);
+            r.output(1, 1_700_000_000_123_456_789L, EventSink.STDOUT, "result ok: é");
+            r.accept(want);
+            r.output(1, 1_700_000_000_223_456_789L, EventSink.STDERR, "");
+        }
+        try (RecordingReader rr = RecordingReader.open(f)) {
+            assertSame(want, rr.drain());
+            assertEquals(h, rr.hosts().get(1));
+            assertEquals(2, rr.lines().size());
+            RecordingReader.Line a = rr.lines().get(0), b = rr.lines().get(1);
+            assertEquals(List.of(1, 1_700_000_000_123_456_789L, EventSink.STDOUT, "result ok: é"),
+                    List.of(a.proc, a.time, a.stream, a.text));
+            assertEquals(List.of(1, 1_700_000_000_223_456_789L, EventSink.STDERR, ""),
+                    List.of(b.proc, b.time, b.stream, b.text));
+        }
+        byte[] bytes = Files.readAllBytes(f);
+        assertEquals(2, bytes[13], "version 2 is written");
+    }
+
+    @Test
+    void aVersion1Recording_stillOpens_withoutHosts() throws IOException {
+        Path f = dir.resolve("v1.dsmrec");
+        EventBuffer want = sample(50, 4);
+        try (Recorder r = new Recorder(f)) {
+            r.process(0, "m0");
+            r.accept(want);
+        }
+        byte[] bytes = Files.readAllBytes(f);
+        bytes[13] = 1; // a version-1 file: the same blocks without 'H' and 'O'
+        Files.write(f, bytes);
+        try (RecordingReader rr = RecordingReader.open(f)) {
+            assertSame(want, rr.drain());
+            assertTrue(rr.hosts().isEmpty());
+            assertTrue(rr.lines().isEmpty());
+        }
+        bytes[13] = 3;
+        Files.write(f, bytes);
+        RecordingException e = assertThrows(RecordingException.class, () -> RecordingReader.open(f));
+        assertTrue(e.getMessage().endsWith("byte 12: unsupported recording version 3"), e.getMessage());
     }
 
     @Test

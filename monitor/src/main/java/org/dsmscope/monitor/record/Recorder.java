@@ -1,5 +1,6 @@
 package org.dsmscope.monitor.record;
 
+import static org.dsmscope.monitor.record.RecordingFormat.putString;
 import static org.dsmscope.monitor.record.RecordingFormat.putVarLong;
 import static org.dsmscope.monitor.record.RecordingFormat.zig;
 
@@ -14,9 +15,10 @@ import java.nio.file.StandardOpenOption;
 import java.util.zip.CRC32;
 import org.dsmscope.monitor.event.EventBuffer;
 import org.dsmscope.monitor.event.EventSink;
+import org.dsmscope.monitor.event.HostInfo;
 
 /**
- * The recorder of seed 002 §4.2 for post-mortem use: writes flushed event buffers to a "DSMSCOPE-REC" v1 file
+ * The recorder of seed 002 §4.2 for post-mortem use: writes flushed event buffers, process names and hosts and output lines to a "DSMSCOPE-REC" v2 file
  * ({@link RecordingFormat}). Events are varint-encoded into chunks, a chunk is cut after {@link #CHUNK_EVENTS}
  * events or {@link #CHUNK_NANOS} of wall time; an index of chunks with their time ranges closes the file.
  *
@@ -83,6 +85,33 @@ public final class Recorder implements EventSink, AutoCloseable {
         p[pos++] = (byte) n.length;
         System.arraycopy(n, 0, p, pos, n.length);
         block(RecordingFormat.PROC, p, pos + n.length);
+    }
+
+    @Override
+    public synchronized void host(int proc, HostInfo h) {
+        byte[][] f = {utf8(h.host), utf8(h.arch), utf8(h.os), utf8(h.jvm)};
+        byte[] p = new byte[20 + 4 * 2 + f[0].length + f[1].length + f[2].length + f[3].length];
+        int pos = putVarLong(p, 0, proc);
+        for (byte[] s : f) {
+            pos = putString(p, pos, s);
+        }
+        pos = putVarLong(p, pos, Math.max(0, h.cores));
+        block(RecordingFormat.HOST, p, pos);
+    }
+
+    @Override
+    public synchronized void output(int proc, long time, int stream, String line) {
+        byte[] n = utf8(line);
+        byte[] p = new byte[21 + n.length];
+        int pos = putVarLong(p, 0, proc);
+        pos = putVarLong(p, pos, zig(time));
+        p[pos++] = (byte) stream;
+        System.arraycopy(n, 0, p, pos, n.length);
+        block(RecordingFormat.OUTPUT, p, pos + n.length);
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
     }
 
     /** Writes a text note (for instance the clock offsets or why a member stopped). */

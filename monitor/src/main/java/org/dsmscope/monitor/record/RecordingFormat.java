@@ -3,15 +3,17 @@ package org.dsmscope.monitor.record;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Constants of the recording format "DSMSCOPE-REC" version 1 (documented in monitor/README.md): a 16-byte header,
- * CRC-checked blocks (process names, event chunks cut by time, notes, the chunk index) and a 16-byte trailer
+ * Constants of the recording format "DSMSCOPE-REC" version 2 (documented in monitor/README.md): a 16-byte header,
+ * CRC-checked blocks (process names and hosts, event chunks cut by time, output lines, notes, the chunk index) and a 16-byte trailer
  * pointing at the index, so a reader can seek by time; a file without its trailer is read block by block.
  */
 public final class RecordingFormat {
     /** Format name at the start of the file. */
     public static final byte[] MAGIC = "DSMSCOPE-REC".getBytes(StandardCharsets.US_ASCII);
-    /** Format version. */
-    public static final int VERSION = 1;
+    /** Format version written: 2 adds the host ('H') and output ('O') blocks to version 1, which is still read. */
+    public static final int VERSION = 2;
+    /** Oldest version read. */
+    public static final int OLDEST = 1;
     /** Header length in bytes: magic, u16 version, u16 flags. */
     public static final int HEADER = 16;
     /** Trailer magic after the index offset. */
@@ -24,6 +26,10 @@ public final class RecordingFormat {
     public static final byte CHUNK = 'C';
     /** Block tag: a text note (e.g. clock offsets, a stop reason). */
     public static final byte NOTE = 'N';
+    /** Block tag (version 2): where a process runs ({@link org.dsmscope.monitor.event.HostInfo}). */
+    public static final byte HOST = 'H';
+    /** Block tag (version 2): one line of a process's standard output or error. */
+    public static final byte OUTPUT = 'O';
     /** Block tag: the chunk index. */
     public static final byte INDEX = 'X';
     /** Largest block payload a reader accepts. */
@@ -40,6 +46,15 @@ public final class RecordingFormat {
         }
         buf[pos++] = (byte) v;
         return pos;
+    }
+
+    /** Appends a u16 length and the UTF-8 bytes of {@code s} (cut to 65,535 bytes); returns the new position. */
+    static int putString(byte[] buf, int pos, byte[] s) {
+        int n = Math.min(s.length, 0xFFFF);
+        buf[pos++] = (byte) (n >> 8);
+        buf[pos++] = (byte) n;
+        System.arraycopy(s, 0, buf, pos, n);
+        return pos + n;
     }
 
     /** Zigzag-encodes a signed value. */

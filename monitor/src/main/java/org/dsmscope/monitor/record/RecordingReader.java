@@ -14,9 +14,10 @@ import java.util.List;
 import java.util.TreeMap;
 import java.util.zip.CRC32;
 import org.dsmscope.monitor.event.EventBuffer;
+import org.dsmscope.monitor.event.HostInfo;
 
 /**
- * Streams a "DSMSCOPE-REC" v1 recording chunk by chunk ({@link RecordingFormat}). Damage (a truncated file, a bad
+ * Streams a "DSMSCOPE-REC" recording (versions 1 and 2) chunk by chunk ({@link RecordingFormat}). Damage (a truncated file, a bad
  * block length, a checksum mismatch) ends reading at the last good block: in strict mode the next call throws a
  * {@link RecordingException} naming the file and byte offset; in lenient mode {@link #damage()} says what and
  * where, and everything before it has been delivered.
@@ -28,6 +29,8 @@ public final class RecordingReader implements AutoCloseable {
     private final boolean lenient;
     private final TreeMap<Integer, String> processes = new TreeMap<>();
     private final List<String> notes = new ArrayList<>();
+    private final TreeMap<Integer, HostInfo> hosts = new TreeMap<>();
+    private final List<Line> lines = new ArrayList<>();
     private final CRC32 crc = new CRC32();
     private long pos = RecordingFormat.HEADER;
     private long indexAt = -1;
@@ -55,7 +58,7 @@ public final class RecordingReader implements AutoCloseable {
             throw new RecordingException(file + ": byte 0: not a dsmscope recording (no DSMSCOPE-REC header)");
         }
         int version = h.getShort() & 0xFFFF;
-        if (version != RecordingFormat.VERSION) {
+        if (version < RecordingFormat.OLDEST || version > RecordingFormat.VERSION) {
             ch.close();
             throw new RecordingException(file + ": byte 12: unsupported recording version " + version);
         }
@@ -101,6 +104,36 @@ public final class RecordingReader implements AutoCloseable {
     /** Process names by id, complete once the stream has been read. */
     public TreeMap<Integer, String> processes() {
         return processes;
+    }
+
+    /** One line of a process's standard output or error ('O' block). */
+    public static final class Line {
+        /** Process id. */
+        public final int proc;
+        /** When it was written, ns since the epoch on the process's clock. */
+        public final long time;
+        /** {@link org.dsmscope.monitor.event.EventSink#STDOUT} or {@code STDERR}. */
+        public final int stream;
+        /** The text, without its line end. */
+        public final String text;
+
+        /** A line. */
+        public Line(int proc, long time, int stream, String text) {
+            this.proc = proc;
+            this.time = time;
+            this.stream = stream;
+            this.text = text;
+        }
+    }
+
+    /** Where each process runs, by id (version 2 recordings; empty for version 1), complete once read. */
+    public TreeMap<Integer, HostInfo> hosts() {
+        return hosts;
+    }
+
+    /** The output lines read so far, in the order they were recorded. */
+    public List<Line> lines() {
+        return lines;
     }
 
     /** Text notes found so far. */
@@ -161,7 +194,7 @@ public final class RecordingReader implements AutoCloseable {
             byte tag = h.get();
             int len = h.getInt();
             if (tag != RecordingFormat.PROC && tag != RecordingFormat.CHUNK && tag != RecordingFormat.NOTE
-                    && tag != RecordingFormat.INDEX) {
+                    && tag != RecordingFormat.INDEX && tag != RecordingFormat.HOST && tag != RecordingFormat.OUTPUT) {
                 fail(at, "unknown block tag 0x" + Integer.toHexString(tag & 0xFF) + " (corrupt)");
                 return false;
             }
@@ -191,6 +224,13 @@ public final class RecordingReader implements AutoCloseable {
                 int proc = (int) varLong(payload, p);
                 int nl = ((payload[p[0]] & 0xFF) << 8) | (payload[p[0] + 1] & 0xFF);
                 processes.put(proc, new String(payload, p[0] + 2, nl, StandardCharsets.UTF_8));
+            } else if (tag == RecordingFormat.HOST || tag == RecordingFormat.OUTPUT) {
+                try {
+                    extension(tag, payload, len);
+                } catch (IndexOutOfBoundsException ex) {
+                    fail(at, "block '" + (char) tag + "' ends inside its fields (corrupt)");
+                    return false;
+                }
             } else if (tag == RecordingFormat.NOTE) {
                 notes.add(new String(payload, 0, len, StandardCharsets.UTF_8));
             } else if (tag == RecordingFormat.INDEX) {
@@ -202,6 +242,30 @@ public final class RecordingReader implements AutoCloseable {
             }
         }
         return false;
+    }
+
+    /** Decodes a version-2 host or output block. */
+    private void extension(byte tag, byte[] b, int len) {
+        int[] p = {0};
+        int proc = (int) varLong(b, p);
+        if (tag == RecordingFormat.HOST) {
+            String host = string(b, p), arch = string(b, p), os = string(b, p), jvm = string(b, p);
+            hosts.put(proc, new HostInfo(host, arch, os, (int) varLong(b, p), jvm));
+        } else {
+            long t = unzig(varLong(b, p));
+            int stream = b[p[0]++];
+            if (p[0] > len) {
+                throw new ArrayIndexOutOfBoundsException(p[0]);
+            }
+            lines.add(new Line(proc, t, stream, new String(b, p[0], len - p[0], StandardCharsets.UTF_8)));
+        }
+    }
+
+    private static String string(byte[] b, int[] p) {
+        int n = ((b[p[0]] & 0xFF) << 8) | (b[p[0] + 1] & 0xFF);
+        String s = new String(b, p[0] + 2, n, StandardCharsets.UTF_8);
+        p[0] += 2 + n;
+        return s;
     }
 
     private void decodeChunk(byte[] c, int len, long at) {
@@ -288,6 +352,7 @@ public final class RecordingReader implements AutoCloseable {
         }
         // process-name blocks precede chunks; re-read them so names stay known after a seek
         pos = RecordingFormat.HEADER;
+        lines.clear();
         while (pos < (target < 0 ? indexAt : target) && nextChunk()) {
             continue;
         }

@@ -26,6 +26,7 @@ import org.dsmscope.monitor.analysis.ClockAligner;
 import org.dsmscope.monitor.event.EventBuffer;
 import org.dsmscope.monitor.event.EventSink;
 import org.dsmscope.monitor.event.EventType;
+import org.dsmscope.monitor.event.HostInfo;
 import org.dsmscope.monitor.event.Level;
 
 /**
@@ -56,6 +57,7 @@ public final class LiveServer implements AutoCloseable {
     private final JsonFactory json = new JsonFactory();
     private final List<Viewer> viewers = new CopyOnWriteArrayList<>();
     private final Map<Integer, String> names = new ConcurrentHashMap<>();
+    private final Map<Integer, HostInfo> hosts = new ConcurrentHashMap<>();
     private final ClockAligner clock = new ClockAligner(100_000);
     private final RouteServer.Subscription clockSub;
     private volatile Map<Integer, Long> offsets = Map.of();
@@ -84,6 +86,11 @@ public final class LiveServer implements AutoCloseable {
             @Override
             public void process(int proc, String name) {
                 names.put(proc, name);
+            }
+
+            @Override
+            public void host(int proc, HostInfo h) {
+                hosts.put(proc, h);
             }
         }, Level.MESSAGE.bit(), true);
         Thread t = new Thread(this::acceptLoop, "dsmscope-live-accept");
@@ -207,6 +214,10 @@ public final class LiveServer implements AutoCloseable {
             sub = route.subscribe(this, initialMask, false);
             for (Map.Entry<Integer, String> e : new TreeMap<>(names).entrySet()) {
                 process(e.getKey(), e.getValue());
+                HostInfo h = hosts.get(e.getKey());
+                if (h != null) {
+                    host(e.getKey(), h);
+                }
             }
             writer.start();
             reader.start();
@@ -245,6 +256,22 @@ public final class LiveServer implements AutoCloseable {
         public void process(int proc, String name) {
             if (!isGone) {
                 queue.offer(new Object[] {"process", proc, name});
+            }
+        }
+
+        @Override
+        public void host(int proc, HostInfo h) {
+            if (!isGone) {
+                queue.offer(new Object[] {"host", proc, h});
+            }
+        }
+
+        /** Called on a route thread: queues the line, or counts it as dropped when the queue is full. */
+        @Override
+        public void output(int proc, long time, int stream, String line) {
+            if (!isGone && !queue.offer(new Object[] {"output", proc, time, stream, line})) {
+                droppedHere.incrementAndGet();
+                dropped.incrementAndGet();
             }
         }
 
@@ -320,6 +347,10 @@ public final class LiveServer implements AutoCloseable {
                         }
                         queued.addAndGet(-b.size());
                         free.offer(b);
+                    } else if (o != null && "output".equals(((Object[]) o)[0])) {
+                        Object[] n = (Object[]) o;
+                        LiveFormat.output(g, (Integer) n[1], (Long) n[2], offsets.get((Integer) n[1]), (Integer) n[3],
+                                (String) n[4]);
                     } else if (o != null) {
                         LiveFormat.notice(g, (Object[]) o);
                     }
@@ -388,11 +419,35 @@ public final class LiveServer implements AutoCloseable {
             if ("process".equals(n[0])) {
                 g.writeNumberField("proc", (Integer) n[1]);
                 g.writeStringField("name", (String) n[2]);
+            } else if ("host".equals(n[0])) {
+                HostInfo h = (HostInfo) n[2];
+                g.writeNumberField("proc", (Integer) n[1]);
+                g.writeStringField("host", h.host);
+                g.writeStringField("arch", h.arch);
+                g.writeStringField("os", h.os);
+                g.writeNumberField("cores", h.cores);
+                g.writeStringField("jvm", h.jvm);
             } else if ("levels".equals(n[0])) {
                 g.writeStringField("levels", (String) n[1]);
             } else {
                 g.writeStringField("message", (String) n[1]);
             }
+            g.writeEndObject();
+            g.writeRaw('\n');
+        }
+
+        /** A line {@code {"kind":"output",...}}: one line of a process's standard output or error. */
+        static void output(JsonGenerator g, int proc, long t, Long offset, int stream, String line)
+                throws IOException {
+            g.writeStartObject();
+            g.writeStringField("kind", "output");
+            g.writeNumberField("t", t);
+            if (offset != null) {
+                g.writeNumberField("ta", t - offset);
+            }
+            g.writeNumberField("proc", proc);
+            g.writeStringField("stream", stream == EventSink.STDERR ? "err" : "out");
+            g.writeStringField("line", line);
             g.writeEndObject();
             g.writeRaw('\n');
         }

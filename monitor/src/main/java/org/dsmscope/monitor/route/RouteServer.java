@@ -13,6 +13,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.dsmscope.monitor.event.EventBuffer;
 import org.dsmscope.monitor.event.EventSink;
 import org.dsmscope.monitor.event.EventType;
+import org.dsmscope.monitor.event.HostInfo;
 import org.dsmscope.monitor.event.Level;
 
 /**
@@ -26,6 +27,8 @@ public final class RouteServer implements AutoCloseable {
     static final byte PROC = 'P';
     static final byte BATCH = 'B';
     static final byte MASK = 'M';
+    static final byte HOST = 'H';
+    static final byte OUTPUT = 'O';
 
     /** A sink and the classes of events it wants (bits of {@link Level#bit()}), changeable while members run. */
     public final class Subscription {
@@ -130,6 +133,20 @@ public final class RouteServer implements AutoCloseable {
                     String name = in.readUTF();
                     for (Subscription k : subs) {
                         k.sink.process(p, name);
+                    }
+                } else if (kind == HOST) {
+                    int p = in.readInt();
+                    HostInfo h = new HostInfo(in.readUTF(), in.readUTF(), in.readUTF(), in.readInt(), in.readUTF());
+                    for (Subscription k : subs) {
+                        k.sink.host(p, h);
+                    }
+                } else if (kind == OUTPUT) {
+                    int p = in.readInt();
+                    long t = in.readLong();
+                    int stream = in.readByte();
+                    String line = in.readUTF();
+                    for (Subscription k : subs) {
+                        k.sink.output(p, t, stream, line);
                     }
                 } else if (kind == BATCH) {
                     int n = in.readInt();

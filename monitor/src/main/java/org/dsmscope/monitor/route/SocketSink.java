@@ -10,6 +10,7 @@ import java.net.Socket;
 import org.dsmscope.monitor.Router;
 import org.dsmscope.monitor.event.EventBuffer;
 import org.dsmscope.monitor.event.EventSink;
+import org.dsmscope.monitor.event.HostInfo;
 
 /**
  * Routes a member JVM's flushed buffers over a loopback TCP connection to the {@link RouteServer} of the launching
@@ -53,6 +54,42 @@ public final class SocketSink implements EventSink, AutoCloseable {
             out.writeByte(RouteServer.PROC);
             out.writeInt(proc);
             out.writeUTF(name);
+            out.flush();
+        } catch (IOException ex) {
+            broken = true;
+        }
+    }
+
+    @Override
+    public synchronized void host(int proc, HostInfo h) {
+        if (broken) {
+            return;
+        }
+        try {
+            out.writeByte(RouteServer.HOST);
+            out.writeInt(proc);
+            out.writeUTF(h.host);
+            out.writeUTF(h.arch);
+            out.writeUTF(h.os);
+            out.writeInt(h.cores);
+            out.writeUTF(h.jvm);
+            out.flush();
+        } catch (IOException ex) {
+            broken = true;
+        }
+    }
+
+    @Override
+    public synchronized void output(int proc, long time, int stream, String line) {
+        if (broken) {
+            return;
+        }
+        try {
+            out.writeByte(RouteServer.OUTPUT);
+            out.writeInt(proc);
+            out.writeLong(time);
+            out.writeByte(stream);
+            out.writeUTF(line.length() > 16_000 ? line.substring(0, 16_000) : line);
             out.flush();
         } catch (IOException ex) {
             broken = true;

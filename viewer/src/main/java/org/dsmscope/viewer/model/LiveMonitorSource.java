@@ -11,6 +11,7 @@ import org.dsmscope.monitor.analysis.EventcountChecker;
 import org.dsmscope.monitor.analysis.Summary;
 import org.dsmscope.monitor.event.EventBuffer;
 import org.dsmscope.monitor.event.EventType;
+import org.dsmscope.monitor.event.HostInfo;
 import org.dsmscope.monitor.route.LiveClient;
 
 /**
@@ -37,6 +38,7 @@ public final class LiveMonitorSource implements Source, org.dsmscope.viewer.serv
     private final EventBuffer[] all = {new EventBuffer(4096)};
     private final TreeMap<Integer, String> names = new TreeMap<>();
     private final Thread reader;
+    private final Outputs outputs = new Outputs();
     private Summary summary;
     private long summaryVersion = -1;
     private long summaryAt;
@@ -70,6 +72,21 @@ public final class LiveMonitorSource implements Source, org.dsmscope.viewer.serv
                     }
                 } else if (kind.equals("event")) {
                     event(n);
+                } else if (kind.equals("host")) {
+                    synchronized (tl) {
+                        int p = n.path("proc").asInt();
+                        build.lane(p, names.get(p));
+                        build.host(p, new HostInfo(n.path("host").asText(), n.path("arch").asText(),
+                                n.path("os").asText(), n.path("cores").asInt(), n.path("jvm").asText()));
+                    }
+                } else if (kind.equals("output")) {
+                    int p = n.path("proc").asInt();
+                    long t = n.has("ta") ? n.path("ta").asLong() : n.path("t").asLong();
+                    int lane;
+                    synchronized (tl) {
+                        lane = build.lane(p, names.get(p));
+                    }
+                    outputs.add(lane, t, "err".equals(n.path("stream").asText()) ? 2 : 1, n.path("line").asText());
                 } else if (kind.equals("end")) {
                     synchronized (tl) {
                         tl.notes.add("the run ended (status " + n.path("status").asInt() + ")");
@@ -134,6 +151,11 @@ public final class LiveMonitorSource implements Source, org.dsmscope.viewer.serv
     @Override
     public Timeline timeline() {
         return tl;
+    }
+
+    @Override
+    public Outputs outputs() {
+        return outputs;
     }
 
     @Override

@@ -14,6 +14,7 @@ import org.dsmscope.monitor.analysis.Summary;
 import org.dsmscope.monitor.analysis.SyncArrows;
 import org.dsmscope.monitor.event.EventBuffer;
 import org.dsmscope.monitor.event.EventType;
+import org.dsmscope.monitor.event.HostInfo;
 import org.dsmscope.monitor.event.Level;
 import org.dsmscope.monitor.record.RecordingReader;
 
@@ -24,7 +25,9 @@ import org.dsmscope.monitor.record.RecordingReader;
  * arrows from {@code Msg_Send_Begin} to each matching {@code Msg_Receive_End}, {@link SyncArrows}' advance → await
  * pairs as synchronization arrows (§4.6), retransmissions, NACKs, duplicates and discards as ticks. The per-process
  * totals and the transport tables are {@link Summary}'s: the numbers {@code dsmscope monitor summary} prints.
- * A damaged recording opens up to its damage, which {@link Timeline#damage} names.
+ * Each lane carries its process's host (version-2 recordings; "unknown" for older ones) and the lines it wrote on
+ * standard output and error ({@link Outputs}, on the aligned clock). A damaged recording opens up to its damage,
+ * which {@link Timeline#damage} names.
  */
 public final class MonitorSource implements Source {
     /** State names: computation (the lane's default), overhead, blocked. */
@@ -35,6 +38,7 @@ public final class MonitorSource implements Source {
     private final Timeline tl;
     private final Summary summary;
     private final Builder build;
+    private final Outputs outputs = new Outputs();
 
     private MonitorSource(Path file, Timeline tl, Summary summary) {
         this.file = file;
@@ -82,6 +86,13 @@ public final class MonitorSource implements Source {
                     m.build.add(b, i, b.time[i] - s.offsets.getOrDefault(b.proc[i], 0L), s.processes.get(b.proc[i]));
                 }
             }
+            for (Map.Entry<Integer, HostInfo> e : r.hosts().entrySet()) {
+                m.build.host(e.getKey(), e.getValue());
+            }
+            for (RecordingReader.Line ln : r.lines()) {
+                m.outputs.add(m.build.lane(ln.proc, s.processes.get(ln.proc)),
+                        ln.time - s.offsets.getOrDefault(ln.proc, 0L), ln.stream, ln.text);
+            }
         }
         tl.seal();
         m.build.syncArrows(s.arrows);
@@ -123,6 +134,13 @@ public final class MonitorSource implements Source {
                 procOf.put(l, proc);
             }
             return l;
+        }
+
+        /** Labels process {@code proc}'s lane with its host. */
+        void host(int proc, HostInfo h) {
+            Timeline.Lane ln = tl.lane(lane(proc, null));
+            ln.hostInfo = h;
+            ln.host = h.host + " · " + h.arch;
         }
 
         /** Adds event {@code i} of {@code b} at aligned absolute time {@code aligned}. */
@@ -215,6 +233,11 @@ public final class MonitorSource implements Source {
     /** The whole run's summary ({@code monitor summary}'s numbers). */
     public Summary summary() {
         return summary;
+    }
+
+    @Override
+    public Outputs outputs() {
+        return outputs;
     }
 
     @Override

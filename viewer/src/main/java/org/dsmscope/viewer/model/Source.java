@@ -13,6 +13,11 @@ public interface Source {
      */
     Map<String, Object> tables(long t0, long t1);
 
+    /** Each process's standard output and error, or null where the input has none (a replayed trace set). */
+    default Outputs outputs() {
+        return null;
+    }
+
     /** Stops whatever the source runs (a live connection); a no-op for files. */
     default void close() {
     }

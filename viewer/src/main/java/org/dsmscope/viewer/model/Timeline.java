@@ -116,6 +116,8 @@ public final class Timeline {
         public final String name;
         /** Host (or architecture) label, may be empty. */
         public String host = "";
+        /** Where the process ran (host name, os.arch, OS, cores, JVM), null where the input does not say. */
+        public org.dsmscope.monitor.event.HostInfo hostInfo;
         /** First and last time (relative). */
         public long start = Long.MAX_VALUE, end = Long.MIN_VALUE;
         /** State intervals: start, end, state (non-default). */

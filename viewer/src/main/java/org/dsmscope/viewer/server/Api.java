@@ -5,7 +5,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.dsmscope.monitor.event.HostInfo;
 import org.dsmscope.viewer.model.Filter;
+import org.dsmscope.viewer.model.Outputs;
 import org.dsmscope.viewer.model.Timeline;
 
 /**
@@ -45,6 +47,7 @@ final class Api {
                 Map<String, Object> o = new LinkedHashMap<>();
                 o.put("name", l.name);
                 o.put("host", l.host);
+                o.put("hostInfo", hostInfo(l.hostInfo));
                 o.put("start", l.start <= l.end ? l.start : 0);
                 o.put("end", l.start <= l.end ? l.end : 0);
                 o.put("totals", l.totals);
@@ -59,6 +62,38 @@ final class Api {
             m.put("notes", tl.notes);
             return m;
         }
+    }
+
+    /** A lane's host as JSON: every field "unknown" (cores 0) where the input does not say. */
+    private static Map<String, Object> hostInfo(HostInfo h) {
+        HostInfo k = h != null ? h : new HostInfo(null, null, null, 0, null);
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("host", k.host);
+        o.put("arch", k.arch);
+        o.put("os", k.os);
+        o.put("cores", k.cores);
+        o.put("jvm", k.jvm);
+        return o;
+    }
+
+    /**
+     * The output view's answer: per process its latest {@code limit} lines at or before {@code at}, or
+     * {@code available: false} and why for an input without output (a replayed trace set).
+     */
+    static Map<String, Object> output(Timeline tl, Outputs out, long at, int limit) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("available", out != null);
+        if (out == null) {
+            m.put("note", "a replayed trace set has no standard output: only DSM runs (recordings, live runs) capture"
+                    + " their members' output");
+            m.put("processes", List.of());
+            return m;
+        }
+        synchronized (tl) {
+            m.put("lines", out.size());
+            m.put("processes", out.latest(tl, at, Math.max(0, Math.min(limit, 10_000))));
+        }
+        return m;
     }
 
     static Map<String, Object> event(Timeline tl, int id) {

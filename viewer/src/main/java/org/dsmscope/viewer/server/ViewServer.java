@@ -45,6 +45,7 @@ public final class ViewServer implements AutoCloseable {
         {"/index.html", "index.html", "text/html; charset=utf-8"},
         {"/view.js", "view.js", "text/javascript; charset=utf-8"},
         {"/view.css", "view.css", "text/css; charset=utf-8"},
+        {"/panels.js", "panels.js", "text/javascript; charset=utf-8"},
     };
     private static final String COOKIE = "dsmscope_token";
 
@@ -218,6 +219,12 @@ public final class ViewServer implements AutoCloseable {
             case "/api/tables": {
                 Source s = source(p);
                 json(resp, cb, s.tables(num(p, "t0", 0), num(p, "t1", Math.max(1, s.timeline().end()))));
+                return;
+            }
+            case "/api/output": {
+                Source s = source(p);
+                json(resp, cb, Api.output(s.timeline(), s.outputs(), num(p, "at", Long.MAX_VALUE),
+                        (int) num(p, "limit", 200)));
                 return;
             }
             case "/api/levels": {

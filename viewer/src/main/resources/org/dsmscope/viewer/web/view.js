@@ -571,8 +571,8 @@
       g.lineWidth = 1 + 6 * f;
       const xa = pos(la), xb = pos(lb);
       g.beginPath();
-      g.moveTo(xa, 60);
-      g.quadraticCurveTo((xa + xb) / 2, 60 - 40 - 10 * Math.abs(la - lb), xb, 60);
+      g.moveTo(xa, 52);
+      g.quadraticCurveTo((xa + xb) / 2, Math.max(-20, 16 - 10 * Math.abs(la - lb)), xb, 52);
       g.stroke();
       S.drawnLinks++;
     }
@@ -585,16 +585,22 @@
       g.beginPath(); g.moveTo(px, 90); g.lineTo(px, busY); g.stroke();
       g.fillStyle = s < 0 ? '#ddd' : COLORS[S.meta.states[s]];
       g.strokeStyle = '#222';
-      g.fillRect(px - 24, 60, 48, 30);
-      g.strokeRect(px - 24, 60, 48, 30);
+      const bw = Math.min(110, Math.max(48, (W - 60) / n - 8));
+      g.fillRect(px - bw / 2, 52, bw, 38);
+      g.strokeRect(px - bw / 2, 52, bw, 38);
       g.fillStyle = '#000';
       g.font = '11px system-ui, sans-serif';
       const name = S.meta.lanes[l].name;
-      g.fillText(name, px - g.measureText(name).width / 2, 74);
-      const host = S.meta.lanes[l].host || '';
+      g.fillText(name, px - g.measureText(name).width / 2, 64);
+      // the host name and architecture (seed 002 §4.3's icon labels); "unknown" for older recordings
+      const hi = S.meta.lanes[l].hostInfo || {host: 'unknown', arch: 'unknown'};
       g.font = '9px system-ui, sans-serif';
-      g.fillText(host, px - g.measureText(host).width / 2, 86);
-      S.drawnHosts.push({name, state: s < 0 ? 'none' : S.meta.states[s]});
+      const fit = (t) => { while (t.length > 3 && g.measureText(t).width > bw - 4) t = t.slice(0, -2) + '…'; return t; };
+      const host = fit(hi.host), arch = fit(hi.arch);
+      g.fillText(host, px - g.measureText(host).width / 2, 75);
+      g.fillText(arch, px - g.measureText(arch).width / 2, 86);
+      S.drawnHosts.push({name, state: s < 0 ? 'none' : S.meta.states[s], host: hi.host, arch: hi.arch, x: px,
+        label: name + ' ' + hi.host + ' ' + hi.arch});
     }
   }
 
@@ -902,6 +908,8 @@
     firstPicture: () => S.firstPicture || null,
     events: () => (S.meta ? S.meta.events : 0)
   };
+  // the state and helpers the panels of panels.js (output, launch) share with this page
+  window.dsmview.internal = {S, api, fmt, scheduleLoad, openInput, showError, showDetails};
 
   api('/api/inputs').then((inputs) => {
     const sel = $('input');

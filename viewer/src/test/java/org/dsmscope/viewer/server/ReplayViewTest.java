@@ -71,6 +71,9 @@ class ReplayViewTest {
             assertTrue(((List<?>) b.js("return window.dsmview.data().phases")).size() >= 3, "phases as a band");
             List<Map<String, Object>> rows = (List<Map<String, Object>>) b.js("return window.dsmview.perProcess()");
             assertEquals(4, rows.size());
+            b.await("return !!document.querySelector('#output .none')");
+            assertTrue(b.driver.findElement(org.openqa.selenium.By.cssSelector("#output .none")).getText()
+                    .startsWith("a replayed trace set has no standard output"));
             b.screenshot("replay");
         }
     }
