@@ -35,7 +35,7 @@ public final class DsmCommand implements Runnable {
                 defaultValue = "0")
         int delay;
 
-        @Option(names = "--record", description = "Record all three monitoring levels to FILE (DSMSCOPE-REC v1).")
+        @Option(names = "--record", description = "Record all three monitoring levels to FILE (DSMSCOPE-REC v2).")
         Path record;
 
         @Option(names = "--levels", defaultValue = "all", paramLabel = "LIST",

@@ -12,6 +12,10 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.dsmscope.dsm.Launcher;
+import org.dsmscope.examples.dsm.MatMul;
+import org.dsmscope.examples.dsm.Sor;
+import org.dsmscope.examples.dsm.WorkQueue;
 import org.dsmscope.monitor.record.RecordingException;
 import org.dsmscope.monitor.record.RecordingFormat;
 import org.dsmscope.replay.Replay;
@@ -21,6 +25,7 @@ import org.dsmscope.viewer.model.LiveMonitorSource;
 import org.dsmscope.viewer.model.MonitorSource;
 import org.dsmscope.viewer.model.ReplaySource;
 import org.dsmscope.viewer.model.Source;
+import org.dsmscope.viewer.server.Launches;
 import org.dsmscope.viewer.server.ViewServer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -34,7 +39,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "view", sortOptions = false, separator = " ",
         description = {"Show recordings (.dsmrec), a replayed trace set or a live 'dsm run --live PORT' in the browser:",
             "space-time, synchronization, utilization, hosts and transport views (seed 002 §4.3-4.6).",
-            "  view [RECORDING.dsmrec]... [[calls_file.p] trace_file.p] [--live PORT] [--port N] [--open]"})
+            "  view [RECORDING.dsmrec]... [[calls_file.p] trace_file.p] [--live PORT] [--launch] [--port N] [--open]"})
 public final class ViewCommand implements Callable<Integer> {
     @Parameters(arity = "0..*", paramLabel = "INPUT", description = "recordings, then [calls_file.p] trace_file.p")
     List<String> inputs = new ArrayList<>();
@@ -48,6 +53,10 @@ public final class ViewCommand implements Callable<Integer> {
     @Option(names = "--bind", paramLabel = "ADDRESS",
             description = "address to serve on (default 127.0.0.1; any other requires the printed token)")
     String bind = "127.0.0.1";
+
+    @Option(names = "--launch", description = {"offer a form in the page that starts a bundled DSM example",
+        "('dsm run': program, members, arguments, loss) and follows it live; runs are killed when the viewer stops"})
+    boolean launch;
 
     @Option(names = "--open", description = "open the page in the desktop's browser")
     boolean open;
@@ -99,9 +108,9 @@ public final class ViewCommand implements Callable<Integer> {
                 throw new UserError("view: " + e.getMessage());
             }
         }
-        if (sources.isEmpty()) {
+        if (sources.isEmpty() && !launch) {
             throw new UserError("view: nothing to show; usage: view [RECORDING.dsmrec]... [[calls_file.p]"
-                    + " trace_file.p] [--live PORT]");
+                    + " trace_file.p] [--live PORT] [--launch]");
         }
         if (port < 0 || port > 65535) {
             throw new UserError("option --port: " + port + " out of range (0..65535)");
@@ -122,6 +131,9 @@ public final class ViewCommand implements Callable<Integer> {
             }
             throw new UserError("view: " + e.getMessage());
         }
+        if (launch) {
+            server.launches(new Launches(LAUNCHABLE, ViewCommand::runMembers));
+        }
         CountDownLatch stop = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             server.close();
@@ -131,6 +143,10 @@ public final class ViewCommand implements Callable<Integer> {
         out.println("view: " + sources.size() + " input" + (sources.size() == 1 ? "" : "s") + " at " + server.url());
         if (token != null) {
             out.println("view: every request needs the token above (bound to " + bind + ")");
+        }
+        if (launch) {
+            out.println("view: the page can start " + String.join(", ", LAUNCHABLE.stream()
+                    .map(c -> c.substring(c.lastIndexOf('.') + 1)).toList()) + " (dsm run, followed live)");
         }
         out.println("view: Ctrl-C stops");
         out.flush();
@@ -158,6 +174,26 @@ public final class ViewCommand implements Callable<Integer> {
             Thread.currentThread().interrupt();
         }
         return 0;
+    }
+
+    /** The programs the page's launch form offers: the bundled DSM examples. */
+    static final List<String> LAUNCHABLE = List.of(MatMul.class.getName(), Sor.class.getName(),
+            WorkQueue.class.getName());
+
+    /** {@code dsm run} for the launch form: live on a free port, members held until the page is connected. */
+    static int runMembers(String program, int members, List<String> args, double loss,
+            java.util.function.IntConsumer liveStarted) throws IOException, InterruptedException {
+        Launcher.Options o = new Launcher.Options();
+        o.members = members;
+        o.loss = loss;
+        o.livePort = 0;
+        o.liveWaitSeconds = 30;
+        o.liveStarted = liveStarted;
+        o.timeoutSeconds = 600;
+        o.command = new ArrayList<>();
+        o.command.add(program);
+        o.command.addAll(args);
+        return Launcher.run(o, System.err, System.err);
     }
 
     private static boolean isRecording(Path p) throws IOException {

@@ -67,6 +67,20 @@ class ViewCommandTest {
     }
 
     @Test
+    void withLaunch_andNoInput_servesTheFormOfferingTheBundledExamples() throws Exception {
+        Serving s = new Serving("view", "--launch");
+        try (s) {
+            assertTrue(s.out.toString().contains("view: 0 inputs at http://127.0.0.1:"), s.out.toString());
+            assertTrue(s.out.toString().contains("view: the page can start MatMul, Sor, WorkQueue"), s.out.toString());
+            JsonNode launch = s.get("api/launch");
+            assertTrue(launch.path("enabled").asBoolean());
+            assertEquals("org.dsmscope.examples.dsm.WorkQueue", launch.path("programs").get(2).asText());
+            assertEquals(0, s.get("api/inputs").size());
+        }
+        assertEquals(0, s.status);
+    }
+
+    @Test
     void servesAReplayedTraceSet_oneLanePerThread_andStopsCleanly() throws Exception {
         assertEquals(0, CiatCommandTest.run("gen", "forkjoin", "--threads", "3", "--instructions", "20000",
                 "--lock-rate", "0.02", "-o", dir.toString(), "--name", "fj").status());

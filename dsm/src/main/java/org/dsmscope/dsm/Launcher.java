@@ -143,15 +143,16 @@ public final class Launcher {
             status = usage ? 2 : failed == 0 ? 0 : 1;
             return status;
         } finally {
+            // members still alive here were stopped (timeout, or the launching thread was interrupted): kill them
+            for (Process p : procs) {
+                if (p.isAlive()) {
+                    p.destroyForcibly();
+                }
+            }
             if (live != null) {
                 live.finish(status, 3000);
                 if (live.dropped() > 0) {
                     err.println("dsmscope: live viewers were too slow: " + live.dropped() + " events dropped for them");
-                }
-            }
-            for (Process p : procs) {
-                if (p.isAlive()) {
-                    p.destroyForcibly();
                 }
             }
             if (route != null) {

@@ -55,13 +55,14 @@ public final class ViewServer implements AutoCloseable {
     private final Server server;
     private final ServerConnector connector;
     private final Map<String, byte[]> assets = new HashMap<>();
+    private volatile Launches launches;
 
     /**
      * A server for {@code sources} on {@code bind}:{@code port} (0: a free port); {@code token} null on loopback
      * (then only loopback host names are accepted), required elsewhere.
      */
     public ViewServer(List<Source> sources, String bind, int port, String token) throws IOException {
-        this.sources = new ArrayList<>(sources);
+        this.sources = new java.util.concurrent.CopyOnWriteArrayList<>(sources);
         this.token = token;
         InetAddress addr = InetAddress.getByName(bind);
         this.loopback = addr.isLoopbackAddress();
@@ -103,6 +104,16 @@ public final class ViewServer implements AutoCloseable {
             close();
             throw new IOException("cannot listen on " + bind + ":" + port + ": " + e.getMessage(), e);
         }
+    }
+
+    /** Offers the page's form that starts DSM programs ({@code /api/launch}); their runs die with this server. */
+    public void launches(Launches l) {
+        launches = l;
+    }
+
+    /** The launch form's runs, or null (tests). */
+    Launches launchesForTest() {
+        return launches;
     }
 
     /** A random token of 128 bits, hex. */
@@ -227,6 +238,9 @@ public final class ViewServer implements AutoCloseable {
                         (int) num(p, "limit", 200)));
                 return;
             }
+            case "/api/launch":
+                launch(req, p, resp, cb);
+                return;
             case "/api/levels": {
                 Source s = source(p);
                 if (!(s instanceof LiveControl)) {
@@ -238,6 +252,54 @@ public final class ViewServer implements AutoCloseable {
             }
             default:
                 send(resp, cb, 404, "application/json", error("no such resource: " + path));
+        }
+    }
+
+    /**
+     * The launch form's API: GET tells whether it is offered and what ran; POST starts a run. A POST must carry the
+     * header {@code X-Dsmscope: launch} (a page of another origin cannot send it without a CORS pre-flight, which
+     * this server never grants) and, when the browser names its {@code Origin}, come from this server's own.
+     */
+    private void launch(Request req, Map<String, String> p, Response resp, Callback cb) throws IOException {
+        Launches l = launches;
+        if (!"POST".equals(req.getMethod())) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("enabled", l != null);
+            m.put("programs", l == null ? List.of() : l.programs());
+            m.put("maxMembers", Launches.MAX_MEMBERS);
+            m.put("runs", l == null ? List.of() : l.runs());
+            json(resp, cb, m);
+            return;
+        }
+        String origin = req.getHeaders().get(HttpHeader.ORIGIN);
+        String host = req.getHeaders().get(HttpHeader.HOST);
+        if (l == null || !"launch".equals(req.getHeaders().get("X-Dsmscope"))
+                || (origin != null && !origin.equals("http://" + host))) {
+            send(resp, cb, 403, "application/json", error(l == null ? "this viewer was started without --launch"
+                    : "a launch must come from this viewer's own page"));
+            return;
+        }
+        int input;
+        try {
+            input = l.start(p.getOrDefault("program", ""), (int) num(p, "members", 0), p.getOrDefault("args", ""),
+                    parseLoss(p.get("loss")), s -> {
+                        synchronized (sources) {
+                            sources.add(s);
+                            return sources.size() - 1;
+                        }
+                    });
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted");
+        }
+        json(resp, cb, Map.of("input", input));
+    }
+
+    private static double parseLoss(String v) {
+        try {
+            return v == null || v.isEmpty() ? 0 : Double.parseDouble(v);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("loss: not a number: '" + v + "'");
         }
     }
 
@@ -287,6 +349,10 @@ public final class ViewServer implements AutoCloseable {
 
     @Override
     public void close() {
+        Launches l = launches;
+        if (l != null) {
+            l.close();
+        }
         try {
             server.stop();
         } catch (Exception e) {

@@ -102,10 +102,64 @@
   }
   $('hosts').addEventListener('click', hostClick);
 
+  // ---------------------------------------------------------------- starting a DSM program (view --launch)
+  const launch = {enabled: false, started: 0, error: null};
+  function setupLaunch() {
+    I().api('/api/launch').then((a) => {
+      launch.enabled = a.enabled;
+      if (!a.enabled) return;
+      $('launchPanel').hidden = false;
+      const sel = $('lProgram');
+      sel.innerHTML = '';
+      for (const p of a.programs) {
+        const o = document.createElement('option');
+        o.value = p;
+        o.textContent = p.replace(/^.*\./, '');
+        sel.appendChild(o);
+      }
+      $('lMembers').max = a.maxMembers;
+    }).catch(() => {});
+  }
+  function startRun(e) {
+    e.preventDefault();
+    const {api, showError} = I();
+    const q = new URLSearchParams({program: $('lProgram').value, members: $('lMembers').value,
+      args: $('lArgs').value, loss: $('lLoss').value});
+    const tok = new URLSearchParams(location.search).get('token');
+    if (tok) q.set('token', tok);
+    $('lStart').disabled = true;
+    $('launchInfo').textContent = 'starting…';
+    fetch('/api/launch?' + q.toString(), {method: 'POST', headers: {'X-Dsmscope': 'launch'}})
+      .then((r) => r.json().then((j) => { if (!r.ok) throw new Error(j.error || r.status); return j; }))
+      .then((j) => {
+        launch.started++;
+        $('launchInfo').textContent = 'running as input ' + j.input + ': the views follow it live';
+        return api('/api/inputs').then((inputs) => {
+          const sel = $('input');
+          sel.innerHTML = '';
+          for (const i of inputs) {
+            const o = document.createElement('option');
+            o.value = i.input;
+            o.textContent = i.title + ' (' + i.source + ')';
+            sel.appendChild(o);
+          }
+          sel.value = String(j.input);
+          $('banner').hidden = true;
+          I().S.follow = true;
+          return I().openInput(j.input);
+        });
+      })
+      .catch((err) => { launch.error = String(err.message || err); $('launchInfo').textContent = 'error: ' + launch.error; })
+      .finally(() => { $('lStart').disabled = false; });
+  }
+  $('launchForm').addEventListener('submit', startRun);
+  setupLaunch();
+
   // ---------------------------------------------------------------- test API
   Object.assign(window.dsmview, {
     output: () => out.answer,
     outputFetched: () => out.fetched,
+    launch: () => Object.assign({}, launch),
     outputLines: () => Array.from(document.querySelectorAll('#output .line .x')).map((e) => e.textContent)
   });
 

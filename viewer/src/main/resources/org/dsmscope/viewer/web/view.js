@@ -920,10 +920,17 @@
       sel.appendChild(o);
     }
     wire();
+    setInterval(poll, 250);
+    if (!inputs.length) {
+      // view --launch without inputs: nothing to show until a program is started from the form
+      $('banner').hidden = false;
+      $('banner').textContent = 'no input yet: start a DSM program with the form on the right';
+      window.dsmview.ready = true;
+      return null;
+    }
     const u = readUrl();
     const i = u.input !== undefined ? Number(u.input) : 0;
     sel.value = String(i);
-    setInterval(poll, 250);
     return openInput(i, u);
   }).catch(showError);
 })();
