@@ -10,6 +10,7 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import org.dsmscope.ciat.age.AccessAge;
+import org.dsmscope.ciat.comm.CommEventSink;
 import org.dsmscope.ciat.comm.CommStats;
 import org.dsmscope.ciat.comm.Communication;
 import org.dsmscope.ciat.comm.PartialLog;
@@ -58,6 +59,9 @@ public final class Ciat implements Analysis {
     private long[] runLength;
     private long[] pendingCall;
     private EventTrace events;
+    /** The sink of a serial run: the event trace, or a {@link Tap} feeding it and {@link CiatOptions#listener}. */
+    private CommEventSink sink;
+    private Tap tap;
     private CiatResult result;
     private final List<Path> written = new ArrayList<>();
     // Partitioned analysis (SPEC §4): this instance keeps the state of its pages, the access-age streams of its
@@ -142,6 +146,11 @@ public final class Ciat implements Analysis {
             events = EventTrace.open(p);
             written.add(p);
         }
+        if (opt.listener != null && parts > 1) {
+            throw new IllegalStateException("a communication event listener needs a serial analysis");
+        }
+        tap = opt.listener == null ? null : new Tap(events, opt.listener);
+        sink = tap != null ? tap : events;
     }
 
     @Override
@@ -205,16 +214,21 @@ public final class Ciat implements Analysis {
             counted(ph, thread, memType, size, store, sync);
         }
         if (parts == 1) {
+            if (tap != null) {
+                tap.thread = thread;
+                tap.address = address;
+                tap.size = size;
+            }
             if (!sync && size > 0 && fused) {
                 // one pass over the location words for communication and memory usage
                 memory.dataTotals(size);
-                if (!comm.accessTouching(cpu, thread, clock, store, address, size, ph.comm, events)) {
+                if (!comm.accessTouching(cpu, thread, clock, store, address, size, ph.comm, sink)) {
                     memory.countOverflow(address);
                 }
             } else {
                 memory.data(thread, address, size);
                 if (!sync) {
-                    comm.access(cpu, clock, store, address, size, ph.comm, events);
+                    comm.access(cpu, clock, store, address, size, ph.comm, sink);
                 }
             }
         } else if (size <= 0 || crossesPage(address, size) || owner(address >>> 12) == part) {
@@ -544,6 +558,8 @@ public final class Ciat implements Analysis {
         if (events != null) {
             events.abandon();
             events = null;
+            sink = null;
+            tap = null;
         }
         if (seqEvents != null) {
             try {
@@ -599,5 +615,27 @@ public final class Ciat implements Analysis {
     /** Files written, report first. */
     public List<Path> written() {
         return List.copyOf(written);
+    }
+
+    /** Passes each event to the event trace (if written) and to the listener with the current access. */
+    private static final class Tap implements CommEventSink {
+        private final CommEventSink trace;
+        private final org.dsmscope.ciat.comm.CommEventListener listener;
+        int thread;
+        long address;
+        int size;
+
+        Tap(CommEventSink trace, org.dsmscope.ciat.comm.CommEventListener listener) {
+            this.trace = trace;
+            this.listener = listener;
+        }
+
+        @Override
+        public void event(long clock, int type, int processor, int degree) {
+            if (trace != null) {
+                trace.event(clock, type, processor, degree);
+            }
+            listener.event(clock, type, processor, degree, thread, address, size);
+        }
     }
 }

@@ -12,6 +12,11 @@ import org.dsmscope.trace.BadInputException;
 public final class CiatOptions {
     /** {@code -ciat_events}: write the communication event trace. */
     public boolean events;
+    /**
+     * Called for each communication event with its access (a viewer's marks), or null; serial analysis only
+     * (with partitions the events are merged after the replay, without their accesses).
+     */
+    public org.dsmscope.ciat.comm.CommEventListener listener;
     /** Address ranges for range-shared pages ({@code -HPUX}, {@code --private-range}, {@code --shared-range}). */
     public AddressRanges ranges = new AddressRanges();
     /** {@code --json FILE}, or null. */

@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.dsmscope.ciat.Ciat;
+import org.dsmscope.ciat.CiatOptions;
 import org.dsmscope.dsm.Launcher;
 import org.dsmscope.examples.dsm.MatMul;
 import org.dsmscope.examples.dsm.Sor;
@@ -57,6 +59,10 @@ public final class ViewCommand implements Callable<Integer> {
     @Option(names = "--launch", description = {"offer a form in the page that starts a bundled DSM example",
         "('dsm run': program, members, arguments, loss) and follows it live; runs are killed when the viewer stops"})
     boolean launch;
+
+    @Option(names = "--no-comm-marks", description = "replayed trace sets: leave out CIAT's RAW / WAR / WAW / RAR"
+            + " marks (the replay then runs without CIAT)")
+    boolean noCommMarks;
 
     @Option(names = "--open", description = "open the page in the desktop's browser")
     boolean open;
@@ -212,7 +218,14 @@ public final class ViewCommand implements Callable<Integer> {
         TraceSet[] ts = r.traceSets("view", traces, "view [calls_file.p] trace_file.p");
         r.warnUnused(spec);
         Replay replay = new Replay(ts[0], ts[1], ro);
-        ReplaySource view = new ReplaySource(ts[0].base());
+        ReplaySource view = new ReplaySource(ts[0].base(), !noCommMarks);
+        if (!noCommMarks) {
+            // CIAT's communication events as marks: CIAT sees each access before the view (its last writers)
+            CiatOptions co = new CiatOptions();
+            co.writeFiles = false;
+            co.listener = view::commEvent;
+            replay.add(new Ciat(co));
+        }
         replay.add(view);
         Progress shown = Progress.start(Progress.Mode.of(r.progress), "view", "replayed",
                 spec.commandLine().getErr(), replay::progress, replay::expectedRecords);

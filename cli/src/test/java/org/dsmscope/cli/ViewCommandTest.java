@@ -95,6 +95,16 @@ class ViewCommandTest {
             JsonNode w = s.get("api/window?t0=0&t1=" + meta.path("end").asLong() + "&bins=400");
             assertEquals(3, w.path("lanes").size());
             assertTrue(w.path("arrows").path("byKind").path("lock").asInt() > 0, "lock hand-offs");
+            // CIAT's communication events as marks: as many of each kind as `ciat` counts
+            Path json = dir.resolve("fj.json");
+            assertEquals(0, CiatCommandTest.run("ciat", set, "--json", json.toString(), "--no-progress").status());
+            JsonNode comm = new ObjectMapper().readTree(json.toFile()).path("aggregate").path("communication");
+            assertTrue(comm.path("raw").asLong() > 0, comm.toString());
+            for (String kind : new String[] {"raw", "war", "waw", "rar"}) {
+                JsonNode k = s.get("api/window?t0=0&t1=" + meta.path("end").asLong() + "&bins=400&level="
+                        + kind.toUpperCase(java.util.Locale.ROOT));
+                assertEquals(comm.path(kind).asLong(), k.path("marks").path("count").asLong(), kind);
+            }
         }
         assertEquals(0, s.status, s.err.toString());
     }

@@ -4,15 +4,16 @@ import java.util.Arrays;
 
 /**
  * Open-addressing map from long keys to non-negative int values (linear probing, no per-entry objects). Used for
- * the replay's synchronization objects and the sync-variable set; {@link #get} returns -1 for a missing key.
+ * the replay's synchronization objects and the sync-variable set (and the viewer's last writer per address); {@link #get} returns -1 for a missing key.
  */
-final class LongIntMap {
+public final class LongIntMap {
     private long[] keys;
     private int[] vals;
     private int size;
     private int mask;
 
-    LongIntMap(int expected) {
+    /** A map sized for {@code expected} keys (it grows past them). */
+    public LongIntMap(int expected) {
         int cap = Integer.highestOneBit(Math.max(16, expected * 2 - 1)) << 1;
         keys = new long[cap];
         vals = new int[cap];
@@ -26,7 +27,7 @@ final class LongIntMap {
     }
 
     /** The value of {@code key}, or -1. */
-    int get(long key) {
+    public int get(long key) {
         for (int i = slot(key, mask);; i = (i + 1) & mask) {
             if (vals[i] < 0) {
                 return -1;
@@ -38,7 +39,7 @@ final class LongIntMap {
     }
 
     /** Sets {@code key} to {@code value} (value must be &ge; 0). */
-    void put(long key, int value) {
+    public void put(long key, int value) {
         if ((size + 1) * 2 > keys.length) {
             grow();
         }

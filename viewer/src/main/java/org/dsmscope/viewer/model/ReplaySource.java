@@ -1,5 +1,8 @@
 package org.dsmscope.viewer.model;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -7,10 +10,12 @@ import java.util.List;
 import java.util.Map;
 import org.dsmscope.replay.Analysis;
 import org.dsmscope.replay.CallEvent;
+import org.dsmscope.replay.LongIntMap;
 import org.dsmscope.replay.Phase;
 import org.dsmscope.replay.PhaseTimes;
 import org.dsmscope.replay.ReplayContext;
 import org.dsmscope.trace.CallType;
+import org.dsmscope.trace.sidecar.DataMap;
 
 /**
  * A replayed trace set as a timeline (SPEC §9: "the same space-time view also shows a replayed trace set"), a
@@ -20,7 +25,9 @@ import org.dsmscope.trace.CallType;
  * from the release of the same lock by another thread just before, as the Chrome export draws them) and every
  * barrier release (from the thread that arrived last to each thread that waited there for it: the calls on one
  * barrier address that return at the same clock). Times are pseudo clocks. Per-thread totals are the replay's
- * {@link PhaseTimes} (io split off idle), so the bars and the CIAT report agree.
+ * {@link PhaseTimes} (io split off idle), so the bars and the CIAT report agree. With communication marks, CIAT's
+ * RAW / WAR / WAW / RAR events (seed 000 §4.4, the {@code -ciat_events} trace) are ticks on the accessing thread,
+ * each kind its own level of the page's filter, with the address, its data-map name and the writer thread.
  */
 public final class ReplaySource implements Analysis, Source {
     /** State names: busy (default), idle, imbalance, contention, io. */
@@ -34,13 +41,38 @@ public final class ReplaySource implements Analysis, Source {
     private PhaseTimes total;
     private int threads;
 
+    /** Kind code of CIAT's RAW communication event; WAR, WAW and RAR follow (codes after the call types). */
+    public static final int COMM = 0x70;
+    /** Names of the communication events, by CIAT's type number (0 RAW, 1 WAR, 2 WAW, 3 RAR). */
+    public static final String[] COMM_NAMES = {"RAW", "WAR", "WAW", "RAR"};
+
+    /** With communication marks: per address, the thread of the last store that started there. */
+    private LongIntMap lastWriter;
+    private DataMap dataMap;
+
     /** An empty replay view titled {@code title}; add it to a {@code Replay} and run it. */
     public ReplaySource(String title) {
-        this.tl = new Timeline(title, "replay", "clock", STATES, kinds());
+        this(title, false);
     }
 
-    private static Timeline.Kind[] kinds() {
+    /**
+     * An empty replay view; with {@code commMarks} it also marks CIAT's communication events ({@link #commEvent},
+     * fed by a CIAT analysis added to the same replay before this view).
+     */
+    public ReplaySource(String title, boolean commMarks) {
+        this.tl = new Timeline(title, "replay", "clock", STATES, kinds(commMarks));
+        lastWriter = commMarks ? new LongIntMap(1 << 12) : null;
+    }
+
+    private static Timeline.Kind[] kinds(boolean comm) {
         Timeline.Kind[] k = new Timeline.Kind[128];
+        if (comm) {
+            for (int i = 0; i < COMM_NAMES.length; i++) {
+                // each its own level, so that the page's level filter shows and hides them one by one
+                k[COMM + i] = new Timeline.Kind(COMM_NAMES[i], COMM_NAMES[i],
+                        new String[] {"address", "size", "processor", "degree", "writer"}, Timeline.Draw.TICK);
+            }
+        }
         for (int code = 0; code < 128; code++) {
             if (!CallType.isKnown(code)) {
                 continue;
@@ -64,6 +96,14 @@ public final class ReplaySource implements Analysis, Source {
         threads = c.threads();
         lastClock = new long[threads];
         ioWait = new long[threads];
+        if (lastWriter != null) {
+            try {
+                Path f = DataMap.pathFor(c.traces().base());
+                dataMap = Files.isRegularFile(f) ? DataMap.read(f) : null;
+            } catch (IOException | RuntimeException e) {
+                tl.notes.add("data map not read: " + e.getMessage());
+            }
+        }
         String kind = c.interleaved() ? "process " : "thread ";
         for (int t = 0; t < threads; t++) {
             tl.addLane(kind + t);
@@ -75,6 +115,30 @@ public final class ReplaySource implements Analysis, Source {
     public void access(int thread, int cpu, long clock, int memType, int size, boolean store, long address) {
         if (clock > lastClock[thread]) {
             lastClock[thread] = clock;
+        }
+        if (lastWriter != null && store && size > 0) {
+            lastWriter.put(address, thread);
+        }
+    }
+
+    /**
+     * One of CIAT's communication events (seed 000 §4.4: {@code type} 0 RAW, 1 WAR, 2 WAW, 3 RAR) caused by
+     * {@code thread}'s access of {@code size} bytes at {@code address} on {@code processor}, marked on the thread
+     * at {@code clock} with the writer: for RAW the thread whose store last started at that address (the one read
+     * from), for WAR and WAW the previous writer there, -1 for RAR or where no store started at that address.
+     */
+    public void commEvent(long clock, int type, int processor, int degree, int thread, long address, int size) {
+        int writer = type == 3 ? -1 : lastWriter.get(address);
+        tl.event(clock, 0, thread, COMM + type, -1, address, size, processor, degree, writer);
+    }
+
+    /** What the data map beside the trace set says of a communication event's address, or null. */
+    @Override
+    public String describe(int id) {
+        synchronized (tl) {
+            int k = tl.kindOf(id);
+            return dataMap == null || k < COMM || k >= COMM + COMM_NAMES.length ? null
+                    : dataMap.describe(tl.field(id, 0));
         }
     }
 

@@ -18,6 +18,11 @@ public interface Source {
         return null;
     }
 
+    /** A name for event {@code id}'s address (the data map's), or null where the input has none. */
+    default String describe(int id) {
+        return null;
+    }
+
     /** Stops whatever the source runs (a live connection); a no-op for files. */
     default void close() {
     }

@@ -217,9 +217,18 @@ public final class ViewServer implements AutoCloseable {
                 send(resp, cb, 200, "application/json", out.toByteArray());
                 return;
             }
-            case "/api/event":
-                json(resp, cb, Api.event(source(p).timeline(), (int) num(p, "id", -1)));
+            case "/api/event": {
+                Source s = source(p);
+                Map<String, Object> e = Api.event(s.timeline(), (int) num(p, "id", -1));
+                String data = s.describe((int) num(p, "id", -1));
+                if (data != null) {
+                    @SuppressWarnings("unchecked")
+                    Map<String, Object> f = (Map<String, Object>) e.get("fields");
+                    f.put("data", data);
+                }
+                json(resp, cb, e);
                 return;
+            }
             case "/api/arrow":
                 json(resp, cb, Api.arrow(source(p).timeline(), (int) num(p, "id", -1)));
                 return;

@@ -5,8 +5,10 @@
   const COLORS = {
     computation: '#35b535', overhead: '#f2d019', blocked: '#ffffff',
     busy: '#35b535', idle: '#ffffff', imbalance: '#f58231', contention: '#9a3fd0', io: '#4a7bd8',
-    message: '#e01b24', sync: '#1c5fe0', lock: '#d4148c', barrier: '#0f8f8f', mark: '#333333', phase: '#e8e0ff'
+    message: '#e01b24', sync: '#1c5fe0', lock: '#d4148c', barrier: '#0f8f8f', mark: '#333333', phase: '#e8e0ff',
+    RAW: '#d7191c', WAR: '#7b3294', WAW: '#2c7bb6', RAR: '#1a9641'
   };
+  const COMM_MARKS = ['RAW', 'WAR', 'WAW', 'RAR'];
   const LANE_H = 26, BAR_H = 14, TOP = 22, LEFT = 90;
   const $ = (id) => document.getElementById(id);
   const token = new URLSearchParams(location.search).get('token');
@@ -141,6 +143,8 @@
     el.innerHTML = '';
     const items = S.meta.states.slice();
     for (const k of S.meta.arrowKinds) items.push(k);
+    // CIAT's communication events on a replayed trace set (their own colours)
+    for (const k of S.meta.kinds) if (COMM_MARKS.includes(k.name)) items.push(k.name);
     for (const name of items) {
       const it = document.createElement('span');
       it.className = 'item';
@@ -150,7 +154,8 @@
       c.title = 'colour of ' + name;
       c.addEventListener('input', () => { COLORS[name] = c.value; draw(); drawTables(); });
       it.appendChild(c);
-      it.appendChild(document.createTextNode(name + (S.meta.arrowKinds.includes(name) ? ' arrows' : '')));
+      it.appendChild(document.createTextNode(name + (S.meta.arrowKinds.includes(name) ? ' arrows'
+        : COMM_MARKS.includes(name) ? ' marks' : '')));
       el.appendChild(it);
     }
   }
@@ -333,7 +338,7 @@
           g.strokeRect(Math.max(LEFT, x0), y + 2, Math.max(3, x1 - Math.max(LEFT, x0)), BAR_H - 4);
           drawn.marks.push({id, x0: Math.max(LEFT, x0), x1, y0: y, y1: y + BAR_H});
         } else {
-          g.strokeStyle = k.level === 'transport' ? '#c00000' : '#333';
+          g.strokeStyle = COMM_MARKS.includes(k.name) ? COLORS[k.name] : k.level === 'transport' ? '#c00000' : '#333';
           g.lineWidth = 2;
           g.beginPath(); g.moveTo(x0, y - 3); g.lineTo(x0, y + BAR_H + 3); g.stroke();
           g.lineWidth = 1;
@@ -592,8 +597,9 @@
       g.font = '11px system-ui, sans-serif';
       const name = S.meta.lanes[l].name;
       g.fillText(name, px - g.measureText(name).width / 2, 64);
-      // the host name and architecture (seed 002 §4.3's icon labels); "unknown" for older recordings
-      const hi = S.meta.lanes[l].hostInfo || {host: 'unknown', arch: 'unknown'};
+      // the host name and architecture (seed 002 §4.3's icon labels); "unknown" for older recordings, none for
+      // a replayed trace set's threads
+      const hi = S.meta.source === 'replay' ? {host: '', arch: ''} : S.meta.lanes[l].hostInfo || {host: 'unknown', arch: 'unknown'};
       g.font = '9px system-ui, sans-serif';
       const fit = (t) => { while (t.length > 3 && g.measureText(t).width > bw - 4) t = t.slice(0, -2) + '…'; return t; };
       const host = fit(hi.host), arch = fit(hi.arch);
