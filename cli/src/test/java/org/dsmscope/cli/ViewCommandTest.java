@@ -70,6 +70,10 @@ class ViewCommandTest {
     void withLaunch_andNoInput_servesTheFormOfferingTheBundledExamples() throws Exception {
         Serving s = new Serving("view", "--launch");
         try (s) {
+            long deadline = System.currentTimeMillis() + 30_000;
+            while (!s.out.toString().contains("view: Ctrl-C stops") && System.currentTimeMillis() < deadline) {
+                Thread.sleep(20); // the lines after the URL
+            }
             assertTrue(s.out.toString().contains("view: 0 inputs at http://127.0.0.1:"), s.out.toString());
             assertTrue(s.out.toString().contains("view: the page can start MatMul, Sor, WorkQueue"), s.out.toString());
             JsonNode launch = s.get("api/launch");
