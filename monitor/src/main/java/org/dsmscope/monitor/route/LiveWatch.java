@@ -91,6 +91,14 @@ public final class LiveWatch {
             case "process":
                 names.put(n.path("proc").asInt(), n.path("name").asText());
                 break;
+            case "host":
+                text(name(n.path("proc").asInt()) + " runs on " + n.path("host").asText() + " ("
+                        + n.path("arch").asText() + ", " + n.path("os").asText() + ", " + n.path("cores").asInt()
+                        + " cores, " + n.path("jvm").asText() + ")");
+                break;
+            case "output":
+                output(n);
+                break;
             case "dropped":
                 dropped += n.path("events").asLong();
                 text("dropped " + n.path("events").asLong() + " events (this viewer was too slow)");
@@ -134,6 +142,19 @@ public final class LiveWatch {
 
     private String name(int proc) {
         return names.getOrDefault(proc, "p" + proc);
+    }
+
+    /** A line a member printed: {@code +seconds m0   out| text} (err| for standard error). */
+    private void output(JsonNode n) {
+        if (json) {
+            return;
+        }
+        long t = n.has("ta") ? n.path("ta").asLong() : n.path("t").asLong();
+        if (base == Long.MIN_VALUE) {
+            base = t;
+        }
+        out.println(String.format("%+11.6f %-4s %s| %s", (t - base) / 1e9, name(n.path("proc").asInt()),
+                n.path("stream").asText(), n.path("line").asText()));
     }
 
     private void event(JsonNode n) {

@@ -66,4 +66,17 @@ class LiveWatchTest {
             assertTrue(p.path("received").asLong() <= p.path("sent").asLong(), p.toString());
         }
     }
+
+    @Test
+    void hostsAndPrintedLines_areShownAsText() throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        LiveWatch w = watch(bytes, false);
+        feed(w, "{\"kind\":\"host\",\"proc\":1,\"host\":\"node1\",\"arch\":\"aarch64\",\"os\":\"Linux 6.1\","
+                + "\"cores\":8,\"jvm\":\"OpenJDK 17\"}");
+        feed(w, event(0, "Frag_Send", 1, 1));
+        feed(w, "{\"kind\":\"output\",\"t\":1500001,\"proc\":1,\"stream\":\"err\",\"line\":\"result ok\"}");
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("-- m1 runs on node1 (aarch64, Linux 6.1, 8 cores, OpenJDK 17)"), text);
+        assertTrue(text.contains("  +0.000500 m1   err| result ok"), text);
+    }
 }
