@@ -17,9 +17,10 @@ import org.dsmscope.monitor.route.LiveClient;
  * A running {@code dsm run --live PORT} as a growing timeline (seed 002 §4.3: "display trace information as the
  * program runs"): the monitor's {@link LiveClient} reads the "dsmscope-live 1" stream on a thread of its own, and
  * each event goes into the timeline at once (aligned time {@code ta} when the stream has it), with the same
- * states and message arrows as a recording ({@link MonitorSource#add}). Synchronization arrows, per-process
- * utilization and transport tables come from {@link Summary#ofEvents} over the events so far, recomputed at most
- * every 500 ms: the same computation as {@code monitor summary}. The page switches event classes with the
+ * states and message arrows as a recording ({@link MonitorSource#add}). Synchronization arrows and per-process
+ * utilization come from {@link Summary#ofEvents} over the events so far, recomputed at most every 500 ms: the same
+ * computation as {@code monitor summary}; the transport tables (run and window) from a {@link TransportIndex} of
+ * the events so far, rebuilt when events arrived. The page switches event classes with the
  * stream's {@code levels} command.
  */
 public final class LiveMonitorSource implements Source, org.dsmscope.viewer.server.ViewServer.LiveControl {
@@ -141,8 +142,11 @@ public final class LiveMonitorSource implements Source, org.dsmscope.viewer.serv
         Summary s = summary();
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("processes", MonitorSource.processTimes(s));
-        out.put("transportRun", s.toJson().get("pairs"));
-        out.put("transportWindow", build.window(t0, t1, names).toJson().get("pairs"));
+        synchronized (tl) {
+            TransportIndex ix = build.transport(names.keySet());
+            out.put("transportRun", ix.windowJson(Long.MIN_VALUE, Long.MAX_VALUE));
+            out.put("transportWindow", ix.windowJson(t0, t1));
+        }
         return out;
     }
 
