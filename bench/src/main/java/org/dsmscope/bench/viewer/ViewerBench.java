@@ -33,7 +33,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * intervals between animation frames while a script zooms and pans with W/S/A/D and the wheel, the time from the
  * last input to the picture of its window's data, and the page's memory. Not a JMH benchmark (a browser is in the
  * loop); run by hand: {@code java -cp bench/target/benchmarks.jar org.dsmscope.bench.viewer.ViewerBench [events]
- * [procs] [runs]}.
+ * [procs] [runs] [first-picture.png]}.
  */
 public final class ViewerBench {
     private ViewerBench() {
@@ -163,6 +163,42 @@ public final class ViewerBench {
     }
 
     /**
+     * CPU time (ms) of the renderer processes of profile {@code dir}: {0} their main threads (CrRendererMain, the
+     * thread whose id is the process id: JavaScript, style, layout, canvas recording), {1} all their threads
+     * (rasterization included). From /proc's
+     * per-thread utime + stime, so that a figure does not depend on how busy the rest of the machine is.
+     */
+    static double[] rendererCpu(Path dir) {
+        double[] out = new double[2];
+        try (var procs = Files.list(Path.of("/proc"))) {
+            for (Path p : (Iterable<Path>) procs::iterator) {
+                try {
+                    String cmd = new String(Files.readAllBytes(p.resolve("cmdline")), StandardCharsets.UTF_8);
+                    if (!cmd.contains("--type=renderer") || !cmd.contains("--user-data-dir=" + dir)) {
+                        continue;
+                    }
+                    try (var tasks = Files.list(p.resolve("task"))) {
+                        for (Path t : (Iterable<Path>) tasks::iterator) {
+                            String st = Files.readString(t.resolve("stat"));
+                            String[] f = st.substring(st.lastIndexOf(')') + 2).split(" ");
+                            double ms = (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10.0; // USER_HZ 100
+                            out[1] += ms;
+                            if (t.getFileName().equals(p.getFileName())) { // the main thread: tid = pid
+                                out[0] += ms;
+                            }
+                        }
+                    }
+                } catch (Exception e) {
+                    // not a process, or one that ended meanwhile
+                }
+            }
+        } catch (Exception e) {
+            return new double[] {-1, -1};
+        }
+        return out;
+    }
+
+    /**
      * The page's interaction script: {@code n} inputs 33 ms apart (a held key's auto-repeat), alternating W/S/A/D
      * keys and mouse-wheel zooms and pans over the space-time view, without waiting for answers; then waits until
      * the last window is drawn. Returns the page's frame measures ({@code dsmview:frame}) taken meanwhile, the
@@ -197,11 +233,12 @@ public final class ViewerBench {
             + "}"
             + "input();";
 
-    /** Runs the benchmark: args [events] [processes] [runs]. */
+    /** Runs the benchmark: args [events] [processes] [runs] [screenshot of the first picture, a PNG path]. */
     public static void main(String[] args) throws Exception {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
         int procs = args.length > 1 ? Integer.parseInt(args[1]) : 8;
         int runs = args.length > 2 ? Integer.parseInt(args[2]) : 3;
+        String shot = args.length > 3 ? args[3] : null;
         Path dir = Files.createTempDirectory("viewer-bench");
         Path rec = dir.resolve("bench.dsmrec");
         long t0 = System.nanoTime();
@@ -250,8 +287,14 @@ public final class ViewerBench {
                             "return performance.getEntriesByName('dsmview:first-picture').length > 0"));
                     double first = ((Number) js.executeScript(
                             "return performance.getEntriesByName('dsmview:first-picture')[0].startTime")).doubleValue();
+                    if (run == 1 && shot != null) {
+                        Files.copy(d.getScreenshotAs(org.openqa.selenium.OutputType.FILE).toPath(), Path.of(shot),
+                                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                    }
+                    double[] cpu0 = rendererCpu(runDir);
                     @SuppressWarnings("unchecked")
                     Map<String, Object> res = (Map<String, Object>) js.executeAsyncScript(INTERACT, 60);
+                    double[] cpu1 = rendererCpu(runDir);
                     List<Double> frames = doubles(res.get("frames"));
                     List<Double> gaps = doubles(res.get("gaps"));
                     List<Double> st = doubles(res.get("spaceTime"));
@@ -260,6 +303,9 @@ public final class ViewerBench {
                     System.out.printf(Locale.ROOT, "run %d: draw per frame while zooming and panning (60 inputs, keys"
                             + " and wheel, 33 ms apart): median %.1f ms, p95 %.1f ms, max %.1f ms (%d frames)%n", run,
                             pct(frames, 0.5), pct(frames, 0.95), pct(frames, 1), frames.size());
+                    System.out.printf(Locale.ROOT, "run %d: renderer CPU meanwhile: main thread %.0f ms, all threads"
+                            + " %.0f ms, i.e. %.1f / %.1f ms per drawn frame%n", run, cpu1[0] - cpu0[0],
+                            cpu1[1] - cpu0[1], (cpu1[0] - cpu0[0]) / frames.size(), (cpu1[1] - cpu0[1]) / frames.size());
                     System.out.printf(Locale.ROOT, "run %d: of which the space-time view: median %.1f ms, p95 %.1f"
                             + " ms%n", run, pct(st, 0.5), pct(st, 0.95));
                     System.out.printf(Locale.ROOT, "run %d: interval between animation frames meanwhile: median %.1f"

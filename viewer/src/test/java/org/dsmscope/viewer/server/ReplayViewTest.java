@@ -72,6 +72,7 @@ class ReplayViewTest {
             List<Map<String, Object>> rows = (List<Map<String, Object>>) b.js("return window.dsmview.perProcess()");
             assertEquals(4, rows.size());
             b.screenshot("replay");
+            b.view("replay", "#spacetime");
         }
     }
 }
