@@ -33,7 +33,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * intervals between animation frames while a script zooms and pans with W/S/A/D and the wheel, the time from the
  * last input to the picture of its window's data, and the page's memory. Not a JMH benchmark (a browser is in the
  * loop); run by hand: {@code java -cp bench/target/benchmarks.jar org.dsmscope.bench.viewer.ViewerBench [events]
- * [procs] [runs] [first-picture.png]}.
+ * [procs] [runs] [first-picture.png]}, or with the URL of a viewer already started ({@code dsmscope view} on a
+ * trace set) and [runs] for the page's figures alone.
  */
 public final class ViewerBench {
     private ViewerBench() {
@@ -233,8 +234,73 @@ public final class ViewerBench {
             + "}"
             + "input();";
 
-    /** Runs the benchmark: args [events] [processes] [runs] [screenshot of the first picture, a PNG path]. */
+    /**
+     * Opens {@code url} (a viewer already started) in {@code runs} fresh browsers in turn: the first complete
+     * picture, then the interaction script; prints the figures of each run.
+     */
+    static void pageRuns(String url, int runs, String shot, Path profile) throws Exception {
+        for (int run = 1; run <= runs; run++) {
+            Path runDir = profile.resolve("run" + run);
+            ChromeDriver d = browser(runDir);
+            try {
+                JavascriptExecutor js = d;
+                d.get(url);
+                new WebDriverWait(d, Duration.ofSeconds(120)).until(x -> js.executeScript(
+                        "return performance.getEntriesByName('dsmview:first-picture').length > 0"));
+                double first = ((Number) js.executeScript(
+                        "return performance.getEntriesByName('dsmview:first-picture')[0].startTime")).doubleValue();
+                if (run == 1 && shot != null) {
+                    Files.copy(d.getScreenshotAs(org.openqa.selenium.OutputType.FILE).toPath(), Path.of(shot),
+                            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                }
+                double[] cpu0 = rendererCpu(runDir);
+                @SuppressWarnings("unchecked")
+                Map<String, Object> res = (Map<String, Object>) js.executeAsyncScript(INTERACT, 60);
+                double[] cpu1 = rendererCpu(runDir);
+                List<Double> frames = doubles(res.get("frames"));
+                List<Double> gaps = doubles(res.get("gaps"));
+                List<Double> st = doubles(res.get("spaceTime"));
+                System.out.printf(Locale.ROOT, "run %d: first complete picture %.0f ms after navigation start"
+                        + " (server answers %s)%n", run, first, run == 1 ? "computed" : "cached");
+                System.out.printf(Locale.ROOT, "run %d: draw per frame while zooming and panning (60 inputs, keys"
+                        + " and wheel, 33 ms apart): median %.1f ms, p95 %.1f ms, max %.1f ms (%d frames)%n", run,
+                        pct(frames, 0.5), pct(frames, 0.95), pct(frames, 1), frames.size());
+                System.out.printf(Locale.ROOT, "run %d: renderer CPU meanwhile: main thread %.0f ms, all threads"
+                        + " %.0f ms, i.e. %.1f / %.1f ms per drawn frame%n", run, cpu1[0] - cpu0[0],
+                        cpu1[1] - cpu0[1], (cpu1[0] - cpu0[0]) / frames.size(), (cpu1[1] - cpu0[1]) / frames.size());
+                System.out.printf(Locale.ROOT, "run %d: of which the space-time view: median %.1f ms, p95 %.1f"
+                        + " ms%n", run, pct(st, 0.5), pct(st, 0.95));
+                System.out.printf(Locale.ROOT, "run %d: interval between animation frames meanwhile: median %.1f"
+                        + " ms, p95 %.1f ms (%d frames)%n", run, pct(gaps, 0.5), pct(gaps, 0.95), gaps.size());
+                System.out.printf(Locale.ROOT, "run %d: last input to the picture of its window's data and"
+                        + " tables: %.0f ms (60 ms debounce included)%n", run,
+                        ((Number) res.get("settle")).doubleValue());
+                System.out.printf(Locale.ROOT, "run %d: page memory: JavaScript heap %.1f MB, renderer"
+                        + " PSS %.1f MB%n", run, ((Number) res.get("heap")).doubleValue() / 1e6,
+                        rendererRss(runDir) / 1e6);
+            } finally {
+                d.quit();
+            }
+        }
+    }
+
+    /**
+     * Runs the benchmark: args [events] [processes] [runs] [screenshot of the first picture, a PNG path], or URL
+     * [runs] for a viewer already started.
+     */
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].startsWith("http://")) {
+            // a viewer already started (e.g. dsmscope view on a trace set): only the page's figures
+            Path profile = Files.createTempDirectory("viewer-bench-chromium");
+            try {
+                pageRuns(args[0], args.length > 1 ? Integer.parseInt(args[1]) : 3, null, profile);
+            } finally {
+                try (var s = Files.walk(profile)) {
+                    s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                }
+            }
+            return;
+        }
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
         int procs = args.length > 1 ? Integer.parseInt(args[1]) : 8;
         int runs = args.length > 2 ? Integer.parseInt(args[2]) : 3;
@@ -277,49 +343,7 @@ public final class ViewerBench {
                             (System.nanoTime() - a) / 1e6, r.body().length);
                 }
             }
-            for (int run = 1; run <= runs; run++) {
-                Path runDir = profile.resolve("run" + run);
-                ChromeDriver d = browser(runDir);
-                try {
-                    JavascriptExecutor js = d;
-                    d.get("http://127.0.0.1:" + server.port() + "/");
-                    new WebDriverWait(d, Duration.ofSeconds(120)).until(x -> js.executeScript(
-                            "return performance.getEntriesByName('dsmview:first-picture').length > 0"));
-                    double first = ((Number) js.executeScript(
-                            "return performance.getEntriesByName('dsmview:first-picture')[0].startTime")).doubleValue();
-                    if (run == 1 && shot != null) {
-                        Files.copy(d.getScreenshotAs(org.openqa.selenium.OutputType.FILE).toPath(), Path.of(shot),
-                                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-                    }
-                    double[] cpu0 = rendererCpu(runDir);
-                    @SuppressWarnings("unchecked")
-                    Map<String, Object> res = (Map<String, Object>) js.executeAsyncScript(INTERACT, 60);
-                    double[] cpu1 = rendererCpu(runDir);
-                    List<Double> frames = doubles(res.get("frames"));
-                    List<Double> gaps = doubles(res.get("gaps"));
-                    List<Double> st = doubles(res.get("spaceTime"));
-                    System.out.printf(Locale.ROOT, "run %d: first complete picture %.0f ms after navigation start"
-                            + " (server answers %s)%n", run, first, run == 1 ? "computed" : "cached");
-                    System.out.printf(Locale.ROOT, "run %d: draw per frame while zooming and panning (60 inputs, keys"
-                            + " and wheel, 33 ms apart): median %.1f ms, p95 %.1f ms, max %.1f ms (%d frames)%n", run,
-                            pct(frames, 0.5), pct(frames, 0.95), pct(frames, 1), frames.size());
-                    System.out.printf(Locale.ROOT, "run %d: renderer CPU meanwhile: main thread %.0f ms, all threads"
-                            + " %.0f ms, i.e. %.1f / %.1f ms per drawn frame%n", run, cpu1[0] - cpu0[0],
-                            cpu1[1] - cpu0[1], (cpu1[0] - cpu0[0]) / frames.size(), (cpu1[1] - cpu0[1]) / frames.size());
-                    System.out.printf(Locale.ROOT, "run %d: of which the space-time view: median %.1f ms, p95 %.1f"
-                            + " ms%n", run, pct(st, 0.5), pct(st, 0.95));
-                    System.out.printf(Locale.ROOT, "run %d: interval between animation frames meanwhile: median %.1f"
-                            + " ms, p95 %.1f ms (%d frames)%n", run, pct(gaps, 0.5), pct(gaps, 0.95), gaps.size());
-                    System.out.printf(Locale.ROOT, "run %d: last input to the picture of its window's data and"
-                            + " tables: %.0f ms (60 ms debounce included)%n", run,
-                            ((Number) res.get("settle")).doubleValue());
-                    System.out.printf(Locale.ROOT, "run %d: page memory: JavaScript heap %.1f MB, renderer"
-                            + " PSS %.1f MB%n", run, ((Number) res.get("heap")).doubleValue() / 1e6,
-                            rendererRss(runDir) / 1e6);
-                } finally {
-                    d.quit();
-                }
-            }
+            pageRuns("http://127.0.0.1:" + server.port() + "/", runs, shot, profile);
         } finally {
             try (var s = Files.walk(profile)) {
                 s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());

@@ -20,7 +20,7 @@ import org.dsmscope.monitor.route.LiveClient;
  * states and message arrows as a recording ({@link MonitorSource#add}). Synchronization arrows and per-process
  * utilization come from {@link Summary#ofEvents} over the events so far, recomputed at most every 500 ms: the same
  * computation as {@code monitor summary}; the transport tables (run and window) from a {@link TransportIndex} of
- * the events so far, rebuilt when events arrived. The page switches event classes with the
+ * the events so far, rebuilt with the summary. The page switches event classes with the
  * stream's {@code levels} command.
  */
 public final class LiveMonitorSource implements Source, org.dsmscope.viewer.server.ViewServer.LiveControl {
@@ -39,6 +39,7 @@ public final class LiveMonitorSource implements Source, org.dsmscope.viewer.serv
     private final TreeMap<Integer, String> names = new TreeMap<>();
     private final Thread reader;
     private Summary summary;
+    private TransportIndex transport;
     private long summaryVersion = -1;
     private long summaryAt;
 
@@ -117,18 +118,33 @@ public final class LiveMonitorSource implements Source, org.dsmscope.viewer.serv
     }
 
 
-    /** The summary of the events so far, recomputed at most every 500 ms; adds the new synchronization arrows. */
+    /**
+     * The summary and the transport index of the events so far, recomputed at most every 500 ms (each costs a pass
+     * over all events, under the timeline's monitor that the stream's reader also needs); adds the new
+     * synchronization arrows.
+     */
     private Summary summary() {
+        EventBuffer copy;
+        TreeMap<Integer, String> procs;
+        long version;
         synchronized (tl) {
             long now = System.nanoTime();
-            if (summary == null || (summaryVersion != tl.version() && now - summaryAt > 500_000_000L)) {
-                summary = Summary.ofEvents(Path.of(tl.title), names, all[0].copy(),
-                        EventcountChecker.DEFAULT_THRESHOLD);
-                summaryVersion = tl.version();
-                summaryAt = now;
-                build.syncArrows(summary.arrows);
+            if (summary != null && (summaryVersion == tl.version() || now - summaryAt <= 500_000_000L)) {
+                return summary;
             }
-            return summary;
+            copy = all[0].copy();
+            procs = new TreeMap<>(names);
+            version = tl.version();
+            summaryAt = now;
+        }
+        // counted outside the monitor: the stream's reader goes on adding events meanwhile
+        Summary s = Summary.ofEvents(Path.of(tl.title), procs, copy, EventcountChecker.DEFAULT_THRESHOLD);
+        synchronized (tl) {
+            summary = s;
+            summaryVersion = version;
+            build.syncArrows(s.arrows);
+            transport = build.transport(procs.keySet());
+            return s;
         }
     }
 
@@ -143,9 +159,8 @@ public final class LiveMonitorSource implements Source, org.dsmscope.viewer.serv
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("processes", MonitorSource.processTimes(s));
         synchronized (tl) {
-            TransportIndex ix = build.transport(names.keySet());
-            out.put("transportRun", ix.windowJson(Long.MIN_VALUE, Long.MAX_VALUE));
-            out.put("transportWindow", ix.windowJson(t0, t1));
+            out.put("transportRun", transport.windowJson(Long.MIN_VALUE, Long.MAX_VALUE));
+            out.put("transportWindow", transport.windowJson(t0, t1));
         }
         return out;
     }
