@@ -69,7 +69,18 @@
     return p;
   }
   function stCanvas() { return $('spacetime'); }
-  function plotWidth() { return Math.max(50, stCanvas().clientWidth - LEFT - 10); }
+  function plotWidth() { return Math.max(50, box(stCanvas()).w - LEFT - 10); }
+  /**
+   * Canvas sizes in CSS pixels, read from the layout once and kept until the layout may have changed (a resize,
+   * new tables, a new height): reading them in every frame after the header's text changed would force a layout
+   * of the whole page inside the frame.
+   */
+  const SIZES = new Map();
+  function box(c) {
+    let b = SIZES.get(c);
+    if (!b) SIZES.set(c, b = {w: c.clientWidth, h: c.clientHeight});
+    return b;
+  }
 
   function load(boot) {
     const seq = ++S.seq;
@@ -207,14 +218,15 @@
   // ---------------------------------------------------------------- layout and drawing
   function sizeCanvas(c, h) {
     const dpr = window.devicePixelRatio || 1;
-    if (h && c.style.height !== h + 'px') c.style.height = h + 'px';
-    const w = Math.round(c.clientWidth * dpr), hh = Math.round((h || c.clientHeight) * dpr);
+    if (h && c.style.height !== h + 'px') { c.style.height = h + 'px'; SIZES.delete(c); }
+    const w = Math.round(box(c).w * dpr), hh = Math.round((h || box(c).h) * dpr);
     if (c.width !== w || c.height !== hh) { c.width = w; c.height = hh; } // a resize reallocates: only when needed
     const g = c.getContext('2d');
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     return g;
   }
   function layout() {
+    SIZES.clear();
     if (!S.meta) return;
     sizeCanvas(stCanvas(), TOP + S.meta.lanes.length * LANE_H + 8);
     draw();
@@ -302,7 +314,7 @@
   function drawSpaceTime() {
     const c = stCanvas();
     const g = sizeCanvas(c, TOP + S.meta.lanes.length * LANE_H + 8);
-    const W = c.clientWidth, H = c.clientHeight;
+    const W = box(c).w, H = box(c).h;
     g.clearRect(0, 0, W, H);
     g.font = '11px system-ui, sans-serif';
     const drawn = {lanes: [], arrowCount: {message: 0, sync: 0, lock: 0, barrier: 0}, bundles: 0};
@@ -522,7 +534,7 @@
   function drawOverview() {
     const c = $('overview');
     const g = sizeCanvas(c, 44);
-    const W = c.clientWidth;
+    const W = box(c).w;
     g.clearRect(0, 0, W, 44);
     const end = Math.max(1, S.meta.end);
     const ox = (t) => LEFT + t / end * (W - LEFT - 10);
@@ -547,7 +559,7 @@
   function drawUtil() {
     const c = $('util');
     const g = sizeCanvas(c, 120);
-    const W = c.clientWidth, H = 120;
+    const W = box(c).w, H = 120;
     g.clearRect(0, 0, W, H);
     const d = S.data;
     if (!d) return;
@@ -595,8 +607,8 @@
     const c = $('queues');
     const n = S.meta.lanes.length, row = 18;
     const g = sizeCanvas(c, Math.max(30, n * row + 6));
-    const W = c.clientWidth;
-    g.clearRect(0, 0, W, c.clientHeight);
+    const W = box(c).w;
+    g.clearRect(0, 0, W, box(c).h);
     const d = S.data;
     if (!d || !d.queues) return;
     let max = 1;
@@ -657,7 +669,7 @@
   function drawHosts() {
     const c = $('hosts');
     const g = sizeCanvas(c, 150);
-    const W = c.clientWidth;
+    const W = box(c).w;
     g.clearRect(0, 0, W, 150);
     const n = S.meta.lanes.length;
     if (!n) return;
@@ -750,6 +762,7 @@
     }
     transport($('transportWindow'), S.tables ? S.tables.transportWindow : null);
     transport($('transportRun'), S.tables ? S.tables.transportRun : null);
+    SIZES.clear(); // new rows may have brought a scroll bar
   }
   function perProcessRows() {
     if (S.tables && S.tables.processes) {
