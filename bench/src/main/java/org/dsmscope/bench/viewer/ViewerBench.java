@@ -4,6 +4,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,11 +26,15 @@ import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * The viewer on a generated recording of N events (default 1,000,000; issue 24's speed targets): loading it,
- * the server's answer for the whole-run window, the first complete picture in headless Chromium after the page
- * opens (server already started), the page's draw time per frame and the key-to-new-picture latency while zooming
- * and panning with W/S/A/D, and the page's JavaScript heap. Not a JMH benchmark (a browser is in the loop); run
- * by hand: {@code java -cp bench/target/benchmarks.jar org.dsmscope.bench.viewer.ViewerBench [events] [procs]}.
+ * The viewer on a generated recording of N events (default 1,000,000; issue 24's speed targets): loading it, the
+ * server's answers (whole run, a zoomed window, their transport tables), then per run a fresh headless Chromium:
+ * the first complete picture after the page opens (server already started; the page's
+ * {@code dsmview:first-picture} mark), the page's draw time per frame ({@code dsmview:frame} measures) and the
+ * intervals between animation frames while a script zooms and pans with W/S/A/D and the wheel, the time from the
+ * last input to the picture of its window's data, and the page's memory. Not a JMH benchmark (a browser is in the
+ * loop); run by hand: {@code java -cp bench/target/benchmarks.jar org.dsmscope.bench.viewer.ViewerBench [events]
+ * [procs] [runs] [first-picture.png]}, or with the URL of a viewer already started ({@code dsmscope view} on a
+ * trace set) and [runs] for the page's figures alone.
  */
 public final class ViewerBench {
     private ViewerBench() {
@@ -115,10 +120,191 @@ public final class ViewerBench {
         return out;
     }
 
-    /** Runs the benchmark: args [events] [processes]. */
+    /** Headless Chromium with the system's browser and driver (never a downloaded one), in profile {@code dir}. */
+    static ChromeDriver browser(Path dir) {
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(Path.of("/usr/bin/chromedriver").toFile()).usingAnyFreePort().build();
+        ChromeOptions o = new ChromeOptions();
+        o.setBinary("/usr/bin/chromium");
+        o.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--no-first-run", "--enable-precise-memory-info", "--window-size=1600,1000",
+                "--user-data-dir=" + dir);
+        ChromeDriver d = new ChromeDriver(service, o);
+        d.manage().timeouts().scriptTimeout(Duration.ofSeconds(300));
+        return d;
+    }
+
+    /**
+     * Proportional set size (resident memory, shared pages divided among their sharers) of the renderer processes
+     * of the browser started with profile {@code dir} (the page's memory: JavaScript heap, canvases, DOM), in bytes;
+     * -1 where /proc cannot tell.
+     */
+    static long rendererRss(Path dir) {
+        long sum = 0;
+        try (var procs = Files.list(Path.of("/proc"))) {
+            for (Path p : (Iterable<Path>) procs::iterator) {
+                try {
+                    String cmd = new String(Files.readAllBytes(p.resolve("cmdline")), StandardCharsets.UTF_8);
+                    if (cmd.contains("--type=renderer") && cmd.contains("--user-data-dir=" + dir)) {
+                        for (String l : Files.readAllLines(p.resolve("smaps_rollup"))) {
+                            if (l.startsWith("Pss:")) {
+                                sum += Long.parseLong(l.replaceAll("[^0-9]", "")) * 1024;
+                            }
+                        }
+                    }
+                } catch (Exception e) {
+                    // not a process, or one that ended meanwhile
+                }
+            }
+        } catch (Exception e) {
+            return -1;
+        }
+        return sum;
+    }
+
+    /**
+     * CPU time (ms) of the renderer processes of profile {@code dir}: {0} their main threads (CrRendererMain, the
+     * thread whose id is the process id: JavaScript, style, layout, canvas recording), {1} all their threads
+     * (rasterization included). From /proc's
+     * per-thread utime + stime, so that a figure does not depend on how busy the rest of the machine is.
+     */
+    static double[] rendererCpu(Path dir) {
+        double[] out = new double[2];
+        try (var procs = Files.list(Path.of("/proc"))) {
+            for (Path p : (Iterable<Path>) procs::iterator) {
+                try {
+                    String cmd = new String(Files.readAllBytes(p.resolve("cmdline")), StandardCharsets.UTF_8);
+                    if (!cmd.contains("--type=renderer") || !cmd.contains("--user-data-dir=" + dir)) {
+                        continue;
+                    }
+                    try (var tasks = Files.list(p.resolve("task"))) {
+                        for (Path t : (Iterable<Path>) tasks::iterator) {
+                            String st = Files.readString(t.resolve("stat"));
+                            String[] f = st.substring(st.lastIndexOf(')') + 2).split(" ");
+                            double ms = (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10.0; // USER_HZ 100
+                            out[1] += ms;
+                            if (t.getFileName().equals(p.getFileName())) { // the main thread: tid = pid
+                                out[0] += ms;
+                            }
+                        }
+                    }
+                } catch (Exception e) {
+                    // not a process, or one that ended meanwhile
+                }
+            }
+        } catch (Exception e) {
+            return new double[] {-1, -1};
+        }
+        return out;
+    }
+
+    /**
+     * The page's interaction script: {@code n} inputs 33 ms apart (a held key's auto-repeat), alternating W/S/A/D
+     * keys and mouse-wheel zooms and pans over the space-time view, without waiting for answers; then waits until
+     * the last window is drawn. Returns the page's frame measures ({@code dsmview:frame}) taken meanwhile, the
+     * intervals between animation frames, the time from the last input to the picture of its data, and the
+     * JavaScript heap.
+     */
+    static final String INTERACT = ""
+            + "const done = arguments[arguments.length - 1]; const n = arguments[0];"
+            + "const c = document.getElementById('spacetime'); const r = c.getBoundingClientRect();"
+            + "const keys = ['w','w','d','w','a','s','d','w','w','a','s','s','d','w','s','a'];"
+            + "const t0 = performance.now(); const gaps = []; let last = t0, running = true;"
+            + "(function tick(t) { gaps.push(t - last); last = t; if (running) requestAnimationFrame(tick); })(t0);"
+            + "let i = 0, lastAt = 0;"
+            + "function input() {"
+            + "  if (i >= n) { finish(); return; }"
+            + "  lastAt = performance.now();"
+            + "  if (i % 2 === 0) c.dispatchEvent(new KeyboardEvent('keydown', {key: keys[(i / 2) % keys.length], bubbles: true}));"
+            + "  else c.dispatchEvent(new WheelEvent('wheel', {deltaY: (i % 4 === 1) ? -100 : 100,"
+            + "    deltaX: (i % 8 === 7) ? 120 : 0, clientX: r.left + r.width * 0.6, clientY: r.top + 40, bubbles: true, cancelable: true}));"
+            + "  i++; setTimeout(input, 33);"
+            + "}"
+            + "function finish() {"
+            + "  (function wait() { if (!window.dsmview.ready) { setTimeout(wait, 2); return; }"
+            + "    const settle = performance.now() - lastAt;"
+            + "    requestAnimationFrame(() => { running = false;"
+            + "      const frames = performance.getEntriesByName('dsmview:frame').filter((e) => e.startTime >= t0)"
+            + "        .map((e) => e.duration);"
+            + "      const st = performance.getEntriesByName('dsmview:space-time').filter((e) => e.startTime >= t0)"
+            + "        .map((e) => e.duration);"
+            + "      done({frames: frames, spaceTime: st, gaps: gaps.slice(1), settle: settle, wall: performance.now() - t0,"
+            + "        heap: performance.memory ? performance.memory.usedJSHeapSize : -1}); }); })();"
+            + "}"
+            + "input();";
+
+    /**
+     * Opens {@code url} (a viewer already started) in {@code runs} fresh browsers in turn: the first complete
+     * picture, then the interaction script; prints the figures of each run.
+     */
+    static void pageRuns(String url, int runs, String shot, Path profile) throws Exception {
+        for (int run = 1; run <= runs; run++) {
+            Path runDir = profile.resolve("run" + run);
+            ChromeDriver d = browser(runDir);
+            try {
+                JavascriptExecutor js = d;
+                d.get(url);
+                new WebDriverWait(d, Duration.ofSeconds(120)).until(x -> js.executeScript(
+                        "return performance.getEntriesByName('dsmview:first-picture').length > 0"));
+                double first = ((Number) js.executeScript(
+                        "return performance.getEntriesByName('dsmview:first-picture')[0].startTime")).doubleValue();
+                if (run == 1 && shot != null) {
+                    Files.copy(d.getScreenshotAs(org.openqa.selenium.OutputType.FILE).toPath(), Path.of(shot),
+                            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                }
+                double[] cpu0 = rendererCpu(runDir);
+                @SuppressWarnings("unchecked")
+                Map<String, Object> res = (Map<String, Object>) js.executeAsyncScript(INTERACT, 60);
+                double[] cpu1 = rendererCpu(runDir);
+                List<Double> frames = doubles(res.get("frames"));
+                List<Double> gaps = doubles(res.get("gaps"));
+                List<Double> st = doubles(res.get("spaceTime"));
+                System.out.printf(Locale.ROOT, "run %d: first complete picture %.0f ms after navigation start"
+                        + " (server answers %s)%n", run, first, run == 1 ? "computed" : "cached");
+                System.out.printf(Locale.ROOT, "run %d: draw per frame while zooming and panning (60 inputs, keys"
+                        + " and wheel, 33 ms apart): median %.1f ms, p95 %.1f ms, max %.1f ms (%d frames)%n", run,
+                        pct(frames, 0.5), pct(frames, 0.95), pct(frames, 1), frames.size());
+                System.out.printf(Locale.ROOT, "run %d: renderer CPU meanwhile: main thread %.0f ms, all threads"
+                        + " %.0f ms, i.e. %.1f / %.1f ms per drawn frame%n", run, cpu1[0] - cpu0[0],
+                        cpu1[1] - cpu0[1], (cpu1[0] - cpu0[0]) / frames.size(), (cpu1[1] - cpu0[1]) / frames.size());
+                System.out.printf(Locale.ROOT, "run %d: of which the space-time view: median %.1f ms, p95 %.1f"
+                        + " ms%n", run, pct(st, 0.5), pct(st, 0.95));
+                System.out.printf(Locale.ROOT, "run %d: interval between animation frames meanwhile: median %.1f"
+                        + " ms, p95 %.1f ms (%d frames)%n", run, pct(gaps, 0.5), pct(gaps, 0.95), gaps.size());
+                System.out.printf(Locale.ROOT, "run %d: last input to the picture of its window's data and"
+                        + " tables: %.0f ms (60 ms debounce included)%n", run,
+                        ((Number) res.get("settle")).doubleValue());
+                System.out.printf(Locale.ROOT, "run %d: page memory: JavaScript heap %.1f MB, renderer"
+                        + " PSS %.1f MB%n", run, ((Number) res.get("heap")).doubleValue() / 1e6,
+                        rendererRss(runDir) / 1e6);
+            } finally {
+                d.quit();
+            }
+        }
+    }
+
+    /**
+     * Runs the benchmark: args [events] [processes] [runs] [screenshot of the first picture, a PNG path], or URL
+     * [runs] for a viewer already started.
+     */
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].startsWith("http://")) {
+            // a viewer already started (e.g. dsmscope view on a trace set): only the page's figures
+            Path profile = Files.createTempDirectory("viewer-bench-chromium");
+            try {
+                pageRuns(args[0], args.length > 1 ? Integer.parseInt(args[1]) : 3, null, profile);
+            } finally {
+                try (var s = Files.walk(profile)) {
+                    s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                }
+            }
+            return;
+        }
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
         int procs = args.length > 1 ? Integer.parseInt(args[1]) : 8;
+        int runs = args.length > 2 ? Integer.parseInt(args[2]) : 3;
+        String shot = args.length > 3 ? args[3] : null;
         Path dir = Files.createTempDirectory("viewer-bench");
         Path rec = dir.resolve("bench.dsmrec");
         long t0 = System.nanoTime();
@@ -146,52 +332,18 @@ public final class ViewerBench {
             }
             System.out.printf(Locale.ROOT, "whole-run window answer time: median %.1f ms (7 requests)%n",
                     pct(answers, 0.5));
-            ChromeDriverService service = new ChromeDriverService.Builder()
-                    .usingDriverExecutable(Path.of("/usr/bin/chromedriver").toFile()).usingAnyFreePort().build();
-            ChromeOptions o = new ChromeOptions();
-            o.setBinary("/usr/bin/chromium");
-            o.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                    "--no-first-run", "--enable-precise-memory-info", "--window-size=1600,1000",
-                    "--user-data-dir=" + profile);
-            ChromeDriver d = new ChromeDriver(service, o);
-            try {
-                JavascriptExecutor js = d;
-                d.get("http://127.0.0.1:" + server.port() + "/");
-                new WebDriverWait(d, Duration.ofSeconds(120)).until(x -> js.executeScript(
-                        "return window.dsmview && window.dsmview.firstPicture()") != null);
-                double first = ((Number) js.executeScript("return window.dsmview.firstPicture()")).doubleValue();
-                System.out.printf(Locale.ROOT, "first complete picture: %.0f ms after navigation start%n", first);
-                d.manage().timeouts().scriptTimeout(Duration.ofSeconds(300));
-                @SuppressWarnings("unchecked")
-                Map<String, Object> res = (Map<String, Object>) js.executeAsyncScript(
-                        "const done = arguments[arguments.length - 1];"
-                        + "const keys = ['w','w','w','d','d','a','w','w','s','d','w','w','w','a','s','s','d','w','s','a'];"
-                        + "const lat = []; const frames0 = window.dsmview.frameTimes().length;"
-                        + "let i = 0;"
-                        + "function step() {"
-                        + "  if (i >= keys.length * 2) { done({lat: lat, frames: window.dsmview.frameTimes(),"
-                        + "    heap: performance.memory ? performance.memory.usedJSHeapSize : -1}); return; }"
-                        + "  const before = window.dsmview.loaded(); const t = performance.now();"
-                        + "  document.getElementById('spacetime').dispatchEvent(new KeyboardEvent('keydown',"
-                        + "    {key: keys[i % keys.length], bubbles: true}));"
-                        + "  i++;"
-                        + "  (function wait() { if (window.dsmview.loaded() > before && window.dsmview.ready) {"
-                        + "      lat.push(performance.now() - t); requestAnimationFrame(step); }"
-                        + "    else setTimeout(wait, 2); })();"
-                        + "}"
-                        + "step();");
-                List<Double> lat = doubles(res.get("lat"));
-                List<Double> frames = doubles(res.get("frames"));
-                System.out.printf(Locale.ROOT, "draw per frame: median %.1f ms, p95 %.1f ms (%d frames)%n",
-                        pct(frames, 0.5), pct(frames, 0.95), frames.size());
-                System.out.printf(Locale.ROOT, "key to new picture (fetch + draw, 60 ms debounce included): median"
-                        + " %.0f ms, p95 %.0f ms (%d keys)%n", pct(lat, 0.5), pct(lat, 0.95), lat.size());
-                System.out.printf(Locale.ROOT, "page JavaScript heap: %.1f MB%n",
-                        ((Number) res.get("heap")).doubleValue() / 1e6);
-            } finally {
-                d.quit();
+            for (String q : new String[] {"t0=" + src.timeline().end() / 4 + "&t1=" + src.timeline().end() * 3 / 4,
+                    "t0=" + src.timeline().end() / 2 + "&t1=" + (src.timeline().end() / 2 + src.timeline().end() / 1000)}) {
+                for (String api : new String[] {"window", "tables"}) {
+                    long a = System.nanoTime();
+                    HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                            + server.port() + "/api/" + api + "?bins=600&" + q)).build(),
+                            HttpResponse.BodyHandlers.ofByteArray());
+                    System.out.printf(Locale.ROOT, "/api/%s?%s: %.1f ms, %d bytes%n", api, q,
+                            (System.nanoTime() - a) / 1e6, r.body().length);
+                }
             }
+            pageRuns("http://127.0.0.1:" + server.port() + "/", runs, shot, profile);
         } finally {
             try (var s = Files.walk(profile)) {
                 s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());

@@ -1,5 +1,7 @@
 package org.dsmscope.monitor.analysis;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.TreeMap;
 
 /** Transport counters of one directed process pair (sender → receiver), seed 002 §4.1.3. */
@@ -90,5 +92,38 @@ public final class PairStats {
     /** Duplicates (messages and fragments) as a percentage of data packets received. */
     public double dupPercent() {
         return dataRecv == 0 ? 0 : 100.0 * (dupMessages + dupFragments) / dataRecv;
+    }
+
+    /** The pair as a JSON-ready tree: one element of {@code monitor summary --json}'s {@code pairs}. */
+    public Map<String, Object> toJson() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("from", from);
+        m.put("to", to);
+        m.put("throughputBytesPerSec", throughput());
+        m.put("rttMicros", Double.isNaN(rttMicros()) ? null : rttMicros());
+        m.put("dataSent", dataSent);
+        m.put("dataReceived", dataRecv);
+        m.put("dataLossRate", dataLoss());
+        m.put("ackSent", ackSent);
+        m.put("ackReceived", ackRecv);
+        m.put("ackLossRate", ackLoss());
+        m.put("nackSent", nackSent);
+        m.put("nackReceived", nackRecv);
+        m.put("nackLossRate", nackLoss());
+        m.put("retransmissions", retrans);
+        m.put("retransmissionPercent", retransPercent());
+        m.put("retransByTimeout", retransTimeout);
+        m.put("retransByNack", retransNack);
+        m.put("duplicateMessages", dupMessages);
+        m.put("duplicateFragments", dupFragments);
+        m.put("duplicatePercent", dupPercent());
+        m.put("discards", discards);
+        m.put("dataSentAfterReceiverEnded", dataAfterEnd);
+        m.put("acksSentAfterReceiverEnded", acksAfterEnd);
+        m.put("nacksSentAfterReceiverEnded", nacksAfterEnd);
+        Map<String, Long> lv = new LinkedHashMap<>();
+        levels.forEach((k, v) -> lv.put(Integer.toString(k), v));
+        m.put("retransmissionLevels", lv);
+        return m;
     }
 }

@@ -422,35 +422,7 @@ public final class Summary {
         root.put("eventCounts", counts);
         List<Object> ps = new ArrayList<>();
         for (PairStats s : pairs.values()) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("from", s.from);
-            m.put("to", s.to);
-            m.put("throughputBytesPerSec", s.throughput());
-            m.put("rttMicros", Double.isNaN(s.rttMicros()) ? null : s.rttMicros());
-            m.put("dataSent", s.dataSent);
-            m.put("dataReceived", s.dataRecv);
-            m.put("dataLossRate", s.dataLoss());
-            m.put("ackSent", s.ackSent);
-            m.put("ackReceived", s.ackRecv);
-            m.put("ackLossRate", s.ackLoss());
-            m.put("nackSent", s.nackSent);
-            m.put("nackReceived", s.nackRecv);
-            m.put("nackLossRate", s.nackLoss());
-            m.put("retransmissions", s.retrans);
-            m.put("retransmissionPercent", s.retransPercent());
-            m.put("retransByTimeout", s.retransTimeout);
-            m.put("retransByNack", s.retransNack);
-            m.put("duplicateMessages", s.dupMessages);
-            m.put("duplicateFragments", s.dupFragments);
-            m.put("duplicatePercent", s.dupPercent());
-            m.put("discards", s.discards);
-            m.put("dataSentAfterReceiverEnded", s.dataAfterEnd);
-            m.put("acksSentAfterReceiverEnded", s.acksAfterEnd);
-            m.put("nacksSentAfterReceiverEnded", s.nacksAfterEnd);
-            Map<String, Long> lv = new LinkedHashMap<>();
-            s.levels.forEach((k, v) -> lv.put(Integer.toString(k), v));
-            m.put("retransmissionLevels", lv);
-            ps.add(m);
+            ps.add(s.toJson());
         }
         root.put("pairs", ps);
         List<Object> ts = new ArrayList<>();

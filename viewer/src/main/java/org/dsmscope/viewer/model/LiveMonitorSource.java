@@ -18,9 +18,10 @@ import org.dsmscope.monitor.route.LiveClient;
  * A running {@code dsm run --live PORT} as a growing timeline (seed 002 §4.3: "display trace information as the
  * program runs"): the monitor's {@link LiveClient} reads the "dsmscope-live 1" stream on a thread of its own, and
  * each event goes into the timeline at once (aligned time {@code ta} when the stream has it), with the same
- * states and message arrows as a recording ({@link MonitorSource#add}). Synchronization arrows, per-process
- * utilization and transport tables come from {@link Summary#ofEvents} over the events so far, recomputed at most
- * every 500 ms: the same computation as {@code monitor summary}. The page switches event classes with the
+ * states and message arrows as a recording ({@link MonitorSource#add}). Synchronization arrows and per-process
+ * utilization come from {@link Summary#ofEvents} over the events so far, recomputed at most every 500 ms: the same
+ * computation as {@code monitor summary}; the transport tables (run and window) from a {@link TransportIndex} of
+ * the events so far, rebuilt with the summary. The page switches event classes with the
  * stream's {@code levels} command.
  */
 public final class LiveMonitorSource implements Source, org.dsmscope.viewer.server.ViewServer.LiveControl {
@@ -40,6 +41,7 @@ public final class LiveMonitorSource implements Source, org.dsmscope.viewer.serv
     private final Thread reader;
     private final Outputs outputs = new Outputs();
     private Summary summary;
+    private TransportIndex transport;
     private long summaryVersion = -1;
     private long summaryAt;
 
@@ -133,18 +135,33 @@ public final class LiveMonitorSource implements Source, org.dsmscope.viewer.serv
     }
 
 
-    /** The summary of the events so far, recomputed at most every 500 ms; adds the new synchronization arrows. */
+    /**
+     * The summary and the transport index of the events so far, recomputed at most every 500 ms (each costs a pass
+     * over all events, under the timeline's monitor that the stream's reader also needs); adds the new
+     * synchronization arrows.
+     */
     private Summary summary() {
+        EventBuffer copy;
+        TreeMap<Integer, String> procs;
+        long version;
         synchronized (tl) {
             long now = System.nanoTime();
-            if (summary == null || (summaryVersion != tl.version() && now - summaryAt > 500_000_000L)) {
-                summary = Summary.ofEvents(Path.of(tl.title), names, all[0].copy(),
-                        EventcountChecker.DEFAULT_THRESHOLD);
-                summaryVersion = tl.version();
-                summaryAt = now;
-                build.syncArrows(summary.arrows);
+            if (summary != null && (summaryVersion == tl.version() || now - summaryAt <= 500_000_000L)) {
+                return summary;
             }
-            return summary;
+            copy = all[0].copy();
+            procs = new TreeMap<>(names);
+            version = tl.version();
+            summaryAt = now;
+        }
+        // counted outside the monitor: the stream's reader goes on adding events meanwhile
+        Summary s = Summary.ofEvents(Path.of(tl.title), procs, copy, EventcountChecker.DEFAULT_THRESHOLD);
+        synchronized (tl) {
+            summary = s;
+            summaryVersion = version;
+            build.syncArrows(s.arrows);
+            transport = build.transport(procs.keySet());
+            return s;
         }
     }
 
@@ -163,8 +180,10 @@ public final class LiveMonitorSource implements Source, org.dsmscope.viewer.serv
         Summary s = summary();
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("processes", MonitorSource.processTimes(s));
-        out.put("transportRun", s.toJson().get("pairs"));
-        out.put("transportWindow", build.window(t0, t1, names).toJson().get("pairs"));
+        synchronized (tl) {
+            out.put("transportRun", transport.windowJson(Long.MIN_VALUE, Long.MAX_VALUE));
+            out.put("transportWindow", transport.windowJson(t0, t1));
+        }
         return out;
     }
 

@@ -39,12 +39,15 @@ public final class MonitorSource implements Source {
     private final Summary summary;
     private final Builder build;
     private final Outputs outputs = new Outputs();
+    /** The whole run's transport table, {@code monitor summary --json}'s pairs (the summary's JSON made once). */
+    private final Object runPairs;
 
     private MonitorSource(Path file, Timeline tl, Summary summary) {
         this.file = file;
         this.tl = tl;
         this.summary = summary;
         this.build = new Builder(tl);
+        this.runPairs = summary.toJson().get("pairs");
     }
 
     /** The kinds of a monitor timeline: every {@link EventType} by its code. */
@@ -105,6 +108,9 @@ public final class MonitorSource implements Source {
         tl.seal();
         tl.damage = s.damage == null ? null : "recording damaged: read up to " + s.damage;
         tl.notes.addAll(s.notes);
+        synchronized (tl) {
+            m.build.transport(s.processes.keySet());
+        }
         return m;
     }
 
@@ -121,6 +127,8 @@ public final class MonitorSource implements Source {
         /** Advance and Await events by lane and time (start of an advance, end of an await): arrows' ends. */
         private final Map<Long, Integer> advances = new HashMap<>(), awaits = new HashMap<>();
         private final java.util.Set<String> syncDrawn = new java.util.HashSet<>();
+        private TransportIndex transport;
+        private long transportVersion = -1;
 
         Builder(Timeline tl) {
             this.tl = tl;
@@ -208,20 +216,23 @@ public final class MonitorSource implements Source {
             }
         }
 
-        /** The summary of the events in [t0, t1) (the transport table of the visible window). */
-        Summary window(long t0, long t1, Map<Integer, String> processes) {
-            EventBuffer b;
-            synchronized (tl) {
-                tl.seal();
-                int from = tl.lowerBound(t0), to = tl.lowerBound(t1);
-                b = new EventBuffer(Math.max(1, to - from));
-                for (int k = from; k < to; k++) {
-                    int id = tl.ordered(k);
-                    b.add(tl.origin + tl.time(id), procOf.get(tl.laneOf(id)), tl.kindOf(id), tl.peerOf(id),
-                            tl.field(id, 0), tl.field(id, 1), tl.field(id, 2), tl.field(id, 3), tl.field(id, 4));
-                }
+        /** Process id of each lane, by lane. */
+        int[] procOfLanes() {
+            int[] out = new int[tl.lanes.size()];
+            for (int l = 0; l < out.length; l++) {
+                out[l] = procOf.getOrDefault(l, l);
             }
-            return Summary.ofEvents(Path.of(tl.title), processes, b, EventcountChecker.DEFAULT_THRESHOLD);
+            return out;
+        }
+
+        /** The transport index of the timeline's current content (call under its monitor). */
+        TransportIndex transport(java.util.Set<Integer> processes) {
+            tl.seal();
+            if (transport == null || transportVersion != tl.version()) {
+                transport = TransportIndex.of(tl, procOfLanes(), processes);
+                transportVersion = tl.version();
+            }
+            return transport;
         }
     }
 
@@ -244,11 +255,17 @@ public final class MonitorSource implements Source {
     public Map<String, Object> tables(long t0, long t1) {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("processes", processTimes(summary));
-        out.put("transportRun", summary.toJson().get("pairs"));
+        out.put("transportRun", runPairs);
         boolean whole = t0 <= 0 && t1 >= tl.end();
-        out.put("transportWindow", whole ? out.get("transportRun")
-                : build.window(t0, t1, summary.processes).toJson().get("pairs"));
+        out.put("transportWindow", whole ? out.get("transportRun") : transportWindow(t0, t1));
         return out;
+    }
+
+    /** The transport table of the events in [t0, t1) from the run's {@link TransportIndex}. */
+    List<Object> transportWindow(long t0, long t1) {
+        synchronized (tl) {
+            return build.transport(summary.processes.keySet()).windowJson(t0, t1);
+        }
     }
 
     static List<Object> processTimes(Summary s) {

@@ -55,6 +55,7 @@ final class Api {
             }
             m.put("lanes", lanes);
             m.put("end", tl.end());
+            m.put("origin", tl.origin);
             m.put("events", tl.events());
             m.put("arrows", tl.arrows());
             m.put("version", tl.version());

@@ -56,6 +56,18 @@ public final class ViewServer implements AutoCloseable {
     private final ServerConnector connector;
     private final Map<String, byte[]> assets = new HashMap<>();
     private volatile Launches launches;
+    /**
+     * The latest window and table answers by input, content version and query: a window asked again at the same
+     * level of detail (zooming back, a second tab, the live page between arrivals) is answered from here. Guarded
+     * by itself; at most {@link #CACHED} answers.
+     */
+    private final Map<String, byte[]> answers = new LinkedHashMap<>(2 * CACHED, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, byte[]> e) {
+            return size() > CACHED;
+        }
+    };
+    private static final int CACHED = 64;
 
     /**
      * A server for {@code sources} on {@code bind}:{@code port} (0: a free port); {@code token} null on loopback
@@ -210,11 +222,17 @@ public final class ViewServer implements AutoCloseable {
                 Timeline tl = source(p).timeline();
                 long t0 = num(p, "t0", 0), t1 = num(p, "t1", Math.max(1, tl.end()));
                 Filter f = Filter.parse(p);
-                ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 16);
-                try (JsonGenerator g = JSON.getFactory().createGenerator(out)) {
-                    Window.write(tl, t0, t1, (int) num(p, "bins", 800), f, g);
+                int bins = (int) num(p, "bins", 800);
+                String key = cacheKey(path, p, tl, t0 + "," + t1 + "," + bins);
+                byte[] body = cached(key);
+                if (body == null) {
+                    ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 16);
+                    try (JsonGenerator g = JSON.getFactory().createGenerator(out)) {
+                        Window.write(tl, t0, t1, bins, f, g);
+                    }
+                    body = remember(key, out.toByteArray());
                 }
-                send(resp, cb, 200, "application/json", out.toByteArray());
+                send(resp, cb, 200, "application/json", body);
                 return;
             }
             case "/api/event": {
@@ -238,7 +256,13 @@ public final class ViewServer implements AutoCloseable {
                 return;
             case "/api/tables": {
                 Source s = source(p);
-                json(resp, cb, s.tables(num(p, "t0", 0), num(p, "t1", Math.max(1, s.timeline().end()))));
+                long t0 = num(p, "t0", 0), t1 = num(p, "t1", Math.max(1, s.timeline().end()));
+                String key = cacheKey(path, p, s.timeline(), t0 + "," + t1);
+                byte[] body = cached(key);
+                if (body == null) {
+                    body = remember(key, JSON.writeValueAsBytes(s.tables(t0, t1)));
+                }
+                send(resp, cb, 200, "application/json", body);
                 return;
             }
             case "/api/output": {
@@ -330,6 +354,31 @@ public final class ViewServer implements AutoCloseable {
             out.add(m);
         }
         return out;
+    }
+
+    /** The cache key of an answer: path, input, content version, the given numbers, and the filters by name. */
+    private static String cacheKey(String path, Map<String, String> p, Timeline tl, String numbers) {
+        StringBuilder k = new StringBuilder(path).append('|').append(p.getOrDefault("input", "0")).append('|')
+                .append(tl.version()).append('|').append(numbers);
+        for (String name : new java.util.TreeSet<>(p.keySet())) {
+            if (!List.of("input", "t0", "t1", "bins", "token").contains(name)) {
+                k.append('|').append(name).append('=').append(p.get(name));
+            }
+        }
+        return k.toString();
+    }
+
+    private byte[] cached(String key) {
+        synchronized (answers) {
+            return answers.get(key);
+        }
+    }
+
+    private byte[] remember(String key, byte[] body) {
+        synchronized (answers) {
+            answers.put(key, body);
+        }
+        return body;
     }
 
     private Source source(Map<String, String> p) {

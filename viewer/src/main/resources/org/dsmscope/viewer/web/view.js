@@ -16,7 +16,9 @@
     input: 0, meta: null, t0: 0, t1: 1, data: null, tables: null, cursor: null, selected: null,
     filters: {seg: '', ec: '', mtype: 'data,request,reply', arrows: '', level: '', proc: ''},
     drawn: {arrows: [], marks: [], lanes: []}, seq: 0, loaded: 0, follow: true, version: -1, search: null,
-    frames: []
+    frames: [], pw: 0, raf: 0,
+    // what the last frame drew, for clicks and tests: flat typed arrays reused from frame to frame
+    hit: {arrows: new Float64Array(7 * 256), na: 0, marks: new Float64Array(5 * 256), nm: 0}
   };
 
   function api(path, params) {
@@ -69,21 +71,32 @@
     return p;
   }
   function stCanvas() { return $('spacetime'); }
-  function plotWidth() { return Math.max(50, stCanvas().clientWidth - LEFT - 10); }
+  function plotWidth() { return Math.max(50, box(stCanvas()).w - LEFT - 10); }
+  /**
+   * Canvas sizes in CSS pixels, read from the layout once and kept until the layout may have changed (a resize,
+   * new tables, a new height): reading them in every frame after the header's text changed would force a layout
+   * of the whole page inside the frame.
+   */
+  const SIZES = new Map();
+  function box(c) {
+    let b = SIZES.get(c);
+    if (!b) SIZES.set(c, b = {w: c.clientWidth, h: c.clientHeight});
+    return b;
+  }
 
-  function load() {
+  function load(boot) {
     const seq = ++S.seq;
     const p = Object.assign(filterParams(), {t0: Math.floor(S.t0), t1: Math.ceil(S.t1), bins: Math.round(plotWidth() / 2)});
     writeUrl();
     S.pending = (S.pending || 0) + 1;
     window.dsmview.ready = false;
     // the picture first, the tables (transport summary of the window) when they come
-    const win = api('/api/window', p).then((w) => {
+    const win = (boot && boot.win || api('/api/window', p)).then((w) => {
       if (seq !== S.seq) return;
       S.data = w;
-      draw();
+      requestDraw();
     });
-    const tab = api('/api/tables', {t0: p.t0, t1: p.t1}).then((tables) => {
+    const tab = (boot && boot.tab || api('/api/tables', {t0: p.t0, t1: p.t1})).then((tables) => {
       if (seq !== S.seq) return;
       S.tables = tables;
     });
@@ -92,13 +105,16 @@
       S.loaded++;
       draw();
       drawTables();
-      if (!S.firstPicture) S.firstPicture = performance.now();
+      if (!S.firstPicture) {
+        S.firstPicture = performance.now();
+        performance.mark('dsmview:first-picture');
+      }
       window.dsmview.ready = true;
     }).catch((e) => showError(e)).finally(() => { S.pending--; });
   }
   let loadTimer = null;
   function scheduleLoad() {
-    draw();
+    requestDraw();
     clearTimeout(loadTimer);
     window.dsmview.ready = false;
     loadTimer = setTimeout(load, 60);
@@ -116,9 +132,9 @@
       (m.source === 'replay' ? 'threads' : 'processes') + ', ' + m.events + ' events)';
   }
 
-  function openInput(i, fromUrl) {
+  function openInput(i, fromUrl, boot) {
     S.input = i;
-    return api('/api/meta').then((m) => {
+    return (boot && boot.meta || api('/api/meta')).then((m) => {
       S.meta = m;
       S.version = m.version;
       showTitle();
@@ -133,7 +149,7 @@
       buildLegend();
       buildFilters();
       layout();
-      return load();
+      return load(boot);
     }).catch(showError);
   }
 
@@ -152,7 +168,7 @@
       c.type = 'color';
       c.value = COLORS[name] || '#888888';
       c.title = 'colour of ' + name;
-      c.addEventListener('input', () => { COLORS[name] = c.value; draw(); drawTables(); });
+      c.addEventListener('input', () => { COLORS[name] = c.value; requestDraw(); drawTables(); });
       it.appendChild(c);
       it.appendChild(document.createTextNode(name + (S.meta.arrowKinds.includes(name) ? ' arrows'
         : COMM_MARKS.includes(name) ? ' marks' : '')));
@@ -207,42 +223,83 @@
   // ---------------------------------------------------------------- layout and drawing
   function sizeCanvas(c, h) {
     const dpr = window.devicePixelRatio || 1;
-    if (h && c.style.height !== h + 'px') c.style.height = h + 'px';
-    const w = Math.round(c.clientWidth * dpr), hh = Math.round((h || c.clientHeight) * dpr);
+    if (h && c.style.height !== h + 'px') { c.style.height = h + 'px'; SIZES.delete(c); }
+    const w = Math.round(box(c).w * dpr), hh = Math.round((h || box(c).h) * dpr);
     if (c.width !== w || c.height !== hh) { c.width = w; c.height = hh; } // a resize reallocates: only when needed
     const g = c.getContext('2d');
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     return g;
   }
   function layout() {
+    SIZES.clear();
     if (!S.meta) return;
     sizeCanvas(stCanvas(), TOP + S.meta.lanes.length * LANE_H + 8);
     draw();
     drawTables();
   }
-  /** Rectangles collected per colour and filled with one path each (thousands of columns cost a few fills). */
+  /**
+   * Rectangles collected per colour and filled with one path each (thousands of columns cost a few fills). The
+   * coordinates go to typed arrays kept from frame to frame: a frame allocates no large array.
+   */
+  const RECT_POOL = new Map();
   function rects() {
-    const by = new Map();
+    for (const b of RECT_POOL.values()) b.n = 0;
     return {
-      add(color, x0, y0, w, h) { let a = by.get(color); if (!a) by.set(color, a = []); a.push(x0, y0, w, h); },
+      add(color, x0, y0, w, h) {
+        let b = RECT_POOL.get(color);
+        if (!b) RECT_POOL.set(color, b = {a: new Float64Array(1024), n: 0});
+        if (b.n + 4 > b.a.length) { const a = new Float64Array(b.a.length * 2); a.set(b.a); b.a = a; }
+        const a = b.a;
+        a[b.n] = x0; a[b.n + 1] = y0; a[b.n + 2] = w; a[b.n + 3] = h;
+        b.n += 4;
+      },
       fill(g) {
-        for (const [color, a] of by) {
+        for (const [color, b] of RECT_POOL) {
+          if (!b.n) continue;
+          const a = b.a;
           g.fillStyle = color;
           g.beginPath();
-          for (let i = 0; i < a.length; i += 4) g.rect(a[i], a[i + 1], a[i + 2], a[i + 3]);
+          for (let i = 0; i < b.n; i += 4) g.rect(a[i], a[i + 1], a[i + 2], a[i + 3]);
           g.fill();
+          b.n = 0;
         }
       }
     };
   }
-  function x(t) { return LEFT + (t - S.t0) / (S.t1 - S.t0) * plotWidth(); }
+  /** Records a drawn arrow (id, kind index, ends, count) in the reused hit array. */
+  function hitArrowPush(id, kind, x1, y1, x2, y2, count) {
+    let a = S.hit.arrows;
+    const o = 7 * S.hit.na++;
+    if (o + 7 > a.length) { const b = new Float64Array(a.length * 2); b.set(a); S.hit.arrows = a = b; }
+    a[o] = id; a[o + 1] = kind; a[o + 2] = x1; a[o + 3] = y1; a[o + 4] = x2; a[o + 5] = y2; a[o + 6] = count;
+  }
+  /** Records a drawn event (id and its box) in the reused hit array. */
+  function hitMarkPush(id, x0, x1, y0, y1) {
+    let a = S.hit.marks;
+    const o = 5 * S.hit.nm++;
+    if (o + 5 > a.length) { const b = new Float64Array(a.length * 2); b.set(a); S.hit.marks = a = b; }
+    a[o] = id; a[o + 1] = x0; a[o + 2] = x1; a[o + 3] = y0; a[o + 4] = y1;
+  }
+  /** Drawn arrow i as an object (clicks, tests). */
+  function hitArrow(i) {
+    const a = S.hit.arrows, o = 7 * i;
+    return {id: a[o], kind: S.meta.arrowKinds[a[o + 1]], x1: a[o + 2], y1: a[o + 3], x2: a[o + 4], y2: a[o + 5], count: a[o + 6]};
+  }
+  /** Draws at the next animation frame; any number of requests before it cost one frame. */
+  function requestDraw() {
+    if (!S.raf) S.raf = requestAnimationFrame(() => { S.raf = 0; draw(); });
+  }
+  function x(t) { return LEFT + (t - S.t0) / (S.t1 - S.t0) * (S.pw || plotWidth()); }
   function tAt(px) { return S.t0 + (px - LEFT) / plotWidth() * (S.t1 - S.t0); }
   function laneY(l) { return TOP + l * LANE_H + (LANE_H - BAR_H) / 2; }
 
   function draw() {
     if (!S.meta) return;
+    if (S.raf) { cancelAnimationFrame(S.raf); S.raf = 0; }
     const t = performance.now();
+    S.pw = plotWidth(); // one layout read per frame, not one per coordinate
     drawSpaceTime();
+    performance.measure('dsmview:space-time', {start: t});
     drawOverview();
     drawUtil();
     drawQueues();
@@ -251,17 +308,24 @@
     $('elapsed').textContent = fmt(S.t1 - S.t0) + ' (' + fmt(S.t0) + ' – ' + fmt(S.t1) + ')';
     $('cursor').textContent = S.cursor === null ? '-' : fmt(S.cursor);
     S.frames.push(performance.now() - t);
-    if (S.frames.length > 500) S.frames.shift();
+    if (S.frames.length > 500) {
+      S.frames.shift();
+      performance.clearMeasures('dsmview:frame');
+      performance.clearMeasures('dsmview:space-time');
+    }
+    performance.measure('dsmview:frame', {start: t});
   }
 
   function drawSpaceTime() {
     const c = stCanvas();
     const g = sizeCanvas(c, TOP + S.meta.lanes.length * LANE_H + 8);
-    const W = c.clientWidth, H = c.clientHeight;
+    const W = box(c).w, H = box(c).h;
     g.clearRect(0, 0, W, H);
     g.font = '11px system-ui, sans-serif';
-    const drawn = {arrows: [], marks: [], lanes: [], arrowCount: {message: 0, sync: 0, lock: 0, barrier: 0}, bundles: 0};
+    const drawn = {lanes: [], arrowCount: {message: 0, sync: 0, lock: 0, barrier: 0}, bundles: 0};
     S.drawn = drawn;
+    S.hit.na = 0;
+    S.hit.nm = 0;
     // time axis ticks
     g.fillStyle = '#666';
     g.strokeStyle = '#eee';
@@ -285,6 +349,7 @@
         if (x1 - x0 > 40) { g.fillStyle = '#333'; g.fillText(name, x0 + 2, 19); }
       }
     }
+    const columnLanes = [];
     for (let l = 0; l < S.meta.lanes.length; l++) {
       const y = laneY(l);
       g.fillStyle = '#222';
@@ -293,100 +358,49 @@
       const ln = d.lanes[l];
       if (!ln || ln.mode === 'empty') continue;
       const xa = Math.max(LEFT, x(ln.start)), xb = Math.min(W, x(ln.end));
+      if (ln.mode !== 'exact') { columnLanes.push(l); continue; } // painted pixel by pixel below
       g.fillStyle = COLORS[states[0]];
       g.fillRect(xa, y, Math.max(1, xb - xa), BAR_H);
-      if (ln.mode === 'exact') {
-        for (let i = 0; i < ln.iv.length; i += 3) {
-          const x0 = Math.max(LEFT, x(ln.iv[i])), x1 = Math.min(W, x(ln.iv[i + 1]));
-          g.fillStyle = COLORS[states[ln.iv[i + 2]]];
-          g.fillRect(x0, y, Math.max(1, x1 - x0), BAR_H);
-        }
-      } else {
-        const n = states.length - 1, bw = (d.t1 - d.t0) / d.bins, batch = rects();
-        for (let b = 0; b < d.bins; b++) {
-          let off = 0;
-          const x0 = x(d.t0 + b * bw), x1 = x(d.t0 + (b + 1) * bw);
-          if (x1 < LEFT || x0 > W) continue;
-          for (let s = 0; s < n; s++) {
-            const f = ln.fr[b * n + s];
-            if (!f) continue;
-            const h = BAR_H * f / 100;
-            batch.add(COLORS[states[s + 1]], Math.max(LEFT, x0), y + BAR_H - off - h, Math.max(1, x1 - Math.max(LEFT, x0)), h);
-            off += h;
-          }
-        }
-        batch.fill(g);
+      for (let i = 0; i < ln.iv.length; i += 3) {
+        const x0 = Math.max(LEFT, x(ln.iv[i])), x1 = Math.min(W, x(ln.iv[i + 1]));
+        g.fillStyle = COLORS[states[ln.iv[i + 2]]];
+        g.fillRect(x0, y, Math.max(1, x1 - x0), BAR_H);
       }
       g.strokeStyle = '#888';
       g.strokeRect(xa, y, Math.max(1, xb - xa), BAR_H);
       drawn.lanes.push({lane: l, y0: y, y1: y + BAR_H});
     }
     if (!d) return;
-    // events: rectangles for the DSM calls (Create / Advance / Await ...), ticks for transport marks
-    const kinds = {};
-    for (const k of S.meta.kinds) kinds[k.code] = k;
+    const markColumns = d.marks.mode !== 'exact';
+    if (columnLanes.length || markColumns) paintColumns(g, d, columnLanes, markColumns, W, drawn);
+    // events: rectangles for the DSM calls (Create / Advance / Await ...), ticks for transport marks; one path
+    // per style (three strokes however many events)
+    const kinds = kindsByCode();
     const m = d.marks.list;
     if (d.marks.mode === 'exact') {
+      const boxes = new Path2D(), red = new Path2D(), dark = new Path2D(), comm = {};
       for (let i = 0; i < m.length; i += 5) {
         const id = m[i], t = m[i + 1], l = m[i + 2], k = kinds[m[i + 3]], du = m[i + 4];
         const y = laneY(l);
         const x0 = x(t), x1 = Math.max(x0 + 3, x(t + du));
         if (x1 < LEFT || x0 > W) continue;
         if (k.draw === 'rect') {
-          g.strokeStyle = '#000';
-          g.lineWidth = 1;
-          g.strokeRect(Math.max(LEFT, x0), y + 2, Math.max(3, x1 - Math.max(LEFT, x0)), BAR_H - 4);
-          drawn.marks.push({id, x0: Math.max(LEFT, x0), x1, y0: y, y1: y + BAR_H});
+          boxes.rect(Math.max(LEFT, x0), y + 2, Math.max(3, x1 - Math.max(LEFT, x0)), BAR_H - 4);
+          hitMarkPush(id, Math.max(LEFT, x0), x1, y, y + BAR_H);
         } else {
-          g.strokeStyle = COMM_MARKS.includes(k.name) ? COLORS[k.name] : k.level === 'transport' ? '#c00000' : '#333';
-          g.lineWidth = 2;
-          g.beginPath(); g.moveTo(x0, y - 3); g.lineTo(x0, y + BAR_H + 3); g.stroke();
-          g.lineWidth = 1;
-          drawn.marks.push({id, x0: x0 - 2, x1: x0 + 2, y0: y - 3, y1: y + BAR_H + 3});
+          const p = COMM_MARKS.includes(k.name) ? (comm[k.name] || (comm[k.name] = new Path2D()))
+            : k.level === 'transport' ? red : dark;
+          p.moveTo(x0, y - 3); p.lineTo(x0, y + BAR_H + 3);
+          hitMarkPush(id, x0 - 2, x0 + 2, y - 3, y + BAR_H + 3);
         }
       }
-    } else {
-      const bw = (d.t1 - d.t0) / d.bins, batch = rects();
-      for (let i = 0; i < m.length; i += 3) {
-        const l = m[i], b = m[i + 1], n = m[i + 2];
-        const x0 = x(d.t0 + b * bw);
-        const shade = Math.min(0.8, 0.2 + 0.2 * Math.floor(Math.log10(n + 1)));
-        batch.add('rgba(0,0,0,' + shade.toFixed(1) + ')', x0, laneY(l) - 4, Math.max(2, x(d.t0 + (b + 1) * bw) - x0), 3);
-      }
-      batch.fill(g);
+      g.lineWidth = 1; g.strokeStyle = '#000'; g.stroke(boxes);
+      g.lineWidth = 2; g.strokeStyle = '#c00000'; g.stroke(red);
+      g.strokeStyle = '#333'; g.stroke(dark);
+      for (const name of Object.keys(comm)) { g.strokeStyle = COLORS[name]; g.stroke(comm[name]); }
+      g.lineWidth = 1;
     }
-    // arrows
-    const a = d.arrows.list;
-    const step = d.arrows.mode === 'exact' ? 6 : 7;
-    let biggest = 1;
-    if (step === 7) for (let i = 6; i < a.length; i += 7) biggest = Math.max(biggest, a[i]);
-    const lines = new Map();
-    for (let i = 0; i < a.length; i += step) {
-      const id = a[i], kind = S.meta.arrowKinds[a[i + 1]];
-      const x1 = x(a[i + 3]), y1 = laneY(a[i + 2]) + BAR_H / 2, x2 = x(a[i + 5]), y2 = laneY(a[i + 4]) + BAR_H / 2;
-      const count = step === 7 ? a[i + 6] : 1;
-      const width = count > 1 ? Math.min(6, 1 + Math.round(Math.log2(count))) : (S.selected && S.selected.arrow === id ? 3 : 1.2);
-      const key = kind + '|' + width;
-      let l = lines.get(key);
-      if (!l) lines.set(key, l = {kind, width, list: []});
-      l.list.push(x1, y1, x2, y2);
-      if (count > 1 && count * 4 >= biggest) { g.fillStyle = COLORS[kind]; g.fillText(String(count), (x1 + x2) / 2 + 3, (y1 + y2) / 2); }
-      drawn.arrows.push({id, kind, x1, y1, x2, y2, count});
-      drawn.arrowCount[kind] += count;
-      if (count > 1) drawn.bundles++;
-    }
-    for (const l of lines.values()) {
-      // one stroke and one fill per kind and width: the shafts, then the heads
-      g.strokeStyle = COLORS[l.kind];
-      g.fillStyle = COLORS[l.kind];
-      g.lineWidth = l.width;
-      g.beginPath();
-      for (let i = 0; i < l.list.length; i += 4) { g.moveTo(l.list[i], l.list[i + 1]); g.lineTo(l.list[i + 2], l.list[i + 3]); }
-      g.stroke();
-      g.beginPath();
-      for (let i = 0; i < l.list.length; i += 4) head(g, l.list[i], l.list[i + 1], l.list[i + 2], l.list[i + 3]);
-      g.fill();
-    }
+    drawArrows(g, d, W, H, drawn);
     g.lineWidth = 1;
     if (S.cursor !== null) {
       g.strokeStyle = '#000';
@@ -395,7 +409,127 @@
       g.setLineDash([]);
     }
   }
-  /** Adds an arrow head at (x2, y2) to the current path. */
+  /** Event-count dashes by decade of the count: black at 20 / 40 / 60 / 80 % over white, as opaque greys. */
+  const SHADES = [204, 153, 102, 51].map((v) => (255 << 24 | v << 16 | v << 8 | v) >>> 0);
+  /** '#rrggbb' as a little-endian RGBA pixel (ImageData's byte order), cached per colour. */
+  const PIXELS = new Map();
+  function pixel(color) {
+    let v = PIXELS.get(color);
+    if (v === undefined) {
+      const n = parseInt(color.slice(1), 16);
+      v = (255 << 24 | (n & 255) << 16 | (n >> 8 & 255) << 8 | n >> 16) >>> 0;
+      PIXELS.set(color, v);
+    }
+    return v;
+  }
+  /**
+   * The columns of the level of detail (lanes in 'bins' mode: state fractions per column; events counted per lane
+   * and column) painted pixel by pixel into one reused ImageData and drawn with one drawImage: the cost is the bars'
+   * pixels, whatever the number of columns and states.
+   */
+  function paintColumns(g, d, lanes, markColumns, W, drawn) {
+    const dpr = window.devicePixelRatio || 1, states = S.meta.states, n = states.length - 1;
+    const iw = Math.max(1, Math.ceil((W - LEFT) * dpr)), ih = Math.max(1, Math.ceil(S.meta.lanes.length * LANE_H * dpr));
+    let P = S.columns;
+    if (!P || P.img.width !== iw || P.img.height !== ih) {
+      const c = document.createElement('canvas');
+      c.width = iw; c.height = ih;
+      const img = new ImageData(iw, ih);
+      P = S.columns = {canvas: c, ctx: c.getContext('2d'), img, px: new Uint32Array(img.data.buffer)};
+    }
+    const px = P.px;
+    px.fill(0);
+    const bw = (d.t1 - d.t0) / d.bins, row = (v) => Math.round((v - TOP) * dpr);
+    const colPx = (b) => Math.round((x(d.t0 + b * bw) - LEFT) * dpr);
+    const fillBox = (x0, x1, y0, y1, v) => {
+      x0 = Math.max(0, x0); x1 = Math.min(iw, x1); y0 = Math.max(0, y0); y1 = Math.min(ih, y1);
+      for (let yy = y0; yy < y1; yy++) px.fill(v, yy * iw + x0, yy * iw + Math.max(x0, x1));
+    };
+    const base = pixel(COLORS[states[0]]), colors = states.map((st) => pixel(COLORS[st]));
+    for (const l of lanes) {
+      const ln = d.lanes[l], y = laneY(l), top = row(y), bottom = row(y + BAR_H), h = bottom - top;
+      fillBox(Math.round((Math.max(LEFT, x(ln.start)) - LEFT) * dpr), Math.round((Math.min(W, x(ln.end)) - LEFT) * dpr), top, bottom, base);
+      for (let b = 0; b < d.bins; b++) {
+        const x0 = colPx(b), x1 = Math.max(x0 + 1, colPx(b + 1));
+        if (x1 <= 0 || x0 >= iw) continue;
+        let off = 0;
+        for (let st = 0; st < n; st++) {
+          const f = ln.fr[b * n + st];
+          if (!f) continue;
+          const rows = Math.round(h * f / 100);
+          fillBox(x0, x1, bottom - off - rows, bottom - off, colors[st + 1]);
+          off += rows;
+        }
+      }
+    }
+    if (markColumns) {
+      const m = d.marks.list;
+      for (let i = 0; i < m.length; i += 3) {
+        const l = m[i], b = m[i + 1], x0 = colPx(b), y = row(laneY(l) - 4);
+        fillBox(x0, Math.max(x0 + Math.round(2 * dpr), colPx(b + 1)), y, y + Math.round(3 * dpr), SHADES[Math.min(3, Math.floor(Math.log10(m[i + 2] + 1)))]);
+      }
+    }
+    P.ctx.putImageData(P.img, 0, 0);
+    g.drawImage(P.canvas, LEFT, TOP, iw / dpr, ih / dpr);
+    g.strokeStyle = '#888';
+    for (const l of lanes) {
+      const ln = d.lanes[l], y = laneY(l), xa = Math.max(LEFT, x(ln.start)), xb = Math.min(W, x(ln.end));
+      g.strokeRect(xa, y, Math.max(1, xb - xa), BAR_H);
+      drawn.lanes.push({lane: l, y0: y, y1: y + BAR_H});
+    }
+    drawn.lanes.sort((a, b) => a.lane - b.lane);
+  }
+  /** Event kinds by code, built once per description of the input. */
+  function kindsByCode() {
+    if (S.kindsOf !== S.meta) {
+      S.kinds = {};
+      for (const k of S.meta.kinds) S.kinds[k.code] = k;
+      S.kindsOf = S.meta;
+    }
+    return S.kinds;
+  }
+  /**
+   * The window's arrows (or bundles): one path of shafts and one of heads per kind and width; bundle counts only
+   * where a 48 × 12 px cell of the canvas has no label yet, so labels cost O(pixels), not O(bundles).
+   */
+  function drawArrows(g, d, W, H, drawn) {
+    const a = d.arrows.list;
+    const step = d.arrows.mode === 'exact' ? 6 : 7;
+    let biggest = 1;
+    if (step === 7) for (let i = 6; i < a.length; i += 7) biggest = Math.max(biggest, a[i]);
+    const cols = Math.ceil(W / 48) + 1, cells = cols * (Math.ceil(H / 12) + 1);
+    if (!S.labelCells || S.labelCells.length < cells) S.labelCells = new Uint8Array(cells);
+    const used = S.labelCells;
+    used.fill(0);
+    const paths = new Map();
+    for (let i = 0; i < a.length; i += step) {
+      const id = a[i], kind = S.meta.arrowKinds[a[i + 1]];
+      const x1 = x(a[i + 3]), y1 = laneY(a[i + 2]) + BAR_H / 2, x2 = x(a[i + 5]), y2 = laneY(a[i + 4]) + BAR_H / 2;
+      const count = step === 7 ? a[i + 6] : 1;
+      const width = count > 1 ? Math.min(6, 1 + Math.round(Math.log2(count))) : (S.selected && S.selected.arrow === id ? 3 : 1.2);
+      const key = a[i + 1] * 16 + width * 2;
+      let p = paths.get(key);
+      if (!p) paths.set(key, p = {kind, width, shafts: new Path2D(), heads: new Path2D()});
+      p.shafts.moveTo(x1, y1); p.shafts.lineTo(x2, y2);
+      head(p.heads, x1, y1, x2, y2);
+      if (count > 1 && count * 4 >= biggest) {
+        const lx = (x1 + x2) / 2 + 3, ly = (y1 + y2) / 2;
+        const cell = Math.max(0, Math.floor(ly / 12)) * cols + Math.max(0, Math.min(cols - 1, Math.floor(lx / 48)));
+        if (cell < cells && !used[cell]) { used[cell] = 1; g.fillStyle = COLORS[kind]; g.fillText(String(count), lx, ly); }
+      }
+      hitArrowPush(id, a[i + 1], x1, y1, x2, y2, count);
+      drawn.arrowCount[kind] += count;
+      if (count > 1) drawn.bundles++;
+    }
+    for (const p of paths.values()) {
+      g.strokeStyle = COLORS[p.kind];
+      g.fillStyle = COLORS[p.kind];
+      g.lineWidth = p.width;
+      g.stroke(p.shafts);
+      g.fill(p.heads);
+    }
+  }
+  /** Adds an arrow head at (x2, y2) to path g (a context or a Path2D). */
   function head(g, x1, y1, x2, y2) {
     const ang = Math.atan2(y2 - y1, x2 - x1), L = 7;
     g.moveTo(x2, y2);
@@ -407,7 +541,7 @@
   function drawOverview() {
     const c = $('overview');
     const g = sizeCanvas(c, 44);
-    const W = c.clientWidth;
+    const W = box(c).w;
     g.clearRect(0, 0, W, 44);
     const end = Math.max(1, S.meta.end);
     const ox = (t) => LEFT + t / end * (W - LEFT - 10);
@@ -432,7 +566,7 @@
   function drawUtil() {
     const c = $('util');
     const g = sizeCanvas(c, 120);
-    const W = c.clientWidth, H = 120;
+    const W = box(c).w, H = 120;
     g.clearRect(0, 0, W, H);
     const d = S.data;
     if (!d) return;
@@ -480,8 +614,8 @@
     const c = $('queues');
     const n = S.meta.lanes.length, row = 18;
     const g = sizeCanvas(c, Math.max(30, n * row + 6));
-    const W = c.clientWidth;
-    g.clearRect(0, 0, W, c.clientHeight);
+    const W = box(c).w;
+    g.clearRect(0, 0, W, box(c).h);
     const d = S.data;
     if (!d || !d.queues) return;
     let max = 1;
@@ -542,7 +676,7 @@
   function drawHosts() {
     const c = $('hosts');
     const g = sizeCanvas(c, 150);
-    const W = c.clientWidth;
+    const W = box(c).w;
     g.clearRect(0, 0, W, 150);
     const n = S.meta.lanes.length;
     if (!n) return;
@@ -642,6 +776,7 @@
     }
     transport($('transportWindow'), S.tables ? S.tables.transportWindow : null);
     transport($('transportRun'), S.tables ? S.tables.transportRun : null);
+    SIZES.clear(); // new rows may have brought a scroll bar
   }
   function perProcessRows() {
     if (S.tables && S.tables.processes) {
@@ -715,7 +850,8 @@
   function click(px, py) {
     const d = S.drawn;
     let best = null, bd = 5;
-    for (const a of d.arrows) {
+    for (let i = 0; i < S.hit.na; i++) {
+      const a = hitArrow(i);
       const dist = distSeg(px, py, a);
       if (dist < bd) { bd = dist; best = a; }
     }
@@ -724,10 +860,11 @@
       return api('/api/arrow', {id: best.id}).then((j) => { showDetails(j); draw(); });
     }
     if (best) { showDetails({bundle: best.count + ' ' + best.kind + ' arrows', hint: 'zoom in to see them one by one'}); return Promise.resolve(); }
-    for (const m of d.marks) {
-      if (px >= m.x0 - 1 && px <= m.x1 + 1 && py >= m.y0 && py <= m.y1) {
-        S.selected = {event: m.id};
-        return api('/api/event', {id: m.id}).then(showDetails);
+    const hm = S.hit.marks;
+    for (let i = 0; i < 5 * S.hit.nm; i += 5) {
+      if (px >= hm[i + 1] - 1 && px <= hm[i + 2] + 1 && py >= hm[i + 3] && py <= hm[i + 4]) {
+        S.selected = {event: hm[i]};
+        return api('/api/event', {id: hm[i]}).then(showDetails);
       }
     }
     for (const ln of d.lanes) {
@@ -806,7 +943,7 @@
           S.follow = false;
         }
       }
-      if (e.target === c || drag) draw();
+      if (e.target === c || drag) requestDraw();
     });
     window.addEventListener('mouseup', (e) => {
       if (!drag) return;
@@ -895,7 +1032,7 @@
     range: () => [S.t0, S.t1],
     meta: () => S.meta,
     data: () => S.data,
-    counts: () => ({arrows: Object.assign({}, S.drawn.arrowCount), arrowsDrawn: S.drawn.arrows.length,
+    counts: () => ({arrows: Object.assign({}, S.drawn.arrowCount), arrowsDrawn: S.hit.na,
       bundles: S.drawn.bundles, marks: S.data ? S.data.marks.count : 0, lanes: S.drawn.lanes.length,
       hosts: (S.drawnHosts || []).length, links: S.drawnLinks || 0}),
     lanes: () => S.meta.lanes.map((l) => l.name),
@@ -904,10 +1041,10 @@
     queueAt: (l, t) => queueAt(l, t),
     hosts: () => S.drawnHosts || [],
     arrowPoint: (i) => {
-      const a = S.drawn.arrows[i];
+      const a = i < S.hit.na ? hitArrow(i) : null;
       return a ? {id: a.id, kind: a.kind, x: (a.x1 + a.x2) / 2, y: (a.y1 + a.y2) / 2} : null;
     },
-    arrows: () => S.drawn.arrows.map((a) => ({id: a.id, kind: a.kind, x1: a.x1, y1: a.y1, x2: a.x2, y2: a.y2})),
+    arrows: () => Array.from({length: S.hit.na}, (_, i) => hitArrow(i)),
     setCursor: (t) => { S.cursor = t; draw(); },
     frameTimes: () => S.frames.slice(),
     loaded: () => S.loaded,
@@ -917,6 +1054,22 @@
   // the state and helpers the panels of panels.js (output, launch) share with this page
   window.dsmview.internal = {S, api, fmt, scheduleLoad, openInput, showError, showDetails};
 
+  /**
+   * The first picture's requests, sent at once with the input list instead of one after another: the description,
+   * and, when the address names no window or filter (the whole run by default), the whole run's window and tables.
+   */
+  function bootRequests(u) {
+    S.input = u.input !== undefined ? Number(u.input) : 0;
+    const boot = {meta: api('/api/meta')};
+    if (!Object.keys(u).some((k) => k !== 'input')) {
+      boot.win = api('/api/window', {mtype: S.filters.mtype, bins: Math.round(plotWidth() / 2)});
+      boot.tab = api('/api/tables', {});
+    }
+    for (const k of Object.keys(boot)) boot[k].catch(() => {}); // reported when used
+    return boot;
+  }
+
+  const boot = bootRequests(readUrl());
   api('/api/inputs').then((inputs) => {
     const sel = $('input');
     for (const i of inputs) {
@@ -937,6 +1090,6 @@
     const u = readUrl();
     const i = u.input !== undefined ? Number(u.input) : 0;
     sel.value = String(i);
-    return openInput(i, u);
+    return openInput(i, u, boot);
   }).catch(showError);
 })();

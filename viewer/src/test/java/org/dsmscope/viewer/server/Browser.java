@@ -68,6 +68,17 @@ final class Browser implements AutoCloseable {
         Files.copy(f.toPath(), dir.resolve(name + ".png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
 
+    /**
+     * Saves a screenshot of one view (the element {@code css} selects) as target/screenshots/views/NAME.png: the
+     * pictures viewer/README.md shows are copied from there.
+     */
+    void view(String name, String css) throws Exception {
+        Path dir = Path.of("target", "screenshots", "views");
+        Files.createDirectories(dir);
+        File f = driver.findElement(org.openqa.selenium.By.cssSelector(css)).getScreenshotAs(OutputType.FILE);
+        Files.copy(f.toPath(), dir.resolve(name + ".png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
     @Override
     public void close() throws Exception {
         driver.quit();

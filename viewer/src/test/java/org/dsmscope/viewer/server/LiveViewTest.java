@@ -65,6 +65,7 @@ class LiveViewTest {
                 b.await("return window.dsmview.events() >= 82 && window.dsmview.ready");
                 b.await("return window.dsmview.counts().arrows.message === 20");
                 b.screenshot("live");
+                b.view("live", "#spacetime");
                 assertTrue(events(b) >= 82, "the page saw the new events");
 
                 for (String level : new String[] {"program", "message"}) {

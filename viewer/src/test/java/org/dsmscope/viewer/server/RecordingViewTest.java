@@ -84,6 +84,10 @@ class RecordingViewTest {
         assertEquals(summary.arrows.size(), drawnArrows("sync"));
         assertTrue(drawnArrows("message") > 0, "message arrows drawn");
         browser.screenshot("space-time");
+        browser.view("space-time", "#spacetime");
+        browser.view("overview", "#overview");
+        browser.view("utilization", "#util");
+        browser.view("legend-filters-search", "aside");
     }
 
     @Test
@@ -99,6 +103,7 @@ class RecordingViewTest {
             i++;
         }
         browser.screenshot("per-process-utilization");
+        browser.view("per-process-utilization", "#perProcess");
     }
 
     @Test
@@ -127,6 +132,7 @@ class RecordingViewTest {
         assertEquals(expected, drawnArrows("message"));
         assertEquals(sync, drawnArrows("sync"), "the segment filter leaves synchronization arrows alone");
         browser.screenshot("segment-filter");
+        browser.view("segment-filter", "#spacetime");
     }
 
     /** Logical messages received whose send is recorded, of context {@code seg}: counted from the file. */
@@ -207,6 +213,7 @@ class RecordingViewTest {
         assertTrue(text.contains("to.type\tAwait") || text.contains("to.type Await"), text);
         assertTrue(text.contains("to.awaited"), text);
         browser.screenshot("arrow-details");
+        browser.view("details", "#details");
     }
 
     @Test
@@ -305,6 +312,7 @@ class RecordingViewTest {
         }
         assertTrue(inFlight >= 1, "the longest message is in flight in the middle of its flight");
         browser.screenshot("message-queues");
+        browser.view("message-queues", "#queues");
     }
 
     @Test
@@ -318,6 +326,7 @@ class RecordingViewTest {
         }
         assertTrue(((Number) counts().get("links")).intValue() >= 2, "member 0 exchanged data with both others");
         browser.screenshot("hosts");
+        browser.view("hosts", "#hosts");
     }
 
     @Test
@@ -346,6 +355,7 @@ class RecordingViewTest {
             assertTrue(help.getText().contains(key), key);
         }
         browser.screenshot("help");
+        browser.view("help", "#help .box");
         browser.driver.findElement(By.id("spacetime")).sendKeys(Keys.ESCAPE);
         assertFalse(help.isDisplayed());
     }
@@ -364,12 +374,13 @@ class RecordingViewTest {
     }
 
     @Test
-    void transportSummary_ofTheWholeRunListsEveryPairMonitorSummaryLists() {
+    void transportSummary_ofTheWholeRunListsEveryPairMonitorSummaryLists() throws Exception {
         List<WebElement> rows = browser.driver.findElements(By.cssSelector("#transportRun tr"));
         long pairs = summary.pairs.values().stream()
                 .filter(s -> s.dataSent + s.retrans + s.dataRecv + s.ackSent + s.nackSent > 0).count();
         assertEquals(pairs + 1, rows.size(), "a header and one row per pair");
         assertTrue(browser.driver.findElements(By.cssSelector("#transportWindow tr")).size() > 1);
+        browser.view("transport-summary", "#transportWindow");
     }
 
     @Test
@@ -387,6 +398,7 @@ class RecordingViewTest {
             assertTrue(banner.getText().contains("damaged"), banner.getText());
             assertTrue(((Number) browser.js("return window.dsmview.events()")).longValue() > 0);
             browser.screenshot("damaged-recording");
+            browser.view("damaged-banner", "#banner");
         }
     }
 }

@@ -75,6 +75,7 @@ class ReplayViewTest {
             assertTrue(b.driver.findElement(org.openqa.selenium.By.cssSelector("#output .none")).getText()
                     .startsWith("a replayed trace set has no standard output"));
             b.screenshot("replay");
+            b.view("replay", "#spacetime");
         }
     }
 }

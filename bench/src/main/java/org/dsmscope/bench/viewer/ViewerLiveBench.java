@@ -1,0 +1,157 @@
+package org.dsmscope.bench.viewer;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.dsmscope.monitor.Monitor;
+import org.dsmscope.monitor.Router;
+import org.dsmscope.monitor.event.EventType;
+import org.dsmscope.monitor.event.Level;
+import org.dsmscope.monitor.route.LiveServer;
+import org.dsmscope.monitor.route.RouteServer;
+import org.dsmscope.monitor.route.SocketSink;
+import org.dsmscope.viewer.model.LiveMonitorSource;
+import org.dsmscope.viewer.server.ViewServer;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The live view's latency (issue 24: an event on screen under 500 ms after the member emitted it, at 50,000 events
+ * per second): four members' monitors emit a steady stream (calls, messages, fragments) at a given total rate
+ * through the monitor's real route (router with its 200 ms flush timer, as {@code dsm run}'s members, the route
+ * server and the live server of {@code dsm run --live}); the viewer subscribes with {@code LiveMonitorSource} and
+ * the page follows the newest events in headless Chromium. At every animation frame that shows a new window, the page
+ * script takes the age of the newest event drawn: the wall clock at that frame minus the event's emission time
+ * (origin + the window's end, both epoch ns of the members' clock on this machine). Run by hand:
+ * {@code java -cp bench/target/benchmarks.jar org.dsmscope.bench.viewer.ViewerLiveBench [events/s] [seconds]}.
+ */
+public final class ViewerLiveBench {
+    private ViewerLiveBench() {
+    }
+
+    /** Ages (ms) of the newest drawn event, sampled at each frame that draws a new window; warm-up samples left out. */
+    static final String SAMPLE = ""
+            + "const done = arguments[arguments.length - 1]; const ms = arguments[0];"
+            + "const ages = []; let lastEnd = -1; const t0 = performance.now();"
+            + "(function tick() {"
+            + "  const d = window.dsmview.data(), m = window.dsmview.meta();"
+            + "  if (d && m && d.end !== lastEnd) { lastEnd = d.end;"
+            + "    ages.push(performance.timeOrigin + performance.now() - (m.origin + d.end) / 1e6); }"
+            + "  if (performance.now() - t0 < ms) requestAnimationFrame(tick);"
+            + "  else done({ages: ages, events: window.dsmview.events(),"
+            + "    heap: performance.memory ? performance.memory.usedJSHeapSize : -1});"
+            + "})();";
+
+    /** Runs the benchmark: args [events per second] [seconds]. */
+    public static void main(String[] args) throws Exception {
+        int rate = args.length > 0 ? Integer.parseInt(args[0]) : 50_000;
+        int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 20;
+        Path profile = Files.createTempDirectory("viewer-live-bench");
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong emitted = new AtomicLong();
+        long started = System.nanoTime();
+        try (RouteServer route = new RouteServer(); LiveServer live = new LiveServer(route, 0, Level.ALL,
+                LiveServer.DEFAULT_QUEUE); Router r = new Router()) {
+            LiveMonitorSource src = LiveMonitorSource.connect("127.0.0.1", live.port(), 10_000);
+            try (ViewServer server = new ViewServer(List.of(src), "127.0.0.1", 0, null);
+                    SocketSink sink = new SocketSink(route.port(), r)) {
+                while (route.memberMask() != Level.ALL) {
+                    Thread.sleep(10);
+                }
+                r.addSink(sink);
+                while (r.enabledMask() != Level.ALL) {
+                    Thread.sleep(10);
+                }
+                Monitor[] m = new Monitor[4];
+                for (int p = 0; p < m.length; p++) {
+                    m[p] = r.monitor(p, "m" + p);
+                    m[p].emit(EventType.PROC_START, -1, 0, 0, 0, 0, 0);
+                }
+                Thread feeder = new Thread(() -> feed(m, rate, stop, emitted), "feeder");
+                feeder.start();
+                while (src.timeline().events() < 1000) {
+                    Thread.sleep(10);
+                }
+                ChromeDriver d = ViewerBench.browser(profile);
+                try {
+                    JavascriptExecutor js = d;
+                    d.get("http://127.0.0.1:" + server.port() + "/");
+                    new WebDriverWait(d, Duration.ofSeconds(60)).until(x -> js.executeScript(
+                            "return window.dsmview && window.dsmview.data() !== null"));
+                    js.executeAsyncScript(SAMPLE, 3_000); // warm-up
+                    @SuppressWarnings("unchecked")
+                    Map<String, Object> res = (Map<String, Object>) js.executeAsyncScript(SAMPLE,
+                            Math.max(1, seconds - 3) * 1000);
+                    List<Double> ages = new ArrayList<>();
+                    for (Object o : (List<?>) res.get("ages")) {
+                        ages.add(((Number) o).doubleValue());
+                    }
+                    stop.set(true);
+                    feeder.join();
+                    ages.sort(null);
+                    System.out.printf(Locale.ROOT, "live: %d events emitted at %d/s over %.0f s (browser start"
+                            + " included); timeline %d events; %d dropped by the live server; page saw %s%n",
+                            emitted.get(), rate, (System.nanoTime() - started) / 1e9,
+                            src.timeline().events(), live.dropped(), res.get("events"));
+                    System.out.printf(Locale.ROOT, "live: age of the newest event on screen at each new picture:"
+                            + " median %.0f ms, p95 %.0f ms, max %.0f ms (%d pictures)%n", at(ages, 0.5),
+                            at(ages, 0.95), at(ages, 1), ages.size());
+                    System.out.printf(Locale.ROOT, "live: page JavaScript heap %.1f MB, renderer PSS %.1f MB%n",
+                            ((Number) res.get("heap")).doubleValue() / 1e6, ViewerBench.rendererRss(profile) / 1e6);
+                } finally {
+                    stop.set(true);
+                    d.quit();
+                }
+            }
+        } finally {
+            try (var s = Files.walk(profile)) {
+                s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    private static double at(List<Double> sorted, double p) {
+        return sorted.isEmpty() ? Double.NaN
+                : sorted.get(Math.min(sorted.size() - 1, Math.max(0, (int) Math.ceil(p * sorted.size()) - 1)));
+    }
+
+    /** Emits {@code rate} events per second in all, each millisecond's share at once, round-robin over members. */
+    private static void feed(Monitor[] m, int rate, AtomicBoolean stop, AtomicLong emitted) {
+        long start = System.nanoTime();
+        long n = 0;
+        long seq = 0;
+        while (!stop.get()) {
+            long due = (System.nanoTime() - start) * rate / 1_000_000_000L;
+            for (; n < due; n++) {
+                int p = (int) (n % m.length), q = (p + 1) % m.length;
+                switch ((int) (n / m.length % 4)) {
+                    case 0:
+                        m[p].emit(EventType.PUT_UPDATES, -1, 0, n, 512, 20_000, 0);
+                        break;
+                    case 1:
+                        m[p].emit(EventType.MSG_SEND_BEGIN, q, 0, ++seq, EventType.DATA, 512, 0);
+                        break;
+                    case 2:
+                        m[p].emit(EventType.FRAG_SEND, q, n, -1, 2, 600, 0);
+                        break;
+                    default:
+                        m[p].emit(EventType.FRAG_RECV, q, n, -1, 2, 600, 0);
+                        break;
+                }
+            }
+            emitted.set(n);
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+}
