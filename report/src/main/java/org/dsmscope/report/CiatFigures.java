@@ -272,6 +272,7 @@ final class CiatFigures {
                         + " LRU cache of x bytes with G-byte lines (first accesses are compulsory misses).");
         f.header(List.of("run", "scope", "line (granularity)", "cache bytes", "misses", "miss ratio"));
         List<String> names = Labels.of(ages, CiatFigures::scope);
+        List<Integer> colours = new ArrayList<>();
         for (int i = 0; i < ages.size(); i++) {
             JsonNode age = agg(ages.get(i)).path("accessAge");
             if (age.path("granularity").asLong() <= 1) {
@@ -290,8 +291,12 @@ final class CiatFigures {
                 f.row(List.of(names.get(i), scope(ages.get(i)), age.path("granularity").asText() + " B",
                         Fmt.bytes((long) x[k]), Fmt.count(miss), Fmt.pct(y[k])));
             }
-            c.add(names.get(i) + ", " + age.path("granularity").asText() + " B lines" + ("thread".equals(scope(
-                    ages.get(i))) ? "" : ", " + scope(ages.get(i))), x, y, raw, null);
+            Result r = ages.get(i);
+            if (!colours.contains(r.processors)) {
+                colours.add(r.processors);
+            }
+            c.add(names.get(i) + ", " + scope(r) + ", " + age.path("granularity").asText() + " B", x, y, raw, null,
+                    colours.indexOf(r.processors), !"thread".equals(scope(r)));
         }
         return c.isEmpty() ? null : f.svg(c.svg());
     }
