@@ -151,7 +151,6 @@ class ReportBrowserTest {
     @Test
     void accessAgeCdfPoint_isTheCumulativeCountOfTheJson_atItsShareOfFiniteAges() throws Exception {
         JsonNode age = json("t2/matmul.ciat.json").path("aggregate").path("accessAge");
-        long finite = age.path("accesses").asLong() - age.path("infinite").asLong();
         JsonNode cdf = age.path("cdf");
         assertTrue(cdf.size() > 4);
         List<WebElement> pts = driver.findElements(By.cssSelector("#matmul-access-age-chart circle.pt"
@@ -160,16 +159,22 @@ class ReportBrowserTest {
         long rings = pts.stream().filter(e -> e.getDomAttribute("class").contains("knee")).count();
         assertEquals(cdf.size(), pts.size());
         assertTrue(rings >= 1, "at least one working-set knee");
-        for (JsonNode point : cdf) {
-            WebElement e = driver.findElement(By.cssSelector("#matmul-access-age-chart circle.pt[data-series=\"p=2,"
-                    + " thread scope\"][data-x=\"" + point.path("bytes").asText() + "\"]"));
+        assertCdfPointsAreTheJsons("p=2, thread scope", age);
+        scrollTo("#matmul-access-age");
+        shot("access-age");
+    }
+
+    /** Every point of a CDF line carries the JSON's cumulative count, at its share of the finite ages' height. */
+    private static void assertCdfPointsAreTheJsons(String series, JsonNode age) {
+        long finite = age.path("accesses").asLong() - age.path("infinite").asLong();
+        for (JsonNode point : age.path("cdf")) {
+            WebElement e = driver.findElement(By.cssSelector("#matmul-access-age-chart circle.pt[data-series=\""
+                    + series + "\"][data-x=\"" + point.path("bytes").asText() + "\"]"));
             assertEquals(point.path("accesses").asText(), e.getDomAttribute("data-value"));
             double y = 100.0 * point.path("accesses").asLong() / finite;
             double cy = Svg.H - Svg.BOTTOM - (Svg.H - Svg.BOTTOM - Svg.TOP) * y / 100;
-            assertEquals(cy, Double.parseDouble(e.getDomAttribute("cy")), 0.06, "y of " + point);
+            assertEquals(cy, Double.parseDouble(e.getDomAttribute("cy")), 0.06, series + ": y of " + point);
         }
-        scrollTo("#matmul-access-age");
-        shot("access-age");
     }
 
     @Test
@@ -271,15 +276,7 @@ class ReportBrowserTest {
     void globalAccessAgeCdfPoint_isTheGlobalJsonsCount_besideTheThreadScopeLineOfTheSameRun() throws Exception {
         JsonNode age = json("t4/matmul.global.ciat.json").path("aggregate").path("accessAge");
         assertEquals("global", age.path("scope").asText());
-        long finite = age.path("accesses").asLong() - age.path("infinite").asLong();
-        for (JsonNode point : age.path("cdf")) {
-            WebElement e = driver.findElement(By.cssSelector("#matmul-access-age-chart circle.pt[data-series=\"p=4,"
-                    + " global scope\"][data-x=\"" + point.path("bytes").asText() + "\"]"));
-            assertEquals(point.path("accesses").asText(), e.getDomAttribute("data-value"));
-            double y = 100.0 * point.path("accesses").asLong() / finite;
-            double cy = Svg.H - Svg.BOTTOM - (Svg.H - Svg.BOTTOM - Svg.TOP) * y / 100;
-            assertEquals(cy, Double.parseDouble(e.getDomAttribute("cy")), 0.06, "y of " + point);
-        }
+        assertCdfPointsAreTheJsons("p=4, global scope", age);
         // the same run's two scopes share a colour: its thread-scope points are drawn in the global line's colour
         String global = driver.findElement(By.cssSelector("#matmul-access-age-chart circle.pt[data-series=\"p=4,"
                 + " global scope\"]:not(.knee)")).getDomAttribute("fill");
