@@ -167,6 +167,7 @@ public final class StudyCommand implements Callable<Integer> {
             ciatOpts.addAll(List.of(ciatOptions.trim().split("\\s+")));
         }
         boolean ageRun = secondAgeScope() != null;
+        String ageResult = null;
         if (keepTraces) {
             progress(step, "tracing");
             int st = trace(List.of("--type", "normal", "-o", base), cmd, p);
@@ -178,7 +179,7 @@ public final class StudyCommand implements Callable<Integer> {
                 return failed(p, "no trace files written", results);
             }
             // the other age scope's run first: the main run then writes the report and memory files of the set
-            if (ageRun && !ageRun(step, dir, prog, set, null, p, results)) {
+            if (ageRun && (ageResult = ageRun(step, dir, prog, set, null, p)) == null) {
                 return failed(p, "dsmscope ciat " + set + " --age-scope " + secondAgeScope() + " failed (its message"
                         + " is above)", results);
             }
@@ -197,11 +198,11 @@ public final class StudyCommand implements Callable<Integer> {
             }
         }
         results.add(out.relativize(ciatJson).toString());
-        if (ageRun && !keepTraces) {
-            if (!ageRun(step, dir, prog, null, cmd, p, results)) {
-                return failed(p, "the run of the " + secondAgeScope() + " access-age scope wrote no CIAT result",
-                        results);
-            }
+        if (ageRun && !keepTraces && (ageResult = ageRun(step, dir, prog, null, cmd, p)) == null) {
+            return failed(p, "the run of the " + secondAgeScope() + " access-age scope wrote no CIAT result", results);
+        }
+        if (ageResult != null) {
+            results.add(ageResult);
         }
         JsonNode ciat = new ObjectMapper().readTree(ciatJson.toFile());
         long ciatEnd = ciat.path("aggregate").path("endClock").asLong();
@@ -298,12 +299,12 @@ public final class StudyCommand implements Callable<Integer> {
     }
 
     /**
-     * The CIAT run of the second access-age scope ({@code NAME.global.ciat.json}, added to the results): on the kept
-     * trace set {@code set}, else one more traced run of {@code cmd} with on-the-fly CIAT. Its other outputs are
-     * those of any CIAT run; the report draws only its access age. Returns whether it wrote its result.
+     * The CIAT run of the second access-age scope ({@code NAME.global.ciat.json}): on the kept trace set {@code set},
+     * else one more traced run of {@code cmd} with on-the-fly CIAT. Its other outputs are those of any CIAT run; the
+     * report draws only its access age. Returns its result relative to the study's folder, or null if none.
      */
-    private boolean ageRun(String step, Path dir, String prog, String set, List<String> cmd, int p,
-            List<String> results) throws IOException, InterruptedException {
+    private String ageRun(String step, Path dir, String prog, String set, List<String> cmd, int p)
+            throws IOException, InterruptedException {
         String scope = secondAgeScope();
         Path json = dir.resolve(prog + "." + scope + ".ciat.json");
         List<String> opts = new ArrayList<>(List.of("--json", json.toString()));
@@ -316,17 +317,13 @@ public final class StudyCommand implements Callable<Integer> {
             List<String> args = new ArrayList<>(List.of("ciat", set));
             args.addAll(opts);
             if (Main.commandLine().execute(args.toArray(new String[0])) != 0) {
-                return false;
+                return null;
             }
         } else if (trace(List.of("--type", "to_ciat", "-o", dir.resolve(prog + "." + scope).toString(),
                 "--ciat-options", String.join(" ", opts)), cmd, p) != 0) {
-            return false;
+            return null;
         }
-        if (!Files.isRegularFile(json)) {
-            return false;
-        }
-        results.add(out.relativize(json).toString());
-        return true;
+        return Files.isRegularFile(json) ? out.relativize(json).toString() : null;
     }
 
     /**
