@@ -7,11 +7,14 @@ import java.io.PrintWriter;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import org.dsmscope.cdat.config.CdatConfig;
 import org.dsmscope.report.StudyManifest;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -22,8 +25,9 @@ import picocli.CommandLine.Parameters;
  * {@code dsmscope study} (seed 001 §5: each characteristic as a function of the number of processors): traces a
  * Java program once per thread count through {@link TraceCommand} with on-the-fly CIAT ({@code to_ciat}, and
  * {@code to_cdat} per configuration), or keeps the traces ({@code --keep-traces}) and runs {@code ciat} and
- * {@code cdat} on them; takes Busy(1) from the one-thread run for the speedup; runs {@code tdat} on each CIAT event
- * trace; and writes the manifest {@code study.json} and the report with every figure over the thread counts. A run
+ * {@code cdat} on them; runs CIAT once more with the global access-age scope (seed 001 Figure 3 per thread and
+ * global); takes Busy(1) from the one-thread run for the speedup; runs {@code tdat} on each CIAT event trace and on
+ * each CDAT detailed traffic trace (seed 001 §5.5); and writes the manifest {@code study.json} and the report with every figure over the thread counts. A run
  * that fails is recorded and named in the report; a program that is not found or exits with a usage error (status 2)
  * stops the study at once.
  */
@@ -162,6 +166,8 @@ public final class StudyCommand implements Callable<Integer> {
         if (ciatOptions != null && !ciatOptions.isBlank()) {
             ciatOpts.addAll(List.of(ciatOptions.trim().split("\\s+")));
         }
+        boolean ageRun = secondAgeScope() != null;
+        String ageResult = null;
         if (keepTraces) {
             progress(step, "tracing");
             int st = trace(List.of("--type", "normal", "-o", base), cmd, p);
@@ -171,6 +177,11 @@ public final class StudyCommand implements Callable<Integer> {
             String set = traceSet(dir, prog);
             if (set == null) {
                 return failed(p, "no trace files written", results);
+            }
+            // the other age scope's run first: the main run then writes the report and memory files of the set
+            if (ageRun && (ageResult = ageRun(step, dir, prog, set, null, p)) == null) {
+                return failed(p, "dsmscope ciat " + set + " --age-scope " + secondAgeScope() + " failed (its message"
+                        + " is above)", results);
             }
             progress(step, "CIAT");
             List<String> args = new ArrayList<>(List.of("ciat", set));
@@ -187,50 +198,153 @@ public final class StudyCommand implements Callable<Integer> {
             }
         }
         results.add(out.relativize(ciatJson).toString());
+        if (ageRun && !keepTraces && (ageResult = ageRun(step, dir, prog, null, cmd, p)) == null) {
+            return failed(p, "the run of the " + secondAgeScope() + " access-age scope wrote no CIAT result", results);
+        }
+        if (ageResult != null) {
+            results.add(ageResult);
+        }
+        JsonNode ciat = new ObjectMapper().readTree(ciatJson.toFile());
+        long ciatEnd = ciat.path("aggregate").path("endClock").asLong();
         for (Path cfg : cdat) {
             String cfgName = cfg.getFileName().toString().replaceAll("\\.cfg$", "");
             Path cjson = dir.resolve(prog + "." + cfgName + ".cdat.json");
+            Path traffic = trafficConfig(cfg, cfgName);
             progress(step, "CDAT on " + cfg.getFileName());
             boolean ok;
+            Path detailed = null;
             if (keepTraces) {
-                ok = Main.commandLine().execute("cdat", traceSet(dir, prog), cfg.toString(), "--json",
-                        cjson.toString()) == 0;
+                String set = traceSet(dir, prog);
+                ok = Main.commandLine().execute("cdat", set, traffic.toString(), "--json", cjson.toString()) == 0;
+                // the set's detailed trace, named for its configuration (the next one would overwrite it)
+                Path written = Paths.get(set + ".cdat_detailed");
+                if (ok && Files.isRegularFile(written)) {
+                    detailed = dir.resolve(prog + "." + cfgName + "." + set.substring(set.lastIndexOf('.') + 1)
+                            + ".cdat_detailed");
+                    Files.move(written, detailed, StandardCopyOption.REPLACE_EXISTING);
+                }
             } else {
                 ok = trace(List.of("--type", "to_cdat", "-o", dir.resolve(prog + "." + cfgName).toString(), "--config",
-                        cfg.toString(), "--cdat-options", "--json " + cjson), cmd, p) == 0;
+                        traffic.toString(), "--cdat-options", "--json " + cjson), cmd, p) == 0;
+                detailed = find(dir, prog + "." + cfgName + ".*.cdat_detailed");
             }
             if (!ok || !Files.isRegularFile(cjson)) {
                 return failed(p, "CDAT on " + cfg + " failed (its message is above)", results);
             }
             results.add(out.relativize(cjson).toString());
+            if (detailed != null) {
+                progress(step, "TDAT on the CDAT traffic of " + cfg.getFileName());
+                JsonNode cj = new ObjectMapper().readTree(cjson.toFile());
+                long end = 0;
+                for (JsonNode ph : cj.path("phases")) {
+                    end = Math.max(end, ph.path("endClock").asLong());
+                }
+                String why = tdat(detailed, dir, prog + "." + cfgName, end > 0 ? end : ciatEnd,
+                        Math.max(1, cj.path("replayProcessors").asInt()), results);
+                if (why != null) {
+                    return failed(p, why, results);
+                }
+            }
         }
         Path events = eventTrace(dir, prog);
         if (events != null) {
             progress(step, "TDAT");
-            JsonNode ciat = new ObjectMapper().readTree(ciatJson.toFile());
-            long end = ciat.path("aggregate").path("endClock").asLong();
-            long bin = Math.max(1, (end + tdatBins - 1) / tdatBins);
-            Path time = dir.resolve(prog + ".tdat.time");
-            Path tjson = dir.resolve(prog + ".tdat.json");
-            int st;
-            // TDAT's text report (the seed's event.freq) goes to a file beside its JSON, not onto the terminal
-            try (PrintWriter freq = new PrintWriter(Files.newBufferedWriter(dir.resolve(prog + ".tdat.freq")))) {
-                CommandLine tdat = Main.commandLine();
-                tdat.setOut(freq);
-                st = tdat.execute("tdat", events.toString(), time.toString(), Long.toString(bin),
-                        Integer.toString(Math.max(1, ciat.path("processors").asInt())), "--json", tjson.toString());
-            }
-            if (st != 0) {
-                return failed(p, "dsmscope tdat " + events + " failed (its message is above)", results);
-            }
-            results.add(out.relativize(tjson).toString());
-            results.add(out.relativize(time).toString());
-            if (!keepTraces) {
-                Files.deleteIfExists(events);
+            String why = tdat(events, dir, prog, ciatEnd, Math.max(1, ciat.path("processors").asInt()), results);
+            if (why != null) {
+                return failed(p, why, results);
             }
         }
         progress(step, "done");
         return new StudyManifest.Run(p, true, null, results);
+    }
+
+    /**
+     * TDAT on one event or traffic trace, {@code tdatBins} bins over the run's end clock: {@code BASE.tdat.json},
+     * {@code BASE.tdat.time} (added to the results) and the text report {@code BASE.tdat.freq}; the trace is then
+     * deleted unless {@code --keep-traces}. Returns null, or why it failed.
+     */
+    private String tdat(Path trace, Path dir, String base, long end, int processors, List<String> results)
+            throws IOException {
+        long bin = Math.max(1, (end + tdatBins - 1) / tdatBins);
+        Path time = dir.resolve(base + ".tdat.time");
+        Path tjson = dir.resolve(base + ".tdat.json");
+        int st;
+        // TDAT's text report (the seed's event.freq) goes to a file beside its JSON, not onto the terminal
+        try (PrintWriter freq = new PrintWriter(Files.newBufferedWriter(dir.resolve(base + ".tdat.freq")))) {
+            CommandLine tdat = Main.commandLine();
+            tdat.setOut(freq);
+            st = tdat.execute("tdat", trace.toString(), time.toString(), Long.toString(bin),
+                    Integer.toString(processors), "--json", tjson.toString());
+        }
+        if (st != 0) {
+            return "dsmscope tdat " + trace + " failed (its message is above)";
+        }
+        results.add(out.relativize(tjson).toString());
+        results.add(out.relativize(time).toString());
+        if (!keepTraces) {
+            Files.deleteIfExists(trace);
+        }
+        return null;
+    }
+
+    /**
+     * The access-age scope of the extra CIAT run ({@code global}: the seed's Figure 3 per thread and global in one
+     * study), or null when {@code --ciat-options} chooses a scope itself.
+     */
+    private String secondAgeScope() {
+        if (ciatOptions != null && List.of(ciatOptions.trim().split("\\s+")).contains("--age-scope")) {
+            return null;
+        }
+        return "global";
+    }
+
+    /**
+     * The CIAT run of the second access-age scope ({@code NAME.global.ciat.json}): on the kept trace set {@code set},
+     * else one more traced run of {@code cmd} with on-the-fly CIAT. Its other outputs are those of any CIAT run; the
+     * report draws only its access age. Returns its result relative to the study's folder, or null if none.
+     */
+    private String ageRun(String step, Path dir, String prog, String set, List<String> cmd, int p)
+            throws IOException, InterruptedException {
+        String scope = secondAgeScope();
+        Path json = dir.resolve(prog + "." + scope + ".ciat.json");
+        List<String> opts = new ArrayList<>(List.of("--json", json.toString()));
+        if (ciatOptions != null && !ciatOptions.isBlank()) {
+            opts.addAll(List.of(ciatOptions.trim().split("\\s+")));
+        }
+        opts.addAll(List.of("--age-scope", scope));
+        progress(step, "CIAT, " + scope + " access-age scope");
+        if (set != null) {
+            List<String> args = new ArrayList<>(List.of("ciat", set));
+            args.addAll(opts);
+            if (Main.commandLine().execute(args.toArray(new String[0])) != 0) {
+                return null;
+            }
+        } else if (trace(List.of("--type", "to_ciat", "-o", dir.resolve(prog + "." + scope).toString(),
+                "--ciat-options", String.join(" ", opts)), cmd, p) != 0) {
+            return null;
+        }
+        return Files.isRegularFile(json) ? out.relativize(json).toString() : null;
+    }
+
+    /**
+     * The configuration CDAT runs with: {@code cfg} itself when it writes the detailed traffic trace, else a copy
+     * that does ({@code DIR/NAME.traffic.cfg}), for TDAT (seed 001 §5.5 on CDAT's transactions).
+     */
+    private Path trafficConfig(Path cfg, String cfgName) throws IOException {
+        CdatConfig c;
+        try {
+            c = CdatConfig.parse(cfg);
+        } catch (RuntimeException e) {
+            return cfg; // CDAT itself names what is wrong with the file
+        }
+        if (c.detailedTrace) {
+            return cfg;
+        }
+        Path copy = out.resolve(cfgName + ".traffic.cfg");
+        if (!Files.isRegularFile(copy)) {
+            Files.writeString(copy, c.toBuilder().detailedTrace(true).build().toText());
+        }
+        return copy;
     }
 
     private StudyManifest.Run failed(int p, String why, List<String> results) {
@@ -279,7 +393,12 @@ public final class StudyCommand implements Callable<Integer> {
 
     /** The CIAT event trace {@code NAME.p.ciat_events} of a run, or null. */
     private static Path eventTrace(Path dir, String prog) throws IOException {
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, prog + ".*.ciat_events")) {
+        return find(dir, prog + ".[0-9]*.ciat_events");
+    }
+
+    /** The first file of {@code dir} matching the glob, or null. */
+    private static Path find(Path dir, String glob) throws IOException {
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, glob)) {
             for (Path f : ds) {
                 return f;
             }

@@ -88,9 +88,15 @@ class StudyCommandTest {
             JsonNode run = manifest.path("runs").get(i);
             assertEquals(counts[i], run.path("threads").asInt());
             assertEquals("ok", run.path("status").asText(), run.toString());
-            assertEquals(List.of("t" + counts[i] + "/matmul.ciat.json", "t" + counts[i] + "/matmul.numa2.cdat.json",
-                    "t" + counts[i] + "/matmul.tdat.json", "t" + counts[i] + "/matmul.tdat.time"),
+            String t = "t" + counts[i] + "/matmul.";
+            assertEquals(List.of(t + "ciat.json", t + "global.ciat.json", t + "numa2.cdat.json", t + "numa2.tdat.json",
+                    t + "numa2.tdat.time", t + "tdat.json", t + "tdat.time"),
                     new ObjectMapper().convertValue(run.path("results"), List.class));
+            JsonNode global = new ObjectMapper().readTree(out.resolve(t + "global.ciat.json").toFile());
+            assertEquals("global", global.path("aggregate").path("accessAge").path("scope").asText());
+            JsonNode traffic = new ObjectMapper().readTree(out.resolve(t + "numa2.tdat.json").toFile());
+            assertEquals("cdat-detailed", traffic.path("inputs").get(0).path("kind").asText());
+            assertTrue(traffic.path("events").asLong() > 0, "CDAT transactions counted");
         }
         // Busy(1) of the one-thread run went to CIAT for the others
         long busy1 = StudyCommand.busyOf(out.resolve("t1/matmul.ciat.json"));
@@ -122,13 +128,29 @@ class StudyCommandTest {
         assertEquals(2, rate.split("<path d=").length - 1, "lines of the runs with communication");
         assertTrue(Files.isRegularFile(out.resolve("t4/matmul.tdat.freq")));
         assertFalse(Files.exists(out.resolve("t4/matmul.4.ciat_events")), "event traces are not kept");
+        try (var left = Files.newDirectoryStream(out.resolve("t4"), "*.cdat_detailed")) {
+            assertFalse(left.iterator().hasNext(), "traffic traces are not kept");
+        }
+        // Figure 3 per thread and global: both scopes at every thread count; TDAT on the CDAT traffic beside CIAT's
+        for (String p : new String[] {"1", "2", "4"}) {
+            for (String scope : new String[] {"thread", "global"}) {
+                assertFalse(values(page, "matmul-access-age-chart", "data-series=\"p=" + p + ", " + scope + " scope\"",
+                        "data-value").isEmpty(), "p=" + p + " " + scope);
+            }
+        }
+        assertTrue(page.contains("<figure id=\"matmul-tdat-cdat-numa2-rate\">")
+                && page.contains("<figure id=\"matmul-tdat-cdat-numa2-density\">"), "TDAT on CDAT's traffic");
+        assertTrue(Files.readString(out.resolve("numa2.traffic.cfg")).contains("detailed_trace = 1"));
     }
 
     @Test
     void failingRun_isNamedInTheReport_andTheStudyGoesOn() throws Exception {
         assumeTrue(TraceCommand.findAgentJar() != null, "agent jar not built");
         Path out = dir.resolve("f");
-        Object[] r = run("study", "--threads", "1,2,3", "--keep-traces", "-o", out.toString(), "--", java(), "-cp",
+        Path cfg = dir.resolve("numa2.cfg");
+        Files.writeString(cfg, CdatConfig.builder().name("numa2").nodes(2).protocol(1).build().toText());
+        Object[] r = run("study", "--threads", "1,2,3", "--keep-traces", "--cdat", cfg.toString(), "-o", out.toString(),
+                "--", java(), "-cp",
                 Paths.get("target/test-classes").toAbsolutePath().toString(), "org.dsmscope.tracedprog.FailsAtTwo",
                 "{threads}");
         assertEquals(0, r[0], (String) r[1]);
@@ -145,6 +167,13 @@ class StudyCommandTest {
         assertEquals(List.of("1", "3"), values(page, "failsattwo-speedup-chart", "class=\"pt\"", "data-x"));
         assertTrue(Files.isRegularFile(out.resolve("t3/failsattwo.3.0")) || Files.isRegularFile(out.resolve(
                 "t3/failsattwo.4.0")), "traces kept");
+        // the kept set's second CIAT (global access age) and its CDAT traffic trace, named for the configuration
+        List<String> results = new ObjectMapper().convertValue(runs.get(2).path("results"), List.class);
+        assertEquals(List.of("ciat.json", "global.ciat.json", "numa2.cdat.json", "numa2.tdat.json", "numa2.tdat.time"),
+                results.subList(0, 5).stream().map(f -> f.replace("t3/failsattwo.", "")).toList());
+        try (var kept = Files.newDirectoryStream(out.resolve("t3"), "failsattwo.numa2.*.cdat_detailed")) {
+            assertTrue(kept.iterator().hasNext(), "the traffic trace is kept");
+        }
     }
 
     @Test

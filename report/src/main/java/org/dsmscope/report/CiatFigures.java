@@ -21,12 +21,49 @@ final class CiatFigures {
     private final String prefix;
     private final List<Result> rs;
     private final List<String> labels;
+    /** The results drawn in the access-age figures: {@link #rs} and the age-only results, thread scope first. */
+    private final List<Result> ages;
 
     CiatFigures(String prefix, List<Result> sorted) {
+        this(prefix, sorted, List.of());
+    }
+
+    /**
+     * The figures of {@code sorted} (by processors); {@code ageOnly} are results of another access-age scope at the
+     * same processors ({@link #ageOnly}), drawn in the access-age and miss-ratio figures only.
+     */
+    CiatFigures(String prefix, List<Result> sorted, List<Result> ageOnly) {
         this.prefix = prefix;
         this.rs = sorted;
         this.labels = Labels.of(sorted);
         this.times = times(sorted);
+        List<Result> a = new ArrayList<>(sorted);
+        a.addAll(ageOnly);
+        a.sort(java.util.Comparator.<Result>comparingInt(r -> r.processors).thenComparing(r -> !"thread".equals(
+                scope(r))));
+        this.ages = a;
+    }
+
+    /** The access-age scope of a result ({@code thread} or {@code global}). */
+    static String scope(Result r) {
+        return agg(r).path("accessAge").path("scope").asText();
+    }
+
+    /**
+     * Whether a result only adds its access age to the figures: a global-scope result of a program that has a
+     * thread-scope result at the same number of processors (a study runs both scopes; its other figures would
+     * repeat the thread-scope run's).
+     */
+    static boolean ageOnly(Result r, List<Result> all) {
+        if (!"global".equals(scope(r))) {
+            return false;
+        }
+        for (Result o : all) {
+            if (o != r && o.processors == r.processors && "thread".equals(scope(o))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static JsonNode agg(Result r) {
@@ -186,12 +223,17 @@ final class CiatFigures {
     private Figure accessAge() {
         Figure f = new Figure(id("access-age"), "Working sets: access-age CDF", "seed 001 Figure 3",
                 "A point (x, y) says that y% of the accesses (first accesses left out) have an access age of at most"
-                        + " x bytes; a rise to a plateau at x (ringed: a knee) marks a working set of at most x bytes.");
+                        + " x bytes; a rise to a plateau at x (ringed: a knee) marks a working set of at most x bytes."
+                        + " Solid lines: each thread's own stream (its cache); dashed, in the same colour: the global,"
+                        + " interleaved stream of the same run (one cache shared by all).");
         LineChart c = new LineChart(id("access-age-chart"), "access age (bytes)", "% of accesses", true, true,
                 v -> Fmt.bytes(Math.round(v)));
         f.header(List.of("run", "scope", "granularity", "age ≤ bytes", "accesses", "% of finite-age accesses", "knee"));
-        for (int i = 0; i < rs.size(); i++) {
-            JsonNode age = agg(rs.get(i)).path("accessAge");
+        List<String> names = Labels.of(ages, CiatFigures::scope);
+        List<Integer> colours = new ArrayList<>();
+        for (int i = 0; i < ages.size(); i++) {
+            Result r = ages.get(i);
+            JsonNode age = agg(r).path("accessAge");
             JsonNode cdf = age.path("cdf");
             long finite = age.path("accesses").asLong() - age.path("infinite").asLong();
             double[] x = new double[cdf.size()];
@@ -204,10 +246,14 @@ final class CiatFigures {
                 raw[k] = Long.toString(n);
             }
             boolean[] knee = knees(y);
-            String name = labels.get(i) + ", " + age.path("scope").asText() + " scope";
-            c.add(name, x, y, raw, knee);
+            String scope = scope(r);
+            String name = names.get(i) + ", " + scope + " scope";
+            if (!colours.contains(r.processors)) {
+                colours.add(r.processors);
+            }
+            c.add(name, x, y, raw, knee, colours.indexOf(r.processors), !"thread".equals(scope));
             for (int k = 0; k < x.length; k++) {
-                f.row(List.of(labels.get(i), age.path("scope").asText(), age.path("granularity").asText(),
+                f.row(List.of(names.get(i), scope, age.path("granularity").asText(),
                         Fmt.bytes((long) x[k]), Fmt.count(Double.parseDouble(raw[k])), Fmt.pct(y[k]),
                         knee[k] ? "knee" : ""));
             }
@@ -224,9 +270,11 @@ final class CiatFigures {
         Figure f = new Figure(id("miss-ratio"), "Miss ratio of a fully associative LRU cache", "seed 001 §5.2",
                 "From an access-age CDF at line granularity G: the share of accesses that miss in a fully associative"
                         + " LRU cache of x bytes with G-byte lines (first accesses are compulsory misses).");
-        f.header(List.of("run", "line (granularity)", "cache bytes", "misses", "miss ratio"));
-        for (int i = 0; i < rs.size(); i++) {
-            JsonNode age = agg(rs.get(i)).path("accessAge");
+        f.header(List.of("run", "scope", "line (granularity)", "cache bytes", "misses", "miss ratio"));
+        List<String> names = Labels.of(ages, CiatFigures::scope);
+        List<Integer> colours = new ArrayList<>();
+        for (int i = 0; i < ages.size(); i++) {
+            JsonNode age = agg(ages.get(i)).path("accessAge");
             if (age.path("granularity").asLong() <= 1) {
                 continue;
             }
@@ -240,10 +288,15 @@ final class CiatFigures {
                 long miss = all - cdf.get(k).path("accesses").asLong();
                 y[k] = all == 0 ? 0 : 100.0 * miss / all;
                 raw[k] = Long.toString(miss);
-                f.row(List.of(labels.get(i), age.path("granularity").asText() + " B", Fmt.bytes((long) x[k]),
-                        Fmt.count(miss), Fmt.pct(y[k])));
+                f.row(List.of(names.get(i), scope(ages.get(i)), age.path("granularity").asText() + " B",
+                        Fmt.bytes((long) x[k]), Fmt.count(miss), Fmt.pct(y[k])));
             }
-            c.add(labels.get(i) + ", " + age.path("granularity").asText() + " B lines", x, y, raw, null);
+            Result r = ages.get(i);
+            if (!colours.contains(r.processors)) {
+                colours.add(r.processors);
+            }
+            c.add(names.get(i) + ", " + scope(r) + ", " + age.path("granularity").asText() + " B", x, y, raw, null,
+                    colours.indexOf(r.processors), !"thread".equals(scope(r)));
         }
         return c.isEmpty() ? null : f.svg(c.svg());
     }

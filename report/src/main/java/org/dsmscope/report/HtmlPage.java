@@ -5,7 +5,9 @@ import java.util.List;
 
 /**
  * Renders the report as one self-contained HTML page: inline style, inline SVG charts, one inline script (a hover
- * box showing the {@code <title>} of the element under the pointer), and nothing fetched from anywhere. The page
+ * box showing the {@code <title>} of the element under the pointer; after the first frame drawn past the load
+ * event, the performance mark {@code dsmscope-ready} and {@code data-ready="1"} on {@code <html>}), and nothing
+ * fetched from anywhere. The page
  * starts with the format comment and names the format in {@code <meta name="generator">}.
  */
 final class HtmlPage {
@@ -22,7 +24,11 @@ final class HtmlPage {
             + "document.addEventListener('mousemove',function(e){var n=e.target;"
             + "var s=n&&n.querySelector?n.querySelector(':scope>title'):null;"
             + "if(s&&n.hasAttribute('data-value')){t.textContent=s.textContent;t.style.display='block';"
-            + "t.style.left=(e.clientX+12)+'px';t.style.top=(e.clientY+12)+'px';}else{t.style.display='none';}});})();";
+            + "t.style.left=(e.clientX+12)+'px';t.style.top=(e.clientY+12)+'px';}else{t.style.display='none';}});"
+            // drawn: the first frame after the load event (every chart is inline SVG, laid out by then)
+            + "window.addEventListener('load',function(){requestAnimationFrame(function(){setTimeout(function(){"
+            + "performance.mark('dsmscope-ready');document.documentElement.setAttribute('data-ready','1');},0);});});"
+            + "})();";
 
     private HtmlPage() {
     }

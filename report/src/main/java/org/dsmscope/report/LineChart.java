@@ -11,8 +11,13 @@ import java.util.function.DoubleFunction;
  * {@code knee}.
  */
 final class LineChart {
-    /** One line: name, x and y per point (y NaN: no point), the raw value behind each y, knee flags. */
-    record Line(String name, double[] x, double[] y, String[] raw, boolean[] knee, boolean dashed) {
+    /**
+     * One line: name, x and y per point (y NaN: no point), the raw value behind each y, knee flags; a reference line
+     * is dashed and has no points; {@code color} is an index of {@link Svg#color} (-1: the line's own index) and
+     * {@code dash} draws the line dashed with its points.
+     */
+    record Line(String name, double[] x, double[] y, String[] raw, boolean[] knee, boolean dashed, int color,
+            boolean dash) {
     }
 
     private final String id;
@@ -34,13 +39,22 @@ final class LineChart {
     }
 
     LineChart add(String name, double[] x, double[] y, String[] raw, boolean[] knee) {
-        lines.add(new Line(name, x, y, raw, knee, false));
+        lines.add(new Line(name, x, y, raw, knee, false, -1, false));
+        return this;
+    }
+
+    /**
+     * A line with its points in the colour {@code color} (an index of {@link Svg#color}), dashed when {@code dash}:
+     * two lines of one run (e.g. the thread and global access-age scopes) share a colour.
+     */
+    LineChart add(String name, double[] x, double[] y, String[] raw, boolean[] knee, int color, boolean dash) {
+        lines.add(new Line(name, x, y, raw, knee, false, color, dash));
         return this;
     }
 
     /** A dashed reference line without points (e.g. the ideal speedup). */
     LineChart reference(String name, double[] x, double[] y) {
-        lines.add(new Line(name, x, y, null, null, true));
+        lines.add(new Line(name, x, y, null, null, true, -1, true));
         return this;
     }
 
@@ -120,9 +134,10 @@ final class LineChart {
         StringBuilder b = g.b;
         List<String> names = new ArrayList<>();
         List<String> colors = new ArrayList<>();
+        List<Boolean> dashes = new ArrayList<>();
         for (int li = 0; li < lines.size(); li++) {
             Line l = lines.get(li);
-            String color = l.dashed ? "#888" : Svg.color(li);
+            String color = l.dashed ? "#888" : Svg.color(l.color >= 0 ? l.color : li);
             StringBuilder path = new StringBuilder();
             for (int i = 0; i < l.x.length; i++) {
                 if (Double.isFinite(l.y[i])) {
@@ -132,7 +147,8 @@ final class LineChart {
             }
             if (path.length() > 0) {
                 b.append("<path d=\"").append(path).append("\" fill=\"none\" stroke=\"").append(color)
-                        .append("\" stroke-width=\"").append(l.dashed ? "1\" stroke-dasharray=\"4 3" : "1.5")
+                        .append("\" stroke-width=\"").append(l.dashed ? "1\" stroke-dasharray=\"4 3"
+                                : l.dash ? "1.5\" stroke-dasharray=\"5 3" : "1.5")
                         .append("\"/>");
             }
             for (int i = 0; i < l.x.length && !l.dashed; i++) {
@@ -155,8 +171,10 @@ final class LineChart {
             }
             names.add(l.name);
             colors.add(color);
+            dashes.add(l.dash);
         }
-        g.legend(names.subList(0, Math.min(16, names.size())), colors, right + 12, top + 10);
+        int shown = Math.min(16, names.size());
+        g.legend(names.subList(0, shown), colors, dashes, right + 12, top + 10);
         return g.end();
     }
 }

@@ -34,11 +34,16 @@ public final class Report {
             if (prefix.isEmpty()) {
                 prefix = "program";
             }
-            List<Result> ciat = kind(e.getValue(), Kind.CIAT);
+            List<Result> ciat = new ArrayList<>();
+            List<Result> ageOnly = new ArrayList<>();
+            List<Result> allCiat = kind(e.getValue(), Kind.CIAT);
+            for (Result r : allCiat) {
+                (CiatFigures.ageOnly(r, allCiat) ? ageOnly : ciat).add(r);
+            }
             List<Result> cdat = kind(e.getValue(), Kind.CDAT);
             List<Figure> figs = new ArrayList<>();
             if (!ciat.isEmpty()) {
-                figs.addAll(new CiatFigures(prefix, ciat).all());
+                figs.addAll(new CiatFigures(prefix, ciat, ageOnly).all());
             }
             figs.addAll(TdatFigures.of(prefix, kind(e.getValue(), Kind.TDAT_TIME), kind(e.getValue(), Kind.TDAT)));
             if (!cdat.isEmpty()) {

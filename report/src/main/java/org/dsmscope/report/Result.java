@@ -51,7 +51,7 @@ public final class Result {
     /**
      * The program a result file belongs to when nothing names it: the file name without {@code .json}, without a
      * kind suffix ({@code .ciat}, {@code .cdat}, {@code .tdat}, {@code .sweep}, {@code .time},
-     * {@code .explain}) and without a trailing
+     * {@code .explain}, a study's {@code .global} access-age run) and without a trailing
      * thread count, so {@code matmul.4.ciat.json} and {@code matmul.16.cdat.json} are both {@code matmul}.
      */
     static String programOf(Path file) {
@@ -60,7 +60,7 @@ public final class Result {
         String before;
         do {
             before = n;
-            n = n.replaceAll("\\.(ciat|cdat|tdat|sweep|time|study|explain|[0-9]+)$", "");
+            n = n.replaceAll("\\.(ciat|cdat|tdat|sweep|time|study|explain|global|[0-9]+)$", "");
         } while (!n.equals(before));
         return n.isEmpty() ? file.getFileName().toString() : n;
     }

@@ -89,10 +89,21 @@ final class Svg {
 
     /** A legend of coloured squares and names, one per line, at the right of the plot area. */
     void legend(List<String> names, List<String> colors, double x, double y) {
+        legend(names, colors, null, x, y);
+    }
+
+    /** A legend as {@link #legend(List, List, double, double)}, a dashed line sample for names with {@code dashed}. */
+    void legend(List<String> names, List<String> colors, List<Boolean> dashed, double x, double y) {
         for (int i = 0; i < names.size(); i++) {
             double yy = y + 15 * i;
-            b.append("<rect x=\"").append(Fmt.xy(x)).append("\" y=\"").append(Fmt.xy(yy - 9)).append("\" width=\"10\""
-                    + " height=\"10\" fill=\"").append(colors.get(i)).append("\"/>");
+            if (dashed != null && dashed.get(i)) {
+                b.append("<line x1=\"").append(Fmt.xy(x)).append("\" y1=\"").append(Fmt.xy(yy - 4)).append("\" x2=\"")
+                        .append(Fmt.xy(x + 11)).append("\" y2=\"").append(Fmt.xy(yy - 4)).append("\" stroke=\"")
+                        .append(colors.get(i)).append("\" stroke-width=\"2\" stroke-dasharray=\"3 2\"/>");
+            } else {
+                b.append("<rect x=\"").append(Fmt.xy(x)).append("\" y=\"").append(Fmt.xy(yy - 9))
+                        .append("\" width=\"10\" height=\"10\" fill=\"").append(colors.get(i)).append("\"/>");
+            }
             String n = names.get(i);
             text(x + 14, yy, "start", n.length() > 22 ? n.substring(0, 21) + "…" : n, 0);
         }

@@ -151,7 +151,6 @@ class ReportBrowserTest {
     @Test
     void accessAgeCdfPoint_isTheCumulativeCountOfTheJson_atItsShareOfFiniteAges() throws Exception {
         JsonNode age = json("t2/matmul.ciat.json").path("aggregate").path("accessAge");
-        long finite = age.path("accesses").asLong() - age.path("infinite").asLong();
         JsonNode cdf = age.path("cdf");
         assertTrue(cdf.size() > 4);
         List<WebElement> pts = driver.findElements(By.cssSelector("#matmul-access-age-chart circle.pt"
@@ -160,16 +159,22 @@ class ReportBrowserTest {
         long rings = pts.stream().filter(e -> e.getDomAttribute("class").contains("knee")).count();
         assertEquals(cdf.size(), pts.size());
         assertTrue(rings >= 1, "at least one working-set knee");
-        for (JsonNode point : cdf) {
-            WebElement e = driver.findElement(By.cssSelector("#matmul-access-age-chart circle.pt[data-series=\"p=2,"
-                    + " thread scope\"][data-x=\"" + point.path("bytes").asText() + "\"]"));
+        assertCdfPointsAreTheJsons("p=2, thread scope", age);
+        scrollTo("#matmul-access-age");
+        shot("access-age");
+    }
+
+    /** Every point of a CDF line carries the JSON's cumulative count, at its share of the finite ages' height. */
+    private static void assertCdfPointsAreTheJsons(String series, JsonNode age) {
+        long finite = age.path("accesses").asLong() - age.path("infinite").asLong();
+        for (JsonNode point : age.path("cdf")) {
+            WebElement e = driver.findElement(By.cssSelector("#matmul-access-age-chart circle.pt[data-series=\""
+                    + series + "\"][data-x=\"" + point.path("bytes").asText() + "\"]"));
             assertEquals(point.path("accesses").asText(), e.getDomAttribute("data-value"));
             double y = 100.0 * point.path("accesses").asLong() / finite;
             double cy = Svg.H - Svg.BOTTOM - (Svg.H - Svg.BOTTOM - Svg.TOP) * y / 100;
-            assertEquals(cy, Double.parseDouble(e.getDomAttribute("cy")), 0.06, "y of " + point);
+            assertEquals(cy, Double.parseDouble(e.getDomAttribute("cy")), 0.06, series + ": y of " + point);
         }
-        scrollTo("#matmul-access-age");
-        shot("access-age");
     }
 
     @Test
@@ -265,5 +270,69 @@ class ReportBrowserTest {
             driver.executeCdpCommand("Emulation.clearDeviceMetricsOverride", Map.of());
         }
         assertTrue(Files.size(SHOTS.resolve("full-page.png")) > 10_000);
+    }
+
+    @Test
+    void globalAccessAgeCdfPoint_isTheGlobalJsonsCount_besideTheThreadScopeLineOfTheSameRun() throws Exception {
+        JsonNode age = json("t4/matmul.global.ciat.json").path("aggregate").path("accessAge");
+        assertEquals("global", age.path("scope").asText());
+        assertCdfPointsAreTheJsons("p=4, global scope", age);
+        // the same run's two scopes share a colour: its thread-scope points are drawn in the global line's colour
+        String global = driver.findElement(By.cssSelector("#matmul-access-age-chart circle.pt[data-series=\"p=4,"
+                + " global scope\"]:not(.knee)")).getDomAttribute("fill");
+        String thread = driver.findElement(By.cssSelector("#matmul-access-age-chart circle.pt[data-series=\"p=4,"
+                + " thread scope\"]:not(.knee)")).getDomAttribute("fill");
+        assertEquals(thread, global);
+        assertTrue(driver.findElements(By.cssSelector("#matmul-access-age-chart circle.pt[data-series$=\"global"
+                + " scope\"]")).size() >= 3 * 4, "a global line per thread count");
+        scrollTo("#matmul-access-age");
+        shot("access-age-thread-and-global");
+    }
+
+    @Test
+    void cdatTrafficRateDensity_isTheTdatJsonsOfTheCdatDetailedTrace() throws Exception {
+        for (String p : new String[] {"2", "4"}) {
+            JsonNode t = json("t" + p + "/matmul.numa4.tdat.json");
+            assertEquals("cdat-detailed", t.path("inputs").get(0).path("kind").asText());
+            List<WebElement> pts = driver.findElements(By.cssSelector("#matmul-tdat-cdat-numa4-density-chart circle.pt"
+                    + "[data-series=\"p=" + p + "\"]"));
+            assertEquals(t.path("density").size(), pts.size(), "a point per rate class");
+            for (int k = 0; k < pts.size(); k++) {
+                assertEquals(Json.raw(t.path("density").get(k).path("density")), pts.get(k).getDomAttribute(
+                        "data-value"), "class " + k + " at p=" + p);
+            }
+        }
+        WebElement line = driver.findElement(By.cssSelector("#matmul-tdat-cdat-numa4-rate-chart path"));
+        assertTrue(line.isDisplayed(), "the transaction rate over time is drawn");
+        scrollTo("#matmul-tdat-cdat-numa4-rate");
+        shot("tdat-cdat-traffic");
+    }
+
+    @Test
+    void page_isMarkedReadyAfterItsFirstFrame() {
+        driver.get(page.toUri().toString());
+        new org.openqa.selenium.support.ui.WebDriverWait(driver, java.time.Duration.ofSeconds(30)).until(d -> "1"
+                .equals(((JavascriptExecutor) d).executeScript(
+                        "return document.documentElement.getAttribute('data-ready')")));
+        Number mark = (Number) ((JavascriptExecutor) driver).executeScript(
+                "return performance.getEntriesByName('dsmscope-ready')[0].startTime");
+        Number load = (Number) ((JavascriptExecutor) driver).executeScript(
+                "return performance.getEntriesByType('navigation')[0].loadEventEnd");
+        assertTrue(mark.doubleValue() >= load.doubleValue(), "ready " + mark + " ms after the load event " + load);
+    }
+
+    /** One screenshot per figure (target/screenshots/figures/ID.png): the README's pictures are chosen from them. */
+    @Test
+    void everyFigure_screenshotForAPersonToLookAt() throws Exception {
+        Path figs = SHOTS.resolve("figures");
+        Files.createDirectories(figs);
+        List<WebElement> all = driver.findElements(By.cssSelector("figure"));
+        assertTrue(all.size() >= 20, "figures: " + all.size());
+        for (WebElement f : all) {
+            ((JavascriptExecutor) driver).executeScript("arguments[0].scrollIntoView({block:'start'})", f);
+            Files.copy(f.getScreenshotAs(OutputType.FILE).toPath(), figs.resolve(f.getDomAttribute("id") + ".png"),
+                    StandardCopyOption.REPLACE_EXISTING);
+        }
+        assertTrue(Files.size(figs.resolve("matmul-general.png")) > 5_000);
     }
 }

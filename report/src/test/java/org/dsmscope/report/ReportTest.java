@@ -227,4 +227,93 @@ class ReportTest {
         assertTrue(page.getBytes(StandardCharsets.UTF_8).length < 2_000_000 * 3 / 5, "3 runs of 5: "
                 + page.length());
     }
+
+    /** The attributes {@code attr} of the elements of chart {@code id} whose tag matches {@code filter}. */
+    private static List<String> attrs(String page, String id, String filter, String attr) {
+        int at = page.indexOf("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"" + id + "\"");
+        assertTrue(at >= 0, "chart " + id);
+        String svg = page.substring(at, page.indexOf("</svg>", at));
+        List<String> out = new java.util.ArrayList<>();
+        Matcher m = Pattern.compile("<(rect|circle) [^>]*" + Pattern.quote(filter) + "[^>]*>").matcher(svg);
+        while (m.find()) {
+            Matcher a = Pattern.compile(" " + attr + "=\"([^\"]*)\"").matcher(m.group());
+            if (a.find()) {
+                out.add(a.group(1));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void globalScopeResultBesideAThreadScopeOne_addsOnlyItsCdf_dashedInTheRunsColour() throws Exception {
+        String page = Report.html(Inputs.read(List.of(STUDY.resolve("study.json")), false));
+        for (String p : new String[] {"1", "2", "4"}) {
+            com.fasterxml.jackson.databind.JsonNode cdf = new com.fasterxml.jackson.databind.ObjectMapper().readTree(
+                    STUDY.resolve("t" + p + "/matmul.global.ciat.json").toFile()).path("aggregate").path("accessAge");
+            assertEquals("global", cdf.path("scope").asText());
+            List<String> counts = new java.util.ArrayList<>();
+            for (com.fasterxml.jackson.databind.JsonNode point : cdf.path("cdf")) {
+                counts.add(point.path("accesses").asText());
+            }
+            assertEquals(counts, attrs(page, "matmul-access-age-chart", "data-series=\"p=" + p + ", global scope\"",
+                    "data-value"), "p=" + p);
+            assertFalse(attrs(page, "matmul-access-age-chart", "data-series=\"p=" + p + ", thread scope\"",
+                    "data-value").isEmpty(), "p=" + p + " thread scope");
+        }
+        // the global results are in no other figure: one speedup point and one matrix per thread count
+        assertEquals(List.of("1", "2", "4"), attrs(page, "matmul-speedup-chart", "class=\"pt\"", "data-x"));
+        assertEquals(3, page.split("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"matmul-matrix-p-").length - 1);
+        assertTrue(page.contains("stroke-dasharray=\"5 3\""), "the global scope's lines are dashed");
+    }
+
+    @Test
+    void globalScopeResult_alone_isAnOrdinaryRun() throws Exception {
+        Path g = STUDY.resolve("t4/matmul.global.ciat.json");
+        assertFalse(CiatFigures.ageOnly(new Result(g, Kind.CIAT, "matmul", 4, new com.fasterxml.jackson.databind
+                .ObjectMapper().readTree(g.toFile()), 0, null), List.of()));
+        assertEquals("matmul", Result.programOf(g));
+        String page = Report.html(Inputs.read(List.of(g), false));
+        assertEquals(16, attrs(page, "matmul-matrix-p-4", "class=\"cell\"", "data-value").size(), "its matrix drawn");
+        assertEquals(List.of("p=4, global scope"), new java.util.ArrayList<>(new java.util.LinkedHashSet<>(attrs(page,
+                "matmul-access-age-chart", "class=\"pt", "data-series"))));
+    }
+
+    @Test
+    void tdatOfCdatTraffic_getsItsOwnFiguresAfterCiats_withTheJsonsDensity() throws Exception {
+        String page = Report.html(Inputs.read(List.of(STUDY.resolve("study.json")), false));
+        int ciat = page.indexOf("<figure id=\"matmul-tdat-density\">");
+        int rate = page.indexOf("<figure id=\"matmul-tdat-cdat-numa4-rate\">");
+        int density = page.indexOf("<figure id=\"matmul-tdat-cdat-numa4-density\">");
+        assertTrue(ciat > 0 && rate > ciat && density > rate, "CDAT's traffic figures follow CIAT's");
+        assertTrue(page.contains("CDAT transaction rate over time (numa4)"));
+        com.fasterxml.jackson.databind.JsonNode t = new com.fasterxml.jackson.databind.ObjectMapper().readTree(
+                STUDY.resolve("t4/matmul.numa4.tdat.json").toFile());
+        assertEquals("cdat-detailed", t.path("inputs").get(0).path("kind").asText());
+        List<String> want = new java.util.ArrayList<>();
+        for (com.fasterxml.jackson.databind.JsonNode d : t.path("density")) {
+            want.add(Json.raw(d.path("density")));
+        }
+        assertEquals(want, attrs(page, "matmul-tdat-cdat-numa4-density-chart", "data-series=\"p=4\"", "data-value"));
+        String fig = page.substring(rate, density);
+        for (String p : new String[] {"1", "2", "4"}) {
+            assertTrue(fig.contains("<tr><td>p=" + p + "</td>"), "row of p=" + p);
+        }
+    }
+
+    @Test
+    void sourceOfATdatResult_isTheFileNameBetweenProgramAndTdat() {
+        assertEquals("", TdatFigures.source(new Result(Paths.get("t4/matmul.tdat.json"), Kind.TDAT, "matmul", 4, null,
+                0, null)));
+        assertEquals("dsm4", TdatFigures.source(new Result(Paths.get("t4/matmul.dsm4.tdat.time"), Kind.TDAT_TIME,
+                "matmul", 4, null, 0, null)));
+        assertEquals("", TdatFigures.source(new Result(Paths.get("matmul.4.tdat.json"), Kind.TDAT, "matmul", 4, null,
+                0, null)));
+    }
+
+    @Test
+    void page_marksItselfReadyAfterItsFirstFrame() throws Exception {
+        String page = Report.html(Inputs.read(List.of(CIAT4), false));
+        assertTrue(page.contains("performance.mark('dsmscope-ready')")
+                && page.contains("setAttribute('data-ready','1')"), "the ready mark of the open-time harness");
+    }
 }
