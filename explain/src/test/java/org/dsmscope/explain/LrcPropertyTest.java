@@ -143,7 +143,13 @@ class LrcPropertyTest {
     /** Runs the program {@code ops} (see {@link #sameFaultsAsTheReference}) on both; returns [simulator, reference]. */
     static List<List<String>> run(int n, List<Integer> ops) {
         Recorder rec = new Recorder();
-        DsmSimulator sim = new DsmSimulator(false, PAGE, rec, null);
+        List<String> ref = run(n, ops, rec);
+        return List.of(rec.out, ref);
+    }
+
+    /** Runs the program {@code ops} on the simulator writing into {@code sink}; the reference's records. */
+    static List<String> run(int n, List<Integer> ops, FaultSink sink) {
+        DsmSimulator sim = new DsmSimulator(false, PAGE, sink, null);
         sim.begin(new DirectContext(n));
         Reference ref = new Reference(n);
         CallEvent c = new CallEvent();
@@ -182,7 +188,7 @@ class LrcPropertyTest {
                     ref.access(t, page, store);
             }
         }
-        return List.of(rec.out, ref.out);
+        return ref.out;
     }
 
     @Property(tries = 300)
