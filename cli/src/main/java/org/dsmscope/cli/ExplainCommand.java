@@ -39,7 +39,7 @@ public final class ExplainCommand implements Callable<Integer> {
     ReplayArgs r = new ReplayArgs();
 
     @Option(names = "--faults", paramLabel = "FILE",
-            description = "explain this fault trace (format dsmscope-faults 1) instead of replaying a trace set")
+            description = "explain this fault trace (format dsmscope-faults 2 or 1) instead of replaying a trace set")
     Path faults;
 
     @Option(names = "--granularity", paramLabel = "page|line",

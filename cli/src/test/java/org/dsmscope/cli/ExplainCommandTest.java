@@ -189,6 +189,32 @@ class ExplainCommandTest {
     }
 
     @Test
+    void lineFaultTraceOfTheReplay_explainedAgain_namesTheSameFalseSharingFromTheTraceAlone() throws IOException {
+        String set = trace("ffl", 3, "FieldFalseSharing", "2", "3000");
+        JsonNode replayed = explain(set, "--granularity", "line");
+        Path faults = Paths.get(set + ".line_faults");
+        assertTrue(Files.readString(faults).startsWith("dsmscope-faults 2\nunit line 64\n"));
+        Path again = dir.resolve("ffl-again.json");
+        Run r = run("explain", "--faults", faults.toString(), "--json", again.toString());
+        assertEquals(0, r.status, r.err);
+        JsonNode read = new ObjectMapper().readTree(again.toFile());
+        assertEquals(replayed.path("faults"), read.path("faults"));
+        JsonNode a = replayed.path("falseSharing");
+        JsonNode b = read.path("falseSharing");
+        assertEquals(1, a.size(), a.toString());
+        assertEquals(a.size(), b.size(), b.toString());
+        for (String field : List.of("line", "address", "misses", "falseSharingMisses", "touched", "fix")) {
+            assertEquals(a.get(0).path(field), b.get(0).path(field), field);
+        }
+        assertTrue(texts(b.get(0).path("touched").path("0")).get(0).endsWith("Counter.hits at offset 16 written"));
+        assertTrue(b.get(0).path("missesSeparated").isNull() && b.get(0).path("removed").isNull(),
+                "the misses a split removes need the replay: " + b);
+        String text = Files.readString(Paths.get(faults + ".explain_report"));
+        assertTrue(text.contains("those separating the parts removes not counted (that needs a replay of the trace"
+                + " set)"), text);
+    }
+
+    @Test
     void faultTraceOfTheReplay_explainedAgain_givesTheSameFaultsAndCost() throws IOException {
         String set = trace("mig", 2, "MigratoryCounter", "2", "100");
         JsonNode replayed = explain(set);

@@ -205,7 +205,7 @@ public final class DsmSimulator implements Analysis {
             misses.put(line, misses.get(line, 0) + 1);
         }
         if (sink != null) {
-            sink.fault(id, now, p, u, store, address, site);
+            sink.fault(id, now, p, u, store, address, site, (int) (from & (unitSize - 1)), (int) (to - from));
         }
         if (!lines) {
             states.put(key, store ? VALID | WRITABLE | HAD : VALID | HAD | (st & WRITABLE));

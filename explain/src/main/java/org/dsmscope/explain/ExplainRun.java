@@ -51,10 +51,12 @@ public final class ExplainRun {
         Path partial = o.faultsOut == null ? null : OutputFile.partial(o.faultsOut);
         Writer w = partial == null ? null
                 : new BufferedWriter(Files.newBufferedWriter(partial, StandardCharsets.UTF_8), 1 << 16);
+        DataMap dm = dataMap(detailed);
         DsmSimulator sim;
         boolean done = false;
         try {
-            FaultSink sink = w == null ? trace : both(trace, FaultFormat.writer(w, o.lines, o.unitSize, procs));
+            FaultSink sink = w == null ? trace : both(trace, FaultFormat.writer(w, o.lines, o.unitSize, procs,
+                    dm == null ? null : a -> Sources.dataToken(dm, a)));
             sim = new DsmSimulator(o.lines, o.unitSize, sink, null);
             Replay r = new Replay(detailed, calls, ro);
             r.add(sim);
@@ -70,7 +72,7 @@ public final class ExplainRun {
                 }
             }
         }
-        Sources src = new Sources(trace, dataMap(detailed), symbols(detailed), false);
+        Sources src = new Sources(trace, dm, symbols(detailed), false);
         Explainer e = new Explainer(trace, cm);
         List<FalseSharing.Line> fs = null;
         if (o.lines) {
@@ -87,15 +89,19 @@ public final class ExplainRun {
         return new Result(e, p, src, fs, new ExplainReport(e, p, src, fs));
     }
 
-    /** Explains fault trace {@code f} (made elsewhere): no replay, sites and units as the trace names them. */
+    /**
+     * Explains fault trace {@code f} (made elsewhere): no replay, sites, units and data as the trace names them; at
+     * line granularity false sharing from the faults' bytes, without the count a split replay gives.
+     */
     public static Result faults(Path f, Options o) throws IOException {
         FaultTrace trace = FaultFormat.read(f);
         o.lines = trace.lines;
         o.unitSize = trace.unitSize;
         Sources src = new Sources(trace, null, null, true);
         Explainer e = new Explainer(trace, cost(o));
+        List<FalseSharing.Line> fs = o.lines ? FalseSharing.find(e, null, src) : null;
         Profiles p = new Profiles(e, src, o.tolerance);
-        return new Result(e, p, src, null, new ExplainReport(e, p, src, null));
+        return new Result(e, p, src, fs, new ExplainReport(e, p, src, fs));
     }
 
     private static CostModel cost(Options o) {
@@ -125,9 +131,10 @@ public final class ExplainRun {
     static FaultSink both(FaultSink a, FaultSink b) {
         return new FaultSink() {
             @Override
-            public void fault(int id, long time, int proc, long unit, boolean write, long address, long site) {
-                a.fault(id, time, proc, unit, write, address, site);
-                b.fault(id, time, proc, unit, write, address, site);
+            public void fault(int id, long time, int proc, long unit, boolean write, long address, long site,
+                    int offset, int size) {
+                a.fault(id, time, proc, unit, write, address, site, offset, size);
+                b.fault(id, time, proc, unit, write, address, site, offset, size);
             }
 
             @Override

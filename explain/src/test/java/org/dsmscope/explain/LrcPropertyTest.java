@@ -30,7 +30,8 @@ class LrcPropertyTest {
         final List<String> out = new ArrayList<>();
 
         @Override
-        public void fault(int id, long time, int proc, long unit, boolean write, long address, long site) {
+        public void fault(int id, long time, int proc, long unit, boolean write, long address, long site, int offset,
+                int size) {
             out.add("F " + id + " " + proc + " " + unit + (write ? " W" : " R"));
         }
 

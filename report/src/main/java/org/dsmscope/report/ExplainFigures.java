@@ -177,6 +177,9 @@ final class ExplainFigures {
             {"removed", "removed by separating"}};
         BarChart c = new BarChart(id + "-false-sharing-chart", "line", "misses", false, false, cats);
         for (String[] p : parts) {
+            if (p[0].equals("removed") && !lines.isEmpty() && lines.get(0).path("removed").isNull()) {
+                continue;
+            }
             double[] hs = new double[cats.size()];
             String[] raw = new String[cats.size()];
             for (int i = 0; i < cats.size(); i++) {
@@ -197,7 +200,7 @@ final class ExplainFigures {
             long a = l.path("address").asLong();
             f.row(List.of(unitName(l.path("line").asLong()), hex(a) + ".." + hex(a + size - 1),
                     Fmt.count(l.path("misses").asLong()), Fmt.count(l.path("falseSharingMisses").asLong()),
-                    Fmt.count(l.path("missesSeparated").asLong()), Fmt.count(l.path("removed").asLong()),
+                    counted(l.path("missesSeparated")), counted(l.path("removed")),
                     who.toString(), l.path("fix").asText()));
         }
         if (cats.isEmpty()) {
@@ -205,6 +208,11 @@ final class ExplainFigures {
             return f;
         }
         return f.svg(c.svg()).open();
+    }
+
+    /** A count, or "not counted" where the JSON holds null (a fault trace explained without its trace set). */
+    private static String counted(JsonNode v) {
+        return v.isNull() ? "not counted" : Fmt.count(v.asLong());
     }
 
     private String unitName(long u) {

@@ -177,6 +177,23 @@ class ExplainFiguresTest {
     }
 
     @Test
+    void falseSharingOfAFaultTraceWithoutItsTraceSet_saysTheSplitMissesAreNotCounted() throws Exception {
+        ObjectNode json = (ObjectNode) OM.readTree(FS.toFile());
+        ObjectNode line = (ObjectNode) json.path("falseSharing").get(0);
+        line.putNull("missesSeparated");
+        line.putNull("removed");
+        Path read = dir.resolve("fromfaults.2.explain.json");
+        OM.writeValue(read.toFile(), json);
+        String page = page(read);
+        List<Bar> bars = bars(page, "fromfaults-explain-line-false-sharing-chart");
+        assertTrue(bars.stream().noneMatch(b -> b.series().equals("removed by separating")), "no made-up bar");
+        assertEquals(line.path("misses").asText(), bars.get(0).value());
+        int fig = page.indexOf("<figure id=\"fromfaults-explain-line-false-sharing\"");
+        String figure = page.substring(fig, page.indexOf("</figure>", fig));
+        assertTrue(figure.contains("<td>not counted</td><td>not counted</td>"), figure);
+    }
+
+    @Test
     void explainResultWithoutAProfile_isRefusedNamingTheField_andItsProgramLosesTheSuffix() throws Exception {
         ObjectNode json = (ObjectNode) OM.readTree(PC.toFile());
         json.remove("bySourceLine");
