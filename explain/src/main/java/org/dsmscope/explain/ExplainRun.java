@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.LongFunction;
 import org.dsmscope.replay.Replay;
 import org.dsmscope.replay.ReplayOptions;
 import org.dsmscope.trace.BadInputException;
@@ -33,6 +34,8 @@ public final class ExplainRun {
         public double tolerance = 0.10;
         /** Where to write the fault trace (through NAME.partial, renamed when complete; null: not written). */
         public Path faultsOut;
+        /** Partitions of the replay (1: serial); the results are the serial run's. */
+        public int partitions = 1;
     }
 
     /** The results: the explainer, profiles, terms, false sharing (null at page granularity) and the report. */
@@ -52,15 +55,22 @@ public final class ExplainRun {
         Writer w = partial == null ? null
                 : new BufferedWriter(Files.newBufferedWriter(partial, StandardCharsets.UTF_8), 1 << 16);
         DataMap dm = dataMap(detailed);
-        DsmSimulator sim;
+        LongFunction<long[][]> masks;
         boolean done = false;
         try {
             FaultSink sink = w == null ? trace : both(trace, FaultFormat.writer(w, o.lines, o.unitSize, procs,
                     dm == null ? null : a -> Sources.dataToken(dm, a)));
-            sim = new DsmSimulator(o.lines, o.unitSize, sink, null);
             Replay r = new Replay(detailed, calls, ro);
-            r.add(sim);
-            r.run();
+            if (o.partitions > 1) {
+                PartitionedFaults parts = PartitionedFaults.run(r, o.partitions, o.lines, o.unitSize, null);
+                parts.merge(sink);
+                masks = parts.masks();
+            } else {
+                DsmSimulator sim = new DsmSimulator(o.lines, o.unitSize, sink, null);
+                r.add(sim);
+                r.run();
+                masks = sim::masks;
+            }
             done = true;
         } finally {
             if (w != null) {
@@ -76,13 +86,18 @@ public final class ExplainRun {
         Explainer e = new Explainer(trace, cm);
         List<FalseSharing.Line> fs = null;
         if (o.lines) {
-            fs = FalseSharing.find(e, sim, src);
+            fs = FalseSharing.find(e, masks, src);
             if (!fs.isEmpty()) {
-                DsmSimulator split = new DsmSimulator(true, o.unitSize, null, FalseSharing.split(fs));
                 Replay r = new Replay(detailed, calls, ro);
-                r.add(split);
-                r.run();
-                FalseSharing.counted(fs, split);
+                if (o.partitions > 1) {
+                    FalseSharing.counted(fs, PartitionedFaults.run(r, o.partitions, true, o.unitSize,
+                            FalseSharing.split(fs)).coherenceMisses());
+                } else {
+                    DsmSimulator split = new DsmSimulator(true, o.unitSize, null, FalseSharing.split(fs));
+                    r.add(split);
+                    r.run();
+                    FalseSharing.counted(fs, split::coherenceMisses);
+                }
             }
         }
         Profiles p = new Profiles(e, src, o.tolerance);

@@ -6,6 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.LongFunction;
+import java.util.function.LongToIntFunction;
 
 /**
  * False sharing at cache-line granularity (SPEC §8; issue 26): a line whose coherence misses are mostly misses on
@@ -56,11 +58,11 @@ public final class FalseSharing {
      * The falsely shared lines of a line-granularity run, by misses: lines where at least half the coherence misses
      * are false-sharing misses, i.e. the faulting access's address was written by none of the writes whose
      * invalidations caused the miss (Java accesses to one field or element always have the same address and size,
-     * so equal addresses mean the same data; without addresses, equal offsets in the line). {@code sim}: the
-     * simulation after its replay, whose byte masks give the parts for the split replay; null for a fault trace
-     * read from text (no parts: the misses a split removes stay uncounted).
+     * so equal addresses mean the same data; without addresses, equal offsets in the line). {@code masks}: per
+     * line, the simulation's byte masks ({@link DsmSimulator#masks}), which give the parts for the split replay;
+     * null for a fault trace read from text (no parts: the misses a split removes stay uncounted).
      */
-    public static List<Line> find(Explainer e, DsmSimulator sim, Sources src) {
+    public static List<Line> find(Explainer e, LongFunction<long[][]> masks, Sources src) {
         FaultTrace t = e.trace();
         Map<Long, int[]> byLine = new TreeMap<>();
         Map<Long, Map<Integer, Map<Long, Boolean>>> who = new TreeMap<>();
@@ -99,8 +101,8 @@ public final class FalseSharing {
             Line l = new Line(m.getKey());
             l.misses = m.getValue()[0];
             l.falseMisses = m.getValue()[1];
-            if (sim != null) {
-                long[][] mk = sim.masks(m.getKey());
+            if (masks != null) {
+                long[][] mk = masks.apply(m.getKey());
                 Map<Long, Integer> partOf = new LinkedHashMap<>();
                 for (int c = 0; c < chunks; c++) {
                     long set = 0;
@@ -156,10 +158,10 @@ public final class FalseSharing {
         return m;
     }
 
-    /** Takes the coherence misses of the second replay. */
-    public static void counted(List<Line> lines, DsmSimulator split) {
+    /** Takes the coherence misses per line of the second replay ({@link DsmSimulator#coherenceMisses}). */
+    public static void counted(List<Line> lines, LongToIntFunction split) {
         for (Line l : lines) {
-            l.missesSplit = split.coherenceMisses(l.line);
+            l.missesSplit = split.applyAsInt(l.line);
         }
     }
 
