@@ -150,6 +150,11 @@ public final class CiatCommand implements Callable<Integer> {
 
     /** The number of analysis partitions {@code --partitions} asks for (0: one per core), checked. */
     int partitionCount() {
+        return partitionCount(partitions);
+    }
+
+    /** The number of partitions {@code --partitions N} asks for (0: one per core), checked (also EXPLAIN's). */
+    static int partitionCount(int partitions) {
         int parts = partitions == 0 ? Runtime.getRuntime().availableProcessors() : partitions;
         if (parts < 1 || parts > 1024) {
             throw new UserError("option --partitions: value " + partitions + " out of range (0..1024)");

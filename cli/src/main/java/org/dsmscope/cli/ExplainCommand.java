@@ -39,7 +39,7 @@ public final class ExplainCommand implements Callable<Integer> {
     ReplayArgs r = new ReplayArgs();
 
     @Option(names = "--faults", paramLabel = "FILE",
-            description = "explain this fault trace (format dsmscope-faults 1) instead of replaying a trace set")
+            description = "explain this fault trace (format dsmscope-faults 2 or 1) instead of replaying a trace set")
     Path faults;
 
     @Option(names = "--granularity", paramLabel = "page|line",
@@ -75,6 +75,11 @@ public final class ExplainCommand implements Callable<Integer> {
     @Option(names = "--fault-trace", paramLabel = "FILE",
             description = "where the replay writes the fault trace (default: trace_file.p.faults or .line_faults)")
     Path faultTrace;
+
+    @Option(names = "--partitions", paramLabel = "N",
+            description = {"replay in N partitions on N threads, each keeping the pages (lines) dealt to it and the",
+                "whole synchronization skeleton (0 = one per core; default 1 = serial); results identical"})
+    int partitions = 1;
 
     @Option(names = "--json", paramLabel = "FILE", description = "also write the results as JSON")
     Path json;
@@ -174,6 +179,7 @@ public final class ExplainCommand implements Callable<Integer> {
             throw new UserError("option --tolerance: a share from 0 to 1, was " + tolerance);
         }
         o.tolerance = tolerance;
+        o.partitions = CiatCommand.partitionCount(partitions);
         return o;
     }
 

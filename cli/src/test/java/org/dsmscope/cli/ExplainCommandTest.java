@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code dsmscope explain} end to end (issue 26): the pattern examples traced by the real agent and explained, the
  * expected pattern at the expected source line and data structure; the false-sharing example names both array
  * elements and its padded fix shows none; a fault trace written by the replay explained again with {@code
- * --faults}; bad fault traces refused with one line naming the file and line.
+ * --faults}, at line granularity naming the same false sharing; the same outputs, byte for byte, from a replay in
+ * partitions; bad fault traces refused with one line naming the file and line.
  */
 class ExplainCommandTest {
     @TempDir
@@ -189,9 +190,56 @@ class ExplainCommandTest {
     }
 
     @Test
+    void lineFaultTraceOfTheReplay_explainedAgain_namesTheSameFalseSharingFromTheTraceAlone() throws IOException {
+        String set = trace("ffl", 3, "FieldFalseSharing", "2", "3000");
+        JsonNode replayed = explain(set, "--granularity", "line");
+        Path faults = Paths.get(set + ".line_faults");
+        assertTrue(Files.readString(faults).startsWith("dsmscope-faults 2\nunit line 64\n"));
+        Path again = dir.resolve("ffl-again.json");
+        Run r = run("explain", "--faults", faults.toString(), "--json", again.toString());
+        assertEquals(0, r.status, r.err);
+        JsonNode read = new ObjectMapper().readTree(again.toFile());
+        assertEquals(replayed.path("faults"), read.path("faults"));
+        JsonNode a = replayed.path("falseSharing");
+        JsonNode b = read.path("falseSharing");
+        assertEquals(1, a.size(), a.toString());
+        assertEquals(a.size(), b.size(), b.toString());
+        for (String field : List.of("line", "address", "misses", "falseSharingMisses", "touched", "fix")) {
+            assertEquals(a.get(0).path(field), b.get(0).path(field), field);
+        }
+        assertTrue(texts(b.get(0).path("touched").path("0")).get(0).endsWith("Counter.hits at offset 16 written"));
+        assertTrue(b.get(0).path("missesSeparated").isNull() && b.get(0).path("removed").isNull(),
+                "the misses a split removes need the replay: " + b);
+        String text = Files.readString(Paths.get(faults + ".explain_report"));
+        assertTrue(text.contains("those separating the parts removes not counted (that needs a replay of the trace"
+                + " set)"), text);
+        assertSameInPartitions(set, "3", "--granularity", "line");
+    }
+
+    /** Explains {@code set} again in {@code parts} partitions: the report, fault trace and JSON of the serial run. */
+    private void assertSameInPartitions(String set, String parts, String... options) throws IOException {
+        Path report = dir.resolve("parts.explain_report");
+        Path faults = dir.resolve("parts.faults");
+        Path json = dir.resolve("parts.json");
+        List<String> a = new ArrayList<>(List.of("explain", "--partitions", parts, "-o", report.toString(),
+                "--fault-trace", faults.toString(), "--json", json.toString()));
+        a.addAll(List.of(options));
+        a.add(set);
+        Run r = run(a.toArray(new String[0]));
+        assertEquals(0, r.status, r.err);
+        boolean lines = List.of(options).contains("line");
+        assertEquals(Files.readString(Paths.get(set + ".explain_report")), Files.readString(report), "report");
+        assertEquals(Files.readString(Paths.get(set + (lines ? ".line_faults" : ".faults"))),
+                Files.readString(faults), "fault trace");
+        assertEquals(Files.readString(dir.resolve(Paths.get(set).getFileName() + ".json")), Files.readString(json),
+                "JSON");
+    }
+
+    @Test
     void faultTraceOfTheReplay_explainedAgain_givesTheSameFaultsAndCost() throws IOException {
         String set = trace("mig", 2, "MigratoryCounter", "2", "100");
         JsonNode replayed = explain(set);
+        assertSameInPartitions(set, "2");
         Path again = dir.resolve("again.json");
         Run r = run("explain", "--faults", set + ".faults", "--json", again.toString());
         assertEquals(0, r.status, r.err);

@@ -9,10 +9,29 @@ import org.dsmscope.trace.TraceSet;
  */
 public final class DirectContext implements ReplayContext {
     private final int n;
+    private final int part;
+    private final int parts;
 
     /** A context of {@code n} threads. */
     public DirectContext(int n) {
+        this(n, 0, 1);
+    }
+
+    /** A context of {@code n} threads for partition {@code part} of {@code parts}. */
+    public DirectContext(int n, int part, int parts) {
         this.n = n;
+        this.part = part;
+        this.parts = parts;
+    }
+
+    @Override
+    public int partition() {
+        return part;
+    }
+
+    @Override
+    public int partitions() {
+        return parts;
     }
 
     @Override

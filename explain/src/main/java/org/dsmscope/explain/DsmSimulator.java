@@ -43,6 +43,11 @@ public final class DsmSimulator implements Analysis {
     private final LongIntTable states = new LongIntTable(1 << 14);
 
     private ReplayContext ctx;
+    /** This simulation's partition and the number of partitions (replay/README.md "Partitioned replay"). */
+    private int part;
+    private int parts = 1;
+    /** Access and call callbacks so far: the same count at the same callback in every partition. */
+    private long event;
     private int n;
     private long now;
     private int nextFault;
@@ -101,6 +106,8 @@ public final class DsmSimulator implements Analysis {
     @Override
     public void begin(ReplayContext c) {
         ctx = c;
+        part = c.partition();
+        parts = c.partitions();
         n = c.threads();
         fetchClock = new long[n];
         Arrays.fill(fetchClock, -1);
@@ -115,6 +122,21 @@ public final class DsmSimulator implements Analysis {
         began = new boolean[n];
         ended = new boolean[n];
         began[0] = true;
+    }
+
+    /** Access and call callbacks received so far (the records written at one callback share this number). */
+    public long event() {
+        return event;
+    }
+
+    /**
+     * True if this simulation keeps the state of {@code unit}: always in a plain run; in a partitioned one, the
+     * replay deals the unit's first 4 KiB page ({@link ReplayContext#partitionOf}; a unit larger than 4 KiB as if it
+     * were one page). The synchronization skeleton (vector timestamps, intervals, barriers) is kept in every
+     * partition, the per-unit state (copies, twins, write notices, byte masks, misses) only in the unit's.
+     */
+    public boolean owns(long unit) {
+        return parts == 1 || ctx.partitionOf(unitSize >= 4096 ? unit << 12 : unit << shift) == part;
     }
 
     /** Faults written so far. */
@@ -162,6 +184,7 @@ public final class DsmSimulator implements Analysis {
 
     @Override
     public void access(int thread, int cpu, long clock, int memType, int size, boolean store, long address) {
+        event++;
         if (ctx.isSyncVariable(address)) {
             return;
         }
@@ -176,6 +199,9 @@ public final class DsmSimulator implements Analysis {
         long u = address >>> shift;
         long last = (address + len - 1) >>> shift;
         for (long x = u; x <= last; x++) {
+            if (parts > 1 && !owns(x)) {
+                continue;
+            }
             long from = Math.max(address, x << shift);
             long to = Math.min(address + len, (x + 1) << shift);
             touch(cpu, x, store, address, site, from, to);
@@ -205,7 +231,7 @@ public final class DsmSimulator implements Analysis {
             misses.put(line, misses.get(line, 0) + 1);
         }
         if (sink != null) {
-            sink.fault(id, now, p, u, store, address, site);
+            sink.fault(id, now, p, u, store, address, site, (int) (from & (unitSize - 1)), (int) (to - from));
         }
         if (!lines) {
             states.put(key, store ? VALID | WRITABLE | HAD : VALID | HAD | (st & WRITABLE));
@@ -268,6 +294,7 @@ public final class DsmSimulator implements Analysis {
 
     @Override
     public void call(int thread, int cpu, long clock, CallEvent call) {
+        event++;
         if (clock > now) {
             now = clock;
         }

@@ -90,9 +90,15 @@ public final class ExplainReport {
                 out.println("none: no line with coherence misses has processors touching disjoint bytes");
             }
             for (FalseSharing.Line l : falseSharing) {
-                out.printf(Locale.ROOT, "line 0x%x (bytes 0x%x..0x%x): %d coherence misses (%d false sharing), %d"
-                        + " with the parts on separate lines: %d removed%n", l.line, l.line * t.unitSize,
-                        (l.line + 1) * t.unitSize - 1, l.misses, l.falseMisses, l.missesSplit, l.removed());
+                out.printf(Locale.ROOT, "line 0x%x (bytes 0x%x..0x%x): %d coherence misses (%d false sharing), ",
+                        l.line, l.line * t.unitSize, (l.line + 1) * t.unitSize - 1, l.misses, l.falseMisses);
+                if (l.counted()) {
+                    out.printf(Locale.ROOT, "%d with the parts on separate lines: %d removed%n", l.missesSplit,
+                            l.removed());
+                } else {
+                    out.println("those separating the parts removes not counted (that needs a replay of the trace"
+                            + " set)");
+                }
                 l.touched.forEach((proc, what) -> out.println("  processor " + proc + ": " + String.join(", ",
                         what)));
                 out.println("  fix: " + l.fix);
@@ -191,8 +197,8 @@ public final class ExplainReport {
                 m.put("address", l.line * t.unitSize);
                 m.put("misses", l.misses);
                 m.put("falseSharingMisses", l.falseMisses);
-                m.put("missesSeparated", l.missesSplit);
-                m.put("removed", l.removed());
+                m.put("missesSeparated", l.counted() ? l.missesSplit : null);
+                m.put("removed", l.counted() ? l.removed() : null);
                 Map<String, Object> who = new LinkedHashMap<>();
                 l.touched.forEach((proc, what) -> who.put(Integer.toString(proc), what));
                 m.put("touched", who);

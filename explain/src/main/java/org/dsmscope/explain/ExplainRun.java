@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.LongFunction;
 import org.dsmscope.replay.Replay;
 import org.dsmscope.replay.ReplayOptions;
 import org.dsmscope.trace.BadInputException;
@@ -33,6 +34,8 @@ public final class ExplainRun {
         public double tolerance = 0.10;
         /** Where to write the fault trace (through NAME.partial, renamed when complete; null: not written). */
         public Path faultsOut;
+        /** Partitions of the replay (1: serial); the results are the serial run's. */
+        public int partitions = 1;
     }
 
     /** The results: the explainer, profiles, terms, false sharing (null at page granularity) and the report. */
@@ -51,14 +54,23 @@ public final class ExplainRun {
         Path partial = o.faultsOut == null ? null : OutputFile.partial(o.faultsOut);
         Writer w = partial == null ? null
                 : new BufferedWriter(Files.newBufferedWriter(partial, StandardCharsets.UTF_8), 1 << 16);
-        DsmSimulator sim;
+        DataMap dm = dataMap(detailed);
+        LongFunction<long[][]> masks;
         boolean done = false;
         try {
-            FaultSink sink = w == null ? trace : both(trace, FaultFormat.writer(w, o.lines, o.unitSize, procs));
-            sim = new DsmSimulator(o.lines, o.unitSize, sink, null);
+            FaultSink sink = w == null ? trace : both(trace, FaultFormat.writer(w, o.lines, o.unitSize, procs,
+                    dm == null ? null : a -> Sources.dataToken(dm, a)));
             Replay r = new Replay(detailed, calls, ro);
-            r.add(sim);
-            r.run();
+            if (o.partitions > 1) {
+                PartitionedFaults parts = PartitionedFaults.run(r, o.partitions, o.lines, o.unitSize, null);
+                parts.merge(sink);
+                masks = parts.masks();
+            } else {
+                DsmSimulator sim = new DsmSimulator(o.lines, o.unitSize, sink, null);
+                r.add(sim);
+                r.run();
+                masks = sim::masks;
+            }
             done = true;
         } finally {
             if (w != null) {
@@ -70,32 +82,41 @@ public final class ExplainRun {
                 }
             }
         }
-        Sources src = new Sources(trace, dataMap(detailed), symbols(detailed), false);
+        Sources src = new Sources(trace, dm, symbols(detailed), false);
         Explainer e = new Explainer(trace, cm);
         List<FalseSharing.Line> fs = null;
         if (o.lines) {
-            fs = FalseSharing.find(e, sim, src);
+            fs = FalseSharing.find(e, masks, src);
             if (!fs.isEmpty()) {
-                DsmSimulator split = new DsmSimulator(true, o.unitSize, null, FalseSharing.split(fs));
                 Replay r = new Replay(detailed, calls, ro);
-                r.add(split);
-                r.run();
-                FalseSharing.counted(fs, split);
+                if (o.partitions > 1) {
+                    FalseSharing.counted(fs, PartitionedFaults.run(r, o.partitions, true, o.unitSize,
+                            FalseSharing.split(fs)).coherenceMisses());
+                } else {
+                    DsmSimulator split = new DsmSimulator(true, o.unitSize, null, FalseSharing.split(fs));
+                    r.add(split);
+                    r.run();
+                    FalseSharing.counted(fs, split::coherenceMisses);
+                }
             }
         }
         Profiles p = new Profiles(e, src, o.tolerance);
         return new Result(e, p, src, fs, new ExplainReport(e, p, src, fs));
     }
 
-    /** Explains fault trace {@code f} (made elsewhere): no replay, sites and units as the trace names them. */
+    /**
+     * Explains fault trace {@code f} (made elsewhere): no replay, sites, units and data as the trace names them; at
+     * line granularity false sharing from the faults' bytes, without the count a split replay gives.
+     */
     public static Result faults(Path f, Options o) throws IOException {
         FaultTrace trace = FaultFormat.read(f);
         o.lines = trace.lines;
         o.unitSize = trace.unitSize;
         Sources src = new Sources(trace, null, null, true);
         Explainer e = new Explainer(trace, cost(o));
+        List<FalseSharing.Line> fs = o.lines ? FalseSharing.find(e, null, src) : null;
         Profiles p = new Profiles(e, src, o.tolerance);
-        return new Result(e, p, src, null, new ExplainReport(e, p, src, null));
+        return new Result(e, p, src, fs, new ExplainReport(e, p, src, fs));
     }
 
     private static CostModel cost(Options o) {
@@ -125,9 +146,10 @@ public final class ExplainRun {
     static FaultSink both(FaultSink a, FaultSink b) {
         return new FaultSink() {
             @Override
-            public void fault(int id, long time, int proc, long unit, boolean write, long address, long site) {
-                a.fault(id, time, proc, unit, write, address, site);
-                b.fault(id, time, proc, unit, write, address, site);
+            public void fault(int id, long time, int proc, long unit, boolean write, long address, long site,
+                    int offset, int size) {
+                a.fault(id, time, proc, unit, write, address, site, offset, size);
+                b.fault(id, time, proc, unit, write, address, site, offset, size);
             }
 
             @Override

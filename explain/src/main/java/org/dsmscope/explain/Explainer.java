@@ -38,16 +38,19 @@ public final class Explainer {
     final byte[] cause;
     final int[] nFirst;
     final int[] nCount;
-    int[] notices = new int[1024];
-    byte[] noticeKind = new byte[1024];
-    double[] edgeWeights = new double[1024];
-    private int[] writerStamp;
+    final int[] notices;
+    final byte[] noticeKind;
+    final double[] edgeWeights;
+    private final int[] parent;
+    private long[] packed = new long[64];
     @SuppressWarnings("unchecked")
     private final Map<Long, String>[] labels = new Map[FaultSink.KIND_NAMES.length];
     int noticeTotal;
     final int[] prevSame;
     final int[] nextOnUnit;
-    final boolean[] cited;
+    /** Per write fault: 1 + the first fault its notice caused (0: never cited). */
+    final int[] firstConsumer;
+    /** Per invalidation fault: its producers (a set as in {@link #merge}), then the root of its interval. */
     final double[] cost;
     final byte[] pattern;
     final int[] epoch;
@@ -63,10 +66,17 @@ public final class Explainer {
         nCount = new int[f];
         prevSame = new int[f];
         nextOnUnit = new int[f];
-        cited = new boolean[f];
+        firstConsumer = new int[f];
+        notices = new int[trace.pairs];
+        noticeKind = new byte[trace.pairs];
+        edgeWeights = new double[trace.pairs];
         cost = new double[f];
         pattern = new byte[f];
         epoch = new int[f];
+        parent = new int[f];
+        for (int x = 0; x < f; x++) {
+            parent[x] = x;
+        }
         for (int k = 0; k < labels.length; k++) {
             labels[k] = new HashMap<>();
         }
@@ -134,94 +144,129 @@ public final class Explainer {
         return noticeKind[nFirst[f] + k];
     }
 
+    /**
+     * Finds each fault's cause in one pass. Units are numbered first (one hash lookup a fault); a (unit, processor)
+     * slot is then {@code unit * n + processor} in flat arrays, or, when those would be too large, a number from a
+     * hash table. Per slot: its last fault and its pending notices, a list of nodes newest first (node x: {@code
+     * pend[4x]} the write fault, {@code pend[4x+1]} the kind, {@code pend[4x+2]} its processor, {@code pend[4x+3]}
+     * the next node). A fault takes its slot's list and gives the nodes back, so the live nodes stay few and in
+     * cache; the list read backwards is in delivery order, which ascends by fault id in the simulation's traces (a
+     * synchronization record's notices ascend, later intervals hold later write faults), so no sort is needed then.
+     * The intervals' union-find runs in the same pass: each write fault remembers the first fault its notice
+     * caused. A notice costs one access to its write fault's data when delivered and one when consumed; nothing is
+     * allocated per fault or per notice (the notice arrays hold at most one entry per synchronization pair).
+     */
     private void causes() {
-        // one slot per (unit, processor): its last fault (+1) and the head of its pending notices
-        LongIntTable slotOf = new LongIntTable(1 << 12);
-        int[] lastFault = new int[1024];
-        int[] pendHead = new int[1024];
-        int slots = 0;
-        LongIntTable lastOnUnit = new LongIntTable(1 << 12);
-        int[] nodeFault = new int[256];
-        byte[] nodeKind = new byte[256];
-        int[] nodeNext = new int[256];
-        int nodes = 1;
+        int faults = t.faults;
+        long[] info = new long[faults];
+        int units = numberUnits(info);
+        Slots sl = new Slots(units, n);
+        int[] lastOnUnit = new int[units];
+        int[] pend = new int[4 * 1024];
+        int[] writers = new int[64];
+        int used = 1;
+        int free = 0;
         int s = 0;
-        int[] tmp = new int[64];
-        writerStamp = new int[n];
-        byte[] tmpKind = new byte[64];
-        for (int f = 0; f <= t.faults; f++) {
+        int[] writerStamp = new int[n];
+        for (int f = 0; f <= faults; f++) {
             for (; s < t.syncs && (t.sBefore[s] <= f); s++) {
-                for (int i = t.sFirst[s]; i < t.sFirst[s + 1]; i++) {
-                    long key = t.pUnit[i] * n + t.sProc[s];
-                    int sl = slotOf.get(key, -1);
-                    if (sl < 0) {
-                        sl = slots++;
-                        if (sl == lastFault.length) {
-                            lastFault = Arrays.copyOf(lastFault, sl * 2);
-                            pendHead = Arrays.copyOf(pendHead, sl * 2);
+                int kind = t.sKind[s];
+                int receiver = t.sProc[s];
+                for (int i = t.sFirst[s], end = t.sFirst[s + 1]; i < end; i++) {
+                    int w = t.pFault[i];
+                    long v = info[w];
+                    int x = sl.slot((int) (v >>> 32), receiver);
+                    int node = free;
+                    if (node > 0) {
+                        free = pend[4 * node + 3];
+                    } else {
+                        node = used++;
+                        if (4 * node == pend.length) {
+                            pend = Arrays.copyOf(pend, pend.length * 2);
                         }
-                        slotOf.put(key, sl);
                     }
-                    if (nodes == nodeFault.length) {
-                        nodeFault = Arrays.copyOf(nodeFault, nodes * 2);
-                        nodeKind = Arrays.copyOf(nodeKind, nodes * 2);
-                        nodeNext = Arrays.copyOf(nodeNext, nodes * 2);
-                    }
-                    nodeFault[nodes] = t.pFault[i];
-                    nodeKind[nodes] = t.sKind[s];
-                    nodeNext[nodes] = pendHead[sl];
-                    pendHead[sl] = nodes++;
+                    pend[4 * node] = w;
+                    pend[4 * node + 1] = kind;
+                    pend[4 * node + 2] = (int) v;
+                    pend[4 * node + 3] = sl.head[x];
+                    sl.head[x] = node;
+                    sl.count[x]++;
                 }
             }
-            if (f == t.faults) {
+            if (f == faults) {
                 break;
             }
-            long key = t.unit[f] * n + t.proc[f];
-            int sl = slotOf.get(key, -1);
-            if (sl < 0) {
-                sl = slots++;
-                if (sl == lastFault.length) {
-                    lastFault = Arrays.copyOf(lastFault, sl * 2);
-                    pendHead = Arrays.copyOf(pendHead, sl * 2);
-                }
-                slotOf.put(key, sl);
-            }
-            int prev = lastFault[sl] - 1;
+            int ui = (int) (info[f] >>> 32);
+            int x = sl.slot(ui, t.proc[f]);
+            int prev = sl.last[x] - 1;
             prevSame[f] = prev;
-            lastFault[sl] = f + 1;
-            int last = lastOnUnit.get(t.unit[f], 0) - 1;
+            sl.last[x] = f + 1;
+            int last = lastOnUnit[ui] - 1;
             nextOnUnit[f] = -1;
             if (last >= 0) {
                 nextOnUnit[last] = f;
             }
-            lastOnUnit.put(t.unit[f], f + 1);
-            int head = pendHead[sl];
-            pendHead[sl] = 0;
+            lastOnUnit[ui] = f + 1;
+            int head = sl.head[x];
+            int m = sl.count[x];
+            sl.head[x] = 0;
+            sl.count[x] = 0;
             nFirst[f] = noticeTotal;
+            if (head > 0) {
+                // the notices, oldest first, into notices[noticeTotal ..]; the nodes back to the free list
+                if (m > writers.length) {
+                    writers = new int[Math.max(m, 2 * writers.length)];
+                }
+                boolean ascending = true;
+                int o = m;
+                int b = noticeTotal;
+                int node = head;
+                int tail = head;
+                for (; node > 0; node = pend[4 * node + 3]) {
+                    int id = pend[4 * node];
+                    ascending &= o == m || id < notices[b + o];
+                    notices[b + --o] = id;
+                    noticeKind[b + o] = (byte) pend[4 * node + 1];
+                    writers[o] = pend[4 * node + 2];
+                    tail = node;
+                }
+                pend[4 * tail + 3] = free;
+                free = head;
+                if (prev >= 0 && !ascending) {
+                    m = sortUnique(b, m);
+                    for (int k = 0; k < m; k++) {
+                        writers[k] = t.proc[notices[b + k]];
+                    }
+                }
+                if (prev >= 0) {
+                    nCount[f] = m;
+                }
+            }
             if (prev < 0) {
                 cause[f] = COLD;
                 cost[f] = cm.cold();
             } else if (head > 0) {
-                int m = 0;
-                for (int x = head; x > 0; x = nodeNext[x]) {
-                    if (m == tmp.length) {
-                        tmp = Arrays.copyOf(tmp, m * 2);
-                        tmpKind = Arrays.copyOf(tmpKind, m * 2);
-                    }
-                    tmpKind[m] = nodeKind[x];
-                    tmp[m++] = nodeFault[x];
-                }
-                addNotices(f, tmp, tmpKind, m);
+                int b = noticeTotal;
+                noticeTotal += m;
                 cause[f] = INVALIDATION;
                 double c = 0;
-                for (int k = nFirst[f]; k < nFirst[f] + nCount[f]; k++) {
-                    int writer = t.proc[notices[k]];
+                int producers = -1;
+                for (int k = 0; k < m; k++) {
+                    int writer = writers[k];
+                    producers = merge(producers, writer);
                     boolean first = writerStamp[writer] != f + 1;
                     writerStamp[writer] = f + 1;
-                    edgeWeights[k] = cm.edge(first);
-                    c += edgeWeights[k];
-                    cited[notices[k]] = true;
+                    edgeWeights[b + k] = cm.edge(first);
+                    c += edgeWeights[b + k];
+                    int w = notices[b + k];
+                    int c0 = firstConsumer[w];
+                    if (c0 == 0) {
+                        firstConsumer[w] = f + 1;
+                    } else {
+                        union(parent, f, c0 - 1);
+                    }
                 }
+                epoch[f] = producers;
                 cost[f] = c;
             } else if (t.write[f]) {
                 cause[f] = TWIN;
@@ -233,69 +278,114 @@ public final class Explainer {
         }
     }
 
-    /** Stores the m notices (unsorted, maybe repeated) of fault f sorted and unique. */
-    private void addNotices(int f, int[] w, byte[] kinds, int m) {
-        // insertion order is newest first; sort ascending by fault id keeping each id's newest kind
-        long[] packed = new long[m];
-        for (int i = 0; i < m; i++) {
-            packed[i] = ((long) w[i] << 8) | (kinds[i] & 0xFF);
-        }
-        Arrays.sort(packed);
-        if (noticeTotal + m > notices.length) {
-            int c = Math.max(notices.length * 2, noticeTotal + m);
-            notices = Arrays.copyOf(notices, c);
-            noticeKind = Arrays.copyOf(noticeKind, c);
-            edgeWeights = Arrays.copyOf(edgeWeights, c);
-        }
-        int k = 0;
-        for (int i = 0; i < m; i++) {
-            int id = (int) (packed[i] >>> 8);
-            if (k > 0 && notices[noticeTotal + k - 1] == id) {
-                continue;
+    /** Numbers the units in order of first fault: {@code info[f]} = unit number &lt;&lt; 32 | processor; the count. */
+    private int numberUnits(long[] info) {
+        LongIntTable unitOf = new LongIntTable(1 << 10);
+        long lastUnit = 0;
+        int lastIndex = -1;
+        for (int f = 0; f < t.faults; f++) {
+            long u = t.unit[f];
+            int i = lastIndex;
+            if (i < 0 || u != lastUnit) {
+                i = unitOf.get(u, -1);
+                if (i < 0) {
+                    i = unitOf.size();
+                    unitOf.put(u, i);
+                }
+                lastUnit = u;
+                lastIndex = i;
             }
-            notices[noticeTotal + k] = id;
-            noticeKind[noticeTotal + k++] = (byte) packed[i];
+            info[f] = (long) i << 32 | t.proc[f];
         }
-        nCount[f] = k;
-        noticeTotal += k;
+        return unitOf.size();
     }
 
     /**
-     * Intervals and patterns: consumers sharing a write notice are in one interval (union-find over faults as
-     * consumers, 2f, and as notices, 2w+1); per interval, one or several producers and consumers; migratory when
-     * the one consumer writes the page next (its faulting access is a write, or its next fault on the page is a
-     * write and comes before any other processor's) and that write is itself a notice of a later fault.
+     * The (unit, processor) slots of {@link #causes}: last fault + 1, head of the pending notices and their count.
+     * Flat ({@code unit * n + processor}) up to {@link #FLAT_SLOTS} slots, else numbered through a hash table.
+     */
+    private static final class Slots {
+        /** Most slots kept flat (three ints each). */
+        static final long FLAT_SLOTS = 1 << 22;
+        final int n;
+        final LongIntTable index;
+        int[] last;
+        int[] head;
+        int[] count;
+
+        Slots(int units, int n) {
+            this.n = n;
+            int size = (long) units * n <= FLAT_SLOTS ? units * n : 1024;
+            index = (long) units * n <= FLAT_SLOTS ? null : new LongIntTable(1 << 12);
+            last = new int[size];
+            head = new int[size];
+            count = new int[size];
+        }
+
+        int slot(int unit, int p) {
+            if (index == null) {
+                return unit * n + p;
+            }
+            long key = (long) unit * n + p;
+            int x = index.get(key, -1);
+            if (x < 0) {
+                x = index.size();
+                if (x == last.length) {
+                    last = Arrays.copyOf(last, x * 2);
+                    head = Arrays.copyOf(head, x * 2);
+                    count = Arrays.copyOf(count, x * 2);
+                }
+                index.put(key, x);
+            }
+            return x;
+        }
+    }
+
+    /** Sorts the m notices from {@code from} by fault id, keeping each id once with its smallest kind; their count. */
+    private int sortUnique(int from, int m) {
+        if (packed.length < m) {
+            packed = new long[Math.max(m, packed.length * 2)];
+        }
+        for (int i = 0; i < m; i++) {
+            packed[i] = ((long) notices[from + i] << 8) | (noticeKind[from + i] & 0xFF);
+        }
+        Arrays.sort(packed, 0, m);
+        int k = 0;
+        for (int i = 0; i < m; i++) {
+            int id = (int) (packed[i] >>> 8);
+            if (k > 0 && notices[from + k - 1] == id) {
+                continue;
+            }
+            notices[from + k] = id;
+            noticeKind[from + k++] = (byte) packed[i];
+        }
+        return k;
+    }
+
+    /**
+     * Intervals and patterns: consumers sharing a write notice are in one interval (the union-find of {@link
+     * #causes}, over faults as consumers: a fault that is also a notice starts no chain of its own); per interval,
+     * one or several producers and consumers; migratory when the one consumer writes the page next (its faulting
+     * access is a write, or its next fault on the page is a write and comes before any other processor's) and that
+     * write is itself a notice of a later fault.
      */
     private void patterns() {
         int f = t.faults;
-        int[] parent = new int[2 * f];
-        for (int i = 0; i < parent.length; i++) {
-            parent[i] = i;
-        }
-        for (int x = 0; x < f; x++) {
-            if (cause[x] == INVALIDATION) {
-                for (int k = 0; k < nCount[x]; k++) {
-                    union(parent, 2 * x, 2 * notices[nFirst[x] + k] + 1);
-                }
-            }
-        }
-        int[] prod = new int[2 * f];
-        int[] cons = new int[2 * f];
-        boolean[] migOk = new boolean[2 * f];
+        int[] prod = new int[f];
+        int[] cons = new int[f];
+        boolean[] migBad = new boolean[f];
         Arrays.fill(prod, -1);
         Arrays.fill(cons, -1);
-        Arrays.fill(migOk, true);
         for (int x = 0; x < f; x++) {
             if (cause[x] != INVALIDATION) {
                 continue;
             }
-            int r = find(parent, 2 * x);
-            epoch[x] = r;
+            int r = find(parent, x);
             cons[r] = merge(cons[r], t.proc[x]);
-            for (int k = 0; k < nCount[x]; k++) {
-                prod[r] = merge(prod[r], t.proc[notices[nFirst[x] + k]]);
-            }
-            migOk[r] &= writesNext(x);
+            int ps = epoch[x];
+            prod[r] = ps == -2 ? -2 : merge(prod[r], ps);
+            migBad[r] |= !writesNext(x);
+            epoch[x] = r;
         }
         for (int x = 0; x < f; x++) {
             switch (cause[x]) {
@@ -310,7 +400,7 @@ public final class Explainer {
                     int r = epoch[x];
                     boolean mp = prod[r] == -2;
                     boolean mc = cons[r] == -2;
-                    Pattern p = !mp && !mc && prod[r] != cons[r] && migOk[r] ? Pattern.MIGRATORY
+                    Pattern p = !mp && !mc && prod[r] != cons[r] && !migBad[r] ? Pattern.MIGRATORY
                             : Pattern.of(mp, mc);
                     pattern[x] = (byte) p.ordinal();
             }
@@ -330,7 +420,7 @@ public final class Explainer {
                 return false;
             }
         }
-        return cited[g];
+        return firstConsumer[g] != 0;
     }
 
     private static int find(int[] parent, int x) {

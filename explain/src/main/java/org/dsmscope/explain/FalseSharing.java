@@ -1,10 +1,13 @@
 package org.dsmscope.explain;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.LongFunction;
+import java.util.function.LongToIntFunction;
 
 /**
  * False sharing at cache-line granularity (SPEC §8; issue 26): a line whose coherence misses are mostly misses on
@@ -26,7 +29,7 @@ public final class FalseSharing {
         public int misses;
         /** Of those, false-sharing misses (the faulting access's bytes not written by the writes behind it). */
         public int falseMisses;
-        /** Coherence misses with the parts on separate lines (-1 before the second replay). */
+        /** Coherence misses with the parts on separate lines (-1: not counted, no second replay). */
         public int missesSplit = -1;
         /** Part number of each 64th of the line. */
         final byte[] parts = new byte[64];
@@ -37,7 +40,12 @@ public final class FalseSharing {
             this.line = line;
         }
 
-        /** Misses that separating the parts removes. */
+        /** True when the second replay counted the misses with the parts on separate lines. */
+        public boolean counted() {
+            return missesSplit >= 0;
+        }
+
+        /** Misses that separating the parts removes (0 when not counted). */
         public int removed() {
             return missesSplit < 0 ? 0 : misses - missesSplit;
         }
@@ -47,15 +55,18 @@ public final class FalseSharing {
     }
 
     /**
-     * The falsely shared lines of a line-granularity run ({@code sim} after its replay), by misses: lines where at
-     * least half the coherence misses are false-sharing misses, i.e. the faulting access's address was written by
-     * none of the writes whose invalidations caused the miss (Java accesses to one field or element always have the
-     * same address and size, so equal addresses mean the same data).
+     * The falsely shared lines of a line-granularity run, by misses: lines where at least half the coherence misses
+     * are false-sharing misses, i.e. the faulting access's address was written by none of the writes whose
+     * invalidations caused the miss (Java accesses to one field or element always have the same address and size,
+     * so equal addresses mean the same data; without addresses, equal offsets in the line). {@code masks}: per
+     * line, the simulation's byte masks ({@link DsmSimulator#masks}), which give the parts for the split replay;
+     * null for a fault trace read from text (no parts: the misses a split removes stay uncounted).
      */
-    public static List<Line> find(Explainer e, DsmSimulator sim, Sources src) {
+    public static List<Line> find(Explainer e, LongFunction<long[][]> masks, Sources src) {
         FaultTrace t = e.trace();
         Map<Long, int[]> byLine = new TreeMap<>();
         Map<Long, Map<Integer, Map<Long, Boolean>>> who = new TreeMap<>();
+        Map<Long, String> names = new HashMap<>();
         for (int f = 0; f < t.faults; f++) {
             if (e.cause(f) != Explainer.INVALIDATION) {
                 continue;
@@ -65,16 +76,20 @@ public final class FalseSharing {
             int[] ws = e.notices(f);
             boolean trueSharing = false;
             for (int w : ws) {
-                trueSharing |= t.address[w] == t.address[f];
+                trueSharing |= sameData(t, f, w);
             }
-            if (trueSharing || t.address[f] < 0) {
+            if (trueSharing || position(t, f) < 0) {
                 continue;
             }
             c[1]++;
             Map<Integer, Map<Long, Boolean>> m = who.computeIfAbsent(t.unit[f], x -> new TreeMap<>());
-            m.computeIfAbsent(t.proc[f], x -> new TreeMap<>()).merge(t.address[f], t.write[f], Boolean::logicalOr);
+            m.computeIfAbsent(t.proc[f], x -> new TreeMap<>()).merge(name(t, f, src, names), t.write[f],
+                    Boolean::logicalOr);
             for (int w : ws) {
-                m.computeIfAbsent(t.proc[w], x -> new TreeMap<>()).merge(t.address[w], true, Boolean::logicalOr);
+                if (position(t, w) >= 0) {
+                    m.computeIfAbsent(t.proc[w], x -> new TreeMap<>()).merge(name(t, w, src, names), true,
+                            Boolean::logicalOr);
+                }
             }
         }
         List<Line> out = new ArrayList<>();
@@ -86,20 +101,22 @@ public final class FalseSharing {
             Line l = new Line(m.getKey());
             l.misses = m.getValue()[0];
             l.falseMisses = m.getValue()[1];
-            long[][] mk = sim.masks(m.getKey());
-            Map<Long, Integer> partOf = new LinkedHashMap<>();
-            for (int c = 0; c < chunks; c++) {
-                long set = 0;
-                for (int p = 0; p < mk.length; p++) {
-                    if ((mk[p][0] >>> c & 1) != 0) {
-                        set |= 1L << (p & 63);
+            if (masks != null) {
+                long[][] mk = masks.apply(m.getKey());
+                Map<Long, Integer> partOf = new LinkedHashMap<>();
+                for (int c = 0; c < chunks; c++) {
+                    long set = 0;
+                    for (int p = 0; p < mk.length; p++) {
+                        if ((mk[p][0] >>> c & 1) != 0) {
+                            set |= 1L << (p & 63);
+                        }
                     }
+                    l.parts[c] = (byte) (int) partOf.computeIfAbsent(set, x -> partOf.size());
                 }
-                l.parts[c] = (byte) (int) partOf.computeIfAbsent(set, x -> partOf.size());
             }
-            who.get(m.getKey()).forEach((proc, addrs) -> {
+            who.get(m.getKey()).forEach((proc, at) -> {
                 List<String> d = new ArrayList<>();
-                addrs.forEach((a, wrote) -> d.add(src.describe(a) + offset(src, a) + (wrote ? " written" : " read")));
+                at.forEach((pos, wrote) -> d.add(names.get(pos) + (wrote ? " written" : " read")));
                 l.touched.put(proc, d);
             });
             l.fix = fix(l);
@@ -109,12 +126,27 @@ public final class FalseSharing {
         return out;
     }
 
-    private static String offset(Sources src, long address) {
-        if (src.dataMap() == null) {
-            return "";
+    /** True when faults f and w (on one line) accessed the same data: equal addresses, else equal offsets. */
+    private static boolean sameData(FaultTrace t, int f, int w) {
+        if (t.address[f] >= 0 && t.address[w] >= 0) {
+            return t.address[f] == t.address[w];
         }
-        int i = src.dataMap().rangeAt(address);
-        return i < 0 ? "" : " at offset " + (address - src.dataMap().start(i));
+        return t.address[f] < 0 && t.address[w] < 0 && t.offset[f] >= 0 && t.offset[f] == t.offset[w];
+    }
+
+    /** Where fault f's data is, for ordering what a processor touched: its address, else its byte in the line. */
+    private static long position(FaultTrace t, int f) {
+        if (t.address[f] >= 0) {
+            return t.address[f];
+        }
+        return t.offset[f] < 0 ? -1 : t.unit[f] * t.unitSize + t.offset[f];
+    }
+
+    /** Fault f's data position, its name remembered in {@code names}. */
+    private static long name(FaultTrace t, int f, Sources src, Map<Long, String> names) {
+        long pos = position(t, f);
+        names.computeIfAbsent(pos, x -> src.access(f));
+        return pos;
     }
 
     /** The split map for the second replay: each line's part number per 64th. */
@@ -126,10 +158,10 @@ public final class FalseSharing {
         return m;
     }
 
-    /** Takes the coherence misses of the second replay. */
-    public static void counted(List<Line> lines, DsmSimulator split) {
+    /** Takes the coherence misses per line of the second replay ({@link DsmSimulator#coherenceMisses}). */
+    public static void counted(List<Line> lines, LongToIntFunction split) {
         for (Line l : lines) {
-            l.missesSplit = split.coherenceMisses(l.line);
+            l.missesSplit = split.applyAsInt(l.line);
         }
     }
 
@@ -140,7 +172,7 @@ public final class FalseSharing {
         for (List<String> s : l.touched.values()) {
             for (String x : s) {
                 arrays &= x.contains("[");
-                fields &= !x.contains("[") && !x.startsWith("0x");
+                fields &= !x.contains("[") && !x.startsWith("0x") && !x.startsWith("bytes ");
             }
         }
         if (arrays) {

@@ -8,32 +8,51 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.LongFunction;
 import org.dsmscope.trace.BadInputException;
 
 /**
- * The page-fault and synchronization trace as text, format "dsmscope-faults 1" (seed 003's input; module README
+ * The page-fault and synchronization trace as text, format "dsmscope-faults 2" (seed 003's input; module README
  * "The fault trace"): a format line, {@code unit page|line SIZE}, {@code processors N}, then one record a line in
- * time order: {@code F ID TIME PROC UNIT R|W ADDRESS SITE} for a fault and {@code S TIME PROC KIND UNIT:FAULT,FAULT
- * ...} for a synchronization operation with the units it invalidates and the write faults behind each. Units,
- * addresses and code addresses in hex, {@code -} for unknown; a site is a code address or a name without spaces
- * ({@code Counter.java:12}). {@link #writer} writes one, {@link #read} reads and checks one.
+ * time order: {@code F ID TIME PROC UNIT R|W ADDRESS SITE OFFSET+SIZE DATA} for a fault and {@code S TIME PROC KIND
+ * UNIT:FAULT,FAULT ...} for a synchronization operation with the units it invalidates and the write faults behind
+ * each. Units, addresses and code addresses in hex, {@code -} for unknown; a site is a code address or a name
+ * without spaces ({@code Counter.java:12}); {@code OFFSET+SIZE} the bytes of the unit the access covers; {@code
+ * DATA} the field or element accessed and its offset in its object ({@code long[1]@24}, spaces as {@code %20}), so
+ * false sharing can be named from the fault trace alone. Version 1 (faults without the last two fields) is still
+ * read. {@link #writer} writes one, {@link #read} reads and checks one.
  */
 public final class FaultFormat {
     /** The format name of the first line. */
     public static final String FORMAT = "dsmscope-faults";
-    /** The format version. */
-    public static final int VERSION = 1;
+    /** The format version written. */
+    public static final int VERSION = 2;
 
     private FaultFormat() {
     }
 
-    /** A sink writing the records to {@code out} after the header (the caller closes {@code out}). */
-    public static FaultSink writer(Writer out, boolean lines, int unitSize, int processors) throws IOException {
+    /**
+     * A sink writing the records to {@code out} after the header (the caller closes {@code out}); {@code data} names
+     * the data at an address as {@code NAME@OFFSET} (null: unknown; a null function: no data map).
+     */
+    public static FaultSink writer(Writer out, boolean lines, int unitSize, int processors,
+            LongFunction<String> data) throws IOException {
         out.write(FORMAT + " " + VERSION + "\n");
         out.write("unit " + (lines ? "line" : "page") + " " + unitSize + "\n");
         out.write("processors " + processors + "\n");
-        out.write("# F ID TIME PROC UNIT R|W ADDRESS SITE\n# S TIME PROC KIND UNIT:WRITE_FAULT,... ...\n");
-        return new TextSink(out);
+        out.write("# F ID TIME PROC UNIT R|W ADDRESS SITE OFFSET+SIZE DATA\n# S TIME PROC KIND UNIT:WRITE_FAULT,..."
+                + " ...\n");
+        return new TextSink(out, data);
+    }
+
+    /** {@code name} with '%', spaces and tabs escaped as %25, %20 and %09 (a DATA field has no blanks). */
+    static String escape(String name) {
+        return name.replace("%", "%25").replace(" ", "%20").replace("\t", "%09");
+    }
+
+    /** Reverses {@link #escape}. */
+    static String unescape(String s) {
+        return s.indexOf('%') < 0 ? s : s.replace("%20", " ").replace("%09", "\t").replace("%25", "%");
     }
 
     /** Writes each record as one line. */
@@ -41,13 +60,16 @@ public final class FaultFormat {
         private final Writer out;
         private final StringBuilder sb = new StringBuilder(128);
         private final Map<Integer, String> names = new HashMap<>();
+        private final LongFunction<String> data;
 
-        TextSink(Writer out) {
+        TextSink(Writer out, LongFunction<String> data) {
             this.out = out;
+            this.data = data;
         }
 
         @Override
-        public void fault(int id, long time, int proc, long unit, boolean write, long address, long site) {
+        public void fault(int id, long time, int proc, long unit, boolean write, long address, long site, int offset,
+                int size) {
             sb.setLength(0);
             sb.append("F ").append(id).append(' ').append(time).append(' ').append(proc).append(" 0x")
                     .append(Long.toHexString(unit)).append(write ? " W " : " R ");
@@ -58,6 +80,13 @@ public final class FaultFormat {
             } else {
                 hex(site);
             }
+            if (offset < 0) {
+                sb.append(" -");
+            } else {
+                sb.append(' ').append(offset).append('+').append(size);
+            }
+            String d = data == null || address < 0 ? null : data.apply(address);
+            sb.append(' ').append(d == null ? "-" : escape(d));
             line();
         }
 
@@ -121,6 +150,7 @@ public final class FaultFormat {
         private final Map<String, Integer> sites = new HashMap<>();
         private long[] units = new long[16];
         private int[] notices = new int[16];
+        private int version;
 
         Parser(Path file, BufferedReader in) {
             this.file = file;
@@ -143,8 +173,13 @@ public final class FaultFormat {
         FaultTrace parse() throws IOException {
             String first = in.readLine();
             lineNo = 1;
-            if (first == null || !first.trim().equals(FORMAT + " " + VERSION)) {
-                throw bad("not a fault trace: the first line must be '" + FORMAT + " " + VERSION + "'");
+            if (first != null && first.trim().equals(FORMAT + " 1")) {
+                version = 1;
+            } else if (first != null && first.trim().equals(FORMAT + " " + VERSION)) {
+                version = VERSION;
+            } else {
+                throw bad("not a fault trace: the first line must be '" + FORMAT + " " + VERSION + "' (or '"
+                        + FORMAT + " 1')");
             }
             String[] u = header("unit", 3);
             boolean lines;
@@ -218,8 +253,11 @@ public final class FaultFormat {
         }
 
         private void fault(FaultTrace t, String[] w) {
-            if (w.length != 8) {
+            if (version == 1 && w.length != 8) {
                 throw bad("a fault has 8 fields: F ID TIME PROC UNIT R|W ADDRESS SITE");
+            }
+            if (version > 1 && w.length != 10) {
+                throw bad("a fault has 10 fields: F ID TIME PROC UNIT R|W ADDRESS SITE OFFSET+SIZE DATA");
             }
             long id = number(w[1], "fault id");
             if (id != t.faults) {
@@ -246,8 +284,29 @@ public final class FaultFormat {
                 }
                 site = -2L - i;
             }
+            int offset = -1;
+            int size = 0;
+            if (version > 1 && !w[8].equals("-")) {
+                int plus = w[8].indexOf('+');
+                long o = plus < 0 ? -1 : number(w[8].substring(0, plus), "offset");
+                long z = plus < 0 ? -1 : number(w[8].substring(plus + 1), "size");
+                if (o < 0 || z <= 0 || o + z > t.unitSize) {
+                    throw bad("'" + w[8] + "' is not OFFSET+SIZE within the " + t.unitName() + " of " + t.unitSize
+                            + " bytes");
+                }
+                offset = (int) o;
+                size = (int) z;
+            }
             known.put(unit, 1);
-            t.fault((int) id, time, proc, unit, w[5].equals("W"), addr, site);
+            t.fault((int) id, time, proc, unit, w[5].equals("W"), addr, site, offset, size);
+            if (version > 1 && !w[9].equals("-")) {
+                int at = w[9].lastIndexOf('@');
+                long off = at <= 0 ? -1 : number(w[9].substring(at + 1), "offset in the object");
+                if (off < 0) {
+                    throw bad("data '" + w[9] + "' is not NAME@OFFSET");
+                }
+                t.dataName(unescape(w[9].substring(0, at)), off);
+            }
         }
 
         private void sync(FaultTrace t, String[] w) {

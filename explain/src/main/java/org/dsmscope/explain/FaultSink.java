@@ -26,9 +26,15 @@ public interface FaultSink {
      * Fault {@code id} (the count of faults before it): at global {@code time} processor {@code proc} faulted on
      * {@code unit} (page or line number) reading or writing byte {@code address} (-1 unknown); {@code site} is the
      * code address of the instruction (-1 unknown) or, when negative below -1, {@code -2 - i} for site name i of
-     * {@link #siteName}.
+     * {@link #siteName}; the access covers bytes {@code offset .. offset + size - 1} of the unit ({@code offset}
+     * -1: unknown).
      */
-    void fault(int id, long time, int proc, long unit, boolean write, long address, long site);
+    void fault(int id, long time, int proc, long unit, boolean write, long address, long site, int offset, int size);
+
+    /** A fault whose bytes within the unit are unknown. */
+    default void fault(int id, long time, int proc, long unit, boolean write, long address, long site) {
+        fault(id, time, proc, unit, write, address, site, -1, 0);
+    }
 
     /**
      * A synchronization operation at {@code time} by {@code proc} of {@code kind}: it invalidates {@code

@@ -2,7 +2,9 @@ package org.dsmscope.explain;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A page-fault and synchronization trace held in memory (seed 003: "a record of every page fault and
@@ -25,6 +27,10 @@ public final class FaultTrace implements FaultSink {
     boolean[] write = new boolean[1024];
     long[] address = new long[1024];
     long[] site = new long[1024];
+    int[] offset = new int[1024];
+    int[] size = new int[1024];
+    /** Per fault: the index of its data name in {@link #dataNames}, or -1 (only in fault traces read from text). */
+    int[] data;
 
     int syncs;
     long[] sTime = new long[256];
@@ -36,6 +42,8 @@ public final class FaultTrace implements FaultSink {
     long[] pUnit = new long[1024];
     int[] pFault = new int[1024];
     final List<String> siteNames = new ArrayList<>();
+    final List<String> dataNames = new ArrayList<>();
+    private final Map<String, Integer> dataIndex = new HashMap<>();
 
     /** An empty trace of {@code processors} processors at the granularity of {@code unitSize}-byte units. */
     public FaultTrace(boolean lines, int unitSize, int processors) {
@@ -80,7 +88,7 @@ public final class FaultTrace implements FaultSink {
     }
 
     @Override
-    public void fault(int id, long t, int p, long u, boolean w, long addr, long s) {
+    public void fault(int id, long t, int p, long u, boolean w, long addr, long s, int off, int sz) {
         if (faults == time.length) {
             int n = faults * 2;
             time = Arrays.copyOf(time, n);
@@ -89,6 +97,11 @@ public final class FaultTrace implements FaultSink {
             write = Arrays.copyOf(write, n);
             address = Arrays.copyOf(address, n);
             site = Arrays.copyOf(site, n);
+            offset = Arrays.copyOf(offset, n);
+            size = Arrays.copyOf(size, n);
+            if (data != null) {
+                data = Arrays.copyOf(data, n);
+            }
         }
         time[faults] = t;
         proc[faults] = p;
@@ -96,6 +109,11 @@ public final class FaultTrace implements FaultSink {
         write[faults] = w;
         address[faults] = addr;
         site[faults] = s;
+        offset[faults] = off;
+        size[faults] = sz;
+        if (data != null) {
+            data[faults] = -1;
+        }
         faults++;
     }
 
@@ -124,6 +142,30 @@ public final class FaultTrace implements FaultSink {
         pairs += n;
         syncs++;
         sFirst[syncs] = pairs;
+    }
+
+    /**
+     * The last fault's data: {@code name} (the field or element, as the data map describes it) at {@code
+     * offsetInObject} bytes into its object.
+     */
+    void dataName(String name, long offsetInObject) {
+        if (data == null) {
+            data = new int[time.length];
+            Arrays.fill(data, -1);
+        }
+        String d = name + " at offset " + offsetInObject;
+        Integer i = dataIndex.get(d);
+        if (i == null) {
+            i = dataNames.size();
+            dataNames.add(d);
+            dataIndex.put(d, i);
+        }
+        data[faults - 1] = i;
+    }
+
+    /** Fault f's data as the trace names it ({@code long[1] at offset 24}), or null. */
+    String dataName(int f) {
+        return data == null || data[f] < 0 ? null : dataNames.get(data[f]);
     }
 
     @Override

@@ -111,6 +111,32 @@ public final class Sources {
         return site == null || site.equals("-") ? t : t + " allocated at " + site;
     }
 
+    /**
+     * What fault f accessed, for false sharing: the field or element with its offset in the object ({@code
+     * org.x.Counter.hits at offset 12}, from the data map or as the fault trace names it), else its address, else
+     * its bytes in the unit.
+     */
+    public String access(int f) {
+        String d = trace.dataName(f);
+        if (d != null) {
+            return d;
+        }
+        long a = trace.address[f];
+        if (a < 0) {
+            return trace.offset[f] < 0 ? "-" : "bytes " + trace.offset[f] + ".." + (trace.offset[f] + trace.size[f]
+                    - 1) + " of the " + trace.unitName();
+        }
+        int i = data == null ? -1 : data.rangeAt(a);
+        return describe(a) + (i < 0 ? "" : " at offset " + (a - data.start(i)));
+    }
+
+    /** The data at {@code address} as a fault trace's DATA field: {@code NAME@OFFSET}, or null outside the map. */
+    static String dataToken(DataMap data, long address) {
+        int i = data.rangeAt(address);
+        String d = i < 0 ? null : data.describe(address);
+        return d == null ? null : d + "@" + (address - data.start(i));
+    }
+
     /** The field, array element or address of byte {@code address}: {@code org.x.Counter.hits}, {@code long[3]}. */
     public String describe(long address) {
         String d = data == null ? null : data.describe(address);

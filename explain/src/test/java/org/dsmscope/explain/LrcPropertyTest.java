@@ -30,7 +30,8 @@ class LrcPropertyTest {
         final List<String> out = new ArrayList<>();
 
         @Override
-        public void fault(int id, long time, int proc, long unit, boolean write, long address, long site) {
+        public void fault(int id, long time, int proc, long unit, boolean write, long address, long site, int offset,
+                int size) {
             out.add("F " + id + " " + proc + " " + unit + (write ? " W" : " R"));
         }
 
@@ -143,7 +144,13 @@ class LrcPropertyTest {
     /** Runs the program {@code ops} (see {@link #sameFaultsAsTheReference}) on both; returns [simulator, reference]. */
     static List<List<String>> run(int n, List<Integer> ops) {
         Recorder rec = new Recorder();
-        DsmSimulator sim = new DsmSimulator(false, PAGE, rec, null);
+        List<String> ref = run(n, ops, rec);
+        return List.of(rec.out, ref);
+    }
+
+    /** Runs the program {@code ops} on the simulator writing into {@code sink}; the reference's records. */
+    static List<String> run(int n, List<Integer> ops, FaultSink sink) {
+        DsmSimulator sim = new DsmSimulator(false, PAGE, sink, null);
         sim.begin(new DirectContext(n));
         Reference ref = new Reference(n);
         CallEvent c = new CallEvent();
@@ -182,7 +189,7 @@ class LrcPropertyTest {
                     ref.access(t, page, store);
             }
         }
-        return List.of(rec.out, ref.out);
+        return ref.out;
     }
 
     @Property(tries = 300)

@@ -7,15 +7,13 @@ import java.util.Map;
 
 /**
  * The EXPLAIN figures (seed 003 §3–4; explain/README.md's JSON, format {@code dsmscope-explain 1}) of one result:
- * the communication profiles by cause, by data structure and by source line, the patterns of the pages (lines),
- * data structures and source lines, and at line granularity the falsely shared lines.
+ * the communication profiles by cause, by data structure and by source line, the cost per pattern, the pages
+ * (lines) by cost, and at line granularity the falsely shared lines.
  */
 final class ExplainFigures {
     /** The six patterns of seed 003 §4, as the JSON names them. */
     static final String[] PATTERNS = {"single-producer-single-consumer", "single-producer-multiple-consumer",
         "multiple-producer-single-consumer", "multiple-producer-multiple-consumer", "migratory", "cold-start"};
-    /** Their names on the x axis. */
-    static final String[] SHORT = {"SPSC", "SPMC", "MPSC", "MPMC", "migratory", "cold start"};
     /** Rows of a figure's table; the JSON holds the rest. */
     private static final int TABLE_ROWS = 50;
 
@@ -61,6 +59,7 @@ final class ExplainFigures {
                 "Each bar is the cost of the faults at one source line (the accessing instruction's line, from a"
                         + " level-3 trace): where in the code the communication happens."));
         f.add(patterns());
+        f.add(units());
         if (json.has("falseSharing")) {
             f.add(falseSharing());
         }
@@ -92,45 +91,74 @@ final class ExplainFigures {
         return c.isEmpty() ? f : f.svg(c.svg());
     }
 
-    /** Counts per pattern of the units, the data structures and the source lines; the units' table. */
+    /**
+     * Cost per pattern (the JSON's {@code costByPattern}) as sorted bars with each one's share of the total cost;
+     * the table adds how many pages (lines), data structures and source lines have each pattern as their costliest.
+     */
     private Figure patterns() {
-        Figure f = new Figure(id + "-patterns", "Sharing patterns" + suffix, "seed 003 §4",
-                "Bars count the " + unit + "s, data structures and source lines whose costliest pattern is each of"
-                        + " the six (S single, M multiple, P producer, C consumer): producer-consumer data can be"
-                        + " pushed or prefetched, migratory data wants an update protocol or less locking.");
+        Figure f = new Figure(id + "-patterns", "Communication cost by sharing pattern" + suffix, "seed 003 §4",
+                "Each bar is the cost of the remote requests in one of the six patterns (S single, M multiple, P"
+                        + " producer, C consumer), with its share of the total cost (" + (unit.equals("line")
+                        ? "upgrades" : "twins") + " are not remote requests and have no pattern): producer-consumer"
+                        + " data can be pushed or prefetched, migratory data wants an update protocol or less"
+                        + " locking. The table counts the " + unit + "s, data structures and source lines whose"
+                        + " costliest pattern each is.");
         List<String> cats = List.of(PATTERNS);
-        BarChart c = new BarChart(id + "-patterns-chart", "pattern", "count", false, false, List.of(SHORT));
         String[][] parts = {{"units", unit + "s"}, {"byDataStructure", "data structures"},
             {"bySourceLine", "source lines"}};
-        for (String[] p : parts) {
-            long[] n = new long[PATTERNS.length];
-            for (JsonNode r : json.path(p[0])) {
+        long[][] counts = new long[parts.length][PATTERNS.length];
+        for (int i = 0; i < parts.length; i++) {
+            for (JsonNode r : json.path(parts[i][0])) {
                 int k = cats.indexOf(r.path("pattern").asText());
                 if (k >= 0) {
-                    n[k]++;
+                    counts[i][k]++;
                 }
             }
-            double[] hs = new double[n.length];
-            String[] raw = new String[n.length];
-            for (int k = 0; k < n.length; k++) {
-                hs[k] = n[k];
-                raw[k] = Long.toString(n[k]);
-            }
-            c.add(p[1], hs, raw);
         }
+        JsonNode cost = json.path("costByPattern");
+        double total = json.path("totalCost").asDouble();
+        Integer[] order = new Integer[PATTERNS.length];
+        for (int k = 0; k < order.length; k++) {
+            order[k] = k;
+        }
+        java.util.Arrays.sort(order, (a, b) -> Double.compare(cost.path(PATTERNS[b]).asDouble(),
+                cost.path(PATTERNS[a]).asDouble()));
+        RankedBars c = new RankedBars(id + "-patterns-chart", "cost", "µs");
+        f.header(List.of("pattern", "share", "cost (µs)", unit + "s", "data structures", "source lines"));
+        for (int k : order) {
+            double v = cost.path(PATTERNS[k]).asDouble();
+            String share = Fmt.raw(total == 0 ? 0.0 : v / total);
+            String what = parts[0][1] + " " + counts[0][k] + ", " + parts[1][1] + " " + counts[1][k] + ", "
+                    + parts[2][1] + " " + counts[2][k];
+            c.add(PATTERNS[k], v, Json.raw(cost.path(PATTERNS[k])), share, what);
+            f.row(List.of(PATTERNS[k], Fmt.pct(total == 0 ? 0 : 100 * v / total), Fmt.count(v),
+                    Fmt.count(counts[0][k]), Fmt.count(counts[1][k]), Fmt.count(counts[2][k])));
+        }
+        return f.svg(c.svg());
+    }
+
+    /** The pages (lines) by cost: bars with shares; the table adds each one's pattern and explanation shape. */
+    private Figure units() {
+        Figure f = new Figure(id + "-units", "Communication cost by " + unit + suffix, "seed 003 §4",
+                "Each bar is the cost of the faults on one " + unit + ", largest first; the table gives its"
+                        + " pattern and the shape of its explanations (C the faulting processor, P1, P2 … the"
+                        + " others, R or W: the path back to the processor's previous fault).");
+        RankedBars c = new RankedBars(id + "-units-chart", "cost", "µs");
         f.header(List.of(unit, "pattern", "share", "cost (µs)", "explanation shape"));
         int n = 0;
         for (JsonNode u : json.path("units")) {
+            String pat = u.path("pattern").isNull() ? "-" : u.path("pattern").asText();
+            c.add(unitName(u.path("unit").asLong()), u.path("cost").asDouble(), Json.raw(u.path("cost")),
+                    Json.raw(u.path("share")), pat);
             if (n++ < TABLE_ROWS) {
-                f.row(List.of(unitName(u.path("unit").asLong()), u.path("pattern").isNull() ? "-"
-                        : u.path("pattern").asText(), Fmt.pct(100 * u.path("share").asDouble()),
+                f.row(List.of(unitName(u.path("unit").asLong()), pat, Fmt.pct(100 * u.path("share").asDouble()),
                         Fmt.count(u.path("cost").asDouble()), u.path("shape").asText()));
             }
         }
         if (n > TABLE_ROWS) {
             f.row(List.of("… " + (n - TABLE_ROWS) + " more in the JSON", "", "", "", ""));
         }
-        return f.svg(c.svg());
+        return c.isEmpty() ? f : f.svg(c.svg());
     }
 
     /** The falsely shared lines: misses, false-sharing misses and those separating the parts removes; the table. */
@@ -149,6 +177,9 @@ final class ExplainFigures {
             {"removed", "removed by separating"}};
         BarChart c = new BarChart(id + "-false-sharing-chart", "line", "misses", false, false, cats);
         for (String[] p : parts) {
+            if (p[0].equals("removed") && !lines.isEmpty() && lines.get(0).path("removed").isNull()) {
+                continue;
+            }
             double[] hs = new double[cats.size()];
             String[] raw = new String[cats.size()];
             for (int i = 0; i < cats.size(); i++) {
@@ -169,7 +200,7 @@ final class ExplainFigures {
             long a = l.path("address").asLong();
             f.row(List.of(unitName(l.path("line").asLong()), hex(a) + ".." + hex(a + size - 1),
                     Fmt.count(l.path("misses").asLong()), Fmt.count(l.path("falseSharingMisses").asLong()),
-                    Fmt.count(l.path("missesSeparated").asLong()), Fmt.count(l.path("removed").asLong()),
+                    counted(l.path("missesSeparated")), counted(l.path("removed")),
                     who.toString(), l.path("fix").asText()));
         }
         if (cats.isEmpty()) {
@@ -177,6 +208,11 @@ final class ExplainFigures {
             return f;
         }
         return f.svg(c.svg()).open();
+    }
+
+    /** A count, or "not counted" where the JSON holds null (a fault trace explained without its trace set). */
+    private static String counted(JsonNode v) {
+        return v.isNull() ? "not counted" : Fmt.count(v.asLong());
     }
 
     private String unitName(long u) {

@@ -86,33 +86,55 @@ class ExplainFiguresTest {
     }
 
     @Test
-    void patternBars_countTheUnitsDataStructuresAndSourceLinesOfEachPattern() throws Exception {
+    void patternBars_areTheCostPerPattern_largestFirst_withShareOfTheTotal_andCountsInTheTable() throws Exception {
         for (Path file : List.of(FS, PC)) {
             JsonNode json = OM.readTree(file.toFile());
             String gran = json.path("granularity").asText();
-            List<Bar> bars = bars(page(file), Result.programOf(file) + "-explain-" + gran + "-patterns-chart");
-            assertEquals(3 * ExplainFigures.PATTERNS.length, bars.size(), "three series over six patterns");
-            String[][] parts = {{"units", gran + "s"}, {"byDataStructure", "data structures"},
-                {"bySourceLine", "source lines"}};
-            long total = 0;
-            for (String[] p : parts) {
-                for (int k = 0; k < ExplainFigures.PATTERNS.length; k++) {
-                    long n = 0;
-                    for (JsonNode r : json.path(p[0])) {
-                        n += r.path("pattern").asText().equals(ExplainFigures.PATTERNS[k]) ? 1 : 0;
-                    }
-                    total += n;
-                    String x = ExplainFigures.SHORT[k];
-                    Bar b = bars.stream().filter(e -> e.series().equals(p[1]) && e.x().equals(x)).findFirst()
-                            .orElseThrow();
-                    assertEquals(Long.toString(n), b.value(), file + " " + p[1] + " " + x);
-                }
+            String id = Result.programOf(file) + "-explain-" + gran + "-patterns";
+            String page = page(file);
+            List<Bar> bars = bars(page, id + "-chart");
+            assertEquals(ExplainFigures.PATTERNS.length, bars.size(), "a bar per pattern");
+            double total = json.path("totalCost").asDouble();
+            double before = Double.MAX_VALUE;
+            for (Bar b : bars) {
+                double cost = json.path("costByPattern").path(b.x()).asDouble();
+                assertEquals(cost, Double.parseDouble(b.value()), 0.0, file + " " + b.x() + " cost as in JSON");
+                assertEquals(cost / total, Double.parseDouble(b.share()), 1e-12, file + " " + b.x() + " share");
+                assertTrue(cost <= before, "largest cost first");
+                before = cost;
             }
-            assertTrue(total > 0, "some pattern counted");
+            int fig = page.indexOf("<figure id=\"" + id + "\"");
+            String table = page.substring(fig, page.indexOf("</figure>", fig));
+            for (String k : ExplainFigures.PATTERNS) {
+                StringBuilder counts = new StringBuilder();
+                for (String part : List.of("units", "byDataStructure", "bySourceLine")) {
+                    long n = 0;
+                    for (JsonNode r : json.path(part)) {
+                        n += r.path("pattern").asText().equals(k) ? 1 : 0;
+                    }
+                    counts.append("<td>").append(Fmt.count(n)).append("</td>");
+                }
+                int at = table.indexOf("<td>" + k + "</td>");
+                assertTrue(at >= 0, file + ": table row of " + k);
+                String tr = table.substring(at, table.indexOf("</tr>", at));
+                assertTrue(tr.endsWith(counts.toString()), file + " " + k + ": counts " + counts + " in " + tr);
+            }
         }
         List<Bar> fs = bars(page(FS), "falsesharing-explain-line-patterns-chart");
-        assertTrue(fs.stream().anyMatch(b -> b.series().equals("lines") && b.x().equals("migratory")
-                && !b.value().equals("0")), "the falsely shared line of FalseSharing ping-pongs: migratory");
+        assertEquals("migratory", fs.get(0).x(), "the falsely shared line of FalseSharing ping-pongs: migratory"
+                + " costs most");
+    }
+
+    @Test
+    void unitBars_areTheJsonsUnits_inItsOrder() throws Exception {
+        JsonNode json = OM.readTree(PC.toFile());
+        List<Bar> bars = bars(page(PC), "producerconsumer-explain-page-units-chart");
+        JsonNode units = json.path("units");
+        assertEquals(Math.min(units.size(), RankedBars.MAX_ROWS), bars.size());
+        for (int i = 0; i < bars.size(); i++) {
+            assertEquals("page 0x" + Long.toHexString(units.get(i).path("unit").asLong()), bars.get(i).x());
+            assertEquals(units.get(i).path("cost").asDouble(), Double.parseDouble(bars.get(i).value()), 0.0);
+        }
     }
 
     @Test
@@ -152,6 +174,23 @@ class ExplainFiguresTest {
         String page = page(padded);
         assertTrue(page.contains("<td>no falsely shared line</td>"), "an empty list is said, not left out");
         assertFalse(page.contains("id=\"padded-explain-line-false-sharing-chart\""), "no chart without a line");
+    }
+
+    @Test
+    void falseSharingOfAFaultTraceWithoutItsTraceSet_saysTheSplitMissesAreNotCounted() throws Exception {
+        ObjectNode json = (ObjectNode) OM.readTree(FS.toFile());
+        ObjectNode line = (ObjectNode) json.path("falseSharing").get(0);
+        line.putNull("missesSeparated");
+        line.putNull("removed");
+        Path read = dir.resolve("fromfaults.2.explain.json");
+        OM.writeValue(read.toFile(), json);
+        String page = page(read);
+        List<Bar> bars = bars(page, "fromfaults-explain-line-false-sharing-chart");
+        assertTrue(bars.stream().noneMatch(b -> b.series().equals("removed by separating")), "no made-up bar");
+        assertEquals(line.path("misses").asText(), bars.get(0).value());
+        int fig = page.indexOf("<figure id=\"fromfaults-explain-line-false-sharing\"");
+        String figure = page.substring(fig, page.indexOf("</figure>", fig));
+        assertTrue(figure.contains("<td>not counted</td><td>not counted</td>"), figure);
     }
 
     @Test

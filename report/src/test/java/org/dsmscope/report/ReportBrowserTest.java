@@ -247,6 +247,17 @@ class ReportBrowserTest {
             assertTrue(tip.startsWith(top.path("label").asText() + ": ")
                     && tip.contains(Fmt.pct(100 * top.path("share").asDouble())), tip);
             shot("explain-causes-hover");
+            JsonNode json = new ObjectMapper().readTree(fs.toFile());
+            WebElement pat = driver.findElements(By.cssSelector("#falsesharing-explain-line-patterns-chart rect.bar"))
+                    .get(0);
+            double cost = json.path("costByPattern").path(pat.getDomAttribute("data-x")).asDouble();
+            assertEquals(cost, Double.parseDouble(pat.getDomAttribute("data-value")), 0.0, "the pattern's cost");
+            scrollTo("#falsesharing-explain-line-patterns");
+            new Actions(driver).moveToElement(pat).perform();
+            String patTip = driver.findElement(By.id("tip")).getText();
+            assertTrue(patTip.startsWith("migratory: ") && patTip.contains(Fmt.pct(100 * cost
+                    / json.path("totalCost").asDouble())), patTip);
+            shot("explain-patterns-hover");
             WebElement table = scrollTo("#falsesharing-explain-line-false-sharing details table");
             assertTrue(table.isDisplayed(), "the false-sharing table is open");
             assertTrue(table.getText().contains("long[0] at offset 16 written")
