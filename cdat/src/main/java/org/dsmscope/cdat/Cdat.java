@@ -28,6 +28,13 @@ import org.dsmscope.trace.memory.MemoryUsageFile;
  * configuration asks for, and on request JSON. Replay processor {@code cpu} runs on the configuration's processor
  * {@link CdatConfig#processorOf}; several replay processors may share one. Several {@code Cdat} instances (several
  * configurations) can be fed by one replay.
+ *
+ * <p>In a partitioned replay (SPEC §4 "Partitioning", {@link ReplayContext#partition}) partition k of N simulates
+ * only the lines whose set index in the configuration's caches, dealt round-robin ({@link #partitionSets}), is k mod
+ * N: every cache set, directory entry and interconnect cache set lives in one partition. Each partition still notes
+ * every line's page reference where placement depends on the first reference (1Touch, Oracle, {@code -HPUX}), so
+ * pages get the serial run's homes; partition 0 alone counts the processors' times. {@link #merge} adds the
+ * partitions' counts into the serial run's results (cdat/README.md "Partitions").
  */
 public final class Cdat implements Analysis {
     private final CdatConfig cfg;
@@ -46,6 +53,17 @@ public final class Cdat implements Analysis {
     /** Threads (traces) and replay processors on each simulated processor. */
     private int[] mapped;
     private int[] cpusOn;
+    /** Simulates every line (a plain run, or one partition); else only those {@link #owns} accepts. */
+    private boolean all = true;
+    private int part;
+    private int parts = 1;
+    private long partSetMask;
+    /** A partition notes the page of every other line, as placement depends on first references. */
+    private boolean notePages;
+    private int pageOfLine;
+    private long[] pageNoted;
+    private int[] ioNode;
+    private ReplayContext endCtx;
 
     /** CDAT for configuration {@code cfg}. */
     public Cdat(CdatConfig cfg, CdatOptions opt) {
@@ -73,7 +91,7 @@ public final class Cdat implements Analysis {
         ctx = c;
         lineShift = Integer.numberOfTrailingZeros(cfg.lineSize);
         int ios = c.ioProcessors();
-        int[] ioNode = new int[ios];
+        ioNode = new int[ios];
         for (int k = 0; k < ios; k++) {
             ioNode[k] = ios == 1 ? 0 : cfg.nodeOf(cfg.processorOf(k));
         }
@@ -95,6 +113,20 @@ public final class Cdat implements Analysis {
         }
         current = new Counters(cfg.processors());
         m.counters = current;
+        part = c.partition();
+        parts = c.partitions();
+        if (parts > 1) {
+            String no = partitionRefusal(cfg);
+            if (no != null) {
+                throw new IllegalStateException(no);
+            }
+            all = false;
+            partSetMask = partitionSets(cfg) - 1L;
+            notePages = m.placement.dependsOnFirstTouch();
+            pageOfLine = Integer.numberOfTrailingZeros(cfg.pageSize) - lineShift;
+            pageNoted = new long[1024];
+            java.util.Arrays.fill(pageNoted, -1);
+        }
         if (opt.writeFiles && c.traces() != null) {
             String base = c.traces().base();
             if (cfg.detailedTrace) {
@@ -148,12 +180,47 @@ public final class Cdat implements Analysis {
     public void access(int thread, int cpu, long clock, int memType, int size, boolean store, long address) {
         int g = procOf[cpu];
         long ln = address >>> lineShift;
-        m.data(g, clock, ln, store);
+        data(g, clock, ln, store);
         if (size > 1) {
             long last = (address + size - 1) >>> lineShift;
             for (long l = ln + 1; l <= last; l++) {
-                m.data(g, clock, l, store);
+                data(g, clock, l, store);
             }
+        }
+    }
+
+    private void data(int g, long clock, long ln, boolean store) {
+        if (all || owns(ln)) {
+            m.data(g, clock, ln, store);
+        } else if (notePages) {
+            notePage(ln, g / cfg.processorsPerNode);
+        }
+    }
+
+    private void fetchLine(int g, long clock, long ln, long count) {
+        if (all || owns(ln)) {
+            m.fetch(g, clock, ln, count);
+        } else if (notePages) {
+            notePage(ln, g / cfg.processorsPerNode);
+        }
+    }
+
+    /** True if this partition simulates line {@code ln}. */
+    private boolean owns(long ln) {
+        return (int) ((ln & partSetMask) % parts) == part;
+    }
+
+    /**
+     * Another partition's line referenced from {@code node}: its page is placed here as in the serial run, where
+     * the first reference to any line of a page places it (placement never changes a page's home afterwards, so a
+     * page noted once needs no second look).
+     */
+    private void notePage(long ln, int node) {
+        long page = ln >>> pageOfLine;
+        int i = (int) page & (pageNoted.length - 1);
+        if (pageNoted[i] != page) {
+            pageNoted[i] = page;
+            m.placement.home(page, node);
         }
     }
 
@@ -161,11 +228,11 @@ public final class Cdat implements Analysis {
     public void fetch(int thread, int cpu, long clock, long address, int size) {
         int g = procOf[cpu];
         long ln = address >>> lineShift;
-        m.fetch(g, clock, ln, 1);
+        fetchLine(g, clock, ln, 1);
         if (size > 1) {
             long last = (address + size - 1) >>> lineShift;
             for (long l = ln + 1; l <= last; l++) {
-                m.fetch(g, clock, l, 1); // an instruction across a line boundary: one access per line, as data
+                fetchLine(g, clock, l, 1); // an instruction across a line boundary: one access per line, as data
             }
         }
     }
@@ -180,7 +247,7 @@ public final class Cdat implements Analysis {
             long ln = a >>> lineShift;
             long lineEnd = (ln + 1) << lineShift;
             long n = (Math.min(lineEnd, end) - a + 3) >>> 2;
-            m.fetch(g, c, ln, n);
+            fetchLine(g, c, ln, n);
             a += 4 * n;
             c += n;
         }
@@ -194,7 +261,11 @@ public final class Cdat implements Analysis {
         long first = address >>> lineShift;
         long last = (address + bytes - 1) >>> lineShift;
         for (long l = first; l <= last; l++) {
-            if (read) {
+            if (!all && !owns(l)) {
+                if (notePages) {
+                    notePage(l, ioNode[ioProcessor]);
+                }
+            } else if (read) {
                 m.ioStore(ioProcessor, clock, l);
             } else {
                 m.ioLoad(ioProcessor, clock, l);
@@ -227,7 +298,7 @@ public final class Cdat implements Analysis {
     @Override
     public void phaseEnd(Phase phase, PhaseTimes times) {
         times(current, times);
-        if (ctx.interleaved()) {
+        if (ctx.interleaved() && part == 0) {
             // -i: one parallel phase; a processor is active for the instructions its segments execute
             long span = phase.endClock() - Math.max(0, phase.startClock());
             for (int cpu = 0; cpu < ctx.processors(); cpu++) {
@@ -249,7 +320,7 @@ public final class Cdat implements Analysis {
      * contention). With {@code -i}, whose times are per process, {@link #phaseEnd} takes them from the schedule.
      */
     private void times(Counters into, PhaseTimes t) {
-        if (t == null || ctx.interleaved()) {
+        if (t == null || ctx.interleaved() || part != 0) {
             return;
         }
         for (int i = 0; i < t.threads(); i++) {
@@ -267,16 +338,25 @@ public final class Cdat implements Analysis {
         } else {
             phases.get(phases.size() - 1).counters.add(current); // records after the last phase's end, if any
         }
-        Counters agg = new Counters(cfg.processors());
-        for (CdatResult.PhaseCounts p : phases) {
-            agg.add(p.counters);
-        }
         if (opt.check) {
             CoherenceChecker.verify(m);
         }
-        result = new CdatResult(cfg, c.threads(), c.processors(), c.ioProcessors(), phases, agg, m.lines(),
-                m.placement.firstTouched(), c.problems(), c.problemCount());
         closeTraces();
+        if (parts > 1) {
+            endCtx = c; // a partition's counts: merge() makes the results
+            return;
+        }
+        finish(c, phases, m.lines(), m.placement.firstTouched());
+    }
+
+    /** The results from the phases' counts; the report and JSON written, as asked. */
+    private void finish(ReplayContext c, List<CdatResult.PhaseCounts> counts, long lines, long firstTouched) {
+        Counters agg = new Counters(cfg.processors());
+        for (CdatResult.PhaseCounts p : counts) {
+            agg.add(p.counters);
+        }
+        result = new CdatResult(cfg, c.threads(), c.processors(), c.ioProcessors(), counts, agg, lines,
+                firstTouched, c.problems(), c.problemCount());
         if (opt.writeFiles && c.traces() != null) {
             Path report = output(c.traces().base(), opt.suffix, "cdat_report");
             OutputFile.write(report, tmp -> {
@@ -290,6 +370,64 @@ public final class Cdat implements Analysis {
                 written.add(opt.json);
             }
         }
+    }
+
+    /**
+     * The smallest number of sets among the configuration's caches (data, instruction, interconnect): partitions
+     * deal the set indexes of this many sets, so the lines of any one set of any cache (their line numbers agree
+     * modulo its sets, a multiple of this) fall in one partition. At most this many partitions have work.
+     */
+    public static int partitionSets(CdatConfig cfg) {
+        int s = Math.min(cfg.dataCache.sets(), cfg.instructionCache.sets());
+        return cfg.interconnectCache == null ? s : Math.min(s, cfg.interconnectCache.sets());
+    }
+
+    /**
+     * Why configuration {@code cfg} cannot be simulated in partitions, or null if it can: the traffic traces are
+     * written in the serial run's order of transactions, which a partition does not see whole.
+     */
+    public static String partitionRefusal(CdatConfig cfg) {
+        if (cfg.generalTrace || cfg.detailedTrace) {
+            return "configuration " + cfg.name + " writes the " + (cfg.generalTrace && cfg.detailedTrace
+                    ? "general and detailed" : cfg.generalTrace ? "general" : "detailed") + " traffic trace"
+                    + (cfg.generalTrace && cfg.detailedTrace ? "s" : "") + ", which only a serial run writes"
+                    + " (give --partitions 1, or set general_trace = 0 and detailed_trace = 0)";
+        }
+        return null;
+    }
+
+    /**
+     * Merges the partitions of one configuration's partitioned run ({@link ReplayContext#partitions}), in partition
+     * order: partition 0 gets the serial run's results (the counts of every partition's lines added, its own
+     * processor times, directory lines summed, first-touched pages as every partition placed them) and writes the
+     * report and JSON as a serial run does. Returns partition 0.
+     */
+    public static Cdat merge(List<Cdat> partitions) {
+        Cdat first = partitions.get(0);
+        if (first.parts == 1) {
+            return first;
+        }
+        if (partitions.size() != first.parts) {
+            throw new IllegalArgumentException(partitions.size() + " partitions given of " + first.parts);
+        }
+        List<CdatResult.PhaseCounts> merged = new ArrayList<>();
+        for (int i = 0; i < first.phases.size(); i++) {
+            CdatResult.PhaseCounts p = first.phases.get(i);
+            Counters sum = new Counters(first.cfg.processors());
+            for (Cdat c : partitions) {
+                if (c.phases.size() != first.phases.size() || c.phases.get(i).id != p.id) {
+                    throw new IllegalStateException("partitions saw different phases");
+                }
+                sum.add(c.phases.get(i).counters);
+            }
+            merged.add(new CdatResult.PhaseCounts(p.id, p.kind, p.startClock, p.endClock, sum));
+        }
+        long lines = 0;
+        for (Cdat c : partitions) {
+            lines += c.m.lines();
+        }
+        first.finish(first.endCtx, merged, lines, first.m.placement.firstTouched());
+        return first;
     }
 
     private void closeTraces() {
