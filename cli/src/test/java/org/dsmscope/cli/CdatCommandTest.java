@@ -322,6 +322,58 @@ class CdatCommandTest {
     }
 
     /**
+     * SPEC §4 partitioning: {@code --partitions 2, 3, 0} give the serial run's report, JSON and summary line for two
+     * machines in one replay (RR1, and 1Touch with interconnect caches); a configuration that writes traffic traces is
+     * refused with one line; caches of fewer sets than partitions take fewer partitions, said on standard error.
+     */
+    @Test
+    void partitions_giveTheSameBytesAsASerialRun() throws IOException {
+        assertEquals(0, CiatCommandTest.run("gen", "forkjoin", "-o", dir.toString(), "--name", "pp", "--threads",
+                "4", "--instructions", "4000", "--shared", "0.3", "--shared-bytes", "8192").status());
+        String set = dir.resolve("pp.4").toString();
+        Path touch = Files.writeString(dir.resolve("touch.cfg"), "name = touch\nnodes = 2\nprocessors_per_node = 2\n"
+                + "protocol = 5\npage_policy = 1Touch\ndata_cache = 4K 2 fifo\ninterconnect_cache = 64K 4 random\n");
+        String[] cfgs = {"--config", config("dsm4.cfg").toString(), "--config", touch.toString()};
+        CiatCommandTest.Run serial = CiatCommandTest.run(cat(new String[] {"cdat", set}, cfgs));
+        assertEquals(0, serial.status(), serial.err());
+        String dsm4 = Files.readString(Paths.get(set + ".dsm4.cdat_report"));
+        String t = Files.readString(Paths.get(set + ".touch.cdat_report"));
+        assertEquals(0, CiatCommandTest.run("cdat", "--json", dir.resolve("s.json").toString(), set, touch.toString())
+                .status());
+        for (String n : new String[] {"2", "3", "0"}) {
+            CiatCommandTest.Run par = CiatCommandTest.run(cat(new String[] {"cdat", "--partitions", n, set}, cfgs));
+            assertEquals(0, par.status(), par.err());
+            assertEquals(serial.out(), par.out(), n);
+            assertEquals(dsm4, Files.readString(Paths.get(set + ".dsm4.cdat_report")), n);
+            assertEquals(t, Files.readString(Paths.get(set + ".touch.cdat_report")), n);
+            assertEquals(0, CiatCommandTest.run("cdat", "--partitions", n, "--json", dir.resolve("p.json").toString(),
+                    set, touch.toString()).status());
+            assertEquals(Files.readString(dir.resolve("s.json")), Files.readString(dir.resolve("p.json")), n);
+        }
+        CiatCommandTest.Run traces = CiatCommandTest.run("cdat", "--partitions", "2", set,
+                config("numa2x2.cfg").toString());
+        assertEquals(2, traces.status());
+        assertEquals("dsmscope: option --partitions 2: configuration numa2x2 writes the general and detailed traffic"
+                + " traces, which only a serial run writes (give --partitions 1, or set general_trace = 0 and"
+                + " detailed_trace = 0)\n", traces.err());
+        Path full = Files.writeString(dir.resolve("full.cfg"), "instruction_cache = 4K full lru\n");
+        assertEquals(0, CiatCommandTest.run("cdat", set, full.toString()).status());
+        String fullSerial = Files.readString(Paths.get(set + ".cdat_report"));
+        CiatCommandTest.Run one = CiatCommandTest.run("cdat", "--partitions", "4", set, full.toString());
+        assertEquals(0, one.status(), one.err());
+        assertTrue(one.err().contains("dsmscope: warning: cdat: --partitions 4: the smallest cache has 1 set, so 1"
+                + " partition"), one.err());
+        assertEquals(fullSerial, Files.readString(Paths.get(set + ".cdat_report")));
+        assertEquals(2, CiatCommandTest.run("cdat", "--partitions", "1025", set, full.toString()).status());
+    }
+
+    private static String[] cat(String[] a, String[] b) {
+        String[] r = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, r, a.length, b.length);
+        return r;
+    }
+
+    /**
      * More than 4 GB of level 2 records (memory records alone) simulated on the fly under -Xmx512m, without trace
      * files. Long: {@code mvn -pl cli verify -Ddsmscope.longTests=true -Dtest=CdatCommandTest}.
      */
