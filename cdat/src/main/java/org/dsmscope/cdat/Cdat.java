@@ -58,6 +58,8 @@ public final class Cdat implements Analysis {
     private int part;
     private int parts = 1;
     private long partSetMask;
+    /** Per set index (of {@link #partitionSets}): true if this partition simulates its lines. */
+    private boolean[] mySets;
     /** A partition notes the page of every other line, as placement depends on first references. */
     private boolean notePages;
     private int pageOfLine;
@@ -121,7 +123,12 @@ public final class Cdat implements Analysis {
                 throw new IllegalStateException(no);
             }
             all = false;
-            partSetMask = partitionSets(cfg) - 1L;
+            int sets = partitionSets(cfg);
+            partSetMask = sets - 1L;
+            mySets = new boolean[sets];
+            for (int i = part; i < sets; i += parts) {
+                mySets[i] = true;
+            }
             notePages = m.placement.dependsOnFirstTouch();
             pageOfLine = Integer.numberOfTrailingZeros(cfg.pageSize) - lineShift;
             pageNoted = new long[1024];
@@ -207,7 +214,7 @@ public final class Cdat implements Analysis {
 
     /** True if this partition simulates line {@code ln}. */
     private boolean owns(long ln) {
-        return (int) ((ln & partSetMask) % parts) == part;
+        return mySets[(int) (ln & partSetMask)];
     }
 
     /**
@@ -373,14 +380,18 @@ public final class Cdat implements Analysis {
     }
 
     /**
-     * The smallest number of sets among the configuration's caches (data, instruction, interconnect): partitions
-     * deal the set indexes of this many sets, so the lines of any one set of any cache (their line numbers agree
-     * modulo its sets, a multiple of this) fall in one partition. At most this many partitions have work.
+     * The smallest number of sets among the configuration's caches (data, instruction, interconnect), at most
+     * 65,536: partitions deal the set indexes of this many sets round-robin, so the lines of any one set of any
+     * cache (their line numbers agree modulo its sets, a multiple of this) fall in one partition. At most this many
+     * partitions have work.
      */
     public static int partitionSets(CdatConfig cfg) {
-        int s = Math.min(cfg.dataCache.sets(), cfg.instructionCache.sets());
+        int s = Math.min(MAX_PARTITION_SETS, Math.min(cfg.dataCache.sets(), cfg.instructionCache.sets()));
         return cfg.interconnectCache == null ? s : Math.min(s, cfg.interconnectCache.sets());
     }
+
+    /** At most this many set indexes are dealt (a power of two, so it divides every larger cache's sets). */
+    static final int MAX_PARTITION_SETS = 1 << 16;
 
     /**
      * Why configuration {@code cfg} cannot be simulated in partitions, or null if it can: the traffic traces are
