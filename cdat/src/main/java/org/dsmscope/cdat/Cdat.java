@@ -66,6 +66,10 @@ public final class Cdat implements Analysis {
     private long[] pageNoted;
     private int[] ioNode;
     private ReplayContext endCtx;
+    /** The traffic traces (file 0 detailed, 1 + K general of processor K), and the files written (parts). */
+    private Path[] traceOuts;
+    private Path[] traceParts;
+    private TrafficOrder order;
 
     /** CDAT for configuration {@code cfg}. */
     public Cdat(CdatConfig cfg, CdatOptions opt) {
@@ -118,10 +122,6 @@ public final class Cdat implements Analysis {
         part = c.partition();
         parts = c.partitions();
         if (parts > 1) {
-            String no = partitionRefusal(cfg);
-            if (no != null) {
-                throw new IllegalStateException(no);
-            }
             all = false;
             int sets = partitionSets(cfg);
             partSetMask = sets - 1L;
@@ -134,23 +134,46 @@ public final class Cdat implements Analysis {
             pageNoted = new long[1024];
             java.util.Arrays.fill(pageNoted, -1);
         }
-        if (opt.writeFiles && c.traces() != null) {
-            String base = c.traces().base();
-            if (cfg.detailedTrace) {
-                detailed = new TrafficWriter(output(base, opt.suffix, "cdat_detailed"));
-                m.detailed = detailed;
+        if (opt.writeFiles && c.traces() != null && (cfg.detailedTrace || cfg.generalTrace)) {
+            openTraces(c.traces().base(), ios);
+        }
+    }
+
+    /**
+     * Opens the traffic traces the configuration asks for: the outputs themselves, or in a partitioned run this
+     * partition's hidden parts of them, with the log of their steps ({@link TrafficOrder}).
+     */
+    private void openTraces(String base, int ios) {
+        traceOuts = new Path[1 + cfg.processors() + ios];
+        if (cfg.detailedTrace) {
+            traceOuts[0] = output(base, opt.suffix, "cdat_detailed");
+        }
+        if (cfg.generalTrace) {
+            for (int g = 0; g < cfg.processors(); g++) {
+                traceOuts[1 + g] = output(base, opt.suffix, "cdat_general." + g);
             }
-            if (cfg.generalTrace) {
-                general = new TrafficWriter[cfg.processors() + ios];
-                for (int g = 0; g < cfg.processors(); g++) {
-                    general[g] = new TrafficWriter(output(base, opt.suffix, "cdat_general." + g));
-                }
-                for (int k = 0; k < ios; k++) {
-                    general[cfg.processors() + k] = new TrafficWriter(output(base, opt.suffix,
-                            "cdat_general.io" + (k + 1)));
-                }
-                m.general = general;
+            for (int k = 0; k < ios; k++) {
+                traceOuts[1 + cfg.processors() + k] = output(base, opt.suffix, "cdat_general.io" + (k + 1));
             }
+        }
+        traceParts = traceOuts.clone();
+        if (parts > 1) {
+            for (int f = 0; f < traceParts.length; f++) {
+                traceParts[f] = traceParts[f] == null ? null : TrafficOrder.part(traceParts[f], part);
+            }
+            order = new TrafficOrder(TrafficOrder.part(output(base, opt.suffix, "cdat_order"), part));
+            m.order = order;
+        }
+        if (cfg.detailedTrace) {
+            detailed = new TrafficWriter(traceParts[0]);
+            m.detailed = detailed;
+        }
+        if (cfg.generalTrace) {
+            general = new TrafficWriter[cfg.processors() + ios];
+            for (int f = 0; f < general.length; f++) {
+                general[f] = new TrafficWriter(traceParts[1 + f]);
+            }
+            m.general = general;
         }
     }
 
@@ -197,6 +220,9 @@ public final class Cdat implements Analysis {
     }
 
     private void data(int g, long clock, long ln, boolean store) {
+        if (order != null) {
+            order.next();
+        }
         if (all || owns(ln)) {
             m.data(g, clock, ln, store);
         } else if (notePages) {
@@ -205,6 +231,9 @@ public final class Cdat implements Analysis {
     }
 
     private void fetchLine(int g, long clock, long ln, long count) {
+        if (order != null) {
+            order.next();
+        }
         if (all || owns(ln)) {
             m.fetch(g, clock, ln, count);
         } else if (notePages) {
@@ -268,6 +297,9 @@ public final class Cdat implements Analysis {
         long first = address >>> lineShift;
         long last = (address + bytes - 1) >>> lineShift;
         for (long l = first; l <= last; l++) {
+            if (order != null) {
+                order.next();
+            }
             if (!all && !owns(l)) {
                 if (notePages) {
                     notePage(l, ioNode[ioProcessor]);
@@ -289,16 +321,25 @@ public final class Cdat implements Analysis {
         if (mapped[g] != 1) {
             return; // several threads share the processor: one thread's wait is not the processor's
         }
-        m.status(g, from, Txn.START_IDLE);
-        m.status(g, to, Txn.START_ACTIVE);
+        statusPair(g, from, to);
+    }
+
+    /** Processor {@code g} idle from {@code from} to {@code to}: a status record pair, by partition 0 alone. */
+    private void statusPair(int g, long from, long to) {
+        if (order != null) {
+            order.next();
+        }
+        if (part == 0) {
+            m.status(g, from, Txn.START_IDLE);
+            m.status(g, to, Txn.START_ACTIVE);
+        }
     }
 
     @Override
     public void processorIdle(int cpu, long from, long to) {
         int g = procOf[cpu];
         if (cpusOn[g] == 1) {
-            m.status(g, from, Txn.START_IDLE);
-            m.status(g, to, Txn.START_ACTIVE);
+            statusPair(g, from, to);
         }
     }
 
@@ -394,20 +435,6 @@ public final class Cdat implements Analysis {
     static final int MAX_PARTITION_SETS = 1 << 16;
 
     /**
-     * Why configuration {@code cfg} cannot be simulated in partitions, or null if it can: the traffic traces are
-     * written in the serial run's order of transactions, which a partition does not see whole.
-     */
-    public static String partitionRefusal(CdatConfig cfg) {
-        if (cfg.generalTrace || cfg.detailedTrace) {
-            return "configuration " + cfg.name + " writes the " + (cfg.generalTrace && cfg.detailedTrace
-                    ? "general and detailed" : cfg.generalTrace ? "general" : "detailed") + " traffic trace"
-                    + (cfg.generalTrace && cfg.detailedTrace ? "s" : "") + ", which only a serial run writes"
-                    + " (give --partitions 1, or set general_trace = 0 and detailed_trace = 0)";
-        }
-        return null;
-    }
-
-    /**
      * Merges the partitions of one configuration's partitioned run ({@link ReplayContext#partitions}), in partition
      * order: partition 0 gets the serial run's results (the counts of every partition's lines added, its own
      * processor times, directory lines summed, first-touched pages as every partition placed them) and writes the
@@ -437,6 +464,20 @@ public final class Cdat implements Analysis {
         for (Cdat c : partitions) {
             lines += c.m.lines();
         }
+        if (first.order != null) {
+            List<TrafficOrder> orders = new ArrayList<>();
+            List<Path[]> parts = new ArrayList<>();
+            for (Cdat c : partitions) {
+                orders.add(c.order);
+                parts.add(c.traceParts);
+            }
+            TrafficOrder.merge(orders, parts, first.traceOuts);
+            for (Path p : first.traceOuts) {
+                if (p != null) {
+                    first.written.add(p);
+                }
+            }
+        }
         first.finish(first.endCtx, merged, lines, first.m.placement.firstTouched());
         return first;
     }
@@ -444,15 +485,23 @@ public final class Cdat implements Analysis {
     private void closeTraces() {
         if (detailed != null) {
             detailed.close();
-            written.add(detailed.path());
             detailed = null;
         }
         if (general != null) {
             for (TrafficWriter w : general) {
                 w.close();
-                written.add(w.path());
             }
             general = null;
+        }
+        if (order != null) {
+            order.close();
+        }
+        if (traceOuts != null && parts == 1) {
+            for (Path p : traceOuts) {
+                if (p != null) {
+                    written.add(p);
+                }
+            }
         }
     }
 
@@ -467,6 +516,12 @@ public final class Cdat implements Analysis {
                 w.abort();
             }
             general = null;
+        }
+        if (order != null) {
+            order.delete();
+            for (Path p : traceParts) {
+                TrafficOrder.deleteQuietly(p);
+            }
         }
     }
 

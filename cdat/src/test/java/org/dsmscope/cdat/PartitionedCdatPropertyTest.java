@@ -37,8 +37,9 @@ import org.dsmscope.trace.memory.MemoryUsageFile;
  * SPEC §4 "Partitioning" for CDAT: random trace sets (threads with locks, barriers, branches and page-crossing
  * accesses of 1 to 16 bytes; or {@code -i} process traces with disk I/O) simulated on random machines (every protocol
  * variant, every page policy, {@code -HPUX}, LRU / FIFO / random replacement, with and without interconnect caches,
- * sometimes two configurations in one replay) give the same text report and JSON in 2, 3, 7 and 16 partitions as
- * serially, with the coherence checker on in every partition.
+ * sometimes two configurations in one replay, general and detailed traffic traces on or off) give the same text
+ * report, JSON and traffic traces in 2, 3, 7 and 16 partitions as serially, with the coherence checker on in every
+ * partition, and leave no hidden part behind.
  */
 class PartitionedCdatPropertyTest {
     private static final long SHARED = 0x10000;
@@ -47,7 +48,7 @@ class PartitionedCdatPropertyTest {
     private static final long BARRIER = 0x9000;
     private static final long CODE = 0x2000;
 
-    @Property(tries = 30)
+    @Property(tries = 20)
     void threadTraces_partitionedRunsEqualTheSerialRun(@ForAll long seed,
             @ForAll @IntRange(min = 1, max = 5) int threads) throws IOException {
         Path dir = Files.createTempDirectory("cdat-part");
@@ -61,7 +62,7 @@ class PartitionedCdatPropertyTest {
         }
     }
 
-    @Property(tries = 15)
+    @Property(tries = 10)
     void processTraces_partitionedRunsEqualTheSerialRun(@ForAll long seed,
             @ForAll @IntRange(min = 1, max = 3) int p, @ForAll boolean handleIo, @ForAll boolean distributedIo)
             throws IOException {
@@ -101,23 +102,23 @@ class PartitionedCdatPropertyTest {
             cfgs.add(config(rnd, "c" + i));
         }
         CdatOptions opt = new CdatOptions();
-        opt.writeFiles = false;
         opt.check = true;
         opt.hpux = rnd.nextBoolean();
         opt.memoryFile = usage(dir, rnd, cpus);
         Replay serial = new Replay(set, null, o);
         List<Cdat> one = new ArrayList<>();
         for (CdatConfig c : cfgs) {
-            Cdat s = new Cdat(c, opt);
+            Cdat s = new Cdat(c, options(opt, c, cfgs.size()));
             one.add(s);
             serial.add(s);
         }
         serial.run();
         assertTrue(one.get(0).result().aggregate.streams[Counters.DATA][Counters.MISS] > 0, "a run that simulates");
+        java.util.Map<Path, String> files = outputs(dir);
         for (int parts : new int[] {2, 3, 7, 16}) {
             List<Supplier<Cdat>> make = new ArrayList<>();
             for (CdatConfig c : cfgs) {
-                make.add(() -> new Cdat(c, opt));
+                make.add(() -> new Cdat(c, options(opt, c, cfgs.size())));
             }
             List<Cdat> merged = PartitionedCdat.run(new Replay(set, null, o), parts, make);
             for (int i = 0; i < cfgs.size(); i++) {
@@ -126,8 +127,27 @@ class PartitionedCdatPropertyTest {
                 String what = parts + " partitions, " + cfgs.get(i).toText();
                 assertEquals(text(want), text(got), what);
                 assertEquals(CdatJson.tree(want).toPrettyString(), CdatJson.tree(got).toPrettyString(), what);
+                assertEquals(one.get(i).written(), merged.get(i).written(), what);
+            }
+            assertEquals(files, outputs(dir), parts + " partitions: report and traffic traces");
+        }
+    }
+
+    private static CdatOptions options(CdatOptions o, CdatConfig c, int configs) {
+        CdatOptions r = o.copy();
+        r.suffix = configs > 1 ? c.name : null;
+        return r;
+    }
+
+    /** The CDAT outputs in {@code dir} (reports, traffic traces, any hidden leftover), by name. */
+    private static java.util.Map<Path, String> outputs(Path dir) throws IOException {
+        java.util.Map<Path, String> m = new java.util.TreeMap<>();
+        try (Stream<Path> s = Files.list(dir)) {
+            for (Path p : s.filter(f -> f.getFileName().toString().contains("cdat")).toList()) {
+                m.put(p.getFileName(), Files.readString(p));
             }
         }
+        return m;
     }
 
     static String text(CdatResult r) throws IOException {
@@ -146,7 +166,8 @@ class PartitionedCdatPropertyTest {
                 .pagePolicy(PagePolicy.values()[rnd.nextInt(PagePolicy.values().length)])
                 .threadMap(rnd.nextBoolean() ? ThreadMap.FILL : ThreadMap.SPREAD)
                 .dataCache(cache(rnd, line, repl)).instructionCache(cache(rnd, line, repl))
-                .interconnectCache(rnd.nextBoolean() ? null : cache(rnd, line, repl)).build();
+                .interconnectCache(rnd.nextBoolean() ? null : cache(rnd, line, repl))
+                .generalTrace(rnd.nextBoolean()).detailedTrace(rnd.nextBoolean()).build();
     }
 
     private static CacheGeometry cache(SplittableRandom rnd, int line, Replacement[] repl) {

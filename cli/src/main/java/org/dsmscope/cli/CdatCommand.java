@@ -80,7 +80,7 @@ public final class CdatCommand implements Callable<Integer> {
         }
         ReplayOptions ro = r.replayOptions();
         ro.validate();
-        int parts = partitionCount(cfgs);
+        int parts = partitionCount();
         TraceSet[] ts = r.traceSets("cdat", sets, USAGE);
         checkOutputs(ts, cfgs);
         r.warnUnused(spec);
@@ -159,20 +159,11 @@ public final class CdatCommand implements Callable<Integer> {
         spec.commandLine().getErr().flush();
     }
 
-    /**
-     * The number of partitions {@code --partitions} asks for (0: one per core), checked: refused for a
-     * configuration that writes traffic traces (only a serial run writes them).
-     */
-    int partitionCount(List<CdatConfig> cfgs) {
+    /** The number of partitions {@code --partitions} asks for (0: one per core), checked. */
+    int partitionCount() {
         int parts = partitions == 0 ? Runtime.getRuntime().availableProcessors() : partitions;
         if (parts < 1 || parts > 1024) {
             throw new UserError("option --partitions: value " + partitions + " out of range (0..1024)");
-        }
-        for (CdatConfig c : cfgs) {
-            String no = parts > 1 ? Cdat.partitionRefusal(c) : null;
-            if (no != null) {
-                throw new UserError("option --partitions " + partitions + ": " + no);
-            }
         }
         return parts;
     }

@@ -30,7 +30,8 @@ public final class OnTheFlyCdat extends OnTheFlySink {
         try {
             CdatCommand c = command(options);
             c.r.replayOptions().validate();
-            c.partitionCount(c.configurations(new ArrayList<>()));
+            c.configurations(new ArrayList<>());
+            c.partitionCount();
             return null;
         } catch (RuntimeException e) {
             return "CDAT_OPTIONS: " + e.getMessage();
@@ -43,7 +44,7 @@ public final class OnTheFlyCdat extends OnTheFlySink {
         try {
             CdatCommand c = command(options);
             List<CdatConfig> cfgs = c.configurations(new ArrayList<>());
-            return Math.min(c.partitionCount(cfgs), PartitionedCdat.usefulPartitions(cfgs));
+            return Math.min(c.partitionCount(), PartitionedCdat.usefulPartitions(cfgs));
         } catch (RuntimeException e) {
             return 1; // check() has refused the options
         }
@@ -61,7 +62,7 @@ public final class OnTheFlyCdat extends OnTheFlySink {
             @Override
             public List<Path> run(Replay replay, PrintStream log) {
                 List<CdatConfig> cfgs = c.configurations(new ArrayList<>());
-                int parts = Math.min(c.partitionCount(cfgs), PartitionedCdat.usefulPartitions(cfgs));
+                int parts = Math.min(c.partitionCount(), PartitionedCdat.usefulPartitions(cfgs));
                 List<Cdat> sims = c.simulate(replay, cfgs, replay.partitionable(parts) ? parts : 1);
                 List<Path> written = new ArrayList<>();
                 for (Cdat s : sims) {
