@@ -296,6 +296,25 @@ class CdatCommandTest {
         }
     }
 
+    /** On the fly in 3 partitions (a reader per partition), at the end and live: the bytes of a serial dsmscope cdat. */
+    @Test
+    void toCdat_inPartitions_writesWhatDsmscopeCdatWritesOnTheSameRecords() throws IOException {
+        assumeTrue(TraceCommand.findAgentJar() != null, "agent jar not built");
+        for (boolean live : new boolean[] {false, true}) {
+            String name = dir.resolve(live ? "plive" : "pend").toString();
+            List<String> opts = new ArrayList<>(List.of("--cdat-options", "--partitions 3"));
+            if (live) {
+                opts.addAll(List.of("--threads", "3"));
+            }
+            Path off = toCdat(opts, name);
+            assertEquals(0, Main.run("cdat", off.resolve("x.3").toString(), config("numa2x2.cfg").toString()));
+            for (String f : new String[] {"cdat_report", "cdat_detailed", "cdat_general.0", "cdat_general.2"}) {
+                assertEquals(-1L, Files.mismatch(Paths.get(name + ".3." + f), off.resolve("x.3." + f)),
+                        (live ? "live " : "at the end ") + f);
+            }
+        }
+    }
+
     /**
      * Issue 22: the main thread and 4 workers on dsm4.cfg's 4 processors: the command says before the replay which
      * threads share a processor, and the report and JSON say it too.
