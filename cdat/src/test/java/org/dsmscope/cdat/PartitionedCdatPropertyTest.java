@@ -31,7 +31,6 @@ import org.dsmscope.trace.CallType;
 import org.dsmscope.trace.MemType;
 import org.dsmscope.trace.TraceSet;
 import org.dsmscope.trace.TraceWriter;
-import org.dsmscope.trace.memory.MemoryUsageFile;
 
 /**
  * SPEC §4 "Partitioning" for CDAT: random trace sets (threads with locks, barriers, branches and page-crossing
@@ -178,8 +177,6 @@ class PartitionedCdatPropertyTest {
 
     /** A memory usage file (RR2, Oracle): the code page, shared pages, and private pages owned by their thread. */
     private static Path usage(Path dir, SplittableRandom rnd, int cpus) throws IOException {
-        StringWriter w = new StringWriter();
-        MemoryUsageFile.writeHeader(w, 4096);
         List<long[]> pages = new ArrayList<>();
         pages.add(new long[] {CODE >>> 12, 64, -1});
         for (long p = SHARED >>> 12; p < (SHARED >>> 12) + 4; p++) {
@@ -189,16 +186,8 @@ class PartitionedCdatPropertyTest {
             pages.add(new long[] {(PRIVATE >>> 12) + 16L * t, 0, t});
         }
         pages.sort(Comparator.comparingLong(p -> p[0]));
-        for (long[] p : pages) {
-            MemoryUsageFile.Page pg = new MemoryUsageFile.Page();
-            pg.page = p[0];
-            pg.touchedBytes = 64;
-            pg.codeBytes = p[1];
-            pg.owner = (int) p[2];
-            MemoryUsageFile.writeRecord(w, pg);
-        }
         Path f = dir.resolve("usage.memory");
-        Files.writeString(f, w.toString());
+        PlacementAndIoTest.writeUsage(f, pages.toArray(new long[0][]));
         return f;
     }
 
