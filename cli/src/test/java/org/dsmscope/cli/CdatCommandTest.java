@@ -296,7 +296,7 @@ class CdatCommandTest {
         }
     }
 
-    /** On the fly in 3 partitions (a reader per partition), at the end and live: the bytes of a serial dsmscope cdat. */
+    /** On the fly in 3 partitions (a reader per partition), at the end and live: a serial dsmscope cdat's bytes. */
     @Test
     void toCdat_inPartitions_writesWhatDsmscopeCdatWritesOnTheSameRecords() throws IOException {
         assumeTrue(TraceCommand.findAgentJar() != null, "agent jar not built");
@@ -379,8 +379,8 @@ class CdatCommandTest {
                 config("numa2x2.cfg").toString());
         assertEquals(0, traces.status(), traces.err());
         for (int i = 0; i < kinds.length; i++) {
-            assertEquals(-1L, java.util.Arrays.mismatch(want.get(i), Files.readAllBytes(Paths.get(set + "." + kinds[i]))),
-                    kinds[i]);
+            byte[] got = Files.readAllBytes(Paths.get(set + "." + kinds[i]));
+            assertEquals(-1L, java.util.Arrays.mismatch(want.get(i), got), kinds[i]);
         }
         try (Stream<Path> left = Files.list(dir)) {
             assertEquals(List.of(), left.filter(f -> f.getFileName().toString().startsWith(".")).toList(),
