@@ -7,7 +7,10 @@ import org.dsmscope.cdat.config.Replacement;
 /**
  * One processor cache: {@code sets × ways} lines in primitive arrays, a line's set its line number mod sets, each way
  * holding a line number and a state ({@link #INVALID}, {@link #SHARED}, {@link #EXCLUSIVE}, {@link #MODIFIED});
- * replacement LRU (least recently used), FIFO (oldest filled) or random (a fixed-seed xorshift, so runs repeat).
+ * replacement LRU (least recently used), FIFO (oldest filled) or random (a fixed-seed xorshift per set, so runs
+ * repeat). Nothing couples two sets: a set's choices depend only on the accesses to its lines (LRU and FIFO compare
+ * stamps within the set; each set draws from its own generator), so a simulation split by set index gives the same
+ * choices (cdat/README.md "Partitions").
  * With versions on ({@link CoherenceChecker}), each way also keeps the version of the data it holds.
  */
 final class CacheArray {
@@ -25,7 +28,8 @@ final class CacheArray {
     private final long[] stamp;
     final long[] version;
     private long tick;
-    private long random = 0x9E3779B97F4A7C15L;
+    /** Per set: its random replacement generator's state (null unless random; 0 = not yet drawn from). */
+    private final long[] random;
 
     /** Victim of the last {@link #fill}: its line and state ({@link #INVALID} if the way was free). */
     long victimLine;
@@ -42,6 +46,21 @@ final class CacheArray {
         state = new byte[n];
         stamp = new long[n];
         version = versions ? new long[n] : null;
+        random = replacement == Replacement.RANDOM ? new long[sets] : null;
+    }
+
+    /** The next draw of set {@code set}'s generator (xorshift64, seeded from the set index). */
+    private long draw(int set) {
+        long x = random[set];
+        if (x == 0) {
+            x = 0x9E3779B97F4A7C15L ^ (set + 1L) * 0xBF58476D1CE4E5B9L;
+            x = x == 0 ? 1 : x;
+        }
+        x ^= x << 13;
+        x ^= x >>> 7;
+        x ^= x << 17;
+        random[set] = x;
+        return x;
     }
 
     /** The way index holding {@code ln} (valid), or -1. */
@@ -73,7 +92,8 @@ final class CacheArray {
      * #victimLine}, {@link #victimState} and {@link #victimVersion}. Returns the way.
      */
     int fill(long ln, byte st) {
-        int base = (int) (ln & setMask) * ways;
+        int set = (int) (ln & setMask);
+        int base = set * ways;
         int v = -1;
         for (int i = base, end = base + ways; i < end; i++) {
             if (state[i] == INVALID) {
@@ -83,10 +103,7 @@ final class CacheArray {
         }
         if (v < 0) {
             if (replacement == Replacement.RANDOM) {
-                random ^= random << 13;
-                random ^= random >>> 7;
-                random ^= random << 17;
-                v = base + (int) Long.remainderUnsigned(random, ways);
+                v = base + (int) Long.remainderUnsigned(draw(set), ways);
             } else {
                 v = base;
                 for (int i = base + 1, end = base + ways; i < end; i++) {

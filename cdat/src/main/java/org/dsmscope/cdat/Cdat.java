@@ -28,6 +28,13 @@ import org.dsmscope.trace.memory.MemoryUsageFile;
  * configuration asks for, and on request JSON. Replay processor {@code cpu} runs on the configuration's processor
  * {@link CdatConfig#processorOf}; several replay processors may share one. Several {@code Cdat} instances (several
  * configurations) can be fed by one replay.
+ *
+ * <p>In a partitioned replay (SPEC §4 "Partitioning", {@link ReplayContext#partition}) partition k of N simulates
+ * only the lines whose set index in the configuration's caches, dealt round-robin ({@link #partitionSets}), is k mod
+ * N: every cache set, directory entry and interconnect cache set lives in one partition. Each partition still notes
+ * every line's page reference where placement depends on the first reference (1Touch, Oracle, {@code -HPUX}), so
+ * pages get the serial run's homes; partition 0 alone counts the processors' times. {@link #merge} adds the
+ * partitions' counts into the serial run's results (cdat/README.md "Partitions").
  */
 public final class Cdat implements Analysis {
     private final CdatConfig cfg;
@@ -46,6 +53,23 @@ public final class Cdat implements Analysis {
     /** Threads (traces) and replay processors on each simulated processor. */
     private int[] mapped;
     private int[] cpusOn;
+    /** Simulates every line (a plain run, or one partition); else only those {@link #owns} accepts. */
+    private boolean all = true;
+    private int part;
+    private int parts = 1;
+    private long partSetMask;
+    /** Per set index (of {@link #partitionSets}): true if this partition simulates its lines. */
+    private boolean[] mySets;
+    /** A partition notes the page of every other line, as placement depends on first references. */
+    private boolean notePages;
+    private int pageOfLine;
+    private long[] pageNoted;
+    private int[] ioNode;
+    private ReplayContext endCtx;
+    /** The traffic traces (file 0 detailed, 1 + K general of processor K), and the files written (parts). */
+    private Path[] traceOuts;
+    private Path[] traceParts;
+    private TrafficOrder order;
 
     /** CDAT for configuration {@code cfg}. */
     public Cdat(CdatConfig cfg, CdatOptions opt) {
@@ -73,7 +97,7 @@ public final class Cdat implements Analysis {
         ctx = c;
         lineShift = Integer.numberOfTrailingZeros(cfg.lineSize);
         int ios = c.ioProcessors();
-        int[] ioNode = new int[ios];
+        ioNode = new int[ios];
         for (int k = 0; k < ios; k++) {
             ioNode[k] = ios == 1 ? 0 : cfg.nodeOf(cfg.processorOf(k));
         }
@@ -95,23 +119,61 @@ public final class Cdat implements Analysis {
         }
         current = new Counters(cfg.processors());
         m.counters = current;
-        if (opt.writeFiles && c.traces() != null) {
-            String base = c.traces().base();
-            if (cfg.detailedTrace) {
-                detailed = new TrafficWriter(output(base, opt.suffix, "cdat_detailed"));
-                m.detailed = detailed;
+        part = c.partition();
+        parts = c.partitions();
+        if (parts > 1) {
+            all = false;
+            int sets = partitionSets(cfg);
+            partSetMask = sets - 1L;
+            mySets = new boolean[sets];
+            for (int i = part; i < sets; i += parts) {
+                mySets[i] = true;
             }
-            if (cfg.generalTrace) {
-                general = new TrafficWriter[cfg.processors() + ios];
-                for (int g = 0; g < cfg.processors(); g++) {
-                    general[g] = new TrafficWriter(output(base, opt.suffix, "cdat_general." + g));
-                }
-                for (int k = 0; k < ios; k++) {
-                    general[cfg.processors() + k] = new TrafficWriter(output(base, opt.suffix,
-                            "cdat_general.io" + (k + 1)));
-                }
-                m.general = general;
+            notePages = m.placement.dependsOnFirstTouch();
+            pageOfLine = Integer.numberOfTrailingZeros(cfg.pageSize) - lineShift;
+            pageNoted = new long[1024];
+            java.util.Arrays.fill(pageNoted, -1);
+        }
+        if (opt.writeFiles && c.traces() != null && (cfg.detailedTrace || cfg.generalTrace)) {
+            openTraces(c.traces().base(), ios);
+        }
+    }
+
+    /**
+     * Opens the traffic traces the configuration asks for: the outputs themselves, or in a partitioned run this
+     * partition's hidden parts of them, with the log of their steps ({@link TrafficOrder}).
+     */
+    private void openTraces(String base, int ios) {
+        traceOuts = new Path[1 + cfg.processors() + ios];
+        if (cfg.detailedTrace) {
+            traceOuts[0] = output(base, opt.suffix, "cdat_detailed");
+        }
+        if (cfg.generalTrace) {
+            for (int g = 0; g < cfg.processors(); g++) {
+                traceOuts[1 + g] = output(base, opt.suffix, "cdat_general." + g);
             }
+            for (int k = 0; k < ios; k++) {
+                traceOuts[1 + cfg.processors() + k] = output(base, opt.suffix, "cdat_general.io" + (k + 1));
+            }
+        }
+        traceParts = traceOuts.clone();
+        if (parts > 1) {
+            for (int f = 0; f < traceParts.length; f++) {
+                traceParts[f] = traceParts[f] == null ? null : TrafficOrder.part(traceParts[f], part);
+            }
+            order = new TrafficOrder(TrafficOrder.part(output(base, opt.suffix, "cdat_order"), part));
+            m.order = order;
+        }
+        if (cfg.detailedTrace) {
+            detailed = new TrafficWriter(traceParts[0]);
+            m.detailed = detailed;
+        }
+        if (cfg.generalTrace) {
+            general = new TrafficWriter[cfg.processors() + ios];
+            for (int f = 0; f < general.length; f++) {
+                general[f] = new TrafficWriter(traceParts[1 + f]);
+            }
+            m.general = general;
         }
     }
 
@@ -148,12 +210,53 @@ public final class Cdat implements Analysis {
     public void access(int thread, int cpu, long clock, int memType, int size, boolean store, long address) {
         int g = procOf[cpu];
         long ln = address >>> lineShift;
-        m.data(g, clock, ln, store);
+        data(g, clock, ln, store);
         if (size > 1) {
             long last = (address + size - 1) >>> lineShift;
             for (long l = ln + 1; l <= last; l++) {
-                m.data(g, clock, l, store);
+                data(g, clock, l, store);
             }
+        }
+    }
+
+    private void data(int g, long clock, long ln, boolean store) {
+        if (order != null) {
+            order.next();
+        }
+        if (all || owns(ln)) {
+            m.data(g, clock, ln, store);
+        } else if (notePages) {
+            notePage(ln, g / cfg.processorsPerNode);
+        }
+    }
+
+    private void fetchLine(int g, long clock, long ln, long count) {
+        if (order != null) {
+            order.next();
+        }
+        if (all || owns(ln)) {
+            m.fetch(g, clock, ln, count);
+        } else if (notePages) {
+            notePage(ln, g / cfg.processorsPerNode);
+        }
+    }
+
+    /** True if this partition simulates line {@code ln}. */
+    private boolean owns(long ln) {
+        return mySets[(int) (ln & partSetMask)];
+    }
+
+    /**
+     * Another partition's line referenced from {@code node}: its page is placed here as in the serial run, where
+     * the first reference to any line of a page places it (placement never changes a page's home afterwards, so a
+     * page noted once needs no second look).
+     */
+    private void notePage(long ln, int node) {
+        long page = ln >>> pageOfLine;
+        int i = (int) page & (pageNoted.length - 1);
+        if (pageNoted[i] != page) {
+            pageNoted[i] = page;
+            m.placement.home(page, node);
         }
     }
 
@@ -161,11 +264,11 @@ public final class Cdat implements Analysis {
     public void fetch(int thread, int cpu, long clock, long address, int size) {
         int g = procOf[cpu];
         long ln = address >>> lineShift;
-        m.fetch(g, clock, ln, 1);
+        fetchLine(g, clock, ln, 1);
         if (size > 1) {
             long last = (address + size - 1) >>> lineShift;
             for (long l = ln + 1; l <= last; l++) {
-                m.fetch(g, clock, l, 1); // an instruction across a line boundary: one access per line, as data
+                fetchLine(g, clock, l, 1); // an instruction across a line boundary: one access per line, as data
             }
         }
     }
@@ -180,7 +283,7 @@ public final class Cdat implements Analysis {
             long ln = a >>> lineShift;
             long lineEnd = (ln + 1) << lineShift;
             long n = (Math.min(lineEnd, end) - a + 3) >>> 2;
-            m.fetch(g, c, ln, n);
+            fetchLine(g, c, ln, n);
             a += 4 * n;
             c += n;
         }
@@ -194,7 +297,14 @@ public final class Cdat implements Analysis {
         long first = address >>> lineShift;
         long last = (address + bytes - 1) >>> lineShift;
         for (long l = first; l <= last; l++) {
-            if (read) {
+            if (order != null) {
+                order.next();
+            }
+            if (!all && !owns(l)) {
+                if (notePages) {
+                    notePage(l, ioNode[ioProcessor]);
+                }
+            } else if (read) {
                 m.ioStore(ioProcessor, clock, l);
             } else {
                 m.ioLoad(ioProcessor, clock, l);
@@ -211,23 +321,32 @@ public final class Cdat implements Analysis {
         if (mapped[g] != 1) {
             return; // several threads share the processor: one thread's wait is not the processor's
         }
-        m.status(g, from, Txn.START_IDLE);
-        m.status(g, to, Txn.START_ACTIVE);
+        statusPair(g, from, to);
     }
 
-    @Override
-    public void processorIdle(int cpu, long from, long to) {
-        int g = procOf[cpu];
-        if (cpusOn[g] == 1) {
+    /** Processor {@code g} idle from {@code from} to {@code to}: a status record pair, by partition 0 alone. */
+    private void statusPair(int g, long from, long to) {
+        if (order != null) {
+            order.next();
+        }
+        if (part == 0) {
             m.status(g, from, Txn.START_IDLE);
             m.status(g, to, Txn.START_ACTIVE);
         }
     }
 
     @Override
+    public void processorIdle(int cpu, long from, long to) {
+        int g = procOf[cpu];
+        if (cpusOn[g] == 1) {
+            statusPair(g, from, to);
+        }
+    }
+
+    @Override
     public void phaseEnd(Phase phase, PhaseTimes times) {
         times(current, times);
-        if (ctx.interleaved()) {
+        if (ctx.interleaved() && part == 0) {
             // -i: one parallel phase; a processor is active for the instructions its segments execute
             long span = phase.endClock() - Math.max(0, phase.startClock());
             for (int cpu = 0; cpu < ctx.processors(); cpu++) {
@@ -249,7 +368,7 @@ public final class Cdat implements Analysis {
      * contention). With {@code -i}, whose times are per process, {@link #phaseEnd} takes them from the schedule.
      */
     private void times(Counters into, PhaseTimes t) {
-        if (t == null || ctx.interleaved()) {
+        if (t == null || ctx.interleaved() || part != 0) {
             return;
         }
         for (int i = 0; i < t.threads(); i++) {
@@ -267,16 +386,25 @@ public final class Cdat implements Analysis {
         } else {
             phases.get(phases.size() - 1).counters.add(current); // records after the last phase's end, if any
         }
-        Counters agg = new Counters(cfg.processors());
-        for (CdatResult.PhaseCounts p : phases) {
-            agg.add(p.counters);
-        }
         if (opt.check) {
             CoherenceChecker.verify(m);
         }
-        result = new CdatResult(cfg, c.threads(), c.processors(), c.ioProcessors(), phases, agg, m.lines(),
-                m.placement.firstTouched(), c.problems(), c.problemCount());
         closeTraces();
+        if (parts > 1) {
+            endCtx = c; // a partition's counts: merge() makes the results
+            return;
+        }
+        finish(c, phases, m.lines(), m.placement.firstTouched());
+    }
+
+    /** The results from the phases' counts; the report and JSON written, as asked. */
+    private void finish(ReplayContext c, List<CdatResult.PhaseCounts> counts, long lines, long firstTouched) {
+        Counters agg = new Counters(cfg.processors());
+        for (CdatResult.PhaseCounts p : counts) {
+            agg.add(p.counters);
+        }
+        result = new CdatResult(cfg, c.threads(), c.processors(), c.ioProcessors(), counts, agg, lines,
+                firstTouched, c.problems(), c.problemCount());
         if (opt.writeFiles && c.traces() != null) {
             Path report = output(c.traces().base(), opt.suffix, "cdat_report");
             OutputFile.write(report, tmp -> {
@@ -292,18 +420,88 @@ public final class Cdat implements Analysis {
         }
     }
 
+    /**
+     * The smallest number of sets among the configuration's caches (data, instruction, interconnect), at most
+     * 65,536: partitions deal the set indexes of this many sets round-robin, so the lines of any one set of any
+     * cache (their line numbers agree modulo its sets, a multiple of this) fall in one partition. At most this many
+     * partitions have work.
+     */
+    public static int partitionSets(CdatConfig cfg) {
+        int s = Math.min(MAX_PARTITION_SETS, Math.min(cfg.dataCache.sets(), cfg.instructionCache.sets()));
+        return cfg.interconnectCache == null ? s : Math.min(s, cfg.interconnectCache.sets());
+    }
+
+    /** At most this many set indexes are dealt (a power of two, so it divides every larger cache's sets). */
+    static final int MAX_PARTITION_SETS = 1 << 16;
+
+    /**
+     * Merges the partitions of one configuration's partitioned run ({@link ReplayContext#partitions}), in partition
+     * order: partition 0 gets the serial run's results (the counts of every partition's lines added, its own
+     * processor times, directory lines summed, first-touched pages as every partition placed them) and writes the
+     * report and JSON as a serial run does. Returns partition 0.
+     */
+    public static Cdat merge(List<Cdat> partitions) {
+        Cdat first = partitions.get(0);
+        if (first.parts == 1) {
+            return first;
+        }
+        if (partitions.size() != first.parts) {
+            throw new IllegalArgumentException(partitions.size() + " partitions given of " + first.parts);
+        }
+        List<CdatResult.PhaseCounts> merged = new ArrayList<>();
+        for (int i = 0; i < first.phases.size(); i++) {
+            CdatResult.PhaseCounts p = first.phases.get(i);
+            Counters sum = new Counters(first.cfg.processors());
+            for (Cdat c : partitions) {
+                if (c.phases.size() != first.phases.size() || c.phases.get(i).id != p.id) {
+                    throw new IllegalStateException("partitions saw different phases");
+                }
+                sum.add(c.phases.get(i).counters);
+            }
+            merged.add(new CdatResult.PhaseCounts(p.id, p.kind, p.startClock, p.endClock, sum));
+        }
+        long lines = 0;
+        for (Cdat c : partitions) {
+            lines += c.m.lines();
+        }
+        if (first.order != null) {
+            List<TrafficOrder> orders = new ArrayList<>();
+            List<Path[]> parts = new ArrayList<>();
+            for (Cdat c : partitions) {
+                orders.add(c.order);
+                parts.add(c.traceParts);
+            }
+            TrafficOrder.merge(orders, parts, first.traceOuts);
+            for (Path p : first.traceOuts) {
+                if (p != null) {
+                    first.written.add(p);
+                }
+            }
+        }
+        first.finish(first.endCtx, merged, lines, first.m.placement.firstTouched());
+        return first;
+    }
+
     private void closeTraces() {
         if (detailed != null) {
             detailed.close();
-            written.add(detailed.path());
             detailed = null;
         }
         if (general != null) {
             for (TrafficWriter w : general) {
                 w.close();
-                written.add(w.path());
             }
             general = null;
+        }
+        if (order != null) {
+            order.close();
+        }
+        if (traceOuts != null && parts == 1) {
+            for (Path p : traceOuts) {
+                if (p != null) {
+                    written.add(p);
+                }
+            }
         }
     }
 
@@ -318,6 +516,12 @@ public final class Cdat implements Analysis {
                 w.abort();
             }
             general = null;
+        }
+        if (order != null) {
+            order.delete();
+            for (Path p : traceParts) {
+                TrafficOrder.deleteQuietly(p);
+            }
         }
     }
 

@@ -82,6 +82,8 @@ final class Machine {
     TrafficWriter detailed;
     /** General trace files: processors 0..P-1, then the I/O processors. */
     TrafficWriter[] general;
+    /** In a partitioned run with traffic traces: the steps of the records written (else null). */
+    TrafficOrder order;
 
     /** Set by {@link #obtain}: the state the requester gets and the data's version. */
     private byte got;
@@ -192,6 +194,9 @@ final class Machine {
         counters.transactions[code]++;
         if (detailed != null) {
             detailed.detailed(clock, addr(ln), code, a, b, c, d);
+            if (order != null) {
+                order.wrote(0);
+            }
         }
     }
 
@@ -208,6 +213,9 @@ final class Machine {
         if (general != null) {
             int file = g >= 0 ? g : processors - 1 - g;
             general[file].general(clock, addr(ln), code, proc, node, bank, h, st, sharers(id), processors);
+            if (order != null) {
+                order.wrote(1 + file);
+            }
         }
         long s0 = sharers[2 * id];
         long s1 = sharers[2 * id + 1];
@@ -690,6 +698,9 @@ final class Machine {
             before[0] = 0;
             before[1] = 0;
             general[g].general(clock, 0, code, g % ppn, g / ppn, 0, 0, 0, before, processors);
+            if (order != null) {
+                order.wrote(1 + g);
+            }
         }
     }
 

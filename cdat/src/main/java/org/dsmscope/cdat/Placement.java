@@ -79,6 +79,14 @@ final class Placement {
         return a >= 0x40000000L && a <= 0x7fffffffL;
     }
 
+    /**
+     * True if a page's home can depend on which node references it first (1Touch, Oracle's private pages, the
+     * {@code -HPUX} private range): then the order of first references across all lines matters.
+     */
+    boolean dependsOnFirstTouch() {
+        return policy == PagePolicy.FIRST_TOUCH || policy == PagePolicy.ORACLE || hpux;
+    }
+
     /** The home node of {@code page} for a reference from {@code from}; sets {@link #replicated}. */
     int home(long page, int from) {
         replicated = false;

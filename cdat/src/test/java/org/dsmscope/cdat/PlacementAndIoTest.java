@@ -59,6 +59,12 @@ class PlacementAndIoTest {
 
     private Path usage(long[][] pages) throws Exception {
         Path f = dir.resolve("sim.p.memory");
+        writeUsage(f, pages);
+        return f;
+    }
+
+    /** Writes memory usage file {@code f} (4 KiB pages) listing {@code {page, code bytes, owner}} per page. */
+    static void writeUsage(Path f, long[][] pages) throws java.io.IOException {
         StringWriter w = new StringWriter();
         MemoryUsageFile.writeHeader(w, 4096);
         for (long[] p : pages) {
@@ -70,7 +76,6 @@ class PlacementAndIoTest {
             MemoryUsageFile.writeRecord(w, pg);
         }
         Files.writeString(f, w.toString());
-        return f;
     }
 
     @Test

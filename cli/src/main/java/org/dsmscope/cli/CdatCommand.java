@@ -12,6 +12,7 @@ import org.dsmscope.cdat.Cdat;
 import org.dsmscope.cdat.CdatOptions;
 import org.dsmscope.cdat.CdatResult;
 import org.dsmscope.cdat.Counters;
+import org.dsmscope.cdat.PartitionedCdat;
 import org.dsmscope.cdat.config.CdatConfig;
 import org.dsmscope.replay.Replay;
 import org.dsmscope.replay.ReplayOptions;
@@ -58,6 +59,12 @@ public final class CdatCommand implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE", description = "also write the results as JSON (one configuration)")
     Path json;
 
+    @Option(names = "--partitions", paramLabel = "N",
+            description = {"parallel simulation: each machine's lines in N partitions by cache set, on N threads",
+                "each replaying the trace files (0 = one per core; default 1 = serial); results identical to a serial",
+                "run"})
+    int partitions = 1;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -73,16 +80,18 @@ public final class CdatCommand implements Callable<Integer> {
         }
         ReplayOptions ro = r.replayOptions();
         ro.validate();
+        int parts = partitionCount();
         TraceSet[] ts = r.traceSets("cdat", sets, USAGE);
         checkOutputs(ts, cfgs);
         r.warnUnused(spec);
         Replay replay = new Replay(ts[0], ts[1], ro);
         warnShared(cfgs, ro.interleave > 0 ? ro.interleave : replay.threads(), ro.interleave > 0);
-        List<Cdat> sims = attach(replay, cfgs);
+        parts = usefulPartitions(cfgs, parts, replay);
+        List<Cdat> sims;
         Progress shown = Progress.start(Progress.Mode.of(r.progress), "cdat", "replayed",
                 spec.commandLine().getErr(), replay::progress, replay::expectedRecords);
         try {
-            run(replay, sims);
+            sims = simulate(replay, cfgs, parts);
         } finally {
             Progress.close(shown);
         }
@@ -150,21 +159,69 @@ public final class CdatCommand implements Callable<Integer> {
         spec.commandLine().getErr().flush();
     }
 
-    /** One CDAT per configuration, plugged into {@code replay} (also used by on-the-fly CDAT). */
+    /** The number of partitions {@code --partitions} asks for (0: one per core), checked. */
+    int partitionCount() {
+        int parts = partitions == 0 ? Runtime.getRuntime().availableProcessors() : partitions;
+        if (parts < 1 || parts > 1024) {
+            throw new UserError("option --partitions: value " + partitions + " out of range (0..1024)");
+        }
+        return parts;
+    }
+
+    /**
+     * {@code parts}, or fewer where the configurations' caches have fewer sets than that (more partitions would have
+     * no lines to simulate; said on standard error), or where a live replay has another number of sources.
+     */
+    int usefulPartitions(List<CdatConfig> cfgs, int parts, Replay replay) {
+        int useful = PartitionedCdat.usefulPartitions(cfgs);
+        if (parts > useful) {
+            spec.commandLine().getErr().println("dsmscope: warning: cdat: --partitions " + parts + ": the smallest"
+                    + " cache has " + useful + " set" + (useful == 1 ? "" : "s") + ", so " + useful + " partition"
+                    + (useful == 1 ? "" : "s") + " (cdat/README.md \"Partitions\")");
+            spec.commandLine().getErr().flush();
+            parts = useful;
+        }
+        return parts > 1 && replay.partitionable(parts)
+                && (replay.isLive() || CiatCommand.replaysFit(parts, 2 * replay.traces().size())) ? parts : 1;
+    }
+
+    /**
+     * Simulates the configurations on {@code replay}, serially or in {@code parts} partitions (identical results):
+     * one CDAT per configuration, with its results and outputs (also used by on-the-fly CDAT).
+     */
+    List<Cdat> simulate(Replay replay, List<CdatConfig> cfgs, int parts) {
+        if (parts > 1) {
+            List<java.util.function.Supplier<Cdat>> make = new ArrayList<>();
+            for (CdatConfig c : cfgs) {
+                make.add(() -> cdat(c, cfgs.size()));
+            }
+            return PartitionedCdat.run(replay, parts, make);
+        }
+        List<Cdat> sims = attach(replay, cfgs);
+        run(replay, sims);
+        return sims;
+    }
+
+    /** One CDAT per configuration, plugged into {@code replay} (also used by the sweep). */
     List<Cdat> attach(Replay replay, List<CdatConfig> cfgs) {
         List<Cdat> sims = new ArrayList<>();
         for (CdatConfig c : cfgs) {
-            CdatOptions o = new CdatOptions();
-            o.memoryFile = memory;
-            o.hpux = r.hpux;
-            o.check = check;
-            o.json = json;
-            o.suffix = cfgs.size() > 1 ? c.name : null;
-            Cdat sim = new Cdat(c, o);
+            Cdat sim = cdat(c, cfgs.size());
             sims.add(sim);
             replay.add(sim);
         }
         return sims;
+    }
+
+    /** The CDAT of configuration {@code c}, one of {@code of} in this run, with this command's options. */
+    private Cdat cdat(CdatConfig c, int of) {
+        CdatOptions o = new CdatOptions();
+        o.memoryFile = memory;
+        o.hpux = r.hpux;
+        o.check = check;
+        o.json = json;
+        o.suffix = of > 1 ? c.name : null;
+        return new Cdat(c, o);
     }
 
     /**

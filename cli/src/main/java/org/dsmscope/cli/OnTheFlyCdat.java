@@ -5,6 +5,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.dsmscope.cdat.Cdat;
+import org.dsmscope.cdat.PartitionedCdat;
+import org.dsmscope.cdat.config.CdatConfig;
 import org.dsmscope.replay.Replay;
 import org.dsmscope.replay.ReplayOptions;
 import picocli.CommandLine;
@@ -29,9 +31,22 @@ public final class OnTheFlyCdat extends OnTheFlySink {
             CdatCommand c = command(options);
             c.r.replayOptions().validate();
             c.configurations(new ArrayList<>());
+            c.partitionCount();
             return null;
         } catch (RuntimeException e) {
             return "CDAT_OPTIONS: " + e.getMessage();
+        }
+    }
+
+    /** One reader per partition ({@code --partitions N}): each partition replays the run itself. */
+    @Override
+    public int liveReaders(String type, List<String> options) {
+        try {
+            CdatCommand c = command(options);
+            List<CdatConfig> cfgs = c.configurations(new ArrayList<>());
+            return Math.min(c.partitionCount(), PartitionedCdat.usefulPartitions(cfgs));
+        } catch (RuntimeException e) {
+            return 1; // check() has refused the options
         }
     }
 
@@ -46,8 +61,9 @@ public final class OnTheFlyCdat extends OnTheFlySink {
 
             @Override
             public List<Path> run(Replay replay, PrintStream log) {
-                List<Cdat> sims = c.attach(replay, c.configurations(new ArrayList<>()));
-                CdatCommand.run(replay, sims);
+                List<CdatConfig> cfgs = c.configurations(new ArrayList<>());
+                int parts = Math.min(c.partitionCount(), PartitionedCdat.usefulPartitions(cfgs));
+                List<Cdat> sims = c.simulate(replay, cfgs, replay.partitionable(parts) ? parts : 1);
                 List<Path> written = new ArrayList<>();
                 for (Cdat s : sims) {
                     written.addAll(s.written());

@@ -296,6 +296,25 @@ class CdatCommandTest {
         }
     }
 
+    /** On the fly in 3 partitions (a reader per partition), at the end and live: a serial dsmscope cdat's bytes. */
+    @Test
+    void toCdat_inPartitions_writesWhatDsmscopeCdatWritesOnTheSameRecords() throws IOException {
+        assumeTrue(TraceCommand.findAgentJar() != null, "agent jar not built");
+        for (boolean live : new boolean[] {false, true}) {
+            String name = dir.resolve(live ? "plive" : "pend").toString();
+            List<String> opts = new ArrayList<>(List.of("--cdat-options", "--partitions 3"));
+            if (live) {
+                opts.addAll(List.of("--threads", "3"));
+            }
+            Path off = toCdat(opts, name);
+            assertEquals(0, Main.run("cdat", off.resolve("x.3").toString(), config("numa2x2.cfg").toString()));
+            for (String f : new String[] {"cdat_report", "cdat_detailed", "cdat_general.0", "cdat_general.2"}) {
+                assertEquals(-1L, Files.mismatch(Paths.get(name + ".3." + f), off.resolve("x.3." + f)),
+                        (live ? "live " : "at the end ") + f);
+            }
+        }
+    }
+
     /**
      * Issue 22: the main thread and 4 workers on dsm4.cfg's 4 processors: the command says before the replay which
      * threads share a processor, and the report and JSON say it too.
@@ -319,6 +338,69 @@ class CdatCommandTest {
         CiatCommandTest.Run four = CiatCommandTest.run("cdat", set, config("dsm4.cfg").toString(), "-i", "4");
         assertEquals(0, four.status(), four.err());
         assertEquals("", four.err(), "-i 4: four replay processors on four processors");
+    }
+
+    /**
+     * SPEC §4 partitioning: {@code --partitions 2, 3, 0} give the serial run's report, JSON and summary line for two
+     * machines in one replay (RR1, and 1Touch with interconnect caches), and the serial run's traffic traces
+     * (numa2x2.cfg); caches of fewer sets than partitions take fewer partitions, said on standard error.
+     */
+    @Test
+    void partitions_giveTheSameBytesAsASerialRun() throws IOException {
+        assertEquals(0, CiatCommandTest.run("gen", "forkjoin", "-o", dir.toString(), "--name", "pp", "--threads",
+                "4", "--instructions", "4000", "--shared", "0.3", "--shared-bytes", "8192").status());
+        String set = dir.resolve("pp.4").toString();
+        Path touch = Files.writeString(dir.resolve("touch.cfg"), "name = touch\nnodes = 2\nprocessors_per_node = 2\n"
+                + "protocol = 5\npage_policy = 1Touch\ndata_cache = 4K 2 fifo\ninterconnect_cache = 64K 4 random\n");
+        String[] cfgs = {"--config", config("dsm4.cfg").toString(), "--config", touch.toString()};
+        CiatCommandTest.Run serial = CiatCommandTest.run(cat(new String[] {"cdat", set}, cfgs));
+        assertEquals(0, serial.status(), serial.err());
+        String dsm4 = Files.readString(Paths.get(set + ".dsm4.cdat_report"));
+        String t = Files.readString(Paths.get(set + ".touch.cdat_report"));
+        assertEquals(0, CiatCommandTest.run("cdat", "--json", dir.resolve("s.json").toString(), set, touch.toString())
+                .status());
+        for (String n : new String[] {"2", "3", "0"}) {
+            CiatCommandTest.Run par = CiatCommandTest.run(cat(new String[] {"cdat", "--partitions", n, set}, cfgs));
+            assertEquals(0, par.status(), par.err());
+            assertEquals(serial.out(), par.out(), n);
+            assertEquals(dsm4, Files.readString(Paths.get(set + ".dsm4.cdat_report")), n);
+            assertEquals(t, Files.readString(Paths.get(set + ".touch.cdat_report")), n);
+            assertEquals(0, CiatCommandTest.run("cdat", "--partitions", n, "--json", dir.resolve("p.json").toString(),
+                    set, touch.toString()).status());
+            assertEquals(Files.readString(dir.resolve("s.json")), Files.readString(dir.resolve("p.json")), n);
+        }
+        String[] kinds = {"cdat_report", "cdat_detailed", "cdat_general.0", "cdat_general.3"};
+        assertEquals(0, CiatCommandTest.run("cdat", set, config("numa2x2.cfg").toString()).status());
+        List<byte[]> want = new ArrayList<>();
+        for (String k : kinds) {
+            want.add(Files.readAllBytes(Paths.get(set + "." + k)));
+        }
+        CiatCommandTest.Run traces = CiatCommandTest.run("cdat", "--partitions", "3", set,
+                config("numa2x2.cfg").toString());
+        assertEquals(0, traces.status(), traces.err());
+        for (int i = 0; i < kinds.length; i++) {
+            byte[] got = Files.readAllBytes(Paths.get(set + "." + kinds[i]));
+            assertEquals(-1L, java.util.Arrays.mismatch(want.get(i), got), kinds[i]);
+        }
+        try (Stream<Path> left = Files.list(dir)) {
+            assertEquals(List.of(), left.filter(f -> f.getFileName().toString().startsWith(".")).toList(),
+                    "the partitions' hidden parts are deleted after the merge");
+        }
+        Path full = Files.writeString(dir.resolve("full.cfg"), "instruction_cache = 4K full lru\n");
+        assertEquals(0, CiatCommandTest.run("cdat", set, full.toString()).status());
+        String fullSerial = Files.readString(Paths.get(set + ".cdat_report"));
+        CiatCommandTest.Run one = CiatCommandTest.run("cdat", "--partitions", "4", set, full.toString());
+        assertEquals(0, one.status(), one.err());
+        assertTrue(one.err().contains("dsmscope: warning: cdat: --partitions 4: the smallest cache has 1 set, so 1"
+                + " partition"), one.err());
+        assertEquals(fullSerial, Files.readString(Paths.get(set + ".cdat_report")));
+        assertEquals(2, CiatCommandTest.run("cdat", "--partitions", "1025", set, full.toString()).status());
+    }
+
+    private static String[] cat(String[] a, String[] b) {
+        String[] r = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, r, a.length, b.length);
+        return r;
     }
 
     /**

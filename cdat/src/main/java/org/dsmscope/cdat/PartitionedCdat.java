@@ -1,0 +1,166 @@
+package org.dsmscope.cdat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+import org.dsmscope.cdat.config.CdatConfig;
+import org.dsmscope.replay.Analysis;
+import org.dsmscope.replay.CallEvent;
+import org.dsmscope.replay.Phase;
+import org.dsmscope.replay.PhaseTimes;
+import org.dsmscope.replay.Replay;
+import org.dsmscope.replay.ReplayContext;
+
+/**
+ * CDAT in address partitions (SPEC §4 "Partitioning", seed 000 §5): {@link Replay#runInPartitions} replays the
+ * synchronization skeleton in every partition, each partition's {@link Cdat} of every configuration simulates the
+ * lines of its cache sets, and {@link Cdat#merge} adds them up into the serial run's results, report and JSON
+ * (cdat/README.md "Partitions").
+ */
+public final class PartitionedCdat {
+    private PartitionedCdat() {
+    }
+
+    /**
+     * The smallest {@link Cdat#partitionSets} over {@code cfgs}: more partitions than this leave some without work.
+     */
+    public static int usefulPartitions(List<CdatConfig> cfgs) {
+        int n = Integer.MAX_VALUE;
+        for (CdatConfig c : cfgs) {
+            n = Math.min(n, Cdat.partitionSets(c));
+        }
+        return n;
+    }
+
+    /**
+     * Runs {@code replay} in {@code parts} partitions, each simulating one {@link Cdat} per supplier of {@code
+     * sims} (one per configuration, made on the partition's thread), and returns one merged {@code Cdat} per
+     * configuration, in order, holding the serial run's results and outputs. If the replay fails, every partition's
+     * traffic traces are abandoned.
+     */
+    public static List<Cdat> run(Replay replay, int parts, List<Supplier<Cdat>> sims) {
+        Cdat[][] made = new Cdat[parts][];
+        boolean done = false;
+        try {
+            replay.runInPartitions(parts, k -> {
+                Cdat[] mine = new Cdat[sims.size()];
+                for (int i = 0; i < mine.length; i++) {
+                    mine[i] = sims.get(i).get();
+                }
+                made[k] = mine;
+                return mine.length == 1 ? mine[0] : new Fanout(mine);
+            });
+            List<Cdat> merged = new ArrayList<>();
+            for (int i = 0; i < sims.size(); i++) {
+                List<Cdat> byPartition = new ArrayList<>();
+                for (int k = 0; k < parts; k++) {
+                    byPartition.add(made[k][i]);
+                }
+                merged.add(Cdat.merge(byPartition));
+            }
+            done = true;
+            return merged;
+        } finally {
+            if (!done) {
+                for (Cdat[] mine : made) {
+                    for (int i = 0; mine != null && i < mine.length; i++) {
+                        mine[i].abandon();
+                    }
+                }
+            }
+        }
+    }
+
+    /** The CDATs of several configurations in one partition, fed by its replay. */
+    private static final class Fanout implements Analysis {
+        private final Cdat[] sims;
+
+        Fanout(Cdat[] sims) {
+            this.sims = sims;
+        }
+
+        @Override
+        public void begin(ReplayContext ctx) {
+            for (Cdat s : sims) {
+                s.begin(ctx);
+            }
+        }
+
+        @Override
+        public void phaseBegin(Phase phase) {
+            for (Cdat s : sims) {
+                s.phaseBegin(phase);
+            }
+        }
+
+        @Override
+        public void access(int thread, int cpu, long clock, int memType, int size, boolean store, long address) {
+            for (Cdat s : sims) {
+                s.access(thread, cpu, clock, memType, size, store, address);
+            }
+        }
+
+        @Override
+        public void fetch(int thread, int cpu, long clock, long address, int size) {
+            for (Cdat s : sims) {
+                s.fetch(thread, cpu, clock, address, size);
+            }
+        }
+
+        @Override
+        public void fetchRun(int thread, int cpu, long clock, long address, int count) {
+            for (Cdat s : sims) {
+                s.fetchRun(thread, cpu, clock, address, count);
+            }
+        }
+
+        @Override
+        public void branch(int thread, int cpu, long clock, int kind, long source, long target) {
+            for (Cdat s : sims) {
+                s.branch(thread, cpu, clock, kind, source, target);
+            }
+        }
+
+        @Override
+        public void call(int thread, int cpu, long clock, CallEvent call) {
+            for (Cdat s : sims) {
+                s.call(thread, cpu, clock, call);
+            }
+        }
+
+        @Override
+        public void io(int thread, int cpu, int ioProcessor, long clock, boolean read, long address, long bytes) {
+            for (Cdat s : sims) {
+                s.io(thread, cpu, ioProcessor, clock, read, address, bytes);
+            }
+        }
+
+        @Override
+        public void waited(int thread, int cpu, long from, long to, int reason) {
+            for (Cdat s : sims) {
+                s.waited(thread, cpu, from, to, reason);
+            }
+        }
+
+        @Override
+        public void processorIdle(int cpu, long from, long to) {
+            for (Cdat s : sims) {
+                s.processorIdle(cpu, from, to);
+            }
+        }
+
+        @Override
+        public void phaseEnd(Phase phase, PhaseTimes times) {
+            for (Cdat s : sims) {
+                s.phaseEnd(phase, times);
+            }
+        }
+
+        @Override
+        public void end(ReplayContext ctx, PhaseTimes total) {
+            for (Cdat s : sims) {
+                s.end(ctx, total);
+            }
+        }
+    }
+}
