@@ -14,6 +14,7 @@ import org.dsmscope.progs.FileProg;
 import org.dsmscope.progs.JucProg;
 import org.dsmscope.progs.LockProg;
 import org.dsmscope.progs.ParkProg;
+import org.dsmscope.progs.QueueProg;
 import org.dsmscope.progs.SyncProg;
 import org.dsmscope.progs.WaitProg;
 import org.dsmscope.trace.CallType;
@@ -289,11 +290,60 @@ class Level1Test {
                 }
             }
         }
-        // 7 tasks (4 submitted, 1 executed, 2 completable): start and get / join each; 20 takes, 20 polls
-        assertEquals(List.of(2, 2, 2, 2, 2, 2, 2, 20, 20), acquires.values().stream().sorted().toList(), acquires.toString());
+        // 7 tasks (4 submitted, 1 executed, 2 completable): start and get / join each; 20 takes, 20 polls; puts 5..20
+        // into the queue of capacity 4 acquire the slots that takes 1..16 freed
+        assertEquals(List.of(2, 2, 2, 2, 2, 2, 2, 16, 20, 20), acquires.values().stream().sorted().toList(),
+                acquires.toString());
         long queueReleases = all.get(0).stream().filter(r -> r.isCall(CallType.SYNC_RELEASE) && r.args[2] > 1)
                 .map(r -> r.args[1]).distinct().count();
         assertEquals(2, queueReleases, "main puts into two queues");
         assertTrue(paired >= 30, "most takes name their put: " + paired + " of 50 acquires");
+    }
+
+    /**
+     * Issue 28, the queue hand-offs beyond put / take: a producer that fills a bounded queue acquires the slot the
+     * take freed (put m of a queue of capacity C acquires slot release m − C), a SynchronousQueue's put and a
+     * transfer acquire their own take's, deque ends and drainTo pair with their puts, and each side of an
+     * Exchanger acquires its partner's release. Every number names a release of the other thread; results keep.
+     */
+    @Test
+    void boundedQueuesDequesTransfersAndExchanges_pairBothWays_andKeepResults() throws Exception {
+        int n = 20;
+        Traced t = Traced.run(dir, "level=1", QueueProg.class, Integer.toString(n));
+        assertEquals(0, t.exit, t.err);
+        assertTrue(t.out.contains("check 190 190 190 570 190 190 20190"), t.out);
+        List<List<Traced.Rec>> all = t.all();
+        assertEquals(2, all.size());
+        Map<String, Integer> releasedBy = new HashMap<>();
+        for (int th = 0; th < 2; th++) {
+            for (Traced.Rec r : all.get(th)) {
+                if (r.isCall(CallType.SYNC_RELEASE)) {
+                    assertEquals(null, releasedBy.put(r.args[1] + "/" + r.args[2], th), "numbers are unique: " + r);
+                }
+            }
+        }
+        int named = 0;
+        int acquires = 0;
+        for (int th = 0; th < 2; th++) {
+            Map<Long, Integer> perObject = new HashMap<>();
+            for (Traced.Rec r : all.get(th)) {
+                if (!r.isCall(CallType.SYNC_ACQUIRE)) {
+                    continue;
+                }
+                Integer by = releasedBy.get(r.args[1] + "/" + r.args[2]);
+                assertTrue(r.args[2] == 0 || by != null && by != th, "paired with the other thread's release: " + r);
+                perObject.merge(r.args[1], 1, Integer::sum);
+                acquires++;
+                named += r.args[2] > 0 ? 1 : 0;
+            }
+            if (th == 0) {
+                // slots of the ArrayBlockingQueue (puts 3..20) and the deque (puts 4..20), the synchronous queue's
+                // takes and slots, the transfers' slots, the exchanges
+                assertEquals(List.of(n - 3, n - 2, n, n, n, n), perObject.values().stream().sorted().toList(),
+                        perObject.toString());
+            }
+        }
+        // 0: an acquire that found no number within the agent's catch-up time (orders nothing)
+        assertTrue(named * 10 >= acquires * 9, "acquires name a release: " + named + " of " + acquires);
     }
 }

@@ -61,11 +61,14 @@ public final class Bootstrap {
             Module agentModule = Bootstrap.class.getModule();
             // java.base reads the agent (hooks are called from JDK classes) and opens the locks package to it
             // (a read-write lock's read and write sections name the synchronizer they share: SyncHooks.lockObject)
+            // and java.util.concurrent (a bounded queue's capacity: rt.QueueSlots)
             inst.redefineModule(Object.class.getModule(), Set.of(agentModule), Map.of(),
-                    Map.of("java.util.concurrent.locks", Set.of(agentModule)), Set.of(), Map.of());
+                    Map.of("java.util.concurrent.locks", Set.of(agentModule), "java.util.concurrent",
+                            Set.of(agentModule)), Set.of(), Map.of());
             // Load the hook classes now, not inside the first traced call.
             for (String c : new String[] {"rt.ThreadHooks", "rt.SyncHooks", "rt.CallHooks", "rt.MemHooks",
-                "rt.CodeHooks", "rt.SyncState", "rt.ParkHooks", "rt.JucHooks", "rt.JucHooks$Task"}) {
+                "rt.CodeHooks", "rt.SyncState", "rt.ParkHooks", "rt.JucHooks", "rt.JucHooks$Task", "rt.QueueHooks",
+                "rt.QueueSlots"}) {
                 Class.forName("org.dsmscope.agent." + c, true, null);
             }
             long t3 = System.nanoTime();

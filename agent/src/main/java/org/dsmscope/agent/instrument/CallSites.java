@@ -14,6 +14,7 @@ final class CallSites {
     static final String CALLS = "org/dsmscope/agent/rt/CallHooks";
     static final String PARK = "org/dsmscope/agent/rt/ParkHooks";
     static final String JUC = "org/dsmscope/agent/rt/JucHooks";
+    static final String QUEUE = "org/dsmscope/agent/rt/QueueHooks";
 
     /** A replacement: the static hook {@code owner.name desc}. */
     static final class Replace {
@@ -145,17 +146,48 @@ final class CallSites {
             replace(o, "get", "(JLjava/util/concurrent/TimeUnit;)Ljava/lang/Object;", JUC, "get", ju + "Future");
         }
         String bq = ju + "BlockingQueue";
-        for (String o : new String[] {bq, ju + "ArrayBlockingQueue", ju + "LinkedBlockingQueue",
-            ju + "LinkedBlockingDeque", ju + "BlockingDeque", ju + "PriorityBlockingQueue",
-            ju + "LinkedTransferQueue", ju + "TransferQueue", ju + "SynchronousQueue"}) {
-            replace(o, "put", "(Ljava/lang/Object;)V", JUC, "put", bq);
-            replace(o, "offer", "(Ljava/lang/Object;)Z", JUC, "offer", bq);
-            replace(o, "add", "(Ljava/lang/Object;)Z", JUC, "add", bq);
-            replace(o, "offer", "(Ljava/lang/Object;JLjava/util/concurrent/TimeUnit;)Z", JUC, "offer", bq);
-            replace(o, "take", "()Ljava/lang/Object;", JUC, "take", bq);
-            replace(o, "poll", "()Ljava/lang/Object;", JUC, "poll", bq);
-            replace(o, "poll", "(JLjava/util/concurrent/TimeUnit;)Ljava/lang/Object;", JUC, "poll", bq);
+        String bd = ju + "BlockingDeque";
+        String tq = ju + "TransferQueue";
+        String obj = "(Ljava/lang/Object;";
+        String timed = "JLjava/util/concurrent/TimeUnit;)";
+        for (String o : new String[] {bq, ju + "ArrayBlockingQueue", ju + "LinkedBlockingQueue", bd,
+            ju + "LinkedBlockingDeque", ju + "PriorityBlockingQueue", ju + "LinkedTransferQueue",
+            tq, ju + "SynchronousQueue"}) {
+            replace(o, "put", obj + ")V", QUEUE, "put", bq);
+            replace(o, "offer", obj + ")Z", QUEUE, "offer", bq);
+            replace(o, "add", obj + ")Z", QUEUE, "add", bq);
+            replace(o, "offer", obj + timed + "Z", QUEUE, "offer", bq);
+            replace(o, "take", "()Ljava/lang/Object;", QUEUE, "take", bq);
+            replace(o, "poll", "()Ljava/lang/Object;", QUEUE, "poll", bq);
+            replace(o, "poll", "(" + timed + "Ljava/lang/Object;", QUEUE, "poll", bq);
+            replace(o, "remove", "()Ljava/lang/Object;", QUEUE, "remove", bq);
+            replace(o, "remove", obj + ")Z", QUEUE, "remove", bq);
+            replace(o, "drainTo", "(Ljava/util/Collection;)I", QUEUE, "drainTo", bq);
+            replace(o, "drainTo", "(Ljava/util/Collection;I)I", QUEUE, "drainTo", bq);
         }
+        for (String o : new String[] {bd, ju + "LinkedBlockingDeque"}) {
+            for (String m : new String[] {"putFirst", "putLast", "addFirst", "addLast", "push"}) {
+                replace(o, m, obj + ")V", QUEUE, m, bd);
+            }
+            for (String m : new String[] {"offerFirst", "offerLast"}) {
+                replace(o, m, obj + ")Z", QUEUE, m, bd);
+                replace(o, m, obj + timed + "Z", QUEUE, m, bd);
+            }
+            for (String m : new String[] {"takeFirst", "takeLast", "pollFirst", "pollLast", "removeFirst",
+                "removeLast", "pop"}) {
+                replace(o, m, "()Ljava/lang/Object;", QUEUE, m, bd);
+            }
+            replace(o, "pollFirst", "(" + timed + "Ljava/lang/Object;", QUEUE, "pollFirst", bd);
+            replace(o, "pollLast", "(" + timed + "Ljava/lang/Object;", QUEUE, "pollLast", bd);
+        }
+        for (String o : new String[] {tq, ju + "LinkedTransferQueue"}) {
+            replace(o, "transfer", obj + ")V", QUEUE, "transfer", tq);
+            replace(o, "tryTransfer", obj + ")Z", QUEUE, "tryTransfer", tq);
+            replace(o, "tryTransfer", obj + timed + "Z", QUEUE, "tryTransfer", tq);
+        }
+        String ex = ju + "Exchanger";
+        replace(ex, "exchange", obj + ")Ljava/lang/Object;", QUEUE, "exchange", ex);
+        replace(ex, "exchange", obj + timed + "Ljava/lang/Object;", QUEUE, "exchange", ex);
         REPLACE.put("org/dsmscope/api/Smait.marker(II)V", new Replace(CALLS, "marker", "(II)V", true));
         String ls = "java/util/concurrent/locks/LockSupport.";
         for (String d : new String[] {"park()V", "park(Ljava/lang/Object;)V", "parkNanos(J)V",

@@ -1,6 +1,5 @@
 package org.dsmscope.agent.rt;
 
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -26,16 +25,11 @@ import org.dsmscope.trace.CallType;
  * after its submit), its end release 2, and a return from {@code Future.get} (or an {@code ExecutionException}) an
  * acquire of the task's last release (the replay has the getter wait for the task's end).
  *
- * <p>Blocking queues: a put that placed its element is a release on the queue, numbered after the element is in
- * the queue; the k-th take that got an element an acquire of put k (the element's own put for a FIFO queue with
- * one producer; never a put that has not happened).
+ * <p>Queues, deques and exchangers: {@link QueueHooks}.
  *
  * <p>Each hook performs the program's own call unchanged and records around it; recording never throws.
  */
 public final class JucHooks {
-    /** How long a take waits for the number of the put whose element it got (its producer is about to give it). */
-    static final long CATCH_UP_NANOS = 1_000_000;
-
     private JucHooks() {
     }
 
@@ -326,124 +320,6 @@ public final class JucHooks {
         if (task.last != 0) {
             record(t, CallType.SYNC_ACQUIRE, task, t0, task.last);
         }
-    }
-
-    /** {@code q.put(e)}. */
-    public static void put(BlockingQueue<Object> q, Object e) throws InterruptedException {
-        long t0 = TraceRuntime.now();
-        q.put(e);
-        placed(q, t0);
-    }
-
-    /** {@code q.offer(e)}. */
-    public static boolean offer(BlockingQueue<Object> q, Object e) {
-        long t0 = TraceRuntime.now();
-        boolean ok = q.offer(e);
-        if (ok) {
-            placed(q, t0);
-        }
-        return ok;
-    }
-
-    /** {@code q.add(e)}. */
-    public static boolean add(BlockingQueue<Object> q, Object e) {
-        long t0 = TraceRuntime.now();
-        boolean ok = q.add(e);
-        if (ok) {
-            placed(q, t0);
-        }
-        return ok;
-    }
-
-    /** {@code q.offer(e, time, unit)}. */
-    public static boolean offer(BlockingQueue<Object> q, Object e, long time, TimeUnit unit)
-            throws InterruptedException {
-        long t0 = TraceRuntime.now();
-        boolean ok = q.offer(e, time, unit);
-        if (ok) {
-            placed(q, t0);
-        }
-        return ok;
-    }
-
-    /** {@code q.take()}. */
-    public static Object take(BlockingQueue<Object> q) throws InterruptedException {
-        long t0 = beforeTake(q);
-        Object e = q.take();
-        took(q, t0);
-        return e;
-    }
-
-    /** {@code q.poll()}. */
-    public static Object poll(BlockingQueue<Object> q) {
-        long t0 = TraceRuntime.now();
-        Object e = q.poll();
-        if (e != null) {
-            took(q, t0);
-        }
-        return e;
-    }
-
-    /** {@code q.poll(time, unit)}. */
-    public static Object poll(BlockingQueue<Object> q, long time, TimeUnit unit) throws InterruptedException {
-        long t0 = beforeTake(q);
-        Object e = q.poll(time, unit);
-        if (e != null) {
-            took(q, t0);
-        }
-        return e;
-    }
-
-    /** Before a take that may block: its start; on the fly, the thread's records go to the analysis first. */
-    private static long beforeTake(BlockingQueue<Object> q) {
-        if (q != null && q.isEmpty()) {
-            TraceRuntime.blocking(TraceRuntime.current());
-        }
-        return TraceRuntime.now();
-    }
-
-    /** An element is in {@code q}: the next release on it. */
-    private static void placed(BlockingQueue<Object> q, long t0) {
-        ThreadTrace t = TraceRuntime.current();
-        if (!t.traced) {
-            return;
-        }
-        long seq;
-        try {
-            seq = SyncState.of(q).nextRelease();
-        } catch (Throwable e) {
-            return;
-        }
-        record(t, CallType.SYNC_RELEASE, q, t0, seq);
-    }
-
-    /**
-     * An element left {@code q}: an acquire of put k for the k-th take. A put is numbered just after its element went
-     * in, so the take may see the element first: it waits up to {@link #CATCH_UP_NANOS} for put k's number, then
-     * takes the last number given (a put that has happened; 0: none, no order).
-     */
-    private static void took(BlockingQueue<Object> q, long t0) {
-        ThreadTrace t = TraceRuntime.current();
-        if (!t.traced) {
-            return;
-        }
-        long seq;
-        try {
-            SyncState st = SyncState.of(q);
-            long k = st.nextTake();
-            seq = st.lastRelease();
-            if (seq < k) {
-                long until = System.nanoTime() + CATCH_UP_NANOS;
-                while (seq < k && System.nanoTime() < until) {
-                    Thread.yield();
-                    seq = st.lastRelease();
-                }
-            }
-            seq = Math.min(seq, k);
-        } catch (Throwable e) {
-            return;
-        }
-        record(t, CallType.SYNC_ACQUIRE, q, t0, seq);
     }
 
     private static void record(ThreadTrace t, int type, Object on, long t0, long seq) {
