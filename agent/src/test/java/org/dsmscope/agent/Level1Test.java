@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.dsmscope.progs.FileProg;
+import org.dsmscope.progs.ForkJoinProg;
 import org.dsmscope.progs.JucProg;
 import org.dsmscope.progs.LockProg;
 import org.dsmscope.progs.ParkProg;
@@ -345,5 +346,42 @@ class Level1Test {
         }
         // 0: an acquire that found no number within the agent's catch-up time (orders nothing)
         assertTrue(named * 10 >= acquires * 9, "acquires name a release: " + named + " of " + acquires);
+    }
+
+    /**
+     * Issue 28, fork / join where the JDK forks and joins: a parallel stream on the common pool and a RecursiveTask
+     * on a pool of two. Forks are releases on the task, a worker's run of a forked task acquires its fork, and main's
+     * joins acquire the ends of tasks that other threads ran. Numbers are unique per task and every acquire names
+     * a release that exists; results keep.
+     */
+    @Test
+    void forkJoinTasksAndParallelStreams_forkBeforeRun_joinAfterEnds_andKeepResults() throws Exception {
+        Traced t = Traced.run(dir, "level=1", ForkJoinProg.class, "64000");
+        assertEquals(0, t.exit, t.err);
+        assertTrue(t.out.contains("check 2047968000 2047968000"), t.out);
+        List<List<Traced.Rec>> all = t.all();
+        assertTrue(all.size() >= 3, "main, a common-pool worker and the pool's workers: " + all.size());
+        Map<String, Integer> releasedBy = new HashMap<>();
+        for (int th = 0; th < all.size(); th++) {
+            for (Traced.Rec r : all.get(th)) {
+                if (r.isCall(CallType.SYNC_RELEASE)) {
+                    assertEquals(null, releasedBy.put(r.args[1] + "/" + r.args[2], th), "numbers are unique: " + r);
+                }
+            }
+        }
+        int workerStarts = 0;
+        int mainJoinsOfOthers = 0;
+        for (int th = 0; th < all.size(); th++) {
+            for (Traced.Rec r : all.get(th)) {
+                if (r.isCall(CallType.SYNC_ACQUIRE)) {
+                    Integer by = releasedBy.get(r.args[1] + "/" + r.args[2]);
+                    assertTrue(by != null, "names a release: " + r);
+                    workerStarts += th != 0 && by != th ? 1 : 0;
+                    mainJoinsOfOthers += th == 0 && by != 0 ? 1 : 0;
+                }
+            }
+        }
+        assertTrue(workerStarts > 0, "workers run what other threads forked");
+        assertTrue(mainJoinsOfOthers > 0, "main's joins wait for tasks the workers ended");
     }
 }

@@ -68,12 +68,15 @@ public final class Bootstrap {
             // Load the hook classes now, not inside the first traced call.
             for (String c : new String[] {"rt.ThreadHooks", "rt.SyncHooks", "rt.CallHooks", "rt.MemHooks",
                 "rt.CodeHooks", "rt.SyncState", "rt.ParkHooks", "rt.JucHooks", "rt.JucHooks$Task", "rt.QueueHooks",
-                "rt.QueueSlots"}) {
+                "rt.QueueSlots", "rt.ForkJoinHooks"}) {
                 Class.forName("org.dsmscope.agent." + c, true, null);
             }
             long t3 = System.nanoTime();
             inst.addTransformer(new Transformer(o.level), true);
             inst.retransformClasses(Thread.class);
+            // fork / join structure where the JDK forks and joins (parallel streams): instrument.ForkJoinPatch
+            inst.retransformClasses(java.util.concurrent.ForkJoinTask.class,
+                    java.util.concurrent.CountedCompleter.class, java.util.concurrent.ForkJoinPool.class);
             if (Boolean.getBoolean("dsmscope.agent.timing")) {
                 TraceRuntime.warn(String.format("start-up: layouts %d ms, traces %d ms, hooks %d ms, Thread %d ms",
                         (t1 - t0) / 1000000, (t2 - t1) / 1000000, (t3 - t2) / 1000000,

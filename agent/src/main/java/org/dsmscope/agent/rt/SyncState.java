@@ -20,6 +20,9 @@ final class SyncState implements Numbered {
     private QueueSlots slots;
     /** The release number of the exchange that offered this object last ({@code QueueHooks.exchange}; 0: none). */
     volatile long offered;
+    /** A fork-join task's fork: its release number (0: not forked by a traced thread) and forker's index + 1. */
+    volatile long forked;
+    volatile int forkedBy;
     /** The traced task behind a {@code Future} (a {@code JucHooks.Task}; null for any other object). */
     volatile Object task;
     /** The lock a Condition belongs to (null if unknown or not a Condition). */
