@@ -128,6 +128,12 @@ final class CallSites {
                 replace(o, "submit", "(Ljava/lang/Runnable;)" + future, JUC, "submit", service);
                 replace(o, "submit", "(Ljava/lang/Runnable;Ljava/lang/Object;)" + future, JUC, "submit", service);
                 replace(o, "submit", "(Ljava/util/concurrent/Callable;)" + future, JUC, "submit", service);
+                replace(o, "invokeAll", "(Ljava/util/Collection;)Ljava/util/List;", JUC, "invokeAll", service);
+                replace(o, "invokeAll", "(Ljava/util/Collection;JLjava/util/concurrent/TimeUnit;)Ljava/util/List;",
+                        JUC, "invokeAll", service);
+                replace(o, "invokeAny", "(Ljava/util/Collection;)Ljava/lang/Object;", JUC, "invokeAny", service);
+                replace(o, "invokeAny", "(Ljava/util/Collection;JLjava/util/concurrent/TimeUnit;)Ljava/lang/Object;",
+                        JUC, "invokeAny", service);
             }
         }
         String cf = ju + "CompletableFuture";

@@ -1,5 +1,8 @@
 package org.dsmscope.agent.rt;
 
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -189,6 +192,112 @@ public final class JucHooks {
         Future<?> f = bind(e.submit((Callable<Object>) task), task);
         task.submitted(t, t0);
         return f;
+    }
+
+    /** {@code e.invokeAll(tasks)}: each task a {@link Task} (submit → start); its end → the return. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public static List<Future<Object>> invokeAll(ExecutorService e, Collection<Callable<Object>> tasks)
+            throws InterruptedException {
+        ThreadTrace t = TraceRuntime.current();
+        long t0 = TraceRuntime.now();
+        List<Task> ts = wrapAll(t, e, tasks, t0);
+        if (ts == null) {
+            return e.invokeAll(tasks);
+        }
+        List<Future<Object>> fs = e.invokeAll((Collection) ts);
+        allEnded(t, ts, fs, t0);
+        return fs;
+    }
+
+    /** {@code e.invokeAll(tasks, time, unit)}: tasks cancelled at the timeout name what they were given. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public static List<Future<Object>> invokeAll(ExecutorService e, Collection<Callable<Object>> tasks, long time,
+            TimeUnit unit) throws InterruptedException {
+        ThreadTrace t = TraceRuntime.current();
+        long t0 = TraceRuntime.now();
+        List<Task> ts = wrapAll(t, e, tasks, t0);
+        if (ts == null) {
+            return e.invokeAll(tasks, time, unit);
+        }
+        List<Future<Object>> fs = e.invokeAll((Collection) ts, time, unit);
+        allEnded(t, ts, fs, t0);
+        return fs;
+    }
+
+    /** {@code e.invokeAny(tasks)}: the return (or failure) acquires the end of every task that ended by then. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public static Object invokeAny(ExecutorService e, Collection<Callable<Object>> tasks)
+            throws InterruptedException, ExecutionException {
+        ThreadTrace t = TraceRuntime.current();
+        long t0 = TraceRuntime.now();
+        List<Task> ts = wrapAll(t, e, tasks, t0);
+        if (ts == null) {
+            return e.invokeAny(tasks);
+        }
+        try {
+            return e.invokeAny((Collection) ts);
+        } finally {
+            anyEnded(t, ts, t0);
+        }
+    }
+
+    /** {@code e.invokeAny(tasks, time, unit)}. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public static Object invokeAny(ExecutorService e, Collection<Callable<Object>> tasks, long time, TimeUnit unit)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        ThreadTrace t = TraceRuntime.current();
+        long t0 = TraceRuntime.now();
+        List<Task> ts = wrapAll(t, e, tasks, t0);
+        if (ts == null) {
+            return e.invokeAny(tasks, time, unit);
+        }
+        try {
+            return e.invokeAny((Collection) ts, time, unit);
+        } finally {
+            anyEnded(t, ts, t0);
+        }
+    }
+
+    /**
+     * The tasks as {@link Task}s, each submitted (release 1) before the call; null (the program's own call, nothing
+     * recorded) for a null pool, collection or task, whose exception the pool itself must throw.
+     */
+    private static List<Task> wrapAll(ThreadTrace t, ExecutorService e, Collection<Callable<Object>> tasks,
+            long t0) {
+        if (e == null || tasks == null) {
+            return null;
+        }
+        List<Task> ts = new ArrayList<>(tasks.size());
+        for (Callable<Object> c : tasks) {
+            if (c == null) {
+                return null;
+            }
+            ts.add(task(t, null, c));
+        }
+        for (Task task : ts) {
+            task.submitted(t, t0);
+        }
+        return ts;
+    }
+
+    /** invokeAll returned: each future bound to its task, an acquire of each task's end (or of its last number). */
+    private static void allEnded(ThreadTrace t, List<Task> ts, List<Future<Object>> fs, long t0) {
+        for (int i = 0; i < ts.size() && i < fs.size(); i++) {
+            Future<Object> f = fs.get(i);
+            bind(f, ts.get(i));
+            if (t.traced) {
+                completed(t, ts.get(i), t0, !f.isCancelled());
+            }
+        }
+    }
+
+    /** invokeAny returned: an acquire of the end of each task that ended. */
+    private static void anyEnded(ThreadTrace t, List<Task> ts, long t0) {
+        for (Task task : ts) {
+            if (task.last == 2) {
+                record(t, CallType.SYNC_ACQUIRE, task, t0, 2);
+            }
+        }
     }
 
     /** {@code CompletableFuture.supplyAsync(s)}. */
