@@ -1,0 +1,46 @@
+# Level-2 slowdown of issue 28's programs and of the bundled examples, side by side in one run (agent/README.md,
+# bench/RESULTS.md): python3 bench/scripts/juc_slowdown.py RUNS [AGENT_JAR ...]. For every program, RUNS rounds
+# of alternated runs: uninstrumented, then traced at level 2 (type normal, files in a temporary directory deleted
+# after each run) under each agent jar (default agent/target/dsmscope-agent.jar; give a second jar, e.g. one built
+# from main, to compare two agents on the same machine in the same run). Prints the median wall time of each and
+# its ratio to the uninstrumented median. Programs: JucWorkloads queue|pool|futures|stream 20000 (bench module),
+# then every example at its small size (Examples.all(): THREADS 4). Extra JVM flags for the program: JUC_JAVA_OPTS.
+# Run from the repository root after: mvn -B -o -pl bench -am package -DskipTests
+import subprocess, time, sys, statistics, os, tempfile, shutil, glob
+N = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+jars = sys.argv[2:] or ['agent/target/dsmscope-agent.jar']
+examples_jar = sorted(glob.glob('examples/target/dsmscope-examples-*.jar'))
+examples_jar = [j for j in examples_jar if 'sources' not in j and 'javadoc' not in j][0]
+CP = 'bench/target/classes' + os.pathsep + examples_jar
+opts = os.environ.get('JUC_JAVA_OPTS', '').split()
+progs = [(w, ['org.dsmscope.bench.agent.JucWorkloads', w, '20000']) for w in ['queue', 'pool', 'futures', 'stream']]
+small = subprocess.run(['java', '-cp', CP, 'org.dsmscope.bench.agent.ExampleSizes'], capture_output=True,
+                       text=True, check=True).stdout.splitlines()
+for l in small:
+    name, cls, threads, size = l.split()
+    progs.append((name, [cls, threads, size]))
+def run(prog, jar):
+    cmd = ['java'] + opts
+    out = None
+    if jar:
+        out = tempfile.mkdtemp(prefix='juc_slowdown.', dir='.')
+        cmd += ['-Xbootclasspath/a:' + jar, '-javaagent:' + jar + '=level=2,quiet=true,name=' + out + '/t']
+    t0 = time.time()
+    subprocess.run(cmd + ['-cp', CP] + prog, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    t = time.time() - t0
+    if out:
+        shutil.rmtree(out)
+    return t
+keys = ['plain'] + jars
+for i, j in enumerate(jars):
+    print('jar%d = %s' % (i + 1, j))
+print('%-14s %9s ' % ('program', 'plain s') + ' '.join('%18s' % ('jar%d level 2' % (i + 1)) for i in range(len(jars))))
+for name, prog in progs:
+    res = {k: [] for k in keys}
+    for i in range(N):
+        for k in keys:
+            res[k].append(run(prog, None if k == 'plain' else k))
+    p = statistics.median(res['plain'])
+    cells = ['%9.3f s %5.1fx' % (statistics.median(res[j]), statistics.median(res[j]) / p) for j in jars]
+    print('%-14s %9.3f ' % (name, p) + ' '.join('%18s' % c for c in cells), flush=True)
+print('load', os.getloadavg())
