@@ -4,21 +4,26 @@
 # after each run) under each agent jar (default agent/target/dsmscope-agent.jar; give a second jar, e.g. one built
 # from main, to compare two agents on the same machine in the same run). Prints the median wall time of each and
 # its ratio to the uninstrumented median. Programs: JucWorkloads queue|pool|futures|stream 20000 (bench module),
-# then every example at its small size (Examples.all(): THREADS 4). Extra JVM flags for the program: JUC_JAVA_OPTS.
+# MatMulWorkload 4 192 (the agent harness's matrix multiply),
+# then every example at its small size (Examples.all(): THREADS 4). Extra JVM flags for the program: JUC_JAVA_OPTS;
+# BENCH_CLASSES replaces bench/target/classes; JUC_ONLY=queue,MatMul... runs only those programs.
 # Run from the repository root after: mvn -B -o -pl bench -am package -DskipTests
-import subprocess, time, sys, statistics, os, tempfile, shutil, glob
+import subprocess, time, sys, statistics, os, tempfile, shutil
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 3
 jars = sys.argv[2:] or ['agent/target/dsmscope-agent.jar']
-examples_jar = sorted(glob.glob('examples/target/dsmscope-examples-*.jar'))
-examples_jar = [j for j in examples_jar if 'sources' not in j and 'javadoc' not in j][0]
-CP = 'bench/target/classes' + os.pathsep + examples_jar
+examples_jar = 'examples/target/examples.jar'  # self-contained (the examples call the marker API)
+CP = os.environ.get('BENCH_CLASSES', 'bench/target/classes') + os.pathsep + examples_jar
 opts = os.environ.get('JUC_JAVA_OPTS', '').split()
 progs = [(w, ['org.dsmscope.bench.agent.JucWorkloads', w, '20000']) for w in ['queue', 'pool', 'futures', 'stream']]
+progs.append(('MatMul 4 192', ['org.dsmscope.bench.agent.MatMulWorkload', '4', '192']))
+only = os.environ.get('JUC_ONLY')  # a comma-separated subset of the program names
 small = subprocess.run(['java', '-cp', CP, 'org.dsmscope.bench.agent.ExampleSizes'], capture_output=True,
                        text=True, check=True).stdout.splitlines()
 for l in small:
     name, cls, threads, size = l.split()
     progs.append((name, [cls, threads, size]))
+if only:
+    progs = [p for p in progs if p[0] in only.split(',')]
 def run(prog, jar):
     cmd = ['java'] + opts
     out = None

@@ -10,6 +10,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.dsmscope.progs.CfProg;
 import org.dsmscope.progs.FileProg;
 import org.dsmscope.progs.ForkJoinProg;
 import org.dsmscope.progs.JucProg;
@@ -384,5 +385,39 @@ class Level1Test {
         }
         assertTrue(workerStarts > 0, "workers run what other threads forked");
         assertTrue(mainJoinsOfOthers > 0, "main's joins wait for tasks the workers ended");
+    }
+
+    /**
+     * Issue 28, CompletableFuture dependants: each function runs after its submit and after the completion of its
+     * sources, a dependant's getters after its function's end, a future completed with {@code complete(v)} after
+     * the completing thread's release. Numbers are unique and every acquire names a release; results keep.
+     */
+    @Test
+    void completableFutureDependants_runAfterTheirSources_gettersAfterTheirEnd() throws Exception {
+        Traced t = Traced.run(dir, "level=1", CfProg.class);
+        assertEquals(0, t.exit, t.err);
+        // 30, 38 (30 + 4 + 4), 39, 78 + 30 = 108, 109, anyOf: ran's null or handled's 78; 77 + 77
+        assertTrue(t.out.matches("(?s)check 30 39 108 109 (null|78) 154\\s*"), t.out);
+        List<List<Traced.Rec>> all = t.all();
+        Map<String, Integer> releasedBy = new HashMap<>();
+        for (int th = 0; th < all.size(); th++) {
+            for (Traced.Rec r : all.get(th)) {
+                if (r.isCall(CallType.SYNC_RELEASE)) {
+                    assertEquals(null, releasedBy.put(r.args[1] + "/" + r.args[2], th), "numbers are unique: " + r);
+                }
+            }
+        }
+        int fromOthers = 0;
+        for (int th = 0; th < all.size(); th++) {
+            for (Traced.Rec r : all.get(th)) {
+                if (r.isCall(CallType.SYNC_ACQUIRE) && r.args[2] > 0) {
+                    Integer by = releasedBy.get(r.args[1] + "/" + r.args[2]);
+                    assertTrue(by != null, "names a release: " + r);
+                    fromOthers += by != th ? 1 : 0;
+                }
+            }
+        }
+        // sources → dependants across the pool, the common pool and main, the completer → main's join
+        assertTrue(fromOthers >= 8, "acquires of other threads' releases: " + fromOthers);
     }
 }

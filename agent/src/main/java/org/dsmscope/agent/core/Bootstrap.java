@@ -68,7 +68,7 @@ public final class Bootstrap {
             // Load the hook classes now, not inside the first traced call.
             for (String c : new String[] {"rt.ThreadHooks", "rt.SyncHooks", "rt.CallHooks", "rt.MemHooks",
                 "rt.CodeHooks", "rt.SyncState", "rt.ParkHooks", "rt.JucHooks", "rt.JucHooks$Task", "rt.QueueHooks",
-                "rt.QueueSlots", "rt.ForkJoinHooks"}) {
+                "rt.QueueSlots", "rt.ForkJoinHooks", "rt.CfHooks", "rt.CfHooks$Stage", "rt.CfHooks$Joint"}) {
                 Class.forName("org.dsmscope.agent." + c, true, null);
             }
             long t3 = System.nanoTime();

@@ -15,6 +15,7 @@ final class CallSites {
     static final String PARK = "org/dsmscope/agent/rt/ParkHooks";
     static final String JUC = "org/dsmscope/agent/rt/JucHooks";
     static final String QUEUE = "org/dsmscope/agent/rt/QueueHooks";
+    static final String CF = "org/dsmscope/agent/rt/CfHooks";
 
     /** A replacement: the static hook {@code owner.name desc}. */
     static final class Replace {
@@ -146,6 +147,28 @@ final class CallSites {
                     new Replace(JUC, name, args + "Ljava/util/concurrent/Executor;" + cfDesc, true));
         }
         replace(cf, "join", "()Ljava/lang/Object;", JUC, "join", cf);
+        // CompletableFuture's dependants and completions (rt.CfHooks), each also ...Async with and without an executor
+        String cs = "Ljava/util/concurrent/CompletionStage;";
+        String fn = "Ljava/util/function/Function;";
+        String bifn = "Ljava/util/function/BiFunction;";
+        String co = "Ljava/util/function/Consumer;";
+        String bico = "Ljava/util/function/BiConsumer;";
+        String run = "Ljava/lang/Runnable;";
+        String[] deps = {"thenApply", fn, "thenAccept", co, "thenRun", run, "thenCombine", cs + bifn,
+            "thenAcceptBoth", cs + bico, "runAfterBoth", cs + run, "applyToEither", cs + fn, "acceptEither", cs + co,
+            "runAfterEither", cs + run, "handle", bifn, "whenComplete", bico, "thenCompose", fn, "exceptionally", fn};
+        for (int i = 0; i < deps.length; i += 2) {
+            String args = "(" + deps[i + 1];
+            replace(cf, deps[i], args + cfDesc, CF, deps[i], cf);
+            replace(cf, deps[i] + "Async", args + cfDesc, CF, deps[i] + "Async", cf);
+            replace(cf, deps[i] + "Async", args + "Ljava/util/concurrent/Executor;" + cfDesc, CF, deps[i] + "Async", cf);
+        }
+        replace(cf, "complete", "(Ljava/lang/Object;)Z", CF, "complete", cf);
+        replace(cf, "completeExceptionally", "(Ljava/lang/Throwable;)Z", CF, "completeExceptionally", cf);
+        String cfs = "([Ljava/util/concurrent/CompletableFuture;)Ljava/util/concurrent/CompletableFuture;";
+        REPLACE.put(cf + ".allOf" + cfs, new Replace(CF, "allOf", cfs, true));
+        REPLACE.put(cf + ".anyOf" + cfs, new Replace(CF, "anyOf", cfs, true));
+
         for (String o : new String[] {ju + "Future", ju + "RunnableFuture", ju + "ScheduledFuture",
             ju + "FutureTask", cf}) {
             replace(o, "get", "()Ljava/lang/Object;", JUC, "get", ju + "Future");

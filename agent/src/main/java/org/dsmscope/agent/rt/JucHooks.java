@@ -46,6 +46,8 @@ public final class JucHooks {
         private final Supplier<?> supplier;
         /** Submitted by a traced thread, which records release 1. */
         private final boolean traced;
+        /** The submitting thread's index (its own run of the task, a direct executor, acquires nothing). */
+        private final int submitter;
         /** Sequence number of the last release on this task: 1 submitted (by a traced thread), 2 ended. */
         private volatile long last;
         /** A traced worker runs it: it numbers the end (release 2) as soon as the program's task returns. */
@@ -57,6 +59,7 @@ public final class JucHooks {
             this.supplier = supplier;
             this.traced = traced;
             this.last = traced ? 1 : 0;
+            this.submitter = traced ? TraceRuntime.current().index : -1;
         }
 
         @Override
@@ -95,10 +98,10 @@ public final class JucHooks {
         }
 
         /** The task starts in a worker: an acquire of its submit. */
-        private long started() {
+        long started() {
             ThreadTrace t = TraceRuntime.current();
             long t0 = TraceRuntime.now();
-            if (traced) {
+            if (traced && t.index != submitter) {
                 record(t, CallType.SYNC_ACQUIRE, this, t0, 1);
             }
             running = t.traced;
@@ -106,7 +109,7 @@ public final class JucHooks {
         }
 
         /** The task ends: release 2, numbered before the pool publishes its outcome. */
-        private void ended(long t0) {
+        void ended(long t0) {
             ThreadTrace t = TraceRuntime.current();
             if (t.traced) {
                 last = 2;
@@ -115,7 +118,7 @@ public final class JucHooks {
         }
 
         /** Submitted by {@code t}: release 1, recorded after the pool took the task. */
-        private void submitted(ThreadTrace t, long t0) {
+        void submitted(ThreadTrace t, long t0) {
             if (traced) {
                 record(t, CallType.SYNC_RELEASE, this, t0, 1);
             }
@@ -128,7 +131,7 @@ public final class JucHooks {
     }
 
     /** Remembers that {@code f} completes with {@code task}, for {@link #get}. */
-    private static <F> F bind(F f, Task task) {
+    static <F> F bind(F f, Object task) {
         try {
             if (f != null) {
                 SyncState.of(f).task = task;
@@ -347,7 +350,7 @@ public final class JucHooks {
     public static Object join(CompletableFuture<?> f) {
         ThreadTrace t = TraceRuntime.current();
         long t0 = TraceRuntime.now();
-        Task task = boundTask(t, f);
+        Object task = boundTask(t, f);
         try {
             Object v = f.join();
             completed(t, task, t0, true);
@@ -365,7 +368,7 @@ public final class JucHooks {
     public static Object get(Future<?> f) throws InterruptedException, ExecutionException {
         ThreadTrace t = TraceRuntime.current();
         long t0 = TraceRuntime.now();
-        Task task = boundTask(t, f);
+        Object task = boundTask(t, f);
         try {
             Object v = f.get();
             completed(t, task, t0, true);
@@ -384,7 +387,7 @@ public final class JucHooks {
             throws InterruptedException, ExecutionException, TimeoutException {
         ThreadTrace t = TraceRuntime.current();
         long t0 = TraceRuntime.now();
-        Task task = boundTask(t, f);
+        Object task = boundTask(t, f);
         try {
             Object v = f.get(time, unit);
             completed(t, task, t0, true);
@@ -399,7 +402,7 @@ public final class JucHooks {
     }
 
     /** The task bound to {@code f} when a traced thread calls get (null: none); hands records over if it blocks. */
-    private static Task boundTask(ThreadTrace t, Future<?> f) {
+    private static Object boundTask(ThreadTrace t, Future<?> f) {
         if (f == null || !t.traced) {
             return null;
         }
@@ -408,7 +411,7 @@ public final class JucHooks {
             if (task != null && !f.isDone()) {
                 TraceRuntime.blocking(t);
             }
-            return (Task) task;
+            return task;
         } catch (Throwable e) {
             return null;
         }
@@ -419,10 +422,15 @@ public final class JucHooks {
      * handed to {@code execute} publishes just before the task numbers it (the wait is that of the worker's few
      * instructions up to {@link Task#ended}); when it was cancelled, whatever was numbered.
      */
-    private static void completed(ThreadTrace t, Task task, long t0, boolean ran) {
-        if (task == null) {
+    static void completed(ThreadTrace t, Object bound, long t0, boolean ran) {
+        if (bound instanceof CfHooks.Joint) {
+            CfHooks.joined(t, (CfHooks.Joint) bound, t0);
             return;
         }
+        if (!(bound instanceof Task)) {
+            return;
+        }
+        Task task = (Task) bound;
         while (ran && task.running && task.last == 1) {
             Thread.onSpinWait();
         }
