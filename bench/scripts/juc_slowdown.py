@@ -6,7 +6,7 @@
 # its ratio to the uninstrumented median. Programs: JucWorkloads queue|pool|futures|stream 20000 (bench module),
 # MatMulWorkload 4 192 (the agent harness's matrix multiply),
 # then every example at its small size (Examples.all(): THREADS 4). Extra JVM flags for the program: JUC_JAVA_OPTS;
-# BENCH_CLASSES replaces bench/target/classes; JUC_ONLY=queue,MatMul... runs only those programs.
+# BENCH_CLASSES replaces bench/target/classes; JUC_TRACE_DIR: where the traces go (default: the system's temp dir); JUC_ONLY=queue,MatMul... runs only those programs.
 # Run from the repository root after: mvn -B -o -pl bench -am package -DskipTests
 import subprocess, time, sys, statistics, os, tempfile, shutil
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 3
@@ -28,7 +28,7 @@ def run(prog, jar):
     cmd = ['java'] + opts
     out = None
     if jar:
-        out = tempfile.mkdtemp(prefix='juc_slowdown.', dir='.')
+        out = tempfile.mkdtemp(prefix='juc_slowdown.', dir=os.environ.get('JUC_TRACE_DIR'))
         cmd += ['-Xbootclasspath/a:' + jar, '-javaagent:' + jar + '=level=2,quiet=true,name=' + out + '/t']
     t0 = time.time()
     subprocess.run(cmd + ['-cp', CP] + prog, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
