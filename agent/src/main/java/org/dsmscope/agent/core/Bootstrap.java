@@ -75,8 +75,14 @@ public final class Bootstrap {
             inst.addTransformer(new Transformer(o.level), true);
             inst.retransformClasses(Thread.class);
             // fork / join structure where the JDK forks and joins (parallel streams): instrument.ForkJoinPatch
-            inst.retransformClasses(java.util.concurrent.ForkJoinTask.class,
-                    java.util.concurrent.CountedCompleter.class, java.util.concurrent.ForkJoinPool.class);
+            // patches those classes as they load; the few already loaded (rarely any) are patched now
+            for (Class<?> c : inst.getAllLoadedClasses()) {
+                String n = c.getName();
+                if (n.equals("java.util.concurrent.ForkJoinTask") || n.equals("java.util.concurrent.CountedCompleter")
+                        || n.equals("java.util.concurrent.ForkJoinPool")) {
+                    inst.retransformClasses(c);
+                }
+            }
             if (Boolean.getBoolean("dsmscope.agent.timing")) {
                 TraceRuntime.warn(String.format("start-up: layouts %d ms, traces %d ms, hooks %d ms, Thread %d ms",
                         (t1 - t0) / 1000000, (t2 - t1) / 1000000, (t3 - t2) / 1000000,

@@ -82,9 +82,12 @@ final class QueueSlots implements Numbered {
         return freed;
     }
 
-    private static final Field ABQ_ITEMS = field(ArrayBlockingQueue.class, "items");
-    private static final Field LBQ_CAPACITY = field(LinkedBlockingQueue.class, "capacity");
-    private static final Field LBD_CAPACITY = field(LinkedBlockingDeque.class, "capacity");
+    /** The capacity fields, looked up when the first queue is seen (not at the agent's start-up). */
+    private static final class Fields {
+        static final Field ABQ_ITEMS = field(ArrayBlockingQueue.class, "items");
+        static final Field LBQ_CAPACITY = field(LinkedBlockingQueue.class, "capacity");
+        static final Field LBD_CAPACITY = field(LinkedBlockingDeque.class, "capacity");
+    }
 
     private static Field field(Class<?> c, String name) {
         try {
@@ -107,14 +110,14 @@ final class QueueSlots implements Numbered {
             return 0;
         }
         try {
-            if (q instanceof ArrayBlockingQueue && ABQ_ITEMS != null) {
-                return ((Object[]) ABQ_ITEMS.get(q)).length;
+            if (q instanceof ArrayBlockingQueue && Fields.ABQ_ITEMS != null) {
+                return ((Object[]) Fields.ABQ_ITEMS.get(q)).length;
             }
-            if (q instanceof LinkedBlockingQueue && LBQ_CAPACITY != null) {
-                return LBQ_CAPACITY.getInt(q);
+            if (q instanceof LinkedBlockingQueue && Fields.LBQ_CAPACITY != null) {
+                return Fields.LBQ_CAPACITY.getInt(q);
             }
-            if (q instanceof LinkedBlockingDeque && LBD_CAPACITY != null) {
-                return LBD_CAPACITY.getInt(q);
+            if (q instanceof LinkedBlockingDeque && Fields.LBD_CAPACITY != null) {
+                return Fields.LBD_CAPACITY.getInt(q);
             }
         } catch (IllegalAccessException | RuntimeException e) {
             // estimate below
