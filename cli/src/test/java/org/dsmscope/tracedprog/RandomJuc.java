@@ -29,7 +29,8 @@ import java.util.stream.IntStream;
 /**
  * A random {@code java.util.concurrent} program (issue 28's property test): {@code RandomJuc SEED} runs 3–6 stages
  * drawn from queues (array, linked, deque, synchronous, transfer; random capacities, 1–2 producers and consumers),
- * a fixed pool with submit / get or invokeAll, {@code CompletableFuture.supplyAsync} / join, a {@code RecursiveTask}
+ * a fixed pool with submit / get or invokeAll, {@code CompletableFuture.supplyAsync} / join or a chain of
+ * dependants (thenApply, thenCombine, thenCompose, thenAccept, complete, allOf), a {@code RecursiveTask}
  * on a fork-join pool, a parallel stream, a latch, a semaphore, a cyclic barrier, a park / unpark ring and an
  * exchanger. Every stage passes data between threads through one shared array and checks its own result against
  * a closed form; the program prints {@code ok STAGES} or exits with status 1 naming the stage that failed.
@@ -214,6 +215,17 @@ public final class RandomJuc {
                 int me = t;
                 fs.add(own ? CompletableFuture.supplyAsync(() -> stripe(data, me, tasks), pool)
                         : CompletableFuture.supplyAsync(() -> stripe(data, me, tasks)));
+            }
+            if (rnd.nextBoolean()) {
+                // a chain: each stripe mapped, then all folded with thenCombine, then composed and completed by hand
+                CompletableFuture<Long> acc = fs.get(0).thenApply(x -> x + 0);
+                for (int t = 1; t < tasks; t++) {
+                    acc = acc.thenCombine(fs.get(t).thenApplyAsync(x -> x * 1), Long::sum);
+                }
+                CompletableFuture<Long> done = new CompletableFuture<>();
+                acc.thenCompose(x -> CompletableFuture.supplyAsync(() -> x)).thenAccept(x -> done.complete(x));
+                CompletableFuture.allOf(fs.toArray(new CompletableFuture[0])).join();
+                return done.get();
             }
             long sum = 0;
             for (int t = 0; t < tasks; t++) {
