@@ -10,10 +10,13 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.dsmscope.progs.CfProg;
 import org.dsmscope.progs.FileProg;
+import org.dsmscope.progs.ForkJoinProg;
 import org.dsmscope.progs.JucProg;
 import org.dsmscope.progs.LockProg;
 import org.dsmscope.progs.ParkProg;
+import org.dsmscope.progs.QueueProg;
 import org.dsmscope.progs.SyncProg;
 import org.dsmscope.progs.WaitProg;
 import org.dsmscope.trace.CallType;
@@ -265,7 +268,7 @@ class Level1Test {
     void executorsAndBlockingQueues_areReleaseAcquirePairs_andKeepResults() throws Exception {
         Traced t = Traced.run(dir, "level=1", JucProg.class, "20");
         assertEquals(0, t.exit, t.err);
-        assertTrue(t.out.contains("check 94 done 380"), t.out);
+        assertTrue(t.out.contains("check 94 done 380 6"), t.out);
         List<List<Traced.Rec>> all = t.all();
         assertTrue(all.size() >= 3, "main, the pool's two workers and the common pool's: " + all.size());
         Map<String, Integer> releasedBy = new HashMap<>();
@@ -289,11 +292,132 @@ class Level1Test {
                 }
             }
         }
-        // 7 tasks (4 submitted, 1 executed, 2 completable): start and get / join each; 20 takes, 20 polls
-        assertEquals(List.of(2, 2, 2, 2, 2, 2, 2, 20, 20), acquires.values().stream().sorted().toList(), acquires.toString());
+        // 10 tasks (4 submitted, 1 executed, 2 completable, 3 invoked): start and get / join / invoke each, and the
+        // gets of invokeAll's two futures; 20 takes, 20 polls; puts 5..20 into the queue of capacity 4 acquire the
+        // slots that takes 1..16 freed
+        assertEquals(List.of(2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 16, 20, 20), acquires.values().stream().sorted().toList(),
+                acquires.toString());
         long queueReleases = all.get(0).stream().filter(r -> r.isCall(CallType.SYNC_RELEASE) && r.args[2] > 1)
                 .map(r -> r.args[1]).distinct().count();
         assertEquals(2, queueReleases, "main puts into two queues");
         assertTrue(paired >= 30, "most takes name their put: " + paired + " of 50 acquires");
+    }
+
+    /**
+     * Issue 28, the queue hand-offs beyond put / take: a producer that fills a bounded queue acquires the slot the
+     * take freed (put m of a queue of capacity C acquires slot release m − C), a SynchronousQueue's put and a
+     * transfer acquire their own take's, deque ends and drainTo pair with their puts, and each side of an
+     * Exchanger acquires its partner's release. Every number names a release of the other thread; results keep.
+     */
+    @Test
+    void boundedQueuesDequesTransfersAndExchanges_pairBothWays_andKeepResults() throws Exception {
+        int n = 20;
+        Traced t = Traced.run(dir, "level=1", QueueProg.class, Integer.toString(n));
+        assertEquals(0, t.exit, t.err);
+        assertTrue(t.out.contains("check 190 190 190 570 190 190 20190"), t.out);
+        List<List<Traced.Rec>> all = t.all();
+        assertEquals(2, all.size());
+        Map<String, Integer> releasedBy = new HashMap<>();
+        for (int th = 0; th < 2; th++) {
+            for (Traced.Rec r : all.get(th)) {
+                if (r.isCall(CallType.SYNC_RELEASE)) {
+                    assertEquals(null, releasedBy.put(r.args[1] + "/" + r.args[2], th), "numbers are unique: " + r);
+                }
+            }
+        }
+        int named = 0;
+        int acquires = 0;
+        for (int th = 0; th < 2; th++) {
+            Map<Long, Integer> perObject = new HashMap<>();
+            for (Traced.Rec r : all.get(th)) {
+                if (!r.isCall(CallType.SYNC_ACQUIRE)) {
+                    continue;
+                }
+                Integer by = releasedBy.get(r.args[1] + "/" + r.args[2]);
+                assertTrue(r.args[2] == 0 || by != null && by != th, "paired with the other thread's release: " + r);
+                perObject.merge(r.args[1], 1, Integer::sum);
+                acquires++;
+                named += r.args[2] > 0 ? 1 : 0;
+            }
+            if (th == 0) {
+                // slots of the ArrayBlockingQueue (puts 3..20) and the deque (puts 4..20), the synchronous queue's
+                // takes and slots, the transfers' slots, the exchanges
+                assertEquals(List.of(n - 3, n - 2, n, n, n, n), perObject.values().stream().sorted().toList(),
+                        perObject.toString());
+            }
+        }
+        // 0: an acquire that found no number within the agent's catch-up time (orders nothing)
+        assertTrue(named * 10 >= acquires * 9, "acquires name a release: " + named + " of " + acquires);
+    }
+
+    /**
+     * Issue 28, fork / join where the JDK forks and joins: a parallel stream on the common pool and a RecursiveTask
+     * on a pool of two. Forks are releases on the task, a worker's run of a forked task acquires its fork, and main's
+     * joins acquire the ends of tasks that other threads ran. Numbers are unique per task and every acquire names
+     * a release that exists; results keep.
+     */
+    @Test
+    void forkJoinTasksAndParallelStreams_forkBeforeRun_joinAfterEnds_andKeepResults() throws Exception {
+        Traced t = Traced.run(dir, "level=1", ForkJoinProg.class, "64000");
+        assertEquals(0, t.exit, t.err);
+        assertTrue(t.out.contains("check 2047968000 2047968000"), t.out);
+        List<List<Traced.Rec>> all = t.all();
+        assertTrue(all.size() >= 3, "main, a common-pool worker and the pool's workers: " + all.size());
+        Map<String, Integer> releasedBy = new HashMap<>();
+        for (int th = 0; th < all.size(); th++) {
+            for (Traced.Rec r : all.get(th)) {
+                if (r.isCall(CallType.SYNC_RELEASE)) {
+                    assertEquals(null, releasedBy.put(r.args[1] + "/" + r.args[2], th), "numbers are unique: " + r);
+                }
+            }
+        }
+        int workerStarts = 0;
+        int mainJoinsOfOthers = 0;
+        for (int th = 0; th < all.size(); th++) {
+            for (Traced.Rec r : all.get(th)) {
+                if (r.isCall(CallType.SYNC_ACQUIRE)) {
+                    Integer by = releasedBy.get(r.args[1] + "/" + r.args[2]);
+                    assertTrue(by != null, "names a release: " + r);
+                    workerStarts += th != 0 && by != th ? 1 : 0;
+                    mainJoinsOfOthers += th == 0 && by != 0 ? 1 : 0;
+                }
+            }
+        }
+        assertTrue(workerStarts > 0, "workers run what other threads forked");
+        assertTrue(mainJoinsOfOthers > 0, "main's joins wait for tasks the workers ended");
+    }
+
+    /**
+     * Issue 28, CompletableFuture dependants: each function runs after its submit and after the completion of its
+     * sources, a dependant's getters after its function's end, a future completed with {@code complete(v)} after
+     * the completing thread's release. Numbers are unique and every acquire names a release; results keep.
+     */
+    @Test
+    void completableFutureDependants_runAfterTheirSources_gettersAfterTheirEnd() throws Exception {
+        Traced t = Traced.run(dir, "level=1", CfProg.class);
+        assertEquals(0, t.exit, t.err);
+        // 30, 38 (30 + 4 + 4), 39, 78 + 30 = 108, 109, anyOf: ran's null or handled's 78; 77 + 77
+        assertTrue(t.out.matches("(?s)check 30 39 108 109 (null|78) 154\\s*"), t.out);
+        List<List<Traced.Rec>> all = t.all();
+        Map<String, Integer> releasedBy = new HashMap<>();
+        for (int th = 0; th < all.size(); th++) {
+            for (Traced.Rec r : all.get(th)) {
+                if (r.isCall(CallType.SYNC_RELEASE)) {
+                    assertEquals(null, releasedBy.put(r.args[1] + "/" + r.args[2], th), "numbers are unique: " + r);
+                }
+            }
+        }
+        int fromOthers = 0;
+        for (int th = 0; th < all.size(); th++) {
+            for (Traced.Rec r : all.get(th)) {
+                if (r.isCall(CallType.SYNC_ACQUIRE) && r.args[2] > 0) {
+                    Integer by = releasedBy.get(r.args[1] + "/" + r.args[2]);
+                    assertTrue(by != null, "names a release: " + r);
+                    fromOthers += by != th ? 1 : 0;
+                }
+            }
+        }
+        // sources → dependants across the pool, the common pool and main, the completer → main's join
+        assertTrue(fromOthers >= 8, "acquires of other threads' releases: " + fromOthers);
     }
 }

@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
  * Test program: every executor and queue call the agent records (issue 28): submit (Callable, Runnable, Runnable
  * with a result), execute of a FutureTask, {@code get} with and without a timeout, {@code CompletableFuture}'s
  * supplyAsync on the pool and runAsync on the common pool with join and get; put / take on an
- * ArrayBlockingQueue, offer (with and without a timeout) / poll (with and without) on a LinkedBlockingQueue.
+ * ArrayBlockingQueue, offer (with and without a timeout) / poll (with and without) on a LinkedBlockingQueue;
+ * invokeAll of two tasks and invokeAny of one.
  */
 public final class JucProg {
     public static void main(String[] args) throws Exception {
@@ -70,8 +71,15 @@ public final class JucProg {
             }
         }
         long s = consumer.get();
+        List<java.util.concurrent.Callable<Long>> two = List.of(() -> 1L, () -> 2L);
+        long inv = 0;
+        for (Future<Long> f : pool.invokeAll(two)) {
+            inv += f.get();
+        }
+        List<java.util.concurrent.Callable<Long>> one = List.of(() -> 3L);
+        inv += pool.invokeAny(one);
         pool.shutdown();
         pool.awaitTermination(1, TimeUnit.MINUTES);
-        System.out.println("check " + sum + " " + done + " " + s);
+        System.out.println("check " + sum + " " + done + " " + s + " " + inv);
     }
 }

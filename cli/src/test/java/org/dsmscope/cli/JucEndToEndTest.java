@@ -86,8 +86,11 @@ class JucEndToEndTest {
         return root;
     }
 
-    /** Replays the set; checks that every acquire names a release of another thread and comes at or after it. */
-    private static SyncCalls replayPaired(String set) throws IOException {
+    /**
+     * Replays the set; checks that every acquire names a release (of another thread, if {@code otherThread}: a
+     * fork-join thread may join tasks it ran itself) and comes at or after it.
+     */
+    private static SyncCalls replayPaired(String set, boolean otherThread) throws IOException {
         SyncCalls s = new SyncCalls();
         new Replay(TraceSet.ofPrefix(set), null, new ReplayOptions()).add(s).run();
         Map<String, long[]> releases = new HashMap<>();
@@ -100,7 +103,7 @@ class JucEndToEndTest {
             if (c[2] == CallType.SYNC_ACQUIRE && c[4] > 0) {
                 long[] r = releases.get(c[3] + "/" + c[4]);
                 assertNotNull(r, "the release an acquire names: " + c[3] + "/" + c[4]);
-                assertTrue(r[0] != c[0], "released by another thread");
+                assertTrue(!otherThread || r[0] != c[0], "released by another thread");
                 assertTrue(c[1] >= r[1], "acquired at clock " + c[1] + ", released at " + r[1]);
             }
         }
@@ -125,13 +128,16 @@ class JucEndToEndTest {
         String set = trace("queue", "org.dsmscope.examples.QueueHandoff", items);
         JsonNode root = ciat(set);
         assertEquals(3, root.path("threads").asInt(), "main and one consumer, the producer");
-        SyncCalls s = replayPaired(set);
-        long puts = s.calls.stream().filter(c -> c[2] == CallType.SYNC_RELEASE).count();
-        long takes = s.calls.stream().filter(c -> c[2] == CallType.SYNC_ACQUIRE && c[4] > 0).count();
-        assertEquals(items + 2, puts, "every item and one end item per consumer");
-        assertEquals(items + 2, takes);
+        SyncCalls s = replayPaired(set, true);
         long producer = s.calls.stream().filter(c -> c[2] == CallType.SYNC_RELEASE).mapToLong(c -> c[0])
                 .findFirst().orElseThrow();
+        long puts = s.calls.stream().filter(c -> c[2] == CallType.SYNC_RELEASE && c[0] == producer).count();
+        long takes = s.calls.stream().filter(c -> c[2] == CallType.SYNC_ACQUIRE && c[4] > 0 && c[0] != producer)
+                .count();
+        long slots = s.calls.stream().filter(c -> c[2] == CallType.SYNC_ACQUIRE && c[0] == producer).count();
+        assertEquals(items + 2, puts, "every item and one end item per consumer");
+        assertEquals(items + 2, takes);
+        assertEquals(items + 2 - 16, slots, "puts beyond the capacity of 16 acquire the slot a take freed");
         long consumerWaits = 0;
         long[] w = waits(root);
         for (int t = 0; t < w.length; t++) {
@@ -145,7 +151,7 @@ class JucEndToEndTest {
         String set = trace("pool", "org.dsmscope.examples.ExecutorTasks", 4000);
         JsonNode root = ciat(set);
         assertEquals(3, root.path("threads").asInt(), "main and the pool's two workers");
-        SyncCalls s = replayPaired(set);
+        SyncCalls s = replayPaired(set, true);
         // 8 tasks: submit (release 1) and get (acquire 2) in main, start (acquire 1) and end (release 2) in a worker
         for (int seq = 1; seq <= 2; seq++) {
             for (int type : new int[] {CallType.SYNC_RELEASE, CallType.SYNC_ACQUIRE}) {
@@ -159,5 +165,55 @@ class JucEndToEndTest {
                 .mapToLong(c -> c[5]).sum();
         assertTrue(mainWait > 0, "main waits in get for the tasks' ends");
         assertTrue(waits(root)[0] > 0, "main's wait is imbalance");
+    }
+
+    @Test
+    void parallelStream_workersRunAfterTheirFork_mainWaitsForTheirEnds() throws IOException {
+        String set = trace("psum", "org.dsmscope.examples.ParallelSum", 4000);
+        JsonNode root = ciat(set);
+        int threads = root.path("threads").asInt();
+        assertTrue(threads >= 2, "main and the pool's workers: " + threads);
+        SyncCalls s = replayPaired(set, false);
+        Map<String, Long> releasedBy = new HashMap<>();
+        for (long[] c : s.calls) {
+            if (c[2] == CallType.SYNC_RELEASE) {
+                releasedBy.put(c[3] + "/" + c[4], c[0]);
+            }
+        }
+        long forkedRuns = s.calls.stream().filter(c -> c[2] == CallType.SYNC_ACQUIRE && c[0] != 0
+                && releasedBy.getOrDefault(c[3] + "/" + c[4], (long) c[0]) != c[0]).count();
+        assertTrue(forkedRuns > 0, "workers run tasks forked or submitted by another thread");
+        long mainJoins = s.calls.stream().filter(c -> c[2] == CallType.SYNC_ACQUIRE && c[0] == 0
+                && releasedBy.getOrDefault(c[3] + "/" + c[4], 0L) != 0).count();
+        assertTrue(mainJoins > 0, "main's get waits for the end of the task a worker ran");
+        long mainWait = s.calls.stream().filter(c -> c[0] == 0 && c[2] == CallType.SYNC_ACQUIRE)
+                .mapToLong(c -> c[5]).sum();
+        assertTrue(mainWait > 0, "main waits for the stream");
+    }
+
+    @Test
+    void fullBoundedQueue_theProducerWaitsForTheTakeThatFreedItsSlot() throws Exception {
+        Path agent = TraceCommand.findAgentJar();
+        assumeTrue(agent != null, "agent jar not built");
+        String name = dir.resolve("bh").toString();
+        List<String> cmd = List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xbootclasspath/a:" + agent.toAbsolutePath(), "-javaagent:" + agent.toAbsolutePath()
+                + "=level=2,name=" + name + ",quiet=true", "-cp",
+                Paths.get("target", "test-classes").toAbsolutePath().toString(),
+                org.dsmscope.tracedprog.BoundedHandOff.class.getName(), "200");
+        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the program ended");
+        assertTrue(out.startsWith("check"), out);
+        String set = name + ".2";
+        JsonNode root = ciat(set);
+        SyncCalls s = replayPaired(set, true);
+        long slotWaits = s.calls.stream().filter(c -> c[0] == 0 && c[2] == CallType.SYNC_ACQUIRE && c[5] > 0)
+                .count();
+        long slotAcquires = s.calls.stream().filter(c -> c[0] == 0 && c[2] == CallType.SYNC_ACQUIRE).count();
+        assertEquals(198, slotAcquires, "puts 3..200 acquire the slots takes 1..198 freed");
+        assertTrue(slotWaits > 100, "the producer waits for most slots: " + slotWaits);
+        assertTrue(waits(root)[0] > 0, "the producer's waits are imbalance: " + java.util.Arrays.toString(
+                waits(root)));
     }
 }

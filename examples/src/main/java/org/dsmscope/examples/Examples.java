@@ -103,7 +103,11 @@ public final class Examples {
             new Entry("executor", ExecutorTasks.class, Cli.DEFAULT_THREADS, ExecutorTasks.DEFAULT_SIZE, 2000,
                     "elements (a pool of THREADS workers + main)",
                     "8 tasks submitted to a fixed thread pool, collected with Future.get (issue 28)",
-                    ExecutorTasks::run));
+                    ExecutorTasks::run),
+            new Entry("parallelsum", ParallelSum.class, Cli.DEFAULT_THREADS, ParallelSum.DEFAULT_SIZE, 4000,
+                    "elements (a ForkJoinPool of THREADS workers + main)",
+                    "a parallel stream sums an array main filled; the JDK forks and joins (issue 28)",
+                    ParallelSum::run));
 
     private Examples() {
     }

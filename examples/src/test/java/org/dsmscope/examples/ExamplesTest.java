@@ -58,7 +58,7 @@ class ExamplesTest {
     void registry_hasTheWorkloadsOfIssues3_22_26And28_withDistinctNamesAndMainMethods() throws Exception {
         assertEquals(List.of("matmul", "sor", "lu", "radix", "fft", "cg", "workqueue", "pipeline", "masterworker",
                 "parkring", "spinbarrier", "prodcons", "migratory", "falsesharing", "padded", "fieldsharing",
-                "fieldpadded", "queue", "executor"),
+                "fieldpadded", "queue", "executor", "parallelsum"),
                 Examples.all().stream().map(Examples.Entry::name).toList());
         Set<Class<?>> classes = new HashSet<>();
         for (Examples.Entry e : Examples.all()) {

@@ -61,16 +61,28 @@ public final class Bootstrap {
             Module agentModule = Bootstrap.class.getModule();
             // java.base reads the agent (hooks are called from JDK classes) and opens the locks package to it
             // (a read-write lock's read and write sections name the synchronizer they share: SyncHooks.lockObject)
+            // and java.util.concurrent (a bounded queue's capacity: rt.QueueSlots)
             inst.redefineModule(Object.class.getModule(), Set.of(agentModule), Map.of(),
-                    Map.of("java.util.concurrent.locks", Set.of(agentModule)), Set.of(), Map.of());
+                    Map.of("java.util.concurrent.locks", Set.of(agentModule), "java.util.concurrent",
+                            Set.of(agentModule)), Set.of(), Map.of());
             // Load the hook classes now, not inside the first traced call.
             for (String c : new String[] {"rt.ThreadHooks", "rt.SyncHooks", "rt.CallHooks", "rt.MemHooks",
-                "rt.CodeHooks", "rt.SyncState", "rt.ParkHooks", "rt.JucHooks", "rt.JucHooks$Task"}) {
+                "rt.CodeHooks", "rt.SyncState", "rt.ParkHooks", "rt.JucHooks", "rt.JucHooks$Task", "rt.QueueHooks",
+                "rt.QueueSlots", "rt.ForkJoinHooks", "rt.CfHooks", "rt.CfHooks$Stage", "rt.CfHooks$Joint"}) {
                 Class.forName("org.dsmscope.agent." + c, true, null);
             }
             long t3 = System.nanoTime();
             inst.addTransformer(new Transformer(o.level), true);
             inst.retransformClasses(Thread.class);
+            // fork / join structure where the JDK forks and joins (parallel streams): instrument.ForkJoinPatch
+            // patches those classes as they load; the few already loaded (rarely any) are patched now
+            for (Class<?> c : inst.getAllLoadedClasses()) {
+                String n = c.getName();
+                if (n.equals("java.util.concurrent.ForkJoinTask") || n.equals("java.util.concurrent.CountedCompleter")
+                        || n.equals("java.util.concurrent.ForkJoinPool")) {
+                    inst.retransformClasses(c);
+                }
+            }
             if (Boolean.getBoolean("dsmscope.agent.timing")) {
                 TraceRuntime.warn(String.format("start-up: layouts %d ms, traces %d ms, hooks %d ms, Thread %d ms",
                         (t1 - t0) / 1000000, (t2 - t1) / 1000000, (t3 - t2) / 1000000,

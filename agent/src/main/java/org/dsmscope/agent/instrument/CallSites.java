@@ -14,6 +14,8 @@ final class CallSites {
     static final String CALLS = "org/dsmscope/agent/rt/CallHooks";
     static final String PARK = "org/dsmscope/agent/rt/ParkHooks";
     static final String JUC = "org/dsmscope/agent/rt/JucHooks";
+    static final String QUEUE = "org/dsmscope/agent/rt/QueueHooks";
+    static final String CF = "org/dsmscope/agent/rt/CfHooks";
 
     /** A replacement: the static hook {@code owner.name desc}. */
     static final class Replace {
@@ -127,6 +129,12 @@ final class CallSites {
                 replace(o, "submit", "(Ljava/lang/Runnable;)" + future, JUC, "submit", service);
                 replace(o, "submit", "(Ljava/lang/Runnable;Ljava/lang/Object;)" + future, JUC, "submit", service);
                 replace(o, "submit", "(Ljava/util/concurrent/Callable;)" + future, JUC, "submit", service);
+                replace(o, "invokeAll", "(Ljava/util/Collection;)Ljava/util/List;", JUC, "invokeAll", service);
+                replace(o, "invokeAll", "(Ljava/util/Collection;JLjava/util/concurrent/TimeUnit;)Ljava/util/List;",
+                        JUC, "invokeAll", service);
+                replace(o, "invokeAny", "(Ljava/util/Collection;)Ljava/lang/Object;", JUC, "invokeAny", service);
+                replace(o, "invokeAny", "(Ljava/util/Collection;JLjava/util/concurrent/TimeUnit;)Ljava/lang/Object;",
+                        JUC, "invokeAny", service);
             }
         }
         String cf = ju + "CompletableFuture";
@@ -139,23 +147,76 @@ final class CallSites {
                     new Replace(JUC, name, args + "Ljava/util/concurrent/Executor;" + cfDesc, true));
         }
         replace(cf, "join", "()Ljava/lang/Object;", JUC, "join", cf);
+        // CompletableFuture's dependants and completions (rt.CfHooks), each also ...Async with and without an executor
+        String cs = "Ljava/util/concurrent/CompletionStage;";
+        String fn = "Ljava/util/function/Function;";
+        String bifn = "Ljava/util/function/BiFunction;";
+        String co = "Ljava/util/function/Consumer;";
+        String bico = "Ljava/util/function/BiConsumer;";
+        String run = "Ljava/lang/Runnable;";
+        String[] deps = {"thenApply", fn, "thenAccept", co, "thenRun", run, "thenCombine", cs + bifn,
+            "thenAcceptBoth", cs + bico, "runAfterBoth", cs + run, "applyToEither", cs + fn, "acceptEither", cs + co,
+            "runAfterEither", cs + run, "handle", bifn, "whenComplete", bico, "thenCompose", fn, "exceptionally", fn};
+        for (int i = 0; i < deps.length; i += 2) {
+            String args = "(" + deps[i + 1];
+            replace(cf, deps[i], args + cfDesc, CF, deps[i], cf);
+            replace(cf, deps[i] + "Async", args + cfDesc, CF, deps[i] + "Async", cf);
+            replace(cf, deps[i] + "Async", args + "Ljava/util/concurrent/Executor;" + cfDesc, CF, deps[i] + "Async", cf);
+        }
+        replace(cf, "complete", "(Ljava/lang/Object;)Z", CF, "complete", cf);
+        replace(cf, "completeExceptionally", "(Ljava/lang/Throwable;)Z", CF, "completeExceptionally", cf);
+        String cfs = "([Ljava/util/concurrent/CompletableFuture;)Ljava/util/concurrent/CompletableFuture;";
+        REPLACE.put(cf + ".allOf" + cfs, new Replace(CF, "allOf", cfs, true));
+        REPLACE.put(cf + ".anyOf" + cfs, new Replace(CF, "anyOf", cfs, true));
+
         for (String o : new String[] {ju + "Future", ju + "RunnableFuture", ju + "ScheduledFuture",
             ju + "FutureTask", cf}) {
             replace(o, "get", "()Ljava/lang/Object;", JUC, "get", ju + "Future");
             replace(o, "get", "(JLjava/util/concurrent/TimeUnit;)Ljava/lang/Object;", JUC, "get", ju + "Future");
         }
         String bq = ju + "BlockingQueue";
-        for (String o : new String[] {bq, ju + "ArrayBlockingQueue", ju + "LinkedBlockingQueue",
-            ju + "LinkedBlockingDeque", ju + "BlockingDeque", ju + "PriorityBlockingQueue",
-            ju + "LinkedTransferQueue", ju + "TransferQueue", ju + "SynchronousQueue"}) {
-            replace(o, "put", "(Ljava/lang/Object;)V", JUC, "put", bq);
-            replace(o, "offer", "(Ljava/lang/Object;)Z", JUC, "offer", bq);
-            replace(o, "add", "(Ljava/lang/Object;)Z", JUC, "add", bq);
-            replace(o, "offer", "(Ljava/lang/Object;JLjava/util/concurrent/TimeUnit;)Z", JUC, "offer", bq);
-            replace(o, "take", "()Ljava/lang/Object;", JUC, "take", bq);
-            replace(o, "poll", "()Ljava/lang/Object;", JUC, "poll", bq);
-            replace(o, "poll", "(JLjava/util/concurrent/TimeUnit;)Ljava/lang/Object;", JUC, "poll", bq);
+        String bd = ju + "BlockingDeque";
+        String tq = ju + "TransferQueue";
+        String obj = "(Ljava/lang/Object;";
+        String timed = "JLjava/util/concurrent/TimeUnit;)";
+        for (String o : new String[] {bq, ju + "ArrayBlockingQueue", ju + "LinkedBlockingQueue", bd,
+            ju + "LinkedBlockingDeque", ju + "PriorityBlockingQueue", ju + "LinkedTransferQueue",
+            tq, ju + "SynchronousQueue"}) {
+            replace(o, "put", obj + ")V", QUEUE, "put", bq);
+            replace(o, "offer", obj + ")Z", QUEUE, "offer", bq);
+            replace(o, "add", obj + ")Z", QUEUE, "add", bq);
+            replace(o, "offer", obj + timed + "Z", QUEUE, "offer", bq);
+            replace(o, "take", "()Ljava/lang/Object;", QUEUE, "take", bq);
+            replace(o, "poll", "()Ljava/lang/Object;", QUEUE, "poll", bq);
+            replace(o, "poll", "(" + timed + "Ljava/lang/Object;", QUEUE, "poll", bq);
+            replace(o, "remove", "()Ljava/lang/Object;", QUEUE, "remove", bq);
+            replace(o, "remove", obj + ")Z", QUEUE, "remove", bq);
+            replace(o, "drainTo", "(Ljava/util/Collection;)I", QUEUE, "drainTo", bq);
+            replace(o, "drainTo", "(Ljava/util/Collection;I)I", QUEUE, "drainTo", bq);
         }
+        for (String o : new String[] {bd, ju + "LinkedBlockingDeque"}) {
+            for (String m : new String[] {"putFirst", "putLast", "addFirst", "addLast", "push"}) {
+                replace(o, m, obj + ")V", QUEUE, m, bd);
+            }
+            for (String m : new String[] {"offerFirst", "offerLast"}) {
+                replace(o, m, obj + ")Z", QUEUE, m, bd);
+                replace(o, m, obj + timed + "Z", QUEUE, m, bd);
+            }
+            for (String m : new String[] {"takeFirst", "takeLast", "pollFirst", "pollLast", "removeFirst",
+                "removeLast", "pop"}) {
+                replace(o, m, "()Ljava/lang/Object;", QUEUE, m, bd);
+            }
+            replace(o, "pollFirst", "(" + timed + "Ljava/lang/Object;", QUEUE, "pollFirst", bd);
+            replace(o, "pollLast", "(" + timed + "Ljava/lang/Object;", QUEUE, "pollLast", bd);
+        }
+        for (String o : new String[] {tq, ju + "LinkedTransferQueue"}) {
+            replace(o, "transfer", obj + ")V", QUEUE, "transfer", tq);
+            replace(o, "tryTransfer", obj + ")Z", QUEUE, "tryTransfer", tq);
+            replace(o, "tryTransfer", obj + timed + "Z", QUEUE, "tryTransfer", tq);
+        }
+        String ex = ju + "Exchanger";
+        replace(ex, "exchange", obj + ")Ljava/lang/Object;", QUEUE, "exchange", ex);
+        replace(ex, "exchange", obj + timed + "Ljava/lang/Object;", QUEUE, "exchange", ex);
         REPLACE.put("org/dsmscope/api/Smait.marker(II)V", new Replace(CALLS, "marker", "(II)V", true));
         String ls = "java/util/concurrent/locks/LockSupport.";
         for (String d : new String[] {"park()V", "park(Ljava/lang/Object;)V", "parkNanos(J)V",

@@ -7,7 +7,8 @@ import org.dsmscope.agent.core.TraceRuntime;
 
 /**
  * The agent's class file transformer: rewrites application classes as they load ({@link ClassInstrumenter}) and
- * patches {@code java.lang.Thread} ({@link ThreadPatch}). JDK classes (boot and platform loaders, {@code java/},
+ * patches {@code java.lang.Thread} ({@link ThreadPatch}), {@code ForkJoinTask} and {@code CountedCompleter}
+ * ({@link ForkJoinPatch}). JDK classes (boot and platform loaders, {@code java/},
  * {@code javax/}, {@code jdk/}, {@code sun/}, {@code com/sun/}), the agent, the marker API and the on-the-fly
  * analysis ({@link SinkLoader}'s loader) are left alone.
  * A class that cannot be rewritten loads unchanged, with one warning.
@@ -28,6 +29,9 @@ public final class Transformer implements ClassFileTransformer {
         }
         try {
             if (loader == null) {
+                if (ForkJoinPatch.patches(name)) {
+                    return ForkJoinPatch.patch(name, bytes);
+                }
                 return name.equals("java/lang/Thread") ? ThreadPatch.patch(bytes) : null;
             }
             if (redefined != null || loader == platform || loader == SinkLoader.loader() || excluded(name)) {

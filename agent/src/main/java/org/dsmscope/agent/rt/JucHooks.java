@@ -1,6 +1,8 @@
 package org.dsmscope.agent.rt;
 
-import java.util.concurrent.BlockingQueue;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -26,16 +28,11 @@ import org.dsmscope.trace.CallType;
  * after its submit), its end release 2, and a return from {@code Future.get} (or an {@code ExecutionException}) an
  * acquire of the task's last release (the replay has the getter wait for the task's end).
  *
- * <p>Blocking queues: a put that placed its element is a release on the queue, numbered after the element is in
- * the queue; the k-th take that got an element an acquire of put k (the element's own put for a FIFO queue with
- * one producer; never a put that has not happened).
+ * <p>Queues, deques and exchangers: {@link QueueHooks}.
  *
  * <p>Each hook performs the program's own call unchanged and records around it; recording never throws.
  */
 public final class JucHooks {
-    /** How long a take waits for the number of the put whose element it got (its producer is about to give it). */
-    static final long CATCH_UP_NANOS = 1_000_000;
-
     private JucHooks() {
     }
 
@@ -49,6 +46,8 @@ public final class JucHooks {
         private final Supplier<?> supplier;
         /** Submitted by a traced thread, which records release 1. */
         private final boolean traced;
+        /** The submitting thread's index (its own run of the task, a direct executor, acquires nothing). */
+        private final int submitter;
         /** Sequence number of the last release on this task: 1 submitted (by a traced thread), 2 ended. */
         private volatile long last;
         /** A traced worker runs it: it numbers the end (release 2) as soon as the program's task returns. */
@@ -60,6 +59,7 @@ public final class JucHooks {
             this.supplier = supplier;
             this.traced = traced;
             this.last = traced ? 1 : 0;
+            this.submitter = traced ? TraceRuntime.current().index : -1;
         }
 
         @Override
@@ -98,10 +98,10 @@ public final class JucHooks {
         }
 
         /** The task starts in a worker: an acquire of its submit. */
-        private long started() {
+        long started() {
             ThreadTrace t = TraceRuntime.current();
             long t0 = TraceRuntime.now();
-            if (traced) {
+            if (traced && t.index != submitter) {
                 record(t, CallType.SYNC_ACQUIRE, this, t0, 1);
             }
             running = t.traced;
@@ -109,7 +109,7 @@ public final class JucHooks {
         }
 
         /** The task ends: release 2, numbered before the pool publishes its outcome. */
-        private void ended(long t0) {
+        void ended(long t0) {
             ThreadTrace t = TraceRuntime.current();
             if (t.traced) {
                 last = 2;
@@ -118,7 +118,7 @@ public final class JucHooks {
         }
 
         /** Submitted by {@code t}: release 1, recorded after the pool took the task. */
-        private void submitted(ThreadTrace t, long t0) {
+        void submitted(ThreadTrace t, long t0) {
             if (traced) {
                 record(t, CallType.SYNC_RELEASE, this, t0, 1);
             }
@@ -131,7 +131,7 @@ public final class JucHooks {
     }
 
     /** Remembers that {@code f} completes with {@code task}, for {@link #get}. */
-    private static <F> F bind(F f, Task task) {
+    static <F> F bind(F f, Object task) {
         try {
             if (f != null) {
                 SyncState.of(f).task = task;
@@ -197,6 +197,112 @@ public final class JucHooks {
         return f;
     }
 
+    /** {@code e.invokeAll(tasks)}: each task a {@link Task} (submit → start); its end → the return. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public static List<Future<Object>> invokeAll(ExecutorService e, Collection<Callable<Object>> tasks)
+            throws InterruptedException {
+        ThreadTrace t = TraceRuntime.current();
+        long t0 = TraceRuntime.now();
+        List<Task> ts = wrapAll(t, e, tasks, t0);
+        if (ts == null) {
+            return e.invokeAll(tasks);
+        }
+        List<Future<Object>> fs = e.invokeAll((Collection) ts);
+        allEnded(t, ts, fs, t0);
+        return fs;
+    }
+
+    /** {@code e.invokeAll(tasks, time, unit)}: tasks cancelled at the timeout name what they were given. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public static List<Future<Object>> invokeAll(ExecutorService e, Collection<Callable<Object>> tasks, long time,
+            TimeUnit unit) throws InterruptedException {
+        ThreadTrace t = TraceRuntime.current();
+        long t0 = TraceRuntime.now();
+        List<Task> ts = wrapAll(t, e, tasks, t0);
+        if (ts == null) {
+            return e.invokeAll(tasks, time, unit);
+        }
+        List<Future<Object>> fs = e.invokeAll((Collection) ts, time, unit);
+        allEnded(t, ts, fs, t0);
+        return fs;
+    }
+
+    /** {@code e.invokeAny(tasks)}: the return (or failure) acquires the end of every task that ended by then. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public static Object invokeAny(ExecutorService e, Collection<Callable<Object>> tasks)
+            throws InterruptedException, ExecutionException {
+        ThreadTrace t = TraceRuntime.current();
+        long t0 = TraceRuntime.now();
+        List<Task> ts = wrapAll(t, e, tasks, t0);
+        if (ts == null) {
+            return e.invokeAny(tasks);
+        }
+        try {
+            return e.invokeAny((Collection) ts);
+        } finally {
+            anyEnded(t, ts, t0);
+        }
+    }
+
+    /** {@code e.invokeAny(tasks, time, unit)}. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public static Object invokeAny(ExecutorService e, Collection<Callable<Object>> tasks, long time, TimeUnit unit)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        ThreadTrace t = TraceRuntime.current();
+        long t0 = TraceRuntime.now();
+        List<Task> ts = wrapAll(t, e, tasks, t0);
+        if (ts == null) {
+            return e.invokeAny(tasks, time, unit);
+        }
+        try {
+            return e.invokeAny((Collection) ts, time, unit);
+        } finally {
+            anyEnded(t, ts, t0);
+        }
+    }
+
+    /**
+     * The tasks as {@link Task}s, each submitted (release 1) before the call; null (the program's own call, nothing
+     * recorded) for a null pool, collection or task, whose exception the pool itself must throw.
+     */
+    private static List<Task> wrapAll(ThreadTrace t, ExecutorService e, Collection<Callable<Object>> tasks,
+            long t0) {
+        if (e == null || tasks == null) {
+            return null;
+        }
+        List<Task> ts = new ArrayList<>(tasks.size());
+        for (Callable<Object> c : tasks) {
+            if (c == null) {
+                return null;
+            }
+            ts.add(task(t, null, c));
+        }
+        for (Task task : ts) {
+            task.submitted(t, t0);
+        }
+        return ts;
+    }
+
+    /** invokeAll returned: each future bound to its task, an acquire of each task's end (or of its last number). */
+    private static void allEnded(ThreadTrace t, List<Task> ts, List<Future<Object>> fs, long t0) {
+        for (int i = 0; i < ts.size() && i < fs.size(); i++) {
+            Future<Object> f = fs.get(i);
+            bind(f, ts.get(i));
+            if (t.traced) {
+                completed(t, ts.get(i), t0, !f.isCancelled());
+            }
+        }
+    }
+
+    /** invokeAny returned: an acquire of the end of each task that ended. */
+    private static void anyEnded(ThreadTrace t, List<Task> ts, long t0) {
+        for (Task task : ts) {
+            if (task.last == 2) {
+                record(t, CallType.SYNC_ACQUIRE, task, t0, 2);
+            }
+        }
+    }
+
     /** {@code CompletableFuture.supplyAsync(s)}. */
     public static CompletableFuture<Object> supplyAsync(Supplier<Object> s) {
         return async(null, s, null, false);
@@ -244,7 +350,7 @@ public final class JucHooks {
     public static Object join(CompletableFuture<?> f) {
         ThreadTrace t = TraceRuntime.current();
         long t0 = TraceRuntime.now();
-        Task task = boundTask(t, f);
+        Object task = boundTask(t, f);
         try {
             Object v = f.join();
             completed(t, task, t0, true);
@@ -262,7 +368,7 @@ public final class JucHooks {
     public static Object get(Future<?> f) throws InterruptedException, ExecutionException {
         ThreadTrace t = TraceRuntime.current();
         long t0 = TraceRuntime.now();
-        Task task = boundTask(t, f);
+        Object task = boundTask(t, f);
         try {
             Object v = f.get();
             completed(t, task, t0, true);
@@ -281,7 +387,7 @@ public final class JucHooks {
             throws InterruptedException, ExecutionException, TimeoutException {
         ThreadTrace t = TraceRuntime.current();
         long t0 = TraceRuntime.now();
-        Task task = boundTask(t, f);
+        Object task = boundTask(t, f);
         try {
             Object v = f.get(time, unit);
             completed(t, task, t0, true);
@@ -296,7 +402,7 @@ public final class JucHooks {
     }
 
     /** The task bound to {@code f} when a traced thread calls get (null: none); hands records over if it blocks. */
-    private static Task boundTask(ThreadTrace t, Future<?> f) {
+    private static Object boundTask(ThreadTrace t, Future<?> f) {
         if (f == null || !t.traced) {
             return null;
         }
@@ -305,7 +411,7 @@ public final class JucHooks {
             if (task != null && !f.isDone()) {
                 TraceRuntime.blocking(t);
             }
-            return (Task) task;
+            return task;
         } catch (Throwable e) {
             return null;
         }
@@ -316,134 +422,21 @@ public final class JucHooks {
      * handed to {@code execute} publishes just before the task numbers it (the wait is that of the worker's few
      * instructions up to {@link Task#ended}); when it was cancelled, whatever was numbered.
      */
-    private static void completed(ThreadTrace t, Task task, long t0, boolean ran) {
-        if (task == null) {
+    static void completed(ThreadTrace t, Object bound, long t0, boolean ran) {
+        if (bound instanceof CfHooks.Joint) {
+            CfHooks.joined(t, (CfHooks.Joint) bound, t0);
             return;
         }
+        if (!(bound instanceof Task)) {
+            return;
+        }
+        Task task = (Task) bound;
         while (ran && task.running && task.last == 1) {
             Thread.onSpinWait();
         }
         if (task.last != 0) {
             record(t, CallType.SYNC_ACQUIRE, task, t0, task.last);
         }
-    }
-
-    /** {@code q.put(e)}. */
-    public static void put(BlockingQueue<Object> q, Object e) throws InterruptedException {
-        long t0 = TraceRuntime.now();
-        q.put(e);
-        placed(q, t0);
-    }
-
-    /** {@code q.offer(e)}. */
-    public static boolean offer(BlockingQueue<Object> q, Object e) {
-        long t0 = TraceRuntime.now();
-        boolean ok = q.offer(e);
-        if (ok) {
-            placed(q, t0);
-        }
-        return ok;
-    }
-
-    /** {@code q.add(e)}. */
-    public static boolean add(BlockingQueue<Object> q, Object e) {
-        long t0 = TraceRuntime.now();
-        boolean ok = q.add(e);
-        if (ok) {
-            placed(q, t0);
-        }
-        return ok;
-    }
-
-    /** {@code q.offer(e, time, unit)}. */
-    public static boolean offer(BlockingQueue<Object> q, Object e, long time, TimeUnit unit)
-            throws InterruptedException {
-        long t0 = TraceRuntime.now();
-        boolean ok = q.offer(e, time, unit);
-        if (ok) {
-            placed(q, t0);
-        }
-        return ok;
-    }
-
-    /** {@code q.take()}. */
-    public static Object take(BlockingQueue<Object> q) throws InterruptedException {
-        long t0 = beforeTake(q);
-        Object e = q.take();
-        took(q, t0);
-        return e;
-    }
-
-    /** {@code q.poll()}. */
-    public static Object poll(BlockingQueue<Object> q) {
-        long t0 = TraceRuntime.now();
-        Object e = q.poll();
-        if (e != null) {
-            took(q, t0);
-        }
-        return e;
-    }
-
-    /** {@code q.poll(time, unit)}. */
-    public static Object poll(BlockingQueue<Object> q, long time, TimeUnit unit) throws InterruptedException {
-        long t0 = beforeTake(q);
-        Object e = q.poll(time, unit);
-        if (e != null) {
-            took(q, t0);
-        }
-        return e;
-    }
-
-    /** Before a take that may block: its start; on the fly, the thread's records go to the analysis first. */
-    private static long beforeTake(BlockingQueue<Object> q) {
-        if (q != null && q.isEmpty()) {
-            TraceRuntime.blocking(TraceRuntime.current());
-        }
-        return TraceRuntime.now();
-    }
-
-    /** An element is in {@code q}: the next release on it. */
-    private static void placed(BlockingQueue<Object> q, long t0) {
-        ThreadTrace t = TraceRuntime.current();
-        if (!t.traced) {
-            return;
-        }
-        long seq;
-        try {
-            seq = SyncState.of(q).nextRelease();
-        } catch (Throwable e) {
-            return;
-        }
-        record(t, CallType.SYNC_RELEASE, q, t0, seq);
-    }
-
-    /**
-     * An element left {@code q}: an acquire of put k for the k-th take. A put is numbered just after its element went
-     * in, so the take may see the element first: it waits up to {@link #CATCH_UP_NANOS} for put k's number, then
-     * takes the last number given (a put that has happened; 0: none, no order).
-     */
-    private static void took(BlockingQueue<Object> q, long t0) {
-        ThreadTrace t = TraceRuntime.current();
-        if (!t.traced) {
-            return;
-        }
-        long seq;
-        try {
-            SyncState st = SyncState.of(q);
-            long k = st.nextTake();
-            seq = st.lastRelease();
-            if (seq < k) {
-                long until = System.nanoTime() + CATCH_UP_NANOS;
-                while (seq < k && System.nanoTime() < until) {
-                    Thread.yield();
-                    seq = st.lastRelease();
-                }
-            }
-            seq = Math.min(seq, k);
-        } catch (Throwable e) {
-            return;
-        }
-        record(t, CallType.SYNC_ACQUIRE, q, t0, seq);
     }
 
     private static void record(ThreadTrace t, int type, Object on, long t0, long seq) {

@@ -9,13 +9,20 @@ import org.dsmscope.agent.core.Addresses;
  * condition wait records the sequence number of the wake-up that ended it. Guarded by its own monitor, which
  * the agent holds only for these few updates and never while the program's code runs.
  */
-final class SyncState {
+final class SyncState implements Numbered {
     /** Sequence number of the last wake-up or release (0: none yet). */
     long seq;
     /** Tickets of waiting threads, oldest first: [0] = sequence number of the wake-up assigned to it, 0 if none. */
     final ArrayDeque<long[]> waiters = new ArrayDeque<>(4);
     /** Elements taken from a queue so far by traced threads ({@link #nextTake}). */
     private long taken;
+    /** A queue's slots and ends (null until its first traced put or take). */
+    private QueueSlots slots;
+    /** The release number of the exchange that offered this object last ({@code QueueHooks.exchange}; 0: none). */
+    volatile long offered;
+    /** A fork-join task's fork: its release number (0: not forked by a traced thread) and forker's index + 1. */
+    volatile long forked;
+    volatile int forkedBy;
     /** The traced task behind a {@code Future} (a {@code JucHooks.Task}; null for any other object). */
     volatile Object task;
     /** The lock a Condition belongs to (null if unknown or not a Condition). */
@@ -111,6 +118,25 @@ final class SyncState {
     /** A take from a queue: its index k among the queue's takes by traced threads, 1, 2, 3 … */
     synchronized long nextTake() {
         return ++taken;
+    }
+
+    /** {@code n} takes at once: the index of the last of them. */
+    synchronized long nextTake(int n) {
+        taken += n;
+        return taken;
+    }
+
+    /** The slots of the queue {@code q} whose state this is, created on first use. */
+    synchronized QueueSlots slots(Object q) {
+        if (slots == null) {
+            slots = QueueSlots.of(q);
+        }
+        return slots;
+    }
+
+    @Override
+    public long last() {
+        return lastRelease();
     }
 
     /** The last release's sequence number (the one an acquire that just passed is ordered after). */
