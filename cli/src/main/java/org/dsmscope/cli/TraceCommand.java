@@ -56,6 +56,10 @@ public final class TraceCommand implements Callable<Integer> {
                     + " the program runs (without it, at the end of the run).")
     Integer threads;
 
+    @Option(names = "--trace-jdk", description = "Level 2: also trace the memory accesses of the JDK's java.util and"
+            + " java.util.concurrent classes (a queue's slots, a map's table, a future's result).")
+    boolean traceJdk;
+
     @Option(names = "--agent", paramLabel = "JAR", description = "The agent jar (default: found beside dsmscope).")
     Path agent;
 
@@ -116,6 +120,9 @@ public final class TraceCommand implements Callable<Integer> {
                 throw new UserError(bad.replace("CIAT_OPTIONS", "--ciat-options"));
             }
         }
+        if (traceJdk && !level.equals("2")) {
+            throw new UserError("--trace-jdk traces the JDK's memory accesses: it needs --level 2 (was " + level + ")");
+        }
         if (!codec.equalsIgnoreCase("zstd") && !codec.equalsIgnoreCase("lz4")) {
             throw new UserError("unknown codec '" + codec + "' (expected zstd or lz4)");
         }
@@ -171,7 +178,8 @@ public final class TraceCommand implements Callable<Integer> {
             cmd.add("-Ddsmscope.analysis.status=" + status);
         }
         cmd.add("-javaagent:" + jar.toAbsolutePath() + "=level=" + level + ",type=" + t + ",name=" + out
-                + ",codec=" + codec.toLowerCase(Locale.ROOT) + (threads == null ? "" : ",threads=" + threads));
+                + ",codec=" + codec.toLowerCase(Locale.ROOT) + (threads == null ? "" : ",threads=" + threads)
+                + (traceJdk ? ",jdk=true" : ""));
         cmd.addAll(program.subList(1, program.size()));
         ProcessBuilder pb = new ProcessBuilder(cmd).inheritIO();
         if (ciatOptions != null) {

@@ -92,17 +92,31 @@ public final class Addresses {
     }
 
     private static WeakIdentityTable.Entry assign(Object o, int h, ThreadTrace t, String site) {
-        long size = Layouts.sizeOf(o);
-        long mine = HEAP_TOP.getAndAdd(size);
-        WeakIdentityTable.Entry e = TABLE.entry(o, h, mine);
-        if (e.value == mine) {
-            TraceRuntime.object(t, mine, size, o.getClass(), site);
+        boolean was = TraceRuntime.enterAgent();
+        try {
+            long size = Layouts.sizeOf(o);
+            long mine = HEAP_TOP.getAndAdd(size);
+            WeakIdentityTable.Entry e = TABLE.entry(o, h, mine);
+            if (e.value == mine) {
+                TraceRuntime.object(t, mine, size, o.getClass(), site);
+            }
+            return e;
+        } finally {
+            TraceRuntime.leaveAgent(was);
         }
-        return e;
     }
 
     /** The address of a class's static block (assigned on first use), {@code size} bytes long. */
     public static long staticBlock(Class<?> c, long size) {
+        boolean was = TraceRuntime.enterAgent();
+        try {
+            return staticBlockOf(c, size);
+        } finally {
+            TraceRuntime.leaveAgent(was);
+        }
+    }
+
+    private static long staticBlockOf(Class<?> c, long size) {
         long[] b = Layouts.staticBlock(c);
         synchronized (b) {
             if (b[0] == 0) {

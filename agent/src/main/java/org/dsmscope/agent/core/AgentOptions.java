@@ -11,7 +11,8 @@ import java.util.Map;
  *
  * <p>Keys: {@code level} (1, 2, 3), {@code type} (normal, compressed, suppressed, to_ciat, to_cdat), {@code name}
  * (path prefix of the trace files), {@code calls} (call trace name, on-the-fly only), {@code config} (CDAT
- * configuration, on-the-fly only), {@code codec} (zstd or lz4 for compressed), {@code quiet} (true: do not print
+ * configuration, on-the-fly only), {@code codec} (zstd or lz4 for compressed), {@code jdk} (true: level 2
+ * also instruments {@code java.util} and {@code java.util.concurrent}), {@code quiet} (true: do not print
  * the file names at exit).
  */
 public final class AgentOptions {
@@ -48,6 +49,8 @@ public final class AgentOptions {
     public int threads;
     /** Do not print the names of the files at exit. */
     public boolean quiet;
+    /** Level 2: also instrument {@code java.util} and {@code java.util.concurrent} ({@code jdk=true}, issue 28). */
+    public boolean jdk;
     /**
      * Options of the on-the-fly analysis: {@code CIAT_OPTIONS} (to_ciat) or {@code CDAT_OPTIONS} (to_cdat), split at
      * white space; to_cdat adds {@code --config CONFIGURATION_FILE_NAME}.
@@ -137,10 +140,20 @@ public final class AgentOptions {
                 case "quiet":
                     o.quiet = Boolean.parseBoolean(value);
                     break;
+                case "jdk":
+                    if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
+                        throw new IllegalArgumentException("jdk=" + value + ": expected true or false");
+                    }
+                    o.jdk = Boolean.parseBoolean(value);
+                    break;
                 default:
                     throw new IllegalArgumentException("unknown agent option '" + key
-                            + "' (expected level, type, name, calls, config, codec, threads, quiet)");
+                            + "' (expected level, type, name, calls, config, codec, threads, quiet, jdk)");
             }
+        }
+        if (o.jdk && o.level != 2) {
+            throw new IllegalArgumentException("jdk=true traces the JDK's memory accesses: it needs level=2 (was "
+                    + o.level + ")");
         }
     }
 

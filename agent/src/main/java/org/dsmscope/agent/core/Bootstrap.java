@@ -68,11 +68,12 @@ public final class Bootstrap {
             // Load the hook classes now, not inside the first traced call.
             for (String c : new String[] {"rt.ThreadHooks", "rt.SyncHooks", "rt.CallHooks", "rt.MemHooks",
                 "rt.CodeHooks", "rt.SyncState", "rt.ParkHooks", "rt.JucHooks", "rt.JucHooks$Task", "rt.QueueHooks",
-                "rt.QueueSlots", "rt.ForkJoinHooks", "rt.CfHooks", "rt.CfHooks$Stage", "rt.CfHooks$Joint"}) {
+                "rt.QueueSlots", "rt.ForkJoinHooks", "rt.CfHooks", "rt.CfHooks$Stage", "rt.CfHooks$Joint",
+                "rt.JdkMemHooks"}) {
                 Class.forName("org.dsmscope.agent." + c, true, null);
             }
             long t3 = System.nanoTime();
-            inst.addTransformer(new Transformer(o.level), true);
+            inst.addTransformer(new Transformer(o.level, o.jdk), true);
             inst.retransformClasses(Thread.class);
             // fork / join structure where the JDK forks and joins (parallel streams): instrument.ForkJoinPatch
             // patches those classes as they load; the few already loaded (rarely any) are patched now
@@ -83,6 +84,9 @@ public final class Bootstrap {
                     inst.retransformClasses(c);
                 }
             }
+            if (o.jdk) {
+                retransformJdk(inst);
+            }
             if (Boolean.getBoolean("dsmscope.agent.timing")) {
                 TraceRuntime.warn(String.format("start-up: layouts %d ms, traces %d ms, hooks %d ms, Thread %d ms",
                         (t1 - t0) / 1000000, (t2 - t1) / 1000000, (t3 - t2) / 1000000,
@@ -90,6 +94,31 @@ public final class Bootstrap {
             }
         } catch (Throwable t) {
             TraceRuntime.warn("cannot trace threads: " + t);
+        }
+    }
+
+    /**
+     * {@code jdk=true}: the already loaded classes of {@code java.util} and {@code java.util.concurrent} are
+     * retransformed (the others are rewritten as they load); all at once, else one by one, a class the JVM refuses
+     * staying as it is, with one warning.
+     */
+    private static void retransformJdk(Instrumentation inst) {
+        java.util.List<Class<?>> todo = new java.util.ArrayList<>();
+        for (Class<?> c : inst.getAllLoadedClasses()) {
+            if (Transformer.jdkTarget(c.getName().replace('.', '/')) && inst.isModifiableClass(c)) {
+                todo.add(c);
+            }
+        }
+        try {
+            inst.retransformClasses(todo.toArray(new Class<?>[0]));
+        } catch (Throwable all) {
+            for (Class<?> c : todo) {
+                try {
+                    inst.retransformClasses(c);
+                } catch (Throwable t) {
+                    TraceRuntime.warn("class " + c.getName() + " left uninstrumented: " + t);
+                }
+            }
         }
     }
 

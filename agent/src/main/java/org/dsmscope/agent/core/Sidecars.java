@@ -101,7 +101,11 @@ public final class Sidecars {
         return dataMap != null;
     }
 
-    /** A batch of objects: [addr[i], addr[i] + size[i]) of class type[i], allocated at site[i] (null: unknown). */
+    /**
+     * A batch of objects: [addr[i], addr[i] + size[i]) of class type[i], allocated at site[i] (null: unknown). A site
+     * {@code NAME\nSITE} also names the object ({@code ArrayBlockingQueue.items}: the field a JDK array is stored
+     * in, {@code instrument.JdkRewrite}).
+     */
     static synchronized void objects(long[] addr, long[] size, Class<?>[] type, String[] site, int n) {
         try {
             if (dataMap != null) {
@@ -109,8 +113,11 @@ public final class Sidecars {
                     if (type[i] == null) {
                         continue; // a still-running thread's half-written entry at shutdown
                     }
+                    String where = site[i];
+                    int cut = where == null ? -1 : where.indexOf('\n');
                     dataMap.range(addr[i], addr[i] + size[i], type[i].isArray() ? "array" : "object",
-                            type[i].getTypeName(), "-", site[i]);
+                            type[i].getTypeName(), cut < 0 ? "-" : where.substring(0, cut),
+                            cut < 0 ? where : where.substring(cut + 1));
                 }
             }
         } catch (IOException | RuntimeException e) {

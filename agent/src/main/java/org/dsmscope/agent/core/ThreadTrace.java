@@ -71,7 +71,10 @@ public final class ThreadTrace {
     public long pendingStart;
     /** Level 3: source (return slot + 4) of the last return executed, 0 if none. */
     public int retSrc;
-    /** Reentrancy guard: set while a hook runs JDK code that may call back into hooks. */
+    /**
+     * Reentrancy guard ("in agent"): set while this thread runs the agent's own code (hooks' bookkeeping, writing
+     * records, rewriting classes), so the JDK classes instrumented with {@code jdk=true} do not trace the agent.
+     */
     public boolean inHook;
     /** Data map rows of objects this thread gave addresses to, flushed to the sidecar in batches of {@link #OBJS}. */
     static final int OBJS = 512;
@@ -255,6 +258,15 @@ public final class ThreadTrace {
     }
 
     private void writeOut(int from, int to) {
+        boolean was = TraceRuntime.enterAgent();
+        try {
+            writeRecords(from, to);
+        } finally {
+            TraceRuntime.leaveAgent(was);
+        }
+    }
+
+    private void writeRecords(int from, int to) {
         int n = to - from;
         recordBytes += 4L * n;
         TraceWriter w = writer;

@@ -45,6 +45,8 @@ public final class TraceRuntime {
     static AgentOptions options = new AgentOptions();
     /** Instrumentation level (0 before the agent starts). */
     public static int level;
+    /** The JDK's {@code java.util} and {@code java.util.concurrent} classes are instrumented too ({@code jdk=true}). */
+    public static boolean jdk;
     private static volatile boolean active;
     private static volatile boolean closing;
     private static volatile boolean stopAll;
@@ -87,6 +89,33 @@ public final class TraceRuntime {
         return CURRENT.get();
     }
 
+    /**
+     * With {@code jdk=true}: marks the calling thread as running the agent's own code, so that the JDK classes
+     * instrumented for it ({@code rt.JdkMemHooks}) record nothing until {@link #leaveAgent}; returns the mark to
+     * restore (agent code may nest). Without {@code jdk=true} it does nothing.
+     */
+    public static boolean enterAgent() {
+        if (!jdk) {
+            return false;
+        }
+        ThreadTrace t = current();
+        boolean was = t.inHook;
+        if (t.traced) {
+            t.inHook = true;
+        }
+        return was;
+    }
+
+    /** Restores the mark {@link #enterAgent} returned. */
+    public static void leaveAgent(boolean was) {
+        if (jdk) {
+            ThreadTrace t = current();
+            if (t.traced) {
+                t.inHook = was;
+            }
+        }
+    }
+
     /** Microseconds since the agent started. */
     public static long now() {
         return (System.nanoTime() - t0Nanos) / 1000;
@@ -124,6 +153,7 @@ public final class TraceRuntime {
     static boolean start(AgentOptions o) {
         options = o;
         level = o.level;
+        jdk = o.jdk;
         t0Nanos = System.nanoTime();
         mainThread = Thread.currentThread();
         try {
@@ -304,6 +334,15 @@ public final class TraceRuntime {
         if (!parent.traced || closing || child.getState() != Thread.State.NEW) {
             return;
         }
+        boolean was = enterAgent();
+        try {
+            register(parent, child);
+        } finally {
+            leaveAgent(was);
+        }
+    }
+
+    private static void register(ThreadTrace parent, Thread child) {
         if (child.getClass().getName().equals("jdk.internal.misc.InnocuousThread")) {
             return;
         }
@@ -368,8 +407,13 @@ public final class TraceRuntime {
     public static void threadExiting() {
         ThreadTrace tt = current();
         if (tt.traced) {
-            flushDataMap(tt);
-            tt.threadEnded(now());
+            boolean was = enterAgent();
+            try {
+                flushDataMap(tt);
+                tt.threadEnded(now());
+            } finally {
+                leaveAgent(was);
+            }
         }
     }
 

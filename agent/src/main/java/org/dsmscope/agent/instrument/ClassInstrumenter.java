@@ -27,25 +27,40 @@ public final class ClassInstrumenter {
     final int level;
     final boolean itf;
     final int version;
+    /** A JDK class ({@code jdk=true}): memory accesses only, through {@code rt.JdkMemHooks}; no method is added. */
+    final boolean jdk;
     private final Map<String, String> wrappers = new HashMap<>();
     private final List<MethodNode> added = new ArrayList<>();
 
-    private ClassInstrumenter(ClassNode cn, int level) {
+    private ClassInstrumenter(ClassNode cn, int level, boolean jdk) {
         this.cn = cn;
         this.level = level;
+        this.jdk = jdk;
         this.itf = (cn.access & Opcodes.ACC_INTERFACE) != 0;
         this.version = cn.version & 0xFFFF;
     }
 
     /** The instrumented class file, or null to keep the original. */
     public static byte[] instrument(byte[] bytes, int level) {
+        return instrument(bytes, level, false);
+    }
+
+    /**
+     * The JDK class file rewritten for {@code jdk=true} (level 2's field and array accesses and named array
+     * allocations, nothing else; fit for retransforming a loaded class), or null to keep the original.
+     */
+    public static byte[] instrumentJdk(byte[] bytes) {
+        return instrument(bytes, 2, true);
+    }
+
+    private static byte[] instrument(byte[] bytes, int level, boolean jdk) {
         ClassReader cr = new ClassReader(bytes);
         ClassNode cn = new ClassNode();
         cr.accept(cn, 0);
         if ((cn.access & Opcodes.ACC_MODULE) != 0) {
             return null;
         }
-        ClassInstrumenter ci = new ClassInstrumenter(cn, level);
+        ClassInstrumenter ci = new ClassInstrumenter(cn, level, jdk);
         boolean changed = false;
         for (MethodNode mn : new ArrayList<>(cn.methods)) {
             if (mn.instructions.size() > 0) {
@@ -63,7 +78,7 @@ public final class ClassInstrumenter {
 
     /** True if wrappers (private static methods) can be added to this class. */
     boolean canWrap() {
-        return !itf;
+        return !itf && !jdk;
     }
 
     /** The wrapper method (in this class) for a wrapped call; creates it on first use. */

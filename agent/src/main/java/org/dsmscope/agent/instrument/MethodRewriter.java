@@ -35,6 +35,7 @@ import org.objectweb.asm.tree.VarInsnNode;
  */
 final class MethodRewriter {
     private static final String MEM = "org/dsmscope/agent/rt/MemHooks";
+    private static final String JDK_MEM = "org/dsmscope/agent/rt/JdkMemHooks";
     private static final String CODE = "org/dsmscope/agent/rt/CodeHooks";
     private static final String SYNC = CallSites.SYNC;
 
@@ -42,6 +43,9 @@ final class MethodRewriter {
     private final MethodNode mn;
     private final InsnList in;
     private final int level;
+    /** A JDK class: field and array accesses (no statics) and array allocations only, through {@link #JDK_MEM}. */
+    private final boolean jdk;
+    private final String mem;
     private boolean changed;
 
     MethodRewriter(ClassInstrumenter ci, MethodNode mn) {
@@ -49,6 +53,8 @@ final class MethodRewriter {
         this.mn = mn;
         this.in = mn.instructions;
         this.level = ci.level;
+        this.jdk = ci.jdk;
+        this.mem = jdk ? JDK_MEM : MEM;
     }
 
     /** Rewrites the method; true if anything changed. */
@@ -72,6 +78,7 @@ final class MethodRewriter {
             }
         }
         String key = ci.cn.name + "." + mn.name + mn.desc;
+        int scratch = mn.maxLocals;
         long base = level >= 3 ? Sites.allocateCode(key, n) : -1;
         boolean code = base >= 0;
         boolean isCtor = mn.name.equals("<init>");
@@ -99,11 +106,17 @@ final class MethodRewriter {
             int src = (int) (base + 4L * slot + 4);
             switch (op) {
                 case Opcodes.MONITORENTER:
+                    if (jdk) {
+                        break;
+                    }
                     before(x, new InsnNode(Opcodes.DUP), new InsnNode(Opcodes.DUP),
                             call(SYNC, "monitorEnter", "(Ljava/lang/Object;)V"));
                     after(x, call(SYNC, "monitorEntered", "(Ljava/lang/Object;)V"));
                     break;
                 case Opcodes.MONITOREXIT:
+                    if (jdk) {
+                        break;
+                    }
                     before(x, new InsnNode(Opcodes.DUP));
                     after(x, call(SYNC, "monitorExit", "(Ljava/lang/Object;)V"));
                     break;
@@ -112,11 +125,14 @@ final class MethodRewriter {
                 case Opcodes.INVOKESTATIC:
                 case Opcodes.INVOKESPECIAL: {
                     MethodInsnNode m = (MethodInsnNode) x;
-                    AbstractInsnNode cur = invoke(m);
+                    AbstractInsnNode cur = jdk ? m : invoke(m);
+                    if (jdk && op == Opcodes.INVOKEVIRTUAL && JdkRewrite.unsafe(in, m, scratch)) {
+                        changed = true;
+                    }
                     if (op == Opcodes.INVOKESPECIAL && m.name.equals("<init>")) {
                         if (!news.isEmpty()) {
                             boolean[] nw = news.pop();
-                            if (nw[0] && level >= 2) {
+                            if (nw[0] && level >= 2 && !jdk) {
                                 int site = Sites.register(0, where(line));
                                 if (site > 0) {
                                     after(cur, new InsnNode(Opcodes.DUP), push(site),
@@ -148,7 +164,16 @@ final class MethodRewriter {
                 case Opcodes.NEWARRAY:
                 case Opcodes.ANEWARRAY:
                 case Opcodes.MULTIANEWARRAY:
-                    if (level >= 2) {
+                    if (jdk) {
+                        String named = JdkRewrite.storedIn(insns, i);
+                        // only a named array: the JDK's other arrays (a string's bytes, a list's copy) get an
+                        // address when instrumented code first touches them
+                        int site = named == null ? 0 : Sites.register(0, named + "\n" + where(line));
+                        if (site > 0) {
+                            after(x, new InsnNode(Opcodes.DUP), push(site),
+                                    call(JDK_MEM, "alloc", "(Ljava/lang/Object;I)V"));
+                        }
+                    } else if (level >= 2) {
                         int site = Sites.register(0, where(line));
                         if (site > 0) {
                             after(x, new InsnNode(Opcodes.DUP), push(site), call(MEM, "alloc", "(Ljava/lang/Object;I)V"));
@@ -159,7 +184,8 @@ final class MethodRewriter {
                 case Opcodes.PUTFIELD:
                 case Opcodes.GETSTATIC:
                 case Opcodes.PUTSTATIC:
-                    if (level >= 2 && field((FieldInsnNode) x, superDone)) {
+                    if (level >= 2 && !(jdk && (op == Opcodes.GETSTATIC || op == Opcodes.PUTSTATIC))
+                            && field((FieldInsnNode) x, superDone)) {
                         memSlots.add(slot);
                     }
                     break;
@@ -191,7 +217,10 @@ final class MethodRewriter {
                     break;
                 default:
                     if (op >= Opcodes.IALOAD && op <= Opcodes.SALOAD || op >= Opcodes.IASTORE && op <= Opcodes.SASTORE) {
-                        if (level >= 2) {
+                        if (jdk) {
+                            JdkRewrite.element(in, x, op);
+                            changed = true;
+                        } else if (level >= 2) {
                             array(x, op);
                             memSlots.add(slot);
                         }
@@ -222,7 +251,7 @@ final class MethodRewriter {
     }
 
     private boolean isSynchronized() {
-        return (mn.access & Opcodes.ACC_SYNCHRONIZED) != 0 && ((mn.access & Opcodes.ACC_STATIC) == 0 || ci.version >= 49);
+        return !jdk && (mn.access & Opcodes.ACC_SYNCHRONIZED) != 0 && ((mn.access & Opcodes.ACC_STATIC) == 0 || ci.version >= 49);
     }
 
     private AbstractInsnNode lockRef() {
@@ -327,17 +356,24 @@ final class MethodRewriter {
         if (site == 0) {
             return false;
         }
+        if (jdk && store && f.desc.startsWith("[")) {
+            // the array stored in a field of a JDK class is named after it, unless it has an address already
+            int named = Sites.register(0, JdkRewrite.simpleName(f.owner) + "." + f.name + "\n-");
+            if (named > 0) {
+                before(f, new InsnNode(Opcodes.DUP), push(named), call(JDK_MEM, "alloc", "(Ljava/lang/Object;I)V"));
+            }
+        }
         if (isStatic) {
             before(f, new LdcInsnNode(Type.getObjectType(f.owner)), push(site),
                     call(MEM, "staticField", "(Ljava/lang/Class;I)V"));
         } else if (!store) {
-            before(f, new InsnNode(Opcodes.DUP), push(site), call(MEM, "field", "(Ljava/lang/Object;I)V"));
+            before(f, new InsnNode(Opcodes.DUP), push(site), call(mem, "field", "(Ljava/lang/Object;I)V"));
         } else if (Type.getType(f.desc).getSize() == 1) {
             before(f, new InsnNode(Opcodes.DUP2), new InsnNode(Opcodes.POP), push(site),
-                    call(MEM, "field", "(Ljava/lang/Object;I)V"));
+                    call(mem, "field", "(Ljava/lang/Object;I)V"));
         } else {
             before(f, new InsnNode(Opcodes.DUP2_X1), new InsnNode(Opcodes.POP2), new InsnNode(Opcodes.DUP_X2), push(site),
-                    call(MEM, "field", "(Ljava/lang/Object;I)V"));
+                    call(mem, "field", "(Ljava/lang/Object;I)V"));
         }
         changed = true;
         return true;
@@ -465,11 +501,11 @@ final class MethodRewriter {
         changed = true;
     }
 
-    private static MethodInsnNode call(String owner, String name, String desc) {
+    static MethodInsnNode call(String owner, String name, String desc) {
         return new MethodInsnNode(Opcodes.INVOKESTATIC, owner, name, desc, false);
     }
 
-    private static AbstractInsnNode push(int v) {
+    static AbstractInsnNode push(int v) {
         if (v >= -1 && v <= 5) {
             return new InsnNode(Opcodes.ICONST_0 + v);
         }

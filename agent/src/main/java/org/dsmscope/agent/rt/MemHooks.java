@@ -252,8 +252,9 @@ public final class MemHooks {
         }
     }
 
-    private static long resolveField(Object o, int site) {
+    static long resolveField(Object o, int site) {
         long off = 0;
+        boolean was = TraceRuntime.enterAgent();
         try {
             String[] d = (String[]) Sites.info(site);
             String owner = d[0].replace('/', '.');
@@ -270,6 +271,8 @@ public final class MemHooks {
             }
         } catch (Throwable e) {
             off = 0;
+        } finally {
+            TraceRuntime.leaveAgent(was);
         }
         Sites.setValue(site, off + 1);
         return off;
@@ -286,6 +289,7 @@ public final class MemHooks {
 
     private static long resolveStatic(Class<?> c, int site) {
         long a = Addresses.STATIC_BASE;
+        boolean was = TraceRuntime.enterAgent();
         try {
             String[] d = (String[]) Sites.info(site);
             Field f = findStatic(c, d[1]);
@@ -295,6 +299,8 @@ public final class MemHooks {
             }
         } catch (Throwable e) {
             // keep the region base
+        } finally {
+            TraceRuntime.leaveAgent(was);
         }
         Sites.setValue(site, a);
         return a;
