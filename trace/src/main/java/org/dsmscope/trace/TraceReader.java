@@ -107,6 +107,8 @@ public final class TraceReader implements AutoCloseable {
      * the caller works on it). Measured: {@code nextRun} 13% faster than with 32 KiB, 64 KiB to 256 KiB alike.
      */
     static final int CHUNK_WORDS = 8192;
+    /** Words in the record chunk at least when the file is smaller than {@link #CHUNK_WORDS} words. */
+    static final int MIN_CHUNK_WORDS = 64;
 
     static {
         BRANCH_KIND[4] = RecordKind.PROC_START;
@@ -209,7 +211,15 @@ public final class TraceReader implements AutoCloseable {
         }
         int n = head.position();
         this.codec = Codec.detect(head.array(), n);
-        this.words = new long[Math.max(SmaitFormat.CALL_PARTS, Math.min(o.bufferBytes >>> 3, CHUNK_WORDS))];
+        int chunk = Math.min(o.bufferBytes >>> 3, CHUNK_WORDS);
+        if (codec == Codec.NONE && raw instanceof FileChannel && !o.liveHints) {
+            // a small file needs no more words than it holds: a replay keeps one reader per thread open, and a
+            // trace set may have thousands of threads of a few records each
+            FileChannel fc = (FileChannel) raw;
+            long left = fc.size() - (fc.position() - n);
+            chunk = (int) Math.min(chunk, Math.max(MIN_CHUNK_WORDS, (left >>> 3) + 1));
+        }
+        this.words = new long[Math.max(SmaitFormat.CALL_PARTS, chunk)];
         WordSource s = null;
         if (codec == Codec.NONE && raw instanceof FileChannel && o.mapBytes > 0) {
             FileChannel fc = (FileChannel) raw;
