@@ -71,6 +71,16 @@ public final class OnTheFlyCdat extends OnTheFlySink {
                 problems("to_cdat", replay, written, log);
                 return written;
             }
+
+            @Override
+            public List<Path> outputs() {
+                return c.json == null ? List.of() : List.of(c.json);
+            }
+
+            @Override
+            public List<Path> inputs() {
+                return c.memory == null ? List.of() : List.of(c.memory);
+            }
         };
     }
 

@@ -83,6 +83,11 @@ public final class OnTheFlyCiat extends OnTheFlySink {
             public List<Path> run(Replay replay, PrintStream log) {
                 return OnTheFlyCiat.run(c, replay, log);
             }
+
+            @Override
+            public List<Path> outputs() {
+                return c.json == null ? List.of() : List.of(c.json);
+            }
         };
     }
 

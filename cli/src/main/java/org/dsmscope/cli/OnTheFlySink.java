@@ -27,6 +27,14 @@ abstract class OnTheFlySink implements AnalysisSink {
 
         /** Runs the tool on {@code replay}; returns the files written, report first. */
         List<Path> run(Replay replay, PrintStream log);
+
+        /** The files the options name that the tool writes (e.g. {@code --json FILE}), besides {@code NAME.p.*}. */
+        List<Path> outputs();
+
+        /** The files the options name that the tool reads (e.g. cdat's {@code --memory FILE}). */
+        default List<Path> inputs() {
+            return List.of();
+        }
     }
 
     /** Parses the tool's options (a {@link CommandLine.ParameterException} or {@link UserError} if bad). */

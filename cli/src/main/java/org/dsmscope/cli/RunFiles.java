@@ -62,22 +62,47 @@ final class RunFiles {
      * commands that learn p only while they write, such as {@code import lackey} and {@code trace}.
      */
     static void checkSetName(Collection<Path> inputs, String name, boolean sidecars) {
-        Path out = real(Path.of(name));
-        if (out == null || out.getFileName() == null) {
-            return;
-        }
-        java.util.regex.Pattern files = java.util.regex.Pattern.compile(
-                java.util.regex.Pattern.quote(out.getFileName().toString())
-                        + (sidecars ? "\\.[0-9]+\\..+" : "\\.[0-9]+\\.[0-9]+"));
+        java.util.regex.Pattern files = setFiles(name, sidecars);
         for (Path p : inputs) {
             Path real = real(p);
-            if (real != null && Files.exists(real) && out.getParent().equals(real.getParent())
-                    && files.matcher(real.getFileName().toString()).matches()) {
+            if (files != null && real != null && Files.exists(real) && inSet(real, name, files)) {
                 throw new UserError(p + ": is " + (real.equals(p.toAbsolutePath().normalize()) ? "" : real + ", ")
                         + "a file of the output trace set " + name + ".p; an output never replaces an input: give"
                         + " -o another name");
             }
         }
+    }
+
+    /**
+     * Refuses, in one line naming the output, an output (such as a {@code --json FILE} passed on to an analysis)
+     * whose real path is a file name of the trace set {@code name.p} that the same run writes ({@code NAME.p.*}).
+     */
+    static void checkOutsideSet(Collection<Path> outputs, String name) {
+        java.util.regex.Pattern files = setFiles(name, true);
+        for (Path p : outputs) {
+            Path real = real(p);
+            if (files != null && real != null && inSet(real, name, files)) {
+                throw new UserError(p + ": is a file name of the trace set " + name + ".p that this run writes ("
+                        + name + ".p.*); give the output another name");
+            }
+        }
+    }
+
+    /** The file names of trace set {@code name.p} for any p ({@code sidecars}: any {@code NAME.p.*}), or null. */
+    private static java.util.regex.Pattern setFiles(String name, boolean sidecars) {
+        Path out = real(Path.of(name));
+        if (out == null || out.getFileName() == null) {
+            return null;
+        }
+        return java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(out.getFileName().toString())
+                + (sidecars ? "\\.[0-9]+\\..+" : "\\.[0-9]+\\.[0-9]+"));
+    }
+
+    /** True if real path {@code real} is in the folder of trace set {@code name} and matches {@code files}. */
+    private static boolean inSet(Path real, String name, java.util.regex.Pattern files) {
+        Path out = real(Path.of(name));
+        return out != null && out.getParent().equals(real.getParent())
+                && files.matcher(real.getFileName().toString()).matches();
     }
 
     /**

@@ -90,6 +90,35 @@ public final class TraceCommand implements Callable<Integer> {
         if (bad != null) {
             throw new UserError(bad.replace("CDAT_OPTIONS", "--cdat-options"));
         }
+        analysis = new OnTheFlyCdat().parse(opts);
+    }
+
+    /** The on-the-fly analysis's options, parsed (to_ciat with --ciat-options, to_cdat), else null. */
+    private OnTheFlySink.Parsed analysis;
+
+    /**
+     * The files of the traced program's class path that exist ({@code -cp}, {@code -classpath},
+     * {@code --class-path} entries and the {@code -jar} file): the run reads them.
+     */
+    static List<Path> programFiles(List<String> program) {
+        List<Path> files = new ArrayList<>();
+        for (int i = 1; i + 1 < program.size(); i++) {
+            String a = program.get(i);
+            if (a.equals("-cp") || a.equals("-classpath") || a.equals("--class-path")) {
+                for (String e : program.get(i + 1).split(java.io.File.pathSeparator)) {
+                    if (!e.isEmpty() && Files.isRegularFile(Paths.get(e))) {
+                        files.add(Paths.get(e));
+                    }
+                }
+                i++;
+            } else if (a.equals("-jar")) {
+                files.add(Paths.get(program.get(i + 1)));
+                break;
+            } else if (!a.startsWith("-")) {
+                break; // the main class: what follows are the program's own arguments
+            }
+        }
+        return files;
     }
 
     @Override
@@ -115,10 +144,12 @@ public final class TraceCommand implements Callable<Integer> {
             throw new UserError("--ciat-options goes with --type to_ciat");
         }
         if (ciatOptions != null && !ciatOptions.isBlank()) {
-            String bad = new OnTheFlyCiat().check("to_ciat", List.of(ciatOptions.trim().split("\\s+")));
+            List<String> opts = List.of(ciatOptions.trim().split("\\s+"));
+            String bad = new OnTheFlyCiat().check("to_ciat", opts);
             if (bad != null) {
                 throw new UserError(bad.replace("CIAT_OPTIONS", "--ciat-options"));
             }
+            analysis = new OnTheFlyCiat().parse(opts);
         }
         if (traceJdk && !level.equals("2")) {
             throw new UserError("--trace-jdk traces the JDK's memory accesses: it needs --level 2 (was " + level + ")");
@@ -158,7 +189,15 @@ public final class TraceCommand implements Callable<Integer> {
             if (config != null) {
                 inputs.add(config);
             }
+            inputs.addAll(programFiles(program));
             RunFiles.checkSetName(inputs, name, true);
+            if (analysis != null) {
+                // the outputs named in --ciat-options / --cdat-options, before the program runs
+                List<Path> in = new ArrayList<>(inputs);
+                in.addAll(analysis.inputs());
+                RunFiles.check(in, analysis.outputs());
+                RunFiles.checkOutsideSet(analysis.outputs(), name);
+            }
         }
         List<String> cmd = new ArrayList<>();
         cmd.add(java);

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -79,6 +80,19 @@ class SpecialInputsTest {
         assertOneLine(CiatCommandTest.run("ciat", dir.resolve("h.2").toString()), fifo + ": is a pipe; a trace file"
                 + " is read more than once here: save it to a file first");
         // unblock the feeder
+        Files.readAllBytes(fifo);
+    }
+
+    /** Issue 23: a pipe given as the trace set itself ({@code ciat /dev/stdin}) is refused as a pipe, not misnamed. */
+    @Test
+    void aFifoAsTheTraceSetArgument_isRefusedAsAPipe() throws IOException, InterruptedException {
+        String set = gen();
+        Path fifo = dir.resolve("stdin");
+        feed(fifo, Path.of(set + ".0"));
+        for (String cmd : List.of("ciat", "explain")) {
+            assertOneLine(CiatCommandTest.run(cmd, "-p", fifo.toString()), fifo + ": is a pipe; a trace file is"
+                    + " read more than once here (a replay's prescan, then the replay): save it to a file first");
+        }
         Files.readAllBytes(fifo);
     }
 

@@ -289,6 +289,43 @@ class TraceCommandTest {
         }
     }
 
+    /**
+     * Issue 23: outputs named inside --ciat-options / --cdat-options are checked like every other output before the
+     * program runs: not over an input (the configuration, a class path file), not over a file of the trace set the
+     * run writes, not over each other, and writable.
+     */
+    @Test
+    void outputsInsideAnalysisOptions_areRefusedBeforeRunning() throws Exception {
+        assumeTrue(TraceCommand.findAgentJar() != null, "agent jar not built");
+        Path cfg = Files.write(dir.resolve("machine.cfg"), Files.readAllBytes(CdatCommandTest.config("dsm4.cfg")));
+        Path jarLike = Files.write(dir.resolve("app.jar"), new byte[] {1, 2, 3});
+        String t = dir.resolve("t").toString();
+        String cp = testClasses() + java.io.File.pathSeparator + jarLike;
+        String[][] cases = {
+            {cfg + ": is an input of this run", "--type", "to_cdat", "--config", cfg.toString(), "--cdat-options",
+                "--json " + cfg},
+            {jarLike + ": is an input of this run", "--type", "to_ciat", "--ciat-options", "-p --json " + jarLike},
+            {t + ".2.ciat_report: is a file name of the trace set " + t + ".p", "--type", "to_ciat",
+                "--ciat-options", "--json " + t + ".2.ciat_report"},
+            {dir + ": cannot write: is a directory", "--type", "to_ciat", "--ciat-options", "--json " + dir},
+            {"/proc/x.json: cannot write: folder /proc ", "--type", "to_ciat",
+                "--ciat-options", "--json /proc/x.json"},
+        };
+        for (String[] c : cases) {
+            List<String> args = new java.util.ArrayList<>(List.of("trace"));
+            args.addAll(List.of(c).subList(1, c.length));
+            args.addAll(List.of("-o", t, "--", java(), "-cp", cp, TwoThreads.class.getName(), "0"));
+            StringWriter err = new StringWriter();
+            assertEquals(2, run(err, args.toArray(new String[0])), err.toString());
+            assertTrue(err.toString().startsWith("dsmscope: " + c[0]), c[0] + " / " + err);
+            assertEquals(1, err.toString().lines().count(), err.toString());
+            try (java.util.stream.Stream<Path> s = Files.list(dir)) {
+                assertEquals(List.of(jarLike, cfg), s.sorted().toList(), "the program ran");
+            }
+        }
+        assertArrayEquals(new byte[] {1, 2, 3}, Files.readAllBytes(jarLike));
+    }
+
     /** Issue 22: where a user first traces, the trace's size, and for a large level 2 trace the compressed type. */
     @Test
     void traceSize_isSaid_andALargeNormalTraceSuggestsCompression() throws Exception {

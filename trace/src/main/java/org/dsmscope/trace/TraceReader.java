@@ -6,11 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.channels.ReadableByteChannel;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * Streaming cursor over one SMAIT trace file (seed 000 Appendix A, extensions in {@link SmaitFormat}).
@@ -81,22 +77,6 @@ public final class TraceReader implements AutoCloseable {
         }
     }
 
-    /** Valid memory-access type fields (index: the 12-bit first field). */
-    private static final boolean[] MEM_VALID = new boolean[0x1000];
-    /** Bytes accessed for each type field. */
-    private static final int[] MEM_BYTES = new int[0x1000];
-
-    /** Record kind by the top hex digit of a branch record's first field; 0 for other digits. */
-    private static final int[] BRANCH_KIND = new int[16];
-    /**
-     * Kind of a checked hot-path word by its top byte: 00 memory (the scan checked the type field), 10 fetch, 4x,
-     * 8x, Cx the branch kinds.
-     */
-    private static final int[] FAST_KIND = new int[256];
-    /** Hot-path kind by the top hex digit: branch kinds, and FETCH for digit 1 (checked further). */
-    private static final int[] TOP_KIND = new int[16];
-    /** {@link RecordKind#MEMORY} for valid memory-access type fields, else 0 (index: the 12-bit first field). */
-    private static final int[] MEM_KIND = new int[0x1000];
     /**
      * Read buffer at most (one LZ4 block: decompressed straight into it, it is still in the L2 cache when the
      * chunks are copied out; larger buffers measured slower).
@@ -107,26 +87,8 @@ public final class TraceReader implements AutoCloseable {
      * the caller works on it). Measured: {@code nextRun} 13% faster than with 32 KiB, 64 KiB to 256 KiB alike.
      */
     static final int CHUNK_WORDS = 8192;
-
-    static {
-        BRANCH_KIND[4] = RecordKind.PROC_START;
-        BRANCH_KIND[8] = RecordKind.BRANCH;
-        BRANCH_KIND[0xC] = RecordKind.PROC_CALL;
-        System.arraycopy(BRANCH_KIND, 0, TOP_KIND, 0, 16);
-        TOP_KIND[1] = RecordKind.FETCH;
-        for (int f = 0; f < 0x1000; f++) {
-            MEM_KIND[f] = MemType.valid(f) ? RecordKind.MEMORY : 0;
-        }
-        for (int b = 0; b < 256; b++) {
-            FAST_KIND[b] = BRANCH_KIND[b >>> 4];
-        }
-        FAST_KIND[0] = RecordKind.MEMORY;
-        FAST_KIND[0x10] = RecordKind.FETCH;
-        for (int f = 0; f < 0x1000; f++) {
-            MEM_VALID[f] = MemType.valid(f);
-            MEM_BYTES[f] = MEM_VALID[f] ? MemType.bytes(f) : 0;
-        }
-    }
+    /** Words in the record chunk at least when the file is smaller than {@link #CHUNK_WORDS} words. */
+    static final int MIN_CHUNK_WORDS = 64;
 
     private final String name;
     private final WordSource src;
@@ -183,11 +145,6 @@ public final class TraceReader implements AutoCloseable {
     private long nonRecordBytes;
 
     // The current record.
-    /** Records a headerless file needs before its byte order can be inferred from their shapes. */
-    private static final int LE_EVIDENCE = 64;
-    /** Records a headerless file's byte-order detection looks at, at most. */
-    private static final int LE_SAMPLE = 4096;
-
     /** Value of {@link #cur} at the end of the file (and before the first record): a first field no record has. */
     private static final long EOF_WORD = 0xFFFFFFFF_00000000L;
     /**
@@ -209,7 +166,15 @@ public final class TraceReader implements AutoCloseable {
         }
         int n = head.position();
         this.codec = Codec.detect(head.array(), n);
-        this.words = new long[Math.max(SmaitFormat.CALL_PARTS, Math.min(o.bufferBytes >>> 3, CHUNK_WORDS))];
+        int chunk = Math.min(o.bufferBytes >>> 3, CHUNK_WORDS);
+        if (codec == Codec.NONE && raw instanceof FileChannel && !o.liveHints) {
+            // a small file needs no more words than it holds: a replay keeps one reader per thread open, and a
+            // trace set may have thousands of threads of a few records each
+            FileChannel fc = (FileChannel) raw;
+            long left = fc.size() - (fc.position() - n);
+            chunk = (int) Math.min(chunk, Math.max(MIN_CHUNK_WORDS, (left >>> 3) + 1));
+        }
+        this.words = new long[Math.max(SmaitFormat.CALL_PARTS, chunk)];
         WordSource s = null;
         if (codec == Codec.NONE && raw instanceof FileChannel && o.mapBytes > 0) {
             FileChannel fc = (FileChannel) raw;
@@ -242,49 +207,7 @@ public final class TraceReader implements AutoCloseable {
      * or FIFO is read as a stream (once).
      */
     public static TraceReader open(Path file, Options o) throws IOException {
-        if (InputFile.check(file, null, "trace file", true) == InputFile.Kind.PIPE) {
-            ReadableByteChannel in = streamed(FileChannel.open(file, StandardOpenOption.READ));
-            try {
-                return new TraceReader(in, file.toString(), o);
-            } catch (IOException | RuntimeException e) {
-                in.close();
-                throw e;
-            }
-        }
-        FileChannel ch;
-        try {
-            ch = FileChannel.open(file, StandardOpenOption.READ);
-        } catch (NoSuchFileException e) {
-            throw new BadInputException(file + ": no such trace file");
-        } catch (AccessDeniedException e) {
-            throw new BadInputException(file + ": trace file is not readable (permission denied)");
-        }
-        try {
-            return new TraceReader(ch, file.toString(), o);
-        } catch (IOException | RuntimeException e) {
-            ch.close();
-            throw e;
-        }
-    }
-
-    /** {@code ch} as a plain channel: read as a stream, never mapped or positioned (a pipe cannot seek). */
-    private static ReadableByteChannel streamed(FileChannel ch) {
-        return new ReadableByteChannel() {
-            @Override
-            public int read(ByteBuffer dst) throws IOException {
-                return ch.read(dst);
-            }
-
-            @Override
-            public boolean isOpen() {
-                return ch.isOpen();
-            }
-
-            @Override
-            public void close() throws IOException {
-                ch.close();
-            }
-        };
+        return TraceFiles.open(file, o);
     }
 
     /** Opens a file with default options. */
@@ -300,7 +223,7 @@ public final class TraceReader implements AutoCloseable {
         } else if (avail > 0 && leWord == SmaitFormat.HEADER_MAGIC) {
             order = ByteOrder.LITTLE_ENDIAN;
         } else {
-            order = forced != null ? forced : (looksLittleEndian() ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN);
+            order = forced != null ? forced : (RecordShapes.looksLittleEndian(words, avail) ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN);
         }
         if (order == ByteOrder.LITTLE_ENDIAN) {
             WordSource.toLittle(words, 0, avail);
@@ -320,50 +243,6 @@ public final class TraceReader implements AutoCloseable {
             wi = 1;
             nonRecordBytes = SmaitFormat.SIMPLE;
         }
-    }
-
-    /** Headerless: little-endian only if certain (see {@link SmaitFormat}); words are still big-endian here. */
-    private boolean looksLittleEndian() {
-        if (avail < 1) {
-            return false;
-        }
-        int be = (int) (words[0] >>> 32);
-        if (validFirstWord(be)) {
-            if (avail < LE_EVIDENCE) {
-                return false;
-            }
-            // Every one of the first records valid read little-endian, some memory or call records among them,
-            // and not one memory or call record read big-endian (a big-endian SMAIT file has them early).
-            int n = Math.min(avail, LE_SAMPLE);
-            boolean memOrCall = false;
-            for (int i = 0; i < n; i++) {
-                int w = (int) (words[i] >>> 32);
-                int le = Integer.reverseBytes(w);
-                if ((w >>> 28) == 0 || !validFirstWord(le)) {
-                    return false;
-                }
-                memOrCall |= (le >>> 28) == 0;
-            }
-            return memOrCall;
-        }
-        if (avail < SmaitFormat.CALL_PARTS) {
-            return false;
-        }
-        int type = (Integer.reverseBytes(be) >>> 4) & 0xFF;
-        for (int i = 0; i < SmaitFormat.CALL_PARTS; i++) {
-            if (Integer.reverseBytes((int) (words[i] >>> 32)) != SmaitFormat.callTag(type, i)) {
-                return false;
-            }
-        }
-        return CallType.isKnown(type);
-    }
-
-    private static boolean validFirstWord(int f1) {
-        int top = f1 >>> 28;
-        if (top == 0) {
-            return f1 < 0x1000 ? MemType.valid(f1) : f1 < 0x2000 && CallType.isKnown((f1 >>> 4) & 0xFF);
-        }
-        return top == 4 || top == 8 || top == 0xC;
     }
 
     /** Moves the unread words to the front and reads at least one more word unless the stream has ended. */
@@ -405,7 +284,7 @@ public final class TraceReader implements AutoCloseable {
         if (extended) {
             while (j < end) {
                 int f1 = (int) (w[j] >>> 32);
-                if ((f1 >>> 12) == 0 ? !MEM_VALID[f1 & 0xFFF] : BRANCH_KIND[f1 >>> 28] == 0
+                if ((f1 >>> 12) == 0 ? !RecordShapes.MEM_VALID[f1 & 0xFFF] : RecordShapes.BRANCH_KIND[f1 >>> 28] == 0
                         && ((f1 & 0xFFFF0000) != SmaitFormat.TAG_FETCH || (f1 & 0xFFFF) == 0)) {
                     break;
                 }
@@ -414,7 +293,7 @@ public final class TraceReader implements AutoCloseable {
         } else {
             while (j < end) {
                 int f1 = (int) (w[j] >>> 32);
-                if ((f1 >>> 12) == 0 ? !MEM_VALID[f1 & 0xFFF] : BRANCH_KIND[f1 >>> 28] == 0) {
+                if ((f1 >>> 12) == 0 ? !RecordShapes.MEM_VALID[f1 & 0xFFF] : RecordShapes.BRANCH_KIND[f1 >>> 28] == 0) {
                     break;
                 }
                 j++;
@@ -436,7 +315,7 @@ public final class TraceReader implements AutoCloseable {
             // Hot path: one array load, a lookup by the type field or the top hex digit, two field stores.
             long v = words[i];
             int f1 = (int) (v >>> 32);
-            int k = (f1 >>> 12) == 0 ? MEM_KIND[f1 & 0xFFF] : TOP_KIND[f1 >>> 28];
+            int k = (f1 >>> 12) == 0 ? RecordShapes.MEM_KIND[f1 & 0xFFF] : RecordShapes.TOP_KIND[f1 >>> 28];
             if (k != 0 && (k != RecordKind.FETCH || extended && (f1 & 0xFFFF0000) == SmaitFormat.TAG_FETCH
                     && (f1 & 0xFFFF) != 0)) {
                 wi = i + 1;
@@ -553,7 +432,7 @@ public final class TraceReader implements AutoCloseable {
 
     /** Kind of a word returned by {@link #nextBatch}: memory, procedure start, branch, procedure call or fetch. */
     public static int wordKind(long word) {
-        return FAST_KIND[(int) (word >>> 56)];
+        return RecordShapes.FAST_KIND[(int) (word >>> 56)];
     }
 
     /** Bits 63..32 of the addresses of the current record and of the words of the last {@link #nextBatch}. */
@@ -591,11 +470,11 @@ public final class TraceReader implements AutoCloseable {
             int f2 = (int) v;
             int top = f1 >>> 28;
             if (top == 0 && f1 < 0x1000) {
-                if (!MEM_VALID[f1]) {
+                if (!RecordShapes.MEM_VALID[f1]) {
                     bad(1, String.format("bad memory-access type field %08x", f1));
                     continue;
                 }
-                if (pastEnd(f2, MEM_BYTES[f1])) {
+                if (pastEnd(f2, RecordShapes.MEM_BYTES[f1])) {
                     bad(1, pastEndMessage(f1, f2));
                     continue;
                 }
@@ -641,7 +520,7 @@ public final class TraceReader implements AutoCloseable {
     /** The word at {@link #wi} is a hot-path record: check the words after it too, then take it. */
     private int fast() {
         cur = words[wi++];
-        return FAST_KIND[(int) (cur >>> 56)];
+        return RecordShapes.FAST_KIND[(int) (cur >>> 56)];
     }
 
     private void fillOrFail() {
@@ -904,7 +783,7 @@ public final class TraceReader implements AutoCloseable {
         int f = (int) (cur >>> 32);
         int k = kind();
         if (k == RecordKind.MEMORY) {
-            return f < 0x1000 ? MEM_BYTES[f] : f & 0xFFFF;
+            return f < 0x1000 ? RecordShapes.MEM_BYTES[f] : f & 0xFFFF;
         }
         return k == RecordKind.FETCH ? f & 0xFFFFFF : 0;
     }

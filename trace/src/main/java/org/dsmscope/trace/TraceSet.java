@@ -36,6 +36,10 @@ public final class TraceSet {
         } catch (NumberFormatException e) {
             p = -1;
         }
+        if (p < 1 && InputFile.kind(Paths.get(prefix)) == InputFile.Kind.PIPE) {
+            throw new BadInputException(prefix + ": is a pipe; a trace file is read more than once here (a replay's"
+                    + " prescan, then the replay): save it to a file first");
+        }
         if (p < 1) {
             throw new BadInputException(prefix + ": a trace set is named NAME.p, with p the number of threads"
                     + " (files NAME.p.0 ... NAME.p.(p-1)); use -t LIST for files named otherwise");

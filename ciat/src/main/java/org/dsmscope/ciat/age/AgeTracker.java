@@ -61,9 +61,9 @@ public final class AgeTracker {
     public static final int MAX_KEYS = 1 << 24;
 
     private final PageMap pages = new PageMap();
-    private int[][] last = new int[64][];
+    private int[][] last = new int[4][];
     /** Split groups: four key timestamps per entry. */
-    private int[] split = new int[4 * 64];
+    private int[] split = new int[4 * 4];
     private int splitUsed;
     private int[] freeSplit = new int[16];
     private int freeCount;
@@ -120,7 +120,8 @@ public final class AgeTracker {
     /** An empty tracker. */
     public AgeTracker() {
         java.util.Arrays.fill(decBlock, -1);
-        cap = 1 << 12;
+        // small at first, grown by compact(): one tracker per thread, and threads may be thousands
+        cap = 1 << 9;
         cnt = new byte[cap + BLOCK];
         sizeBlocks((cap >> BLOCK_SHIFT) + 1);
     }

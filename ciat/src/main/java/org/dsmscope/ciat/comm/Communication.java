@@ -1,6 +1,7 @@
 package org.dsmscope.ciat.comm;
 
 import org.dsmscope.ciat.table.LocationState;
+import org.dsmscope.ciat.table.ReaderSets;
 
 /**
  * Inherent communication per byte location (seed 000 §4.4, seed 001 §5.4 and §5.6), exactly as SPEC §5 defines
@@ -19,8 +20,10 @@ import org.dsmscope.ciat.table.LocationState;
  *     (W, P) of a RAW or WAW byte and (P, j), j &isin; L, of a WAR byte.
  * </ul>
  *
- * <p>State layout: the shared {@link LocationState} (one {@code long[]} per page of 4096 locations). Wide layout:
- * word 0 holds the writer (processor + 1, 0 = none) and the anchor bit, words 1.. the reader bitmask. Packed
+ * <p>State layout: the shared {@link LocationState} (one {@code long[]} per page of 4096 locations). Wide layout
+ * (17 to 64 processors): word 0 holds the writer (processor + 1, 0 = none) and the anchor bit, word 1 the reader
+ * bitmask. Sparse layout (more than 64 processors): the same two words in chunks of 256 locations, word 1 a
+ * {@link ReaderSets} word (up to four readers inline, more in a pooled bitmask). Packed
  * layout (≤ 16 processors): one word per location with readers, writer and anchor, kept per aligned group of four
  * locations while the accesses cover groups whole (see {@link LocationState}). No allocation per access (a split
  * group may grow the side table). Not thread-safe.
@@ -41,12 +44,14 @@ public final class Communication {
     private static final long P_FIRST = 0xFFFL << LocationState.P_FIRST_SHIFT;
     private static final int COUNT_SHIFT = LocationState.COUNT_SHIFT;
     private static final long COUNT_MAX = LocationState.COUNT_MAX;
+    private static final int CHUNK = LocationState.CHUNK;
 
     private final int processors;
     private final int words;
-    private final int stride;
     private final LocationState loc;
     private final boolean packed;
+    /** The reader sets of the sparse layout (more than 64 processors), else null. */
+    private final ReaderSets readers;
     /**
      * Per pair, the access that last counted it (COMM_MAT counts a pair once per access): dense up to
      * {@link PairCounts#DENSE_MAX} processors, else null and {@link #pairSeen} holds the current access's pairs.
@@ -79,9 +84,10 @@ public final class Communication {
         this.processors = processors;
         this.words = (processors + 63) >>> 6;
         this.loc = loc;
-        this.stride = loc.stride();
         this.packed = loc.packed();
-        if (packed ? processors > LocationState.P_MAX_PROCESSORS : stride != words + 1) {
+        this.readers = loc.readers();
+        if (packed ? processors > LocationState.P_MAX_PROCESSORS
+                : words == 1 ? loc.sparse() : readers == null || readers.blockWords() != words) {
             throw new IllegalArgumentException("location table sized for another processor count");
         }
         this.pairStamp = processors <= PairCounts.DENSE_MAX ? new int[processors * processors] : null;
@@ -345,8 +351,8 @@ public final class Communication {
         if (packed) {
             return store ? storeP(cpu, address, size, st) : loadP(cpu, address, size, st);
         }
-        return store ? (words == 1 ? store1(cpu, address, size, st) : storeN(cpu, address, size, st))
-                : (words == 1 ? load1(cpu, address, size, st) : loadN(cpu, address, size, st));
+        return store ? (words == 1 ? store1(cpu, address, size, st) : storeS(cpu, address, size, st))
+                : (words == 1 ? load1(cpu, address, size, st) : loadS(cpu, address, size, st));
     }
 
     /**
@@ -641,10 +647,12 @@ public final class Communication {
         return r;
     }
 
-    /** Load, any number of processors. */
-    private int loadN(int cpu, long address, int size, CommStats st) {
-        int word = 1 + (cpu >>> 6);
-        long bit = 1L << (cpu & 63);
+    /**
+     * Load, more than 64 processors (sparse layout): as {@link #load1}, the reader set of each location a
+     * {@link ReaderSets} word beside its word 0 in the page's chunk.
+     */
+    private int loadS(int cpu, long address, int size, CommStats st) {
+        ReaderSets rs = readers;
         int result = 0;
         long a = address;
         int rem = size;
@@ -656,25 +664,30 @@ public final class Communication {
                 rem -= n;
                 continue;
             }
-            long[] m = loc.state(loc.slot(a >>> PAGE_SHIFT));
-            for (int x = off; x < off + n; x++) {
-                int base = x * stride;
-                if ((m[base + word] & bit) != 0) {
-                    continue;
-                }
-                int wr = (int) (m[base] & WRITER) - 1;
-                if (wr >= 0) {
-                    if (wr != cpu) {
-                        result = 2;
-                        pair(wr, cpu);
-                        m[base + word] |= bit;
+            int s = loc.slot(a >>> PAGE_SHIFT);
+            for (int x = off, e = off + n; x < e; ) {
+                long[] m = loc.chunk(s, x);
+                int end = Math.min(e, (x | (CHUNK - 1)) + 1);
+                for (int i = LocationState.chunkIndex(x), ie = i + ((end - x) << 1); i < ie; i += 2) {
+                    long rr = m[i + 1];
+                    if (rr != 0 && rs.contains(rr, cpu)) {
+                        continue;
                     }
-                } else {
-                    if (result == 0 && !empty(m, base)) {
-                        result = 1;
+                    int wr = (int) (m[i] & WRITER) - 1;
+                    if (wr >= 0) {
+                        if (wr != cpu) {
+                            result = 2;
+                            pair(wr, cpu);
+                            m[i + 1] = rs.add(rr, cpu);
+                        }
+                    } else {
+                        if (rr != 0 && result == 0) {
+                            result = 1;
+                        }
+                        m[i + 1] = rs.add(rr, cpu);
                     }
-                    m[base + word] |= bit;
                 }
+                x = end;
             }
             a += n;
             rem -= n;
@@ -682,10 +695,9 @@ public final class Communication {
         return result;
     }
 
-    /** Store, any number of processors. */
-    private int storeN(int cpu, long address, int size, CommStats st) {
-        int word = 1 + (cpu >>> 6);
-        long bit = 1L << (cpu & 63);
+    /** Store, more than 64 processors (sparse layout): as {@link #store1}; the emptied reader sets are released. */
+    private int storeS(int cpu, long address, int size, CommStats st) {
+        ReaderSets rs = readers;
         int maxL = 0;
         boolean waw = false;
         long me = cpu + 1;
@@ -701,43 +713,36 @@ public final class Communication {
                 anchor = 0;
                 continue;
             }
-            long[] m = loc.state(loc.slot(a >>> PAGE_SHIFT));
-            for (int x = off; x < off + n; x++) {
-                int base = x * stride;
-                long meta = m[base];
-                int wr = (int) (meta & WRITER) - 1;
-                int count = 0;
-                for (int k = 1; k <= words; k++) {
-                    count += Long.bitCount(m[base + k]);
-                }
-                if ((meta & ANCHOR) != 0 && count != 0) {
-                    st.sharing[count]++;
-                }
-                int d = count - ((m[base + word] & bit) != 0 ? 1 : 0);
-                if (d > 0) {
-                    if (d > maxL) {
-                        maxL = d;
+            int s = loc.slot(a >>> PAGE_SHIFT);
+            for (int x = off, e = off + n; x < e; ) {
+                long[] m = loc.chunk(s, x);
+                int end = Math.min(e, (x | (CHUNK - 1)) + 1);
+                for (int i = LocationState.chunkIndex(x), ie = i + ((end - x) << 1); i < ie; i += 2) {
+                    long meta = m[i];
+                    long rr = m[i + 1];
+                    int wr = (int) (meta & WRITER) - 1;
+                    int count = ReaderSets.size(rr);
+                    if ((meta & ANCHOR) != 0 && count != 0) {
+                        st.sharing[count]++;
                     }
-                    for (int k = 1; k <= words; k++) {
-                        long l = m[base + k];
-                        if (k == word) {
-                            l &= ~bit;
+                    int d = count - (rr != 0 && rs.contains(rr, cpu) ? 1 : 0);
+                    if (d > 0) {
+                        if (d > maxL) {
+                            maxL = d;
                         }
-                        while (l != 0) {
-                            int j = Long.numberOfTrailingZeros(l);
-                            l &= l - 1;
-                            pair(cpu, ((k - 1) << 6) + j);
-                        }
+                        pairReaders(cpu, rr);
+                    } else if (wr >= 0 && wr != cpu) {
+                        waw = true;
+                        pair(wr, cpu);
                     }
-                } else if (wr >= 0 && wr != cpu) {
-                    waw = true;
-                    pair(wr, cpu);
+                    m[i] = (meta & ~(WRITER | ANCHOR)) | me | anchor;
+                    if (rr != 0) {
+                        rs.release(rr);
+                        m[i + 1] = 0;
+                    }
+                    anchor = 0;
                 }
-                m[base] = (meta & ~(WRITER | ANCHOR)) | me | anchor;
-                for (int k = 1; k <= words; k++) {
-                    m[base + k] = 0;
-                }
-                anchor = 0;
+                x = end;
             }
             a += n;
             rem -= n;
@@ -745,13 +750,33 @@ public final class Communication {
         return maxL > 0 ? maxL : (waw ? -1 : 0);
     }
 
-    private boolean empty(long[] m, int base) {
-        for (int k = 1; k <= words; k++) {
-            if (m[base + k] != 0) {
-                return false;
+    /** COMM_MAT pairs (cpu, j) of a WAR byte: j over reader set {@code rr} but cpu, in increasing order. */
+    private void pairReaders(int cpu, long rr) {
+        if (rr < 0) {
+            long[] pool = readers.pool();
+            int b = readers.base(rr);
+            for (int k = 0; k < words; k++) {
+                long l = pool[b + k];
+                if (k == cpu >>> 6) {
+                    l &= ~(1L << (cpu & 63));
+                }
+                while (l != 0) {
+                    int j = Long.numberOfTrailingZeros(l);
+                    l &= l - 1;
+                    pair(cpu, (k << 6) + j);
+                }
+            }
+            return;
+        }
+        for (int k = 0; k < ReaderSets.INLINE; k++) {
+            int j = ReaderSets.inline(rr, k);
+            if (j < 0) {
+                break;
+            }
+            if (j != cpu) {
+                pair(cpu, j);
             }
         }
-        return true;
     }
 
     /**
@@ -782,20 +807,34 @@ public final class Communication {
             if (foreign(loc.pageNumber(s))) {
                 continue;
             }
-            long[] m = loc.state(s);
-            for (int base = 0; base < m.length; base += stride) {
-                if ((m[base] & ANCHOR) == 0) {
-                    continue;
-                }
-                int count = 0;
-                for (int k = 1; k <= words; k++) {
-                    count += Long.bitCount(m[base + k]);
-                }
-                if (count > 0) {
-                    st.sharing[count]++;
-                }
-                m[base] &= ~ANCHOR;
+            if (words == 1) {
+                closeEpochs(loc.state(s), st, false);
+                continue;
             }
+            for (int c = 0; c < LocationState.CHUNKS; c++) {
+                long[] m = loc.chunkIfAny(s, c);
+                if (m != null) {
+                    closeEpochs(m, st, true);
+                }
+            }
+        }
+    }
+
+    /**
+     * Closes the write epochs of the anchor locations of a wide page or ({@code sparse}) a sparse chunk {@code m}
+     * (two words a location: word 1 a bitmask or a {@link ReaderSets} word).
+     */
+    private static void closeEpochs(long[] m, CommStats st, boolean sparse) {
+        for (int base = 0; base < m.length; base += 2) {
+            if ((m[base] & ANCHOR) == 0) {
+                continue;
+            }
+            long rr = m[base + 1];
+            int count = sparse ? ReaderSets.size(rr) : Long.bitCount(rr);
+            if (count > 0) {
+                st.sharing[count]++;
+            }
+            m[base] &= ~ANCHOR;
         }
     }
 

@@ -14,7 +14,7 @@ import org.dsmscope.ciat.table.LocationState;
  * Synchronization variables are included (the memory usage file places pages; a lock's page is shared).
  * Layout: the flags and first thread live in word 0 of the shared {@link LocationState} (beside the
  * communication state; in the packed layout one word per aligned group of four locations while accesses cover
- * groups whole), with the data access count (saturating at 2^24 - 1, the rest in an overflow map); code access
+ * groups whole; in the sparse layout in chunks of 256 locations), with the data access count (saturating at 2^24 - 1, the rest in an overflow map); code access
  * counts in {@code int} arrays allocated per page on first fetch.
  * Not thread-safe.
  */
@@ -36,6 +36,7 @@ public final class MemoryUsage {
     private final LocationState loc;
     private final int stride;
     private final boolean packed;
+    private final boolean sparse;
     private final int firstShift;
     private final long firstMask;
     private final java.util.HashMap<Long, Long> countOverflow = new java.util.HashMap<>();
@@ -58,6 +59,7 @@ public final class MemoryUsage {
         this.loc = loc;
         this.stride = loc.stride();
         this.packed = loc.packed();
+        this.sparse = loc.sparse();
         this.firstShift = loc.firstShift();
         this.firstMask = loc.firstMask();
     }
@@ -93,9 +95,17 @@ public final class MemoryUsage {
         if (s < 0) {
             return;
         }
-        int i = index(s, (int) (address & (PAGE - 1)));
-        long[] m = i >= 0 ? loc.state(s) : loc.side();
-        i = i >= 0 ? i : -i - 1;
+        int off = (int) (address & (PAGE - 1));
+        long[] m;
+        int i;
+        if (sparse) {
+            m = loc.chunk(s, off);
+            i = LocationState.chunkIndex(off);
+        } else {
+            i = index(s, off);
+            m = i >= 0 ? loc.state(s) : loc.side();
+            i = i >= 0 ? i : -i - 1;
+        }
         long w = m[i];
         if ((w >>> COUNT_SHIFT) != COUNT_MAX) {
             m[i] = w + (1L << COUNT_SHIFT);
@@ -185,7 +195,7 @@ public final class MemoryUsage {
             if (!foreign(a >>> PAGE_SHIFT)) {
                 int s = loc.slot(a >>> PAGE_SHIFT);
                 for (int j = 0, o = off; j < k; j++, o += n) {
-                    mark(loc.state(s), me, o, n, CODE);
+                    mark(s, me, o, n, CODE);
                     instruction(s, o);
                 }
             }
@@ -302,6 +312,10 @@ public final class MemoryUsage {
             codeCount[s] = cc;
         }
         cc[off]++;
+        if (sparse) {
+            loc.chunk(s, off)[LocationState.chunkIndex(off)] |= INSN;
+            return;
+        }
         int i = index(s, off);
         if (i >= 0) {
             loc.state(s)[i] |= INSN;
@@ -348,16 +362,17 @@ public final class MemoryUsage {
                 firstSlot = s;
                 first = false;
             }
-            mark(loc.state(s), me, off, n, bit);
+            mark(s, me, off, n, bit);
             a += n;
             rem -= n;
         }
         return firstSlot;
     }
 
-    /** Marks bytes off .. off + n - 1 (within one page) of page state {@code m} as touched by {@code me}. */
-    private void mark(long[] m, long me, int off, int n, long bit) {
+    /** Marks bytes off .. off + n - 1 (within one page) of the page in slot {@code s} as touched by {@code me}. */
+    private void mark(int s, long me, int off, int n, long bit) {
         long firstField = firstMask;
+        long[] m = loc.state(s);
         if (packed) {
             // whole groups in one word; a group covered in part is split and marked byte by byte
             for (int x = off, e = off + n; x < e; ) {
@@ -373,6 +388,15 @@ public final class MemoryUsage {
                         sd[i] = LocationState.mark(sd[i], me, firstField, bit);
                     }
                 }
+            }
+        } else if (sparse) {
+            for (int x = off, e = off + n; x < e; ) {
+                long[] c = loc.chunk(s, x);
+                int end = Math.min(e, (x | (LocationState.CHUNK - 1)) + 1);
+                for (int i = LocationState.chunkIndex(x), ie = i + ((end - x) << 1); i < ie; i += 2) {
+                    c[i] = LocationState.mark(c[i], me, firstField, bit);
+                }
+                x = end;
             }
         } else {
             for (int i = off * stride, e = (off + n) * stride; i < e; i += stride) {
@@ -451,6 +475,13 @@ public final class MemoryUsage {
                     for (int k = 1; k < GROUP; k++) {
                         location(r, w & ~BYTE0_ONLY, cc, pageBase, i + k);
                     }
+                }
+            }
+        } else if (sparse) {
+            for (int c = 0; c < LocationState.CHUNKS; c++) {
+                long[] ch = loc.chunkIfAny(slot, c);
+                for (int k = 0; ch != null && k < LocationState.CHUNK; k++) {
+                    location(r, ch[k << 1], cc, pageBase, (c << LocationState.CHUNK_SHIFT) + k);
                 }
             }
         } else {

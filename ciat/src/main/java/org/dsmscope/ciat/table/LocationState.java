@@ -5,9 +5,16 @@ package org.dsmscope.ciat.table;
  * accessed location): pages of 4096 locations found through a {@link PageMap}, each a {@code long[]}, so that one
  * location's state lies in one cache line.
  *
- * <p><b>Wide layout</b> (more than 16 processors or 4095 threads): {@link #stride()} words per location. Word 0
- * holds packed fields (see the {@code *_SHIFT} constants); words 1..stride-1 the communication reader bitmask (one
- * bit per processor).
+ * <p><b>Wide layout</b> (17 to 64 processors, or up to 64 processors and more than 4095 threads): {@link #stride()}
+ * = 2 words per location. Word 0 holds packed fields (see the {@code *_SHIFT} constants); word 1 the communication
+ * reader bitmask (one bit per processor).
+ *
+ * <p><b>Sparse layout</b> ({@link #sparse()}, more than 64 processors): two words per location as in the wide
+ * layout, word 1 a {@link ReaderSets} set word (up to four readers inline, more in a pooled bitmask), so that a
+ * location costs 16 bytes whatever the processor count; and a page's words are kept in {@value #CHUNKS} chunks of
+ * {@value #CHUNK} locations ({@link #chunk}), each allocated when a location of it is first touched, so that a
+ * thread that touches a few bytes of its own page (its stack) costs 4 KiB, not 64 KiB. Pages are still the
+ * 4 KiB pages of the slots, partitions and memory usage records.
  *
  * <p><b>Packed layout</b> ({@link #packed()}, up to 16 processors and 4095 threads): one word per location, the
  * reader bitmask in bits 0&ndash;15, the writer + 1 in bits 16&ndash;20, the anchor in bit 21, the first thread
@@ -73,36 +80,63 @@ public final class LocationState {
     /** Packed layout: the most threads. */
     public static final int P_MAX_THREADS = 4095;
 
+    /** log2 of the locations per chunk (sparse layout). */
+    public static final int CHUNK_SHIFT = 8;
+    /** Locations per chunk (sparse layout). */
+    public static final int CHUNK = 1 << CHUNK_SHIFT;
+    /** Chunks per page (sparse layout). */
+    public static final int CHUNKS = PAGE >> CHUNK_SHIFT;
+    /** The most processors of the wide layout (one bitmask word); more take the sparse layout. */
+    public static final int WIDE_MAX_PROCESSORS = 64;
+
     /** Most words of the side table: 2^28 split groups (8 GiB). */
     static final int MAX_SIDE = 1 << 30;
 
     private final PageMap pages = new PageMap();
     private final int stride;
     private final boolean packed;
+    private final boolean sparse;
     private final int pageWords;
     private long[][] state = new long[64][];
+    /** Sparse layout: per slot, its chunks (null until touched); else null. */
+    private long[][][] chunks;
+    /** Sparse layout: the reader sets; else null. */
+    private final ReaderSets readers;
     /** Split groups (packed layout): four location words per entry. */
     private long[] side = new long[4 * 256];
     private int sideUsed;
 
-    /** State for {@code processors} processors in the wide layout (reader bitmask of ceil(p / 64) words). */
+    /** State for {@code processors} processors in the wide layout, or the sparse one above 64 processors. */
     public LocationState(int processors) {
         this(processors, Integer.MAX_VALUE);
     }
 
     /**
      * State for {@code processors} processors and {@code threads} threads: the packed layout (one word per
-     * location, grouped) when they fit it, else the wide one.
+     * location, grouped) when they fit it, else the wide one up to 64 processors, else the sparse one.
      */
     public LocationState(int processors, int threads) {
         this.packed = processors <= P_MAX_PROCESSORS && threads <= P_MAX_THREADS;
-        this.stride = packed ? 1 : 1 + ((processors + 63) >>> 6);
-        this.pageWords = packed ? GROUPS : PAGE * stride;
+        this.sparse = processors > WIDE_MAX_PROCESSORS;
+        this.stride = packed ? 1 : 2;
+        this.pageWords = packed ? GROUPS : sparse ? 0 : PAGE * stride;
+        this.chunks = sparse ? new long[64][][] : null;
+        this.readers = sparse ? new ReaderSets(processors) : null;
     }
 
     /** True in the packed layout (grouped words). */
     public boolean packed() {
         return packed;
+    }
+
+    /** True in the sparse layout (more than 64 processors: chunked pages, {@link ReaderSets} reader words). */
+    public boolean sparse() {
+        return sparse;
+    }
+
+    /** The reader sets of the sparse layout (null in the others). */
+    public ReaderSets readers() {
+        return readers;
     }
 
     /** Shift of the first-thread + 1 field in word 0. */
@@ -115,7 +149,7 @@ public final class LocationState {
         return packed ? 0xFFFL << P_FIRST_SHIFT : FIRST_MASK << FIRST_SHIFT;
     }
 
-    /** Words per location (wide layout; 1 in the packed layout, whose pages hold group words). */
+    /** Words per location (wide and sparse layouts; 1 in the packed layout, whose pages hold group words). */
     public int stride() {
         return stride;
     }
@@ -125,16 +159,53 @@ public final class LocationState {
         int s = pages.getOrAdd(page);
         if (s == state.length) {
             state = java.util.Arrays.copyOf(state, s * 2);
+            if (sparse) {
+                chunks = java.util.Arrays.copyOf(chunks, s * 2);
+            }
         }
         if (state[s] == null) {
-            state[s] = new long[pageWords];
+            if (sparse) {
+                chunks[s] = new long[CHUNKS][];
+                state[s] = EMPTY;
+            } else {
+                state[s] = new long[pageWords];
+            }
         }
         return s;
     }
 
-    /** The state array of a slot (packed layout: {@value #GROUPS} group words; wide: stride words a location). */
+    private static final long[] EMPTY = new long[0];
+
+    /**
+     * The state array of a slot (packed layout: {@value #GROUPS} group words; wide: stride words a location; sparse:
+     * empty, see {@link #chunk}).
+     */
     public long[] state(int slot) {
         return state[slot];
+    }
+
+    /**
+     * Sparse layout: the chunk of slot {@code slot} that holds location {@code off} of the page (two words per
+     * location, at {@link #chunkIndex}), allocated on first use.
+     */
+    public long[] chunk(int slot, int off) {
+        long[][] c = chunks[slot];
+        long[] m = c[off >>> CHUNK_SHIFT];
+        if (m == null) {
+            m = new long[CHUNK * 2];
+            c[off >>> CHUNK_SHIFT] = m;
+        }
+        return m;
+    }
+
+    /** Sparse layout: chunk {@code c} of slot {@code slot}, or null if no location of it was touched. */
+    public long[] chunkIfAny(int slot, int c) {
+        return chunks[slot][c];
+    }
+
+    /** Sparse layout: the index of location {@code off}'s word 0 in its {@link #chunk}. */
+    public static int chunkIndex(int off) {
+        return (off & (CHUNK - 1)) << 1;
     }
 
     /** The side table of split groups (packed layout); re-read it after {@link #split}, which may grow it. */
@@ -183,8 +254,12 @@ public final class LocationState {
         return w | ((t != me) ? (bit | MULTI) : bit);
     }
 
-    /** The word of location {@code off} of a slot's page (either layout: word 0 in the wide one). */
+    /** The word of location {@code off} of a slot's page (any layout: word 0 in the wide and sparse ones). */
     public long word(int slot, int off) {
+        if (sparse) {
+            long[] c = chunks[slot][off >>> CHUNK_SHIFT];
+            return c == null ? 0 : c[chunkIndex(off)];
+        }
         long[] m = state[slot];
         if (!packed) {
             return m[off * stride];
@@ -216,8 +291,18 @@ public final class LocationState {
         return pages.slotsByPage();
     }
 
-    /** Bytes of state held: page arrays, the side table of split groups and the page map. */
+    /** Bytes of state held: page arrays (chunks and reader sets), the side table of split groups and the page map. */
     public long footprintBytes() {
-        return (long) pages.size() * pageWords * 8L + side.length * 8L + pages.footprintBytes() + state.length * 8L;
+        long b = (long) pages.size() * pageWords * 8L + side.length * 8L + pages.footprintBytes() + state.length * 8L;
+        if (sparse) {
+            for (int s = 0; s < pages.size(); s++) {
+                b += CHUNKS * 8L;
+                for (long[] c : chunks[s]) {
+                    b += c == null ? 0 : c.length * 8L;
+                }
+            }
+            b += chunks.length * 8L + readers.footprintBytes();
+        }
+        return b;
     }
 }

@@ -4,7 +4,8 @@ package org.dsmscope.ciat.table;
  * An open-addressing hash map from a page number (any non-negative {@code long}) to a dense slot number
  * 0, 1, 2, &hellip; in order of first insertion, with a one-entry cache for the last page looked up; pages below
  * 2^20 (addresses below 4 GiB, the usual case) are found through a two-level direct table instead of hashing
- * (one 4 KiB leaf per 4 MiB of address space touched). The per-byte
+ * (one 4 KiB leaf per 4 MiB of address space touched) once the map holds {@value #DIRECT_AFTER} pages: a map of a
+ * few pages (one per thread's access-age tracker, and threads may be thousands) stays a few hundred bytes. The per-byte
  * state of CIAT's analyses lives in arrays indexed by slot (seed 001 §5.1: "a hash table with an entry for each
  * accessed location"), so the hot path does one probe per access and allocates nothing. Not thread-safe.
  */
@@ -15,12 +16,16 @@ public final class PageMap {
     private int size;
     private long lastKey = -1;
     private int lastVal = -1;
-    private long[] pageOfSlot = new long[64];
+    private long[] pageOfSlot;
     /**
-     * Pages below 2^20 (addresses below 4 GiB) are also found without hashing: slot + 1 at
-     * {@code direct[page >>> 10][page & 1023]} (0 = absent), leaves of 1024 allocated on first use.
+     * Pages below 2^20 (addresses below 4 GiB) are also found without hashing once the map holds
+     * {@value #DIRECT_AFTER} pages (null before): slot + 1 at {@code direct[page >>> 10][page & 1023]} (0 = absent),
+     * leaves of 1024 allocated on first use. Every page is in the hash table as well.
      */
     private int[][] direct;
+
+    /** Pages held when the direct table is built. */
+    static final int DIRECT_AFTER = 16;
 
     private static final int DIRECT_BITS = 20;
     private static final int LEAF_BITS = 10;
@@ -31,6 +36,7 @@ public final class PageMap {
         // small at first (grown on demand): one map per thread's access-age tracker, and threads may be thousands
         tab = new long[32];
         mask = 15;
+        pageOfSlot = new long[8];
     }
 
     /** Number of pages (slots handed out). */
@@ -48,8 +54,8 @@ public final class PageMap {
         if (page == lastKey) {
             return lastVal;
         }
-        if (page >>> DIRECT_BITS == 0) {
-            int[] d = direct == null ? null : direct[(int) (page >>> LEAF_BITS)];
+        if (page >>> DIRECT_BITS == 0 && direct != null) {
+            int[] d = direct[(int) (page >>> LEAF_BITS)];
             int v = d == null ? 0 : d[(int) page & (LEAF - 1)];
             if (v == 0) {
                 return -1;
@@ -114,16 +120,13 @@ public final class PageMap {
             pageOfSlot = java.util.Arrays.copyOf(pageOfSlot, slot * 2);
         }
         pageOfSlot[slot] = page;
-        if (page >>> DIRECT_BITS == 0) {
-            if (direct == null) {
-                direct = new int[1 << (DIRECT_BITS - LEAF_BITS)][];
+        if (direct != null) {
+            direct(page, slot);
+        } else if (size == DIRECT_AFTER) {
+            direct = new int[1 << (DIRECT_BITS - LEAF_BITS)][];
+            for (int s = 0; s < size; s++) {
+                direct(pageOfSlot[s], s);
             }
-            int[] d = direct[(int) (page >>> LEAF_BITS)];
-            if (d == null) {
-                d = new int[LEAF];
-                direct[(int) (page >>> LEAF_BITS)] = d;
-            }
-            d[(int) page & (LEAF - 1)] = slot + 1;
         }
         if (size * 2 > mask + 1) {
             grow();
@@ -131,6 +134,19 @@ public final class PageMap {
         lastKey = page;
         lastVal = slot;
         return slot;
+    }
+
+    /** Enters a page below 2^20 in the direct table (others are only hashed). */
+    private void direct(long page, int slot) {
+        if (page >>> DIRECT_BITS != 0) {
+            return;
+        }
+        int[] d = direct[(int) (page >>> LEAF_BITS)];
+        if (d == null) {
+            d = new int[LEAF];
+            direct[(int) (page >>> LEAF_BITS)] = d;
+        }
+        d[(int) page & (LEAF - 1)] = slot + 1;
     }
 
     private void grow() {

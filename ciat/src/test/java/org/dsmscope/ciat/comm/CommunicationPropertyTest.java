@@ -228,4 +228,29 @@ class CommunicationPropertyTest {
         List<Acc> s = stream.stream().map(a -> new Acc(a.cpu % p, a.store, a.address, a.size)).toList();
         check(p, s);
     }
+
+    /**
+     * Mostly loads by many processors on few locations around a chunk boundary (256) and a page boundary (4096), so
+     * that reader sets grow past the sparse layout's four inline readers into pooled blocks and stores release them.
+     */
+    @Provide
+    Arbitrary<List<Acc>> manyReaderStreams() {
+        Arbitrary<Acc> acc = Combinators.combine(
+                Arbitraries.integers().between(0, 299),
+                Arbitraries.frequency(net.jqwik.api.Tuple.of(1, true), net.jqwik.api.Tuple.of(5, false)),
+                Arbitraries.of(0L, 250L, 254L, 256L, 4090L, 4094L, 4100L),
+                Arbitraries.of(1, 2, 4, 8, 300))
+                .as((c, st, a, sz) -> new Acc(c, st, 0x10000 + a, sz));
+        return acc.list().ofMinSize(1).ofMaxSize(400);
+    }
+
+    /** The sparse layout (65 to 300 processors: inline and pooled reader sets, chunked pages) equals the reference. */
+    @Property(tries = 150)
+    void matchesReference_sixtyFiveToThreeHundredProcessors_sparseLayout(
+            @ForAll @IntRange(min = 65, max = 300) int p, @ForAll("manyReaderStreams") List<Acc> stream) {
+        List<Acc> s = stream.stream().map(a -> new Acc(a.cpu % p, a.store, a.address, a.size)).toList();
+        LocationState loc = new LocationState(p, 100_000);
+        org.junit.jupiter.api.Assertions.assertTrue(loc.sparse());
+        check(p, s, loc);
+    }
 }

@@ -123,13 +123,14 @@ class MemoryUsagePropertyTest {
     }
 
     @Property(tries = 300)
-    void matchesReference_inBothLayouts(@ForAll("streams") List<Acc> stream) {
+    void matchesReference_inAllLayouts(@ForAll("streams") List<Acc> stream) {
         Reference ref = new Reference();
         MemoryUsage packed = new MemoryUsage(new LocationState(4, 4));
         MemoryUsage wide = new MemoryUsage(new LocationState(4));
+        MemoryUsage sparse = new MemoryUsage(new LocationState(100));
         for (Acc a : stream) {
             ref.access(a);
-            for (MemoryUsage m : List.of(packed, wide)) {
+            for (MemoryUsage m : List.of(packed, wide, sparse)) {
                 if (a.code) {
                     m.code(a.thread, a.address, a.size);
                 } else {
@@ -138,7 +139,7 @@ class MemoryUsagePropertyTest {
             }
         }
         List<long[]> expected = ref.rows();
-        for (MemoryUsage m : List.of(packed, wide)) {
+        for (MemoryUsage m : List.of(packed, wide, sparse)) {
             List<long[]> rows = m.pageRows();
             assertEquals(expected.size(), rows.size(), "pages");
             for (int i = 0; i < rows.size(); i++) {
@@ -198,9 +199,12 @@ class MemoryUsagePropertyTest {
         for (int i = 0; i < owners.length; i++) {
             owners[i] = (short) (i & 1);
         }
-        for (int variant = 0; variant < 3; variant++) {
-            MemoryUsage one = variant == 1 ? new MemoryUsage(new LocationState(4)) : new MemoryUsage(new LocationState(4, 4));
-            MemoryUsage run = variant == 1 ? new MemoryUsage(new LocationState(4)) : new MemoryUsage(new LocationState(4, 4));
+        for (int variant = 0; variant < 4; variant++) {
+            // 0: packed, 1: wide, 2: packed and partitioned, 3: sparse
+            int p = variant == 3 ? 100 : 4;
+            int threads = variant == 1 ? Integer.MAX_VALUE : 4;
+            MemoryUsage one = new MemoryUsage(new LocationState(p, threads));
+            MemoryUsage run = new MemoryUsage(new LocationState(p, threads));
             if (variant == 2) {
                 one.partition(1, 2, owners);
                 run.partition(1, 2, owners);
