@@ -127,8 +127,7 @@ public final class MonitorSource implements Source {
         /** Advance and Await events by lane and time (start of an advance, end of an await): arrows' ends. */
         private final Map<Long, Integer> advances = new HashMap<>(), awaits = new HashMap<>();
         private final java.util.Set<String> syncDrawn = new java.util.HashSet<>();
-        private TransportIndex transport;
-        private long transportVersion = -1;
+        private final TransportIndex transport = new TransportIndex();
 
         Builder(Timeline tl) {
             this.tl = tl;
@@ -205,15 +204,19 @@ public final class MonitorSource implements Source {
         /** The synchronization view's arrows: {@link SyncArrows}, tied to their Advance and Await events. */
         void syncArrows(List<SyncArrows.Arrow> arrows) {
             for (SyncArrows.Arrow a : arrows) {
-                int from = lane(a.fromProc, null), to = lane(a.toProc, null);
-                long ft = a.fromTime - tl.origin, tt = a.toTime - tl.origin;
-                if (!syncDrawn.add(a.event + ":" + from + ":" + ft + ":" + to + ":" + tt)) {
-                    continue;
-                }
-                Integer src = advances.get(at(from, ft)), dst = awaits.get(at(to, tt));
-                tl.arrow(Timeline.SYNC, from, ft, to, tt, a.event, -1, src == null ? -1 : src,
-                        dst == null ? -1 : dst);
+                syncArrow(a.event, a.fromProc, a.fromTime, a.toProc, a.toTime);
             }
+        }
+
+        /** One synchronization arrow (aligned absolute times), unless drawn already. */
+        void syncArrow(long event, int fromProc, long fromTime, int toProc, long toTime) {
+            int from = lane(fromProc, null), to = lane(toProc, null);
+            long ft = fromTime - tl.origin, tt = toTime - tl.origin;
+            if (!syncDrawn.add(event + ":" + from + ":" + ft + ":" + to + ":" + tt)) {
+                return;
+            }
+            Integer src = advances.get(at(from, ft)), dst = awaits.get(at(to, tt));
+            tl.arrow(Timeline.SYNC, from, ft, to, tt, event, -1, src == null ? -1 : src, dst == null ? -1 : dst);
         }
 
         /** Process id of each lane, by lane. */
@@ -228,10 +231,7 @@ public final class MonitorSource implements Source {
         /** The transport index of the timeline's current content (call under its monitor). */
         TransportIndex transport(java.util.Set<Integer> processes) {
             tl.seal();
-            if (transport == null || transportVersion != tl.version()) {
-                transport = TransportIndex.of(tl, procOfLanes(), processes);
-                transportVersion = tl.version();
-            }
+            transport.update(tl, procOfLanes(), processes);
             return transport;
         }
     }
@@ -269,8 +269,13 @@ public final class MonitorSource implements Source {
     }
 
     static List<Object> processTimes(Summary s) {
+        return processTimes(s.times.values());
+    }
+
+    /** The per-process table: percentages of each process's span, as {@code monitor summary --json}. */
+    static List<Object> processTimes(java.util.Collection<ProcessTimes> times) {
         List<Object> out = new ArrayList<>();
-        for (ProcessTimes t : s.times.values()) {
+        for (ProcessTimes t : times) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("process", t.proc);
             m.put("name", t.name);
