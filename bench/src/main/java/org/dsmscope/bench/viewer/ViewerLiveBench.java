@@ -29,23 +29,29 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * server and the live server of {@code dsm run --live}); the viewer subscribes with {@code LiveMonitorSource} and
  * the page follows the newest events in headless Chromium. At every animation frame that shows a new window, the page
  * script takes the age of the newest event drawn: the wall clock at that frame minus the event's emission time
- * (origin + the window's end, both epoch ns of the members' clock on this machine). Run by hand:
+ * (origin + the window's end, both epoch ns of the members' clock on this machine), and the age that the previous
+ * picture's newest event had reached when the new picture replaced it (the oldest the screen got). Run by hand:
  * {@code java -cp bench/target/benchmarks.jar org.dsmscope.bench.viewer.ViewerLiveBench [events/s] [seconds]}.
  */
 public final class ViewerLiveBench {
     private ViewerLiveBench() {
     }
 
-    /** Ages (ms) of the newest drawn event, sampled at each frame that draws a new window; warm-up samples left out. */
+    /**
+     * Ages (ms) of the newest drawn event, sampled at each frame that draws a new window, and the age the previous
+     * picture's newest event had reached when it was replaced (the oldest the screen got); warm-up samples left out.
+     */
     static final String SAMPLE = ""
             + "const done = arguments[arguments.length - 1]; const ms = arguments[0];"
-            + "const ages = []; let lastEnd = -1; const t0 = performance.now();"
+            + "const ages = [], stale = []; let lastEnd = -1; const t0 = performance.now();"
             + "(function tick() {"
             + "  const d = window.dsmview.data(), m = window.dsmview.meta();"
-            + "  if (d && m && d.end !== lastEnd) { lastEnd = d.end;"
-            + "    ages.push(performance.timeOrigin + performance.now() - (m.origin + d.end) / 1e6); }"
+            + "  const now = performance.timeOrigin + performance.now();"
+            + "  if (d && m && d.end !== lastEnd) {"
+            + "    if (lastEnd >= 0) stale.push(now - (m.origin + lastEnd) / 1e6);"
+            + "    lastEnd = d.end; ages.push(now - (m.origin + d.end) / 1e6); }"
             + "  if (performance.now() - t0 < ms) requestAnimationFrame(tick);"
-            + "  else done({ages: ages, events: window.dsmview.events(),"
+            + "  else done({ages: ages, stale: stale, events: window.dsmview.events(),"
             + "    heap: performance.memory ? performance.memory.usedJSHeapSize : -1});"
             + "})();";
 
@@ -89,13 +95,11 @@ public final class ViewerLiveBench {
                     @SuppressWarnings("unchecked")
                     Map<String, Object> res = (Map<String, Object>) js.executeAsyncScript(SAMPLE,
                             Math.max(1, seconds - 3) * 1000);
-                    List<Double> ages = new ArrayList<>();
-                    for (Object o : (List<?>) res.get("ages")) {
-                        ages.add(((Number) o).doubleValue());
-                    }
+                    List<Double> ages = numbers(res.get("ages")), stale = numbers(res.get("stale"));
                     stop.set(true);
                     feeder.join();
                     ages.sort(null);
+                    stale.sort(null);
                     System.out.printf(Locale.ROOT, "live: %d events emitted at %d/s over %.0f s (browser start"
                             + " included); timeline %d events; %d dropped by the live server; page saw %s%n",
                             emitted.get(), rate, (System.nanoTime() - started) / 1e9,
@@ -103,6 +107,9 @@ public final class ViewerLiveBench {
                     System.out.printf(Locale.ROOT, "live: age of the newest event on screen at each new picture:"
                             + " median %.0f ms, p95 %.0f ms, max %.0f ms (%d pictures)%n", at(ages, 0.5),
                             at(ages, 0.95), at(ages, 1), ages.size());
+                    System.out.printf(Locale.ROOT, "live: age of the newest event on screen when the next picture"
+                            + " replaced it: median %.0f ms, p95 %.0f ms, max %.0f ms%n", at(stale, 0.5),
+                            at(stale, 0.95), at(stale, 1));
                     System.out.printf(Locale.ROOT, "live: page JavaScript heap %.1f MB, renderer PSS %.1f MB%n",
                             ((Number) res.get("heap")).doubleValue() / 1e6, ViewerBench.rendererRss(profile) / 1e6);
                 } finally {
@@ -115,6 +122,14 @@ public final class ViewerLiveBench {
                 s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
+    }
+
+    private static List<Double> numbers(Object list) {
+        List<Double> out = new ArrayList<>();
+        for (Object o : (List<?>) list) {
+            out.add(((Number) o).doubleValue());
+        }
+        return out;
     }
 
     private static double at(List<Double> sorted, double p) {

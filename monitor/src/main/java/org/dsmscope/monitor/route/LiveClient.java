@@ -72,6 +72,20 @@ public final class LiveClient implements AutoCloseable {
         }
     }
 
+    /**
+     * The rest of the stream as one streaming parser over its JSON objects (one a line), for a reader that builds
+     * no tree per line; use it instead of {@link #next}.
+     */
+    public com.fasterxml.jackson.core.JsonParser parser(com.fasterxml.jackson.core.JsonFactory factory)
+            throws IOException {
+        return factory.createParser(in);
+    }
+
+    /** The address connected to, host:port. */
+    public String where() {
+        return where;
+    }
+
     /** The text of the line last returned by {@link #next}. */
     public String line() {
         return line;

@@ -1,110 +1,104 @@
 package org.dsmscope.viewer.model;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
 /**
- * Per-lane and per-lane-pair time indexes of a sealed {@link Timeline} (the "time index" of Jumpshot-style
- * level-of-detail): each lane's drawn events by time, and each (arrow kind, from lane, to lane)'s arrows by start
- * time with prefix sums of their start and end times, so that a window with no content filter counts, bins and
- * bundles them by binary search instead of visiting every item inside it.
+ * Per-lane and per-lane-pair time indexes of a {@link Timeline} (the "time index" of Jumpshot-style
+ * level-of-detail, seed 002 §4.3): each lane's drawn events by time, each (arrow kind, from lane, to lane)'s arrows
+ * by start time with prefix sums of their start and end times, and each lane's message queue (§4.6), so that a
+ * window with no content filter counts, bins and bundles them by binary search instead of visiting every item
+ * inside it. The indexes grow: {@link #update} adds the timeline's events and arrows added since the last call
+ * ({@link SortedRun}: the new items are sorted and merged into the tail), so a live run's update costs amortised
+ * O(new items), and a file's index is the same computation done once.
  */
 final class Index {
-    /** Per lane: ids of drawn events, and their times, in time order. */
-    final int[][] markIds;
-    final long[][] markTimes;
-    /** Per combo (kind × lanes × lanes): arrow ids by start time, their start times, prefix sums of start and end. */
-    final int[][] arrowIds;
-    final long[][] arrowFrom;
-    final long[][] cumFrom;
-    final long[][] cumTo;
-    final int lanes;
-    /** Per receiving lane: send and receive times of its message arrows, each sorted (message queues, §4.6). */
-    final long[][] queueIn;
-    final long[][] queueOut;
+    private static final SortedRun NONE = new SortedRun(0, true);
+    /** Per lane: drawn events by time (id = event id). */
+    private SortedRun[] marks = new SortedRun[0];
+    /** Per kind, from lane, to lane: arrows by start time (id = arrow id; sums of start and end times). */
+    private SortedRun[][][] arrows = new SortedRun[Timeline.ARROW_KINDS.length][0][0];
+    /** Per receiving lane: send and receive times of its message arrows (message queues, §4.6). */
+    private SortedRun[] queueIn = new SortedRun[0], queueOut = new SortedRun[0];
+    /** Number of lanes indexed. */
+    int lanes;
+    private int events, arrowCount;
+    private final List<SortedRun> dirty = new ArrayList<>();
 
-    Index(Timeline tl) {
-        lanes = tl.lanes.size();
-        int[] perLane = new int[lanes];
+    /** Adds the events and arrows of {@code tl} added since the last call (under the timeline's monitor). */
+    void update(Timeline tl) {
+        grow(tl.lanes.size());
         int n = tl.events();
-        for (int k = 0; k < n; k++) {
-            int id = tl.ordered(k);
+        for (int id = events; id < n; id++) {
             if (tl.kinds[tl.kindOf(id)].draw != Timeline.Draw.NONE) {
-                perLane[tl.laneOf(id)]++;
+                add(marks[tl.laneOf(id)], tl.time(id), id, 0, 0);
             }
         }
-        markIds = new int[lanes][];
-        markTimes = new long[lanes][];
-        for (int l = 0; l < lanes; l++) {
-            markIds[l] = new int[perLane[l]];
-            markTimes[l] = new long[perLane[l]];
-            perLane[l] = 0;
-        }
-        for (int k = 0; k < n; k++) {
-            int id = tl.ordered(k);
-            if (tl.kinds[tl.kindOf(id)].draw != Timeline.Draw.NONE) {
-                int l = tl.laneOf(id);
-                markIds[l][perLane[l]] = id;
-                markTimes[l][perLane[l]++] = tl.time(id);
-            }
-        }
-        int combos = Timeline.ARROW_KINDS.length * lanes * lanes;
-        int[] per = new int[combos];
+        events = n;
         int m = tl.arrows();
-        for (int k = 0; k < m; k++) {
-            per[combo(tl, tl.arrowOrdered(k))]++;
-        }
-        arrowIds = new int[combos][];
-        arrowFrom = new long[combos][];
-        cumFrom = new long[combos][];
-        cumTo = new long[combos][];
-        for (int c = 0; c < combos; c++) {
-            arrowIds[c] = new int[per[c]];
-            arrowFrom[c] = new long[per[c]];
-            cumFrom[c] = new long[per[c] + 1];
-            cumTo[c] = new long[per[c] + 1];
-            per[c] = 0;
-        }
-        for (int k = 0; k < m; k++) {
-            int id = tl.arrowOrdered(k);
-            int c = combo(tl, id);
-            int i = per[c]++;
-            arrowIds[c][i] = id;
-            arrowFrom[c][i] = tl.arrowFrom(id);
-            cumFrom[c][i + 1] = cumFrom[c][i] + tl.arrowFrom(id);
-            cumTo[c][i + 1] = cumTo[c][i] + tl.arrowTo(id);
-        }
-        int[] q = new int[lanes];
-        for (int k = 0; k < m; k++) {
-            if (tl.arrowKind(k) == Timeline.MESSAGE) {
-                q[tl.arrowToLane(k)]++;
+        for (int id = arrowCount; id < m; id++) {
+            int from = tl.arrowFromLane(id), to = tl.arrowToLane(id);
+            add(arrows[tl.arrowKind(id)][from][to], tl.arrowFrom(id), id, tl.arrowFrom(id), tl.arrowTo(id));
+            if (tl.arrowKind(id) == Timeline.MESSAGE) {
+                add(queueIn[to], tl.arrowFrom(id), id, 0, 0);
+                add(queueOut[to], tl.arrowTo(id), id, 0, 0);
             }
         }
-        queueIn = new long[lanes][];
-        queueOut = new long[lanes][];
-        for (int l = 0; l < lanes; l++) {
-            queueIn[l] = new long[q[l]];
-            queueOut[l] = new long[q[l]];
-            q[l] = 0;
+        arrowCount = m;
+        for (SortedRun r : dirty) {
+            r.settle();
         }
-        for (int k = 0; k < m; k++) {
-            if (tl.arrowKind(k) == Timeline.MESSAGE) {
-                int l = tl.arrowToLane(k);
-                queueIn[l][q[l]] = tl.arrowFrom(k);
-                queueOut[l][q[l]++] = tl.arrowTo(k);
+        dirty.clear();
+    }
+
+    private void add(SortedRun r, long key, int id, long a, long b) {
+        if (r.size() == r.added()) {
+            dirty.add(r);
+        }
+        r.add(key, id, a, b);
+    }
+
+    private void grow(int l) {
+        if (l == lanes) {
+            return;
+        }
+        marks = Arrays.copyOf(marks, l);
+        queueIn = Arrays.copyOf(queueIn, l);
+        queueOut = Arrays.copyOf(queueOut, l);
+        for (int i = lanes; i < l; i++) {
+            marks[i] = new SortedRun(64, false);
+            queueIn[i] = new SortedRun(16, false);
+            queueOut[i] = new SortedRun(16, false);
+        }
+        for (int k = 0; k < arrows.length; k++) {
+            SortedRun[][] byFrom = Arrays.copyOf(arrows[k], l);
+            for (int f = 0; f < l; f++) {
+                byFrom[f] = byFrom[f] == null ? new SortedRun[l] : Arrays.copyOf(byFrom[f], l);
+                for (int t = 0; t < l; t++) {
+                    if (byFrom[f][t] == null) {
+                        byFrom[f][t] = new SortedRun(4, true);
+                    }
+                }
             }
+            arrows[k] = byFrom;
         }
-        for (int l = 0; l < lanes; l++) {
-            java.util.Arrays.sort(queueIn[l]);
-            java.util.Arrays.sort(queueOut[l]);
-        }
+        lanes = l;
+    }
+
+    /** Lane {@code l}'s drawn events by time. */
+    SortedRun marks(int l) {
+        return marks[l];
+    }
+
+    /** The arrows of {@code kind} from lane {@code from} to lane {@code to}, by start time. */
+    SortedRun arrows(int kind, int from, int to) {
+        return from < lanes && to < lanes ? arrows[kind][from][to] : NONE;
     }
 
     /** Messages sent to lane {@code l} by time {@code x} and not received by then (its message queue). */
     int queue(int l, long x) {
-        long[] in = queueIn[l], out = queueOut[l];
-        return lower(in, 0, in.length, x + 1) - lower(out, 0, out.length, x + 1);
-    }
-
-    private int combo(Timeline tl, int id) {
-        return (tl.arrowKind(id) * lanes + tl.arrowFromLane(id)) * lanes + tl.arrowToLane(id);
+        return queueIn[l].lower(x + 1) - queueOut[l].lower(x + 1);
     }
 
     /** First index in {@code a[lo..hi)} whose value is at least {@code t}. */

@@ -17,6 +17,7 @@ import org.dsmscope.monitor.event.EventType;
 import org.dsmscope.monitor.event.HostInfo;
 import org.dsmscope.monitor.event.Level;
 import org.dsmscope.monitor.record.RecordingReader;
+import org.dsmscope.replay.LongIntMap;
 
 /**
  * A monitor recording (seed 002 §4.2's trace file, "DSMSCOPE-REC") as a timeline: one lane per process on the
@@ -122,13 +123,13 @@ public final class MonitorSource implements Source {
         private final Timeline tl;
         private final TreeMap<Integer, Integer> laneOf = new TreeMap<>();
         private final TreeMap<Integer, Integer> procOf = new TreeMap<>();
-        private final Map<Long, Integer> sends = new HashMap<>();
+        /** Msg_Send_Begin events by (sender, message seq); receives seen before their send, by the same key. */
+        private final LongIntMap sends = new LongIntMap(1024);
         private final Map<Long, List<Integer>> early = new HashMap<>();
         /** Advance and Await events by lane and time (start of an advance, end of an await): arrows' ends. */
-        private final Map<Long, Integer> advances = new HashMap<>(), awaits = new HashMap<>();
+        private final LongIntMap advances = new LongIntMap(256), awaits = new LongIntMap(256);
         private final java.util.Set<String> syncDrawn = new java.util.HashSet<>();
-        private TransportIndex transport;
-        private long transportVersion = -1;
+        private final TransportIndex transport = new TransportIndex();
 
         Builder(Timeline tl) {
             this.tl = tl;
@@ -175,7 +176,7 @@ public final class MonitorSource implements Source {
             } else if (t == EventType.MSG_SEND_BEGIN) {
                 long key = ((long) b.proc[i] << 40) ^ b.b[i];
                 sends.put(key, id);
-                List<Integer> waiting = early.remove(key);
+                List<Integer> waiting = early.isEmpty() ? null : early.remove(key);
                 if (waiting != null) {
                     for (int r : waiting) {
                         message(id, r);
@@ -183,8 +184,8 @@ public final class MonitorSource implements Source {
                 }
             } else if (t == EventType.MSG_RECEIVE_END && b.peer[i] >= 0) {
                 long key = ((long) b.peer[i] << 40) ^ b.b[i];
-                Integer s = sends.get(key);
-                if (s != null) {
+                int s = sends.get(key);
+                if (s >= 0) {
                     message(s, id);
                 } else {
                     early.computeIfAbsent(key, x -> new java.util.ArrayList<>()).add(id);
@@ -205,15 +206,18 @@ public final class MonitorSource implements Source {
         /** The synchronization view's arrows: {@link SyncArrows}, tied to their Advance and Await events. */
         void syncArrows(List<SyncArrows.Arrow> arrows) {
             for (SyncArrows.Arrow a : arrows) {
-                int from = lane(a.fromProc, null), to = lane(a.toProc, null);
-                long ft = a.fromTime - tl.origin, tt = a.toTime - tl.origin;
-                if (!syncDrawn.add(a.event + ":" + from + ":" + ft + ":" + to + ":" + tt)) {
-                    continue;
-                }
-                Integer src = advances.get(at(from, ft)), dst = awaits.get(at(to, tt));
-                tl.arrow(Timeline.SYNC, from, ft, to, tt, a.event, -1, src == null ? -1 : src,
-                        dst == null ? -1 : dst);
+                syncArrow(a.event, a.fromProc, a.fromTime, a.toProc, a.toTime);
             }
+        }
+
+        /** One synchronization arrow (aligned absolute times), unless drawn already. */
+        void syncArrow(long event, int fromProc, long fromTime, int toProc, long toTime) {
+            int from = lane(fromProc, null), to = lane(toProc, null);
+            long ft = fromTime - tl.origin, tt = toTime - tl.origin;
+            if (!syncDrawn.add(event + ":" + from + ":" + ft + ":" + to + ":" + tt)) {
+                return;
+            }
+            tl.arrow(Timeline.SYNC, from, ft, to, tt, event, -1, advances.get(at(from, ft)), awaits.get(at(to, tt)));
         }
 
         /** Process id of each lane, by lane. */
@@ -228,10 +232,7 @@ public final class MonitorSource implements Source {
         /** The transport index of the timeline's current content (call under its monitor). */
         TransportIndex transport(java.util.Set<Integer> processes) {
             tl.seal();
-            if (transport == null || transportVersion != tl.version()) {
-                transport = TransportIndex.of(tl, procOfLanes(), processes);
-                transportVersion = tl.version();
-            }
+            transport.update(tl, procOfLanes(), processes);
             return transport;
         }
     }
@@ -269,8 +270,13 @@ public final class MonitorSource implements Source {
     }
 
     static List<Object> processTimes(Summary s) {
+        return processTimes(s.times.values());
+    }
+
+    /** The per-process table: percentages of each process's span, as {@code monitor summary --json}. */
+    static List<Object> processTimes(java.util.Collection<ProcessTimes> times) {
         List<Object> out = new ArrayList<>();
-        for (ProcessTimes t : s.times.values()) {
+        for (ProcessTimes t : times) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("process", t.proc);
             m.put("name", t.name);

@@ -9,8 +9,9 @@ import java.util.List;
  * state intervals, events (the "series of small rectangles" of each bar), arrows (messages, §4.3; synchronization,
  * §4.6; lock hand-offs and barrier releases of a replayed trace set) and phases. Times are relative to
  * {@link #origin} (ns of the aligned clock for recordings, pseudo clocks for replays), so that they stay exact as
- * JavaScript numbers. Events and arrows keep their insertion index as id; a time index ({@link #order}) sorts them.
- * Written by one thread and read under the timeline's monitor by the server's threads ({@code synchronized}).
+ * JavaScript numbers. Events and arrows keep their insertion index as id; time indexes ({@link SortedRun}) sort them
+ * and grow with the additions ({@link #seal}), so a live run's update costs the new items, not the whole content.
+ * Written and read under the timeline's monitor ({@code synchronized}).
  */
 public final class Timeline {
     /** Drawing of an event kind: a rectangle over its duration, a tick, or not drawn (arrows show it). */
@@ -79,16 +80,15 @@ public final class Timeline {
     private long[][] field = new long[5][1024];
     private int events;
     /** Event ids sorted by time. */
-    private int[] order = new int[1024];
-    private boolean ordered = true;
+    private final SortedRun order = new SortedRun(1024, false);
 
     // arrows, by id
     private long[] aFrom = new long[256], aTo = new long[256], aKey = new long[256];
     private int[] aFromLane = new int[256], aToLane = new int[256], aSrc = new int[256], aDst = new int[256];
     private byte[] aKind = new byte[256], aType = new byte[256];
     private int arrows;
-    private int[] aOrder = new int[256];
-    private boolean aOrdered = true;
+    /** Arrow ids sorted by start time. */
+    private final SortedRun aOrder = new SortedRun(256, false);
     private long maxArrowSpan;
     private long maxEventDuration;
 
@@ -97,9 +97,7 @@ public final class Timeline {
     private final List<String> phaseNames = new ArrayList<>();
     private long end;
     private long version;
-    private boolean bulk = true;
-    private Index index;
-    private long indexVersion = -1;
+    private final Index index = new Index();
 
     /** An empty timeline. */
     public Timeline(String title, String source, String unit, String[] states, Kind[] kinds) {
@@ -120,11 +118,14 @@ public final class Timeline {
         public org.dsmscope.monitor.event.HostInfo hostInfo;
         /** First and last time (relative). */
         public long start = Long.MAX_VALUE, end = Long.MIN_VALUE;
-        /** State intervals: start, end, state (non-default). */
+        /** State intervals as added, sorted by start once settled: start, end, state (non-default). */
+        private long[] os = new long[64], oe = new long[64];
+        /** The intervals with overlaps clipped (a later interval starts where the earlier ends), and their states. */
         long[] is = new long[64], ie = new long[64];
         byte[] st = new byte[64];
         int n;
-        boolean sorted = true;
+        /** Intervals already sorted, clipped and summed. */
+        private int settled;
         /** Totals per state over the whole lane (ns or clocks), set by the loader from the one computation. */
         public long[] totals;
 
@@ -139,62 +140,74 @@ public final class Timeline {
 
         /** Per state s ≥ 1, {@code cum[s][i]}: time in state s of intervals 0..i-1 (after {@link #sort}). */
         long[][] cum = new long[0][];
-        boolean dirty;
 
         void add(long from, long to, int state) {
-            if (n == is.length) {
+            if (n == os.length) {
+                os = Arrays.copyOf(os, n * 2);
+                oe = Arrays.copyOf(oe, n * 2);
                 is = Arrays.copyOf(is, n * 2);
                 ie = Arrays.copyOf(ie, n * 2);
                 st = Arrays.copyOf(st, n * 2);
             }
-            if (n > 0 && from < is[n - 1]) {
-                sorted = false;
-            }
-            is[n] = from;
-            ie[n] = to;
+            os[n] = from;
+            oe[n] = to;
             st[n] = (byte) state;
             n++;
-            dirty = true;
         }
 
-        /** Sorts the intervals, clips overlaps (a later interval starts where the earlier ends) and sums them. */
+        /**
+         * Sorts the intervals added since the last call into place (stable, by start), clips overlaps and extends
+         * the sums from the first position that changed on: amortised O(new intervals) while they come in order.
+         */
         void sort(int states) {
-            if (!dirty && cum.length == states) {
+            if (cum.length != states) {
+                cum = new long[states][];
+                for (int s = 1; s < states; s++) {
+                    cum[s] = new long[os.length + 1];
+                }
+                settled = 0;
+            }
+            if (settled == n) {
                 return;
             }
-            if (!sorted) {
-                int[] idx = Sorts.byKey(is, n);
-                long[] s2 = new long[is.length], e2 = new long[is.length];
-                byte[] t2 = new byte[is.length];
-                for (int k = 0; k < n; k++) {
-                    s2[k] = is[idx[k]];
-                    e2[k] = ie[idx[k]];
-                    t2[k] = st[idx[k]];
-                }
-                is = s2;
-                ie = e2;
-                st = t2;
-                sorted = true;
+            int m = n - settled;
+            long[] tail = Arrays.copyOfRange(os, settled, n);
+            int[] idx = Sorts.byKey(tail, m);
+            int p = SortedRun.upper(os, 0, settled, tail[idx[0]]);
+            int old = settled - p;
+            long[] s2 = new long[old + m], e2 = new long[old + m];
+            byte[] t2 = new byte[old + m];
+            int i = p, j = 0, o = 0;
+            while (i < settled || j < m) {
+                int from = j == m || i < settled && os[i] <= tail[idx[j]] ? i++ : settled + idx[j++];
+                s2[o] = os[from];
+                e2[o] = oe[from];
+                t2[o++] = st[from];
             }
-            long maxEnd = Long.MIN_VALUE;
-            for (int k = 0; k < n; k++) {
-                if (ie[k] <= maxEnd) {
+            System.arraycopy(s2, 0, os, p, o);
+            System.arraycopy(e2, 0, oe, p, o);
+            System.arraycopy(t2, 0, st, p, o);
+            for (int s = 1; s < states; s++) {
+                if (cum[s].length < n + 1) {
+                    cum[s] = Arrays.copyOf(cum[s], os.length + 1);
+                }
+            }
+            // clipped ends are the running maximum of the ends: the clipping of the prefix before p stands
+            long maxEnd = p > 0 ? ie[p - 1] : Long.MIN_VALUE;
+            for (int k = p; k < n; k++) {
+                if (oe[k] <= maxEnd) {
                     is[k] = maxEnd; // inside an earlier interval: nothing left
                     ie[k] = maxEnd;
-                } else if (is[k] < maxEnd) {
-                    is[k] = maxEnd;
+                } else {
+                    is[k] = Math.max(os[k], maxEnd);
+                    ie[k] = oe[k];
                 }
                 maxEnd = Math.max(maxEnd, ie[k]);
-            }
-            cum = new long[states][];
-            for (int s = 1; s < states; s++) {
-                long[] c = new long[n + 1];
-                for (int k = 0; k < n; k++) {
-                    c[k + 1] = c[k] + (st[k] == s ? ie[k] - is[k] : 0);
+                for (int s = 1; s < states; s++) {
+                    cum[s][k + 1] = cum[s][k] + (st[k] == s ? ie[k] - is[k] : 0);
                 }
-                cum[s] = c;
             }
-            dirty = false;
+            settled = n;
         }
 
         /** Number of intervals starting before {@code t}. */
@@ -263,7 +276,6 @@ public final class Timeline {
             for (int f = 0; f < 5; f++) {
                 field[f] = Arrays.copyOf(field[f], cap);
             }
-            order = Arrays.copyOf(order, cap);
         }
         int id = events++;
         time[id] = t;
@@ -276,12 +288,7 @@ public final class Timeline {
         field[2][id] = c;
         field[3][id] = d;
         field[4][id] = e;
-        if (bulk) {
-            order[id] = id;
-            ordered &= id == 0 || time[id - 1] <= t;
-        } else {
-            insert(order, id, time);
-        }
+        order.add(t, id, 0, 0);
         maxEventDuration = Math.max(maxEventDuration, duration);
         Lane ln = lanes.get(l);
         ln.start = Math.min(ln.start, t);
@@ -289,36 +296,6 @@ public final class Timeline {
         end = Math.max(end, t + Math.max(0, duration));
         version++;
         return id;
-    }
-
-    /** Puts {@code id} into the sorted {@code ord[0..id)} after every id of an equal or smaller key. */
-    private static void insert(int[] ord, int id, long[] keys) {
-        long t = keys[id];
-        int lo = 0, hi = id;
-        if (id == 0 || keys[ord[id - 1]] <= t) {
-            lo = id;
-        }
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (keys[ord[mid]] <= t) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        System.arraycopy(ord, lo, ord, lo + 1, id - lo);
-        ord[lo] = id;
-    }
-
-    /**
-     * Bulk loading ({@code true}): additions only append and {@link #seal} sorts once; otherwise (live) every
-     * addition keeps the time indexes sorted at once.
-     */
-    public synchronized void bulk(boolean on) {
-        if (!on) {
-            seal();
-        }
-        bulk = on;
     }
 
     /** Adds an arrow and returns its id; {@code src} / {@code dst} are event ids or -1. */
@@ -335,7 +312,6 @@ public final class Timeline {
             aDst = Arrays.copyOf(aDst, cap);
             aKind = Arrays.copyOf(aKind, cap);
             aType = Arrays.copyOf(aType, cap);
-            aOrder = Arrays.copyOf(aOrder, cap);
         }
         int id = arrows++;
         aKind[id] = (byte) k;
@@ -347,12 +323,7 @@ public final class Timeline {
         aType[id] = (byte) type;
         aSrc[id] = src;
         aDst[id] = dst;
-        if (bulk) {
-            aOrder[id] = id;
-            aOrdered &= id == 0 || aFrom[id - 1] <= from;
-        } else {
-            insert(aOrder, id, aFrom);
-        }
+        aOrder.add(from, id, 0, 0);
         maxArrowSpan = Math.max(maxArrowSpan, Math.abs(to - from));
         end = Math.max(end, Math.max(from, to));
         version++;
@@ -367,32 +338,22 @@ public final class Timeline {
         version++;
     }
 
-    /** Sorts the time indexes (call after loading, and before reading while live). */
+    /**
+     * Sorts what was added since the last call into the time indexes (call after loading, and before reading while
+     * live): the new items are sorted and merged into the tail, so the cost follows the additions, not the content.
+     */
     public synchronized void seal() {
-        if (!ordered) {
-            order = grow(Sorts.byKey(time, events), time.length);
-            ordered = true;
-        }
-        if (!aOrdered) {
-            aOrder = grow(Sorts.byKey(aFrom, arrows), aFrom.length);
-            aOrdered = true;
-        }
+        order.settle();
+        aOrder.settle();
         for (Lane l : lanes) {
             l.sort(states.length);
         }
     }
 
-    private static int[] grow(int[] a, int cap) {
-        return a.length >= cap ? a : Arrays.copyOf(a, cap);
-    }
-
-    /** The time indexes of the current content (rebuilt after additions; call under the monitor). */
+    /** The time indexes of the current content, brought up to date with the additions (under the monitor). */
     Index index() {
         seal();
-        if (index == null || indexVersion != version) {
-            index = new Index(this);
-            indexVersion = version;
-        }
+        index.update(this);
         return index;
     }
 
@@ -460,36 +421,22 @@ public final class Timeline {
 
     /** The event id at position {@code k} of the time order. */
     public int ordered(int k) {
-        return order[k];
+        return order.id(k);
     }
 
     /** First position in the time order whose event time is at least {@code t}. */
     public int lowerBound(long t) {
-        return lowerBound(order, time, events, t);
-    }
-
-    /** First position {@code k} of {@code ord[0..n)} (sorted by {@code keys}) with {@code keys[ord[k]] >= t}. */
-    private static int lowerBound(int[] ord, long[] keys, int n, long t) {
-        int lo = 0, hi = n;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (keys[ord[mid]] < t) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
+        return order.lower(t);
     }
 
     /** Arrow id at position {@code k} of the order by start time. */
     public int arrowOrdered(int k) {
-        return aOrder[k];
+        return aOrder.id(k);
     }
 
     /** First arrow position whose start is at least {@code t}. */
     public int arrowLowerBound(long t) {
-        return lowerBound(aOrder, aFrom, arrows, t);
+        return aOrder.lower(t);
     }
 
     /** Longest arrow (|to − from|), to find the arrows that cross a window's start. */

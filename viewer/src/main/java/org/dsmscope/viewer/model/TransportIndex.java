@@ -2,6 +2,7 @@ package org.dsmscope.viewer.model;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.TreeMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -9,17 +10,23 @@ import org.dsmscope.monitor.analysis.PairStats;
 import org.dsmscope.monitor.event.EventType;
 import org.dsmscope.monitor.event.Level;
 import org.dsmscope.monitor.probe.TransportProbe;
+import org.dsmscope.replay.LongIntMap;
 
 /**
- * The transport summary of seed 002 §4.1.3 per process pair for any window of a sealed {@link Timeline}, by prefix
- * sums: each (directed pair, counter) keeps the times of the events that add to it, in time order, with prefix sums
- * of the amounts (bytes, round-trip times), so that a window's table is two binary searches per pair and counter,
+ * The transport summary of seed 002 §4.1.3 per process pair for any window of a {@link Timeline}, by prefix sums:
+ * each (directed pair, counter) keeps the times of the events that add to it, in time order, with prefix sums of the
+ * amounts (bytes, round-trip times), so that a window's table is two binary searches per pair and counter,
  * O(pairs × counters × log n), whatever the number of events inside. Events are attributed to pairs and counters as
  * {@code monitor summary} ({@code Summary}) counts them over the whole run: a multicast fragment counts for each
  * process that was recording when it was sent and had joined (its first NAKACK2 seqno from the sender), packets sent
- * after the receiver's last event count apart. A window's table is the run's counting restricted to the events in
- * [t0, t1); the whole run's window equals {@code monitor summary}'s pairs except {@code retransmissionLevels} (the
- * highest attempt per fragment is not additive), which a window's table leaves out.
+ * after the receiver's last event count apart. Those two conditions depend on events still to come in a live run,
+ * so they are applied when a window is asked, not when an event is indexed: each sender's multicast fragments are
+ * kept by time with their seqnos, the packets that could be after their receiver's end by time, and a window's
+ * count is clipped to the receiver's recorded span (and first seqno) at the time of asking. The index grows
+ * ({@link #update}: the events added since the last call, sorted into the tail), so a live run's update costs the new
+ * events only. A window's table is the run's counting restricted to the events in [t0, t1); the whole run's window
+ * equals {@code monitor summary}'s pairs except {@code retransmissionLevels} (the highest attempt per fragment is not
+ * additive), which a window's table leaves out.
  */
 public final class TransportIndex {
     private static final int DATA_SENT = 0, RETRANS = 1, RETRANS_TIMEOUT = 2, RETRANS_NACK = 3, DATA_RECV = 4,
@@ -35,21 +42,28 @@ public final class TransportIndex {
         }
     }
 
-    /** Directed pairs (from, to) in {@code monitor summary}'s order. */
-    private final int[] from, to;
-    /** Per pair × counter: times of the contributing events (relative, sorted); prefix sums of their amounts. */
-    private final long[][] times, cum;
+    /** Pair index by key (from << 32 | to). */
+    private final LongIntMap pairOf = new LongIntMap(64);
+    private long[] pairKeys = new long[16];
+    /** Per pair, per counter: the contributing events by time (amount a: the amount added), or null. */
+    private SortedRun[][] runs = new SortedRun[16][];
+    private int pairs;
+    /** Per sender: its multicast data fragments by time (amount a: bytes, b: seqno), and whether seqnos ascend. */
+    private final TreeMap<Integer, SortedRun> multicast = new TreeMap<>();
+    private final Map<Integer, boolean[]> ascending = new HashMap<>();
+    /** Per process: first and last event time (its recorded span so far). */
+    private final Map<Integer, long[]> active = new HashMap<>();
+    /** First NAKACK2 seqno received from p by q, by key (p, q). */
+    private final LongIntMap firstSlot = new LongIntMap(16);
+    private long[] first = new long[16];
+    private int firsts;
+    /** The run's processes (those a multicast can reach), sorted. */
+    private int[] others = new int[0];
+    private int seen;
+    private final List<SortedRun> dirty = new ArrayList<>();
 
-    private TransportIndex(int[] from, int[] to, long[][] times, long[][] cum) {
-        this.from = from;
-        this.to = to;
-        this.times = times;
-        this.cum = cum;
-    }
-
-    /** Receives one contribution: {@code amount} added to {@code counter} of pair (p, q) at time {@code t}. */
-    private interface Sink {
-        void add(int p, int q, int counter, long t, long amount);
+    /** An empty index; {@link #update} adds a timeline's events. */
+    public TransportIndex() {
     }
 
     /**
@@ -57,54 +71,67 @@ public final class TransportIndex {
      * process ids; {@code processes} are the run's processes, those a multicast can reach.
      */
     public static TransportIndex of(Timeline tl, int[] procOfLane, Set<Integer> processes) {
-        Map<Integer, long[]> active = new HashMap<>();
-        Map<Long, Long> firstMulticast = new HashMap<>();
+        TransportIndex ix = new TransportIndex();
+        ix.update(tl, procOfLane, processes);
+        return ix;
+    }
+
+    /** Adds the events of {@code tl} added since the last call (under its monitor). */
+    public void update(Timeline tl, int[] procOfLane, Set<Integer> processes) {
+        if (others.length != processes.size()) {
+            others = processes.stream().mapToInt(Integer::intValue).sorted().toArray();
+        }
         int n = tl.events();
-        for (int k = 0; k < n; k++) {
-            int id = tl.ordered(k);
+        for (int id = seen; id < n; id++) {
             int p = proc(procOfLane, tl.laneOf(id));
             long t = tl.time(id);
-            long[] a = active.computeIfAbsent(p, x -> new long[] {Long.MAX_VALUE, Long.MIN_VALUE});
+            long[] a = active.get(p);
+            if (a == null) {
+                active.put(p, a = new long[] {Long.MAX_VALUE, Long.MIN_VALUE});
+            }
             a[0] = Math.min(a[0], t);
             a[1] = Math.max(a[1], t);
             if (tl.kindOf(id) == EventType.FRAG_RECV.code && tl.field(id, 2) == TransportProbe.P_NAKACK2
                     && tl.peerOf(id) >= 0) {
-                firstMulticast.merge(((long) tl.peerOf(id) << 32) | p, tl.field(id, 0), Math::min);
+                firstMulticast(key(tl.peerOf(id), p), tl.field(id, 0));
+            }
+            if (TRANSPORT[tl.kindOf(id)]) {
+                count(tl, id, p, t);
             }
         }
-        int[] others = processes.stream().mapToInt(Integer::intValue).sorted().toArray();
-        // pass 1: pairs and sizes; pass 2: times and prefix sums
-        Map<Long, int[]> sizes = new HashMap<>();
-        visit(tl, procOfLane, others, active, firstMulticast, (p, q, c, t, amount) ->
-                sizes.computeIfAbsent(key(p, q), x -> new int[COUNTERS])[c]++);
-        long[] keys = sizes.keySet().stream().mapToLong(Long::longValue).sorted().toArray();
-        Map<Long, Integer> pairOf = new HashMap<>();
-        int[] from = new int[keys.length], to = new int[keys.length];
-        long[][] times = new long[keys.length * COUNTERS][], cum = new long[keys.length * COUNTERS][];
-        for (int i = 0; i < keys.length; i++) {
-            pairOf.put(keys[i], i);
-            from[i] = (int) (keys[i] >> 32);
-            to[i] = (int) keys[i];
-            int[] sz = sizes.get(keys[i]);
-            for (int c = 0; c < COUNTERS; c++) {
-                times[i * COUNTERS + c] = new long[sz[c]];
-                cum[i * COUNTERS + c] = amounts(c) ? new long[sz[c] + 1] : null;
+        seen = n;
+        for (SortedRun r : dirty) {
+            r.settle();
+        }
+        dirty.clear();
+        for (Map.Entry<Integer, SortedRun> e : multicast.entrySet()) {
+            SortedRun r = e.getValue();
+            boolean[] up = ascending.get(e.getKey());
+            for (int i = Math.max(1, r.settle()); up[0] && i < r.size(); i++) {
+                up[0] = r.amountB(i - 1) <= r.amountB(i);
             }
         }
-        int[] fill = new int[keys.length * COUNTERS];
-        visit(tl, procOfLane, others, active, firstMulticast, (p, q, c, t, amount) -> {
-            int j = pairOf.get(key(p, q)) * COUNTERS + c;
-            int i = fill[j]++;
-            times[j][i] = t;
-            if (cum[j] != null) {
-                cum[j][i + 1] = cum[j][i] + amount;
+    }
+
+    private void firstMulticast(long key, long seqno) {
+        int slot = firstSlot.get(key);
+        if (slot < 0) {
+            if (firsts == first.length) {
+                first = java.util.Arrays.copyOf(first, firsts * 2);
             }
-        });
-        return new TransportIndex(from, to, times, cum);
+            firstSlot.put(key, firsts);
+            first[firsts++] = seqno;
+        } else {
+            first[slot] = Math.min(first[slot], seqno);
+        }
     }
 
     private static boolean amounts(int c) {
         return c == BYTES_SENT || c == BYTES_RECV || c == RTT_SUM;
+    }
+
+    private static boolean afterEnd(int c) {
+        return c == DATA_AFTER_END || c == ACKS_AFTER_END || c == NACKS_AFTER_END;
     }
 
     private static long key(int p, int q) {
@@ -115,99 +142,131 @@ public final class TransportIndex {
         return lane < procOfLane.length ? procOfLane[lane] : lane;
     }
 
-    /** Every contribution of every event, in time order: {@code Summary}'s counting, one event at a time. */
-    private static void visit(Timeline tl, int[] procOfLane, int[] others, Map<Integer, long[]> active,
-            Map<Long, Long> firstMulticast, Sink s) {
-        int n = tl.events();
-        for (int k = 0; k < n; k++) {
-            int id = tl.ordered(k);
-            int code = tl.kindOf(id);
-            if (!TRANSPORT[code]) {
-                continue; // program and message events carry no transport counter
+    /** Adds {@code amount} to {@code counter} of pair (p, q) at time {@code t}. */
+    private void add(int p, int q, int counter, long t, int id, long amount) {
+        long k = key(p, q);
+        int i = pairOf.get(k);
+        if (i < 0) {
+            if (pairs == pairKeys.length) {
+                pairKeys = java.util.Arrays.copyOf(pairKeys, pairs * 2);
+                runs = java.util.Arrays.copyOf(runs, pairs * 2);
             }
-            int p = proc(procOfLane, tl.laneOf(id));
-            int q = tl.peerOf(id);
-            long t = tl.time(id);
-            long d = tl.field(id, 3), e = tl.field(id, 4);
-            if (code == EventType.FRAG_SEND.code) {
-                if (q < 0) {
-                    for (int other : others) {
-                        Long first = firstMulticast.get(((long) p << 32) | other);
-                        if (other != p && activeAt(active, other, t) && (first == null || tl.field(id, 0) >= first)) {
-                            s.add(p, other, DATA_SENT, t, 1);
-                            s.add(p, other, BYTES_SENT, t, d);
-                        }
-                    }
-                } else {
-                    s.add(p, q, DATA_SENT, t, 1);
-                    s.add(p, q, BYTES_SENT, t, d);
-                    if (afterEnd(active, q, t)) {
-                        s.add(p, q, DATA_AFTER_END, t, 1);
-                    }
-                }
-            } else if (code == EventType.RETRANS_SEND.code) {
-                s.add(p, q, RETRANS, t, 1);
-                s.add(p, q, BYTES_SENT, t, d);
-                if (afterEnd(active, q, t)) {
-                    s.add(p, q, DATA_AFTER_END, t, 1);
-                }
-                s.add(p, q, (e & 3) == EventType.CAUSE_NACK ? RETRANS_NACK : RETRANS_TIMEOUT, t, 1);
-            } else if (code == EventType.FRAG_RECV.code) {
-                s.add(q, p, DATA_RECV, t, 1);
-                s.add(q, p, BYTES_RECV, t, d);
-            } else if (code == EventType.ACK_SEND.code) {
-                s.add(p, q, ACK_SENT, t, 1);
-                if (afterEnd(active, q, t)) {
-                    s.add(p, q, ACKS_AFTER_END, t, 1);
-                }
-            } else if (code == EventType.ACK_RECV.code) {
-                s.add(q, p, ACK_RECV, t, 1);
-                if (d > 0) {
-                    s.add(p, q, RTT_SAMPLES, t, 1);
-                    s.add(p, q, RTT_SUM, t, d);
-                }
-            } else if (code == EventType.NACK_SEND.code) {
-                s.add(p, q, NACK_SENT, t, 1);
-                if (afterEnd(active, q, t)) {
-                    s.add(p, q, NACKS_AFTER_END, t, 1);
-                }
-            } else if (code == EventType.NACK_RECV.code) {
-                s.add(q, p, NACK_RECV, t, 1);
-            } else if (code == EventType.DUPLICATE_FRAG.code) {
-                s.add(q, p, e == 1 ? DUP_MSG : DUP_FRAG, t, 1);
-            } else if (code == EventType.PACKET_DISCARD.code) {
-                s.add(q, p, DISCARDS, t, 1);
-            }
+            i = pairs++;
+            pairOf.put(k, i);
+            pairKeys[i] = k;
+            runs[i] = new SortedRun[COUNTERS];
         }
+        SortedRun r = runs[i][counter];
+        if (r == null) {
+            r = runs[i][counter] = new SortedRun(16, amounts(counter));
+        }
+        if (r.size() == r.added()) {
+            dirty.add(r);
+        }
+        r.add(t, id, amount, 0);
     }
 
-    private static boolean activeAt(Map<Integer, long[]> active, int q, long t) {
-        long[] a = active.get(q);
-        return a != null && a[0] <= t && t <= a[1];
-    }
-
-    private static boolean afterEnd(Map<Integer, long[]> active, int q, long t) {
-        long[] a = active.get(q);
-        return a != null && t > a[1];
+    /** Every contribution of one transport event: {@code Summary}'s counting, the conditions left to the query. */
+    private void count(Timeline tl, int id, int p, long t) {
+        int code = tl.kindOf(id);
+        int q = tl.peerOf(id);
+        long d = tl.field(id, 3), e = tl.field(id, 4);
+        if (code == EventType.FRAG_SEND.code) {
+            if (q < 0) {
+                SortedRun r = multicast.get(p);
+                if (r == null) {
+                    multicast.put(p, r = new SortedRun(64, true));
+                    ascending.put(p, new boolean[] {true});
+                }
+                r.add(t, id, d, tl.field(id, 0));
+            } else {
+                add(p, q, DATA_SENT, t, id, 1);
+                add(p, q, BYTES_SENT, t, id, d);
+                add(p, q, DATA_AFTER_END, t, id, 1);
+            }
+        } else if (code == EventType.RETRANS_SEND.code) {
+            add(p, q, RETRANS, t, id, 1);
+            add(p, q, BYTES_SENT, t, id, d);
+            add(p, q, DATA_AFTER_END, t, id, 1);
+            add(p, q, (e & 3) == EventType.CAUSE_NACK ? RETRANS_NACK : RETRANS_TIMEOUT, t, id, 1);
+        } else if (code == EventType.FRAG_RECV.code) {
+            add(q, p, DATA_RECV, t, id, 1);
+            add(q, p, BYTES_RECV, t, id, d);
+        } else if (code == EventType.ACK_SEND.code) {
+            add(p, q, ACK_SENT, t, id, 1);
+            add(p, q, ACKS_AFTER_END, t, id, 1);
+        } else if (code == EventType.ACK_RECV.code) {
+            add(q, p, ACK_RECV, t, id, 1);
+            if (d > 0) {
+                add(p, q, RTT_SAMPLES, t, id, 1);
+                add(p, q, RTT_SUM, t, id, d);
+            }
+        } else if (code == EventType.NACK_SEND.code) {
+            add(p, q, NACK_SENT, t, id, 1);
+            add(p, q, NACKS_AFTER_END, t, id, 1);
+        } else if (code == EventType.NACK_RECV.code) {
+            add(q, p, NACK_RECV, t, id, 1);
+        } else if (code == EventType.DUPLICATE_FRAG.code) {
+            add(q, p, e == 1 ? DUP_MSG : DUP_FRAG, t, id, 1);
+        } else if (code == EventType.PACKET_DISCARD.code) {
+            add(q, p, DISCARDS, t, id, 1);
+        }
     }
 
     /** The counters of every pair with an event in [t0, t1), in {@code monitor summary}'s order. */
     public List<PairStats> window(long t0, long t1) {
+        long[] keys = new long[pairs + multicast.size() * others.length];
+        int nk = 0;
+        for (int i = 0; i < pairs; i++) {
+            keys[nk++] = pairKeys[i];
+        }
+        for (int p : multicast.keySet()) {
+            for (int q : others) {
+                if (q != p) {
+                    keys[nk++] = key(p, q);
+                }
+            }
+        }
+        java.util.Arrays.sort(keys, 0, nk);
         List<PairStats> out = new ArrayList<>();
-        for (int i = 0; i < from.length; i++) {
-            long[] v = new long[COUNTERS];
+        long[] v = new long[COUNTERS];
+        long[] mc = new long[3];
+        for (int k = 0; k < nk; k++) {
+            if (k > 0 && keys[k] == keys[k - 1]) {
+                continue;
+            }
+            int p = (int) (keys[k] >> 32), q = (int) keys[k];
+            int i = pairOf.get(keys[k]);
             boolean any = false;
+            long firstSent = Long.MAX_VALUE;
+            java.util.Arrays.fill(v, 0);
+            SortedRun[] r = i < 0 ? new SortedRun[COUNTERS] : runs[i];
             for (int c = 0; c < COUNTERS; c++) {
-                long[] t = times[i * COUNTERS + c];
-                int lo = Index.lower(t, 0, t.length, t0), hi = Index.lower(t, lo, t.length, t1);
-                long[] s = cum[i * COUNTERS + c];
-                v[c] = s == null ? hi - lo : s[hi] - s[lo];
+                if (r[c] == null) {
+                    continue;
+                }
+                int lo = r[c].lower(t0), hi = r[c].lower(lo, r[c].size(), t1);
+                if (afterEnd(c)) {
+                    long[] a = active.get(q);
+                    lo = a == null ? hi : Math.max(lo, r[c].upper(a[1]));
+                }
+                hi = Math.max(lo, hi);
+                v[c] = amounts(c) ? r[c].sumA(lo, hi) : hi - lo;
                 any |= hi > lo;
+                if (c == DATA_SENT && hi > lo) {
+                    firstSent = r[c].key(lo);
+                }
+            }
+            if (multicast(p, q, t0, t1, mc)) {
+                v[DATA_SENT] += mc[0];
+                v[BYTES_SENT] += mc[1];
+                firstSent = Math.min(firstSent, mc[2]);
+                any = true;
             }
             if (!any) {
                 continue;
             }
-            PairStats ps = new PairStats(from[i], to[i]);
+            PairStats ps = new PairStats(p, q);
             ps.dataSent = v[DATA_SENT];
             ps.retrans = v[RETRANS];
             ps.retransTimeout = v[RETRANS_TIMEOUT];
@@ -228,19 +287,66 @@ public final class TransportIndex {
             ps.rttSamples = v[RTT_SAMPLES];
             ps.rttSum = v[RTT_SUM];
             // first data packet (sent or received) and last received in the window: the throughput's interval
-            long[] sent = times[i * COUNTERS + DATA_SENT], recv = times[i * COUNTERS + DATA_RECV];
-            int s0 = Index.lower(sent, 0, sent.length, t0), r0 = Index.lower(recv, 0, recv.length, t0);
-            int r1 = Index.lower(recv, r0, recv.length, t1);
-            if (s0 < sent.length && sent[s0] < t1) {
-                ps.first = sent[s0];
+            if (firstSent != Long.MAX_VALUE) {
+                ps.first = firstSent;
             }
-            if (r1 > r0) {
-                ps.first = Math.min(ps.first, recv[r0]);
-                ps.last = recv[r1 - 1];
+            SortedRun recv = r[DATA_RECV];
+            if (recv != null) {
+                int r0 = recv.lower(t0), r1 = recv.lower(r0, recv.size(), t1);
+                if (r1 > r0) {
+                    ps.first = Math.min(ps.first, recv.key(r0));
+                    ps.last = recv.key(r1 - 1);
+                }
             }
             out.add(ps);
         }
         return out;
+    }
+
+    /**
+     * Sender p's multicast fragments in [t0, t1) meant for q (q recording then, the seqno not below the first q
+     * received from p): {@code out} = {count, bytes, first time}; false when none.
+     */
+    private boolean multicast(int p, int q, long t0, long t1, long[] out) {
+        SortedRun r = multicast.get(p);
+        long[] a = active.get(q);
+        if (r == null || a == null || p == q || java.util.Arrays.binarySearch(others, q) < 0) {
+            return false;
+        }
+        long from = Math.max(t0, a[0]), to = Math.min(t1, a[1] == Long.MAX_VALUE ? a[1] : a[1] + 1);
+        if (from >= to) {
+            return false;
+        }
+        int lo = r.lower(from), hi = r.lower(lo, r.size(), to);
+        int slot = firstSlot.get(key(p, q));
+        long min = slot < 0 ? Long.MIN_VALUE : first[slot];
+        long count = 0, bytes = 0, at = Long.MAX_VALUE;
+        if (ascending.get(p)[0]) {
+            int l = lo, h = hi;
+            while (l < h) {
+                int mid = (l + h) >>> 1;
+                if (r.amountB(mid) < min) {
+                    l = mid + 1;
+                } else {
+                    h = mid;
+                }
+            }
+            count = hi - l;
+            bytes = r.sumA(l, hi);
+            at = count > 0 ? r.key(l) : at;
+        } else {
+            for (int i = lo; i < hi; i++) {
+                if (r.amountB(i) >= min) {
+                    count++;
+                    bytes += r.sumA(i, i + 1);
+                    at = Math.min(at, r.key(i));
+                }
+            }
+        }
+        out[0] = count;
+        out[1] = bytes;
+        out[2] = at;
+        return count > 0;
     }
 
     /** The window's table as JSON-ready rows: {@code monitor summary --json}'s pairs without retransmission levels. */

@@ -214,9 +214,9 @@ public final class Window {
             if (f.lanes != null && !f.lanes.contains(l)) {
                 continue;
             }
-            long[] t = ix.markTimes[l];
-            lo[l] = Index.lower(t, 0, t.length, t0 - tl.maxEventDuration());
-            hi[l] = Index.lower(t, lo[l], t.length, t1);
+            SortedRun r = ix.marks(l);
+            lo[l] = r.lower(t0 - tl.maxEventDuration());
+            hi[l] = r.lower(lo[l], r.size(), t1);
             n += hi[l] - lo[l];
         }
         boolean exact = n <= MAX_MARKS;
@@ -224,7 +224,7 @@ public final class Window {
             n = 0;
             for (int l = 0; l < lanes; l++) {
                 for (int i = lo[l]; i < hi[l]; i++) {
-                    n += drawn(tl, ix.markIds[l][i], t0) ? 1 : 0;
+                    n += drawn(tl, ix.marks(l).id(i), t0) ? 1 : 0;
                 }
             }
         }
@@ -233,18 +233,18 @@ public final class Window {
         g.writeStringField("mode", exact ? "exact" : "bins");
         g.writeArrayFieldStart("list");
         for (int l = 0; l < lanes; l++) {
+            SortedRun r = ix.marks(l);
             if (exact) {
                 for (int i = lo[l]; i < hi[l]; i++) {
-                    int id = ix.markIds[l][i];
+                    int id = r.id(i);
                     if (drawn(tl, id, t0)) {
                         writeMark(tl, id, g);
                     }
                 }
             } else if (hi[l] > lo[l]) {
-                long[] t = ix.markTimes[l];
-                int prev = Index.lower(t, lo[l], hi[l], t0);
+                int prev = r.lower(lo[l], hi[l], t0);
                 for (int b = 0; b < bins; b++) {
-                    int next = b == bins - 1 ? hi[l] : Index.lower(t, prev, hi[l], t0 + (long) Math.ceil((b + 1) * bw));
+                    int next = b == bins - 1 ? hi[l] : r.lower(prev, hi[l], t0 + (long) Math.ceil((b + 1) * bw));
                     if (next > prev) {
                         g.writeNumber(l);
                         g.writeNumber(b);
@@ -365,19 +365,21 @@ public final class Window {
             throws IOException {
         Index ix = tl.index();
         int lanes = ix.lanes;
-        int combos = ix.arrowIds.length;
+        int combos = Timeline.ARROW_KINDS.length * lanes * lanes;
+        SortedRun[] runs = new SortedRun[combos];
         int[] lo = new int[combos], hi = new int[combos];
         int n = 0, distinct = 0;
         int[] byKind = new int[Timeline.ARROW_KINDS.length];
         for (int c = 0; c < combos; c++) {
             int kind = c / (lanes * lanes), from = (c / lanes) % lanes, to = c % lanes;
+            runs[c] = ix.arrows(kind, from, to);
             if ((f.arrowKinds & (1 << kind)) == 0
                     || f.lanes != null && !f.lanes.contains(from) && !f.lanes.contains(to)) {
                 continue;
             }
-            long[] a = ix.arrowFrom[c];
-            lo[c] = Index.lower(a, 0, a.length, t0 - tl.maxArrowSpan());
-            hi[c] = Index.lower(a, lo[c], a.length, t1 + 1);
+            SortedRun r = runs[c];
+            lo[c] = r.lower(t0 - tl.maxArrowSpan());
+            hi[c] = r.lower(lo[c], r.size(), t1 + 1);
             n += hi[c] - lo[c];
             distinct += hi[c] > lo[c] ? 1 : 0;
         }
@@ -386,9 +388,9 @@ public final class Window {
             n = 0;
             for (int c = 0; c < combos; c++) {
                 for (int i = lo[c]; i < hi[c]; i++) {
-                    if (visible(tl, ix.arrowIds[c][i], t0, t1)) {
+                    if (visible(tl, runs[c].id(i), t0, t1)) {
                         n++;
-                        byKind[tl.arrowKind(ix.arrowIds[c][i])]++;
+                        byKind[tl.arrowKind(runs[c].id(i))]++;
                     }
                 }
             }
@@ -408,28 +410,28 @@ public final class Window {
         g.writeArrayFieldStart("list");
         int groups = Math.max(1, Math.min(bins, MAX_ARROWS / Math.max(1, distinct)));
         for (int c = 0; c < combos; c++) {
+            SortedRun r = runs[c];
             if (exact) {
                 for (int i = lo[c]; i < hi[c]; i++) {
-                    int id = ix.arrowIds[c][i];
+                    int id = r.id(i);
                     if (visible(tl, id, t0, t1)) {
                         writeArrow(tl, id, g);
                     }
                 }
                 continue;
             }
-            long[] a = ix.arrowFrom[c];
             int prev = lo[c];
             for (int gi = 0; gi < groups && hi[c] > lo[c]; gi++) {
                 int next = gi == groups - 1 ? hi[c]
-                        : Index.lower(a, prev, hi[c], t0 + (long) Math.ceil((gi + 1) * (double) (t1 - t0) / groups));
+                        : r.lower(prev, hi[c], t0 + (long) Math.ceil((gi + 1) * (double) (t1 - t0) / groups));
                 int cnt = next - prev;
                 if (cnt > 0) {
                     g.writeNumber(-1);
                     g.writeNumber(c / (lanes * lanes));
                     g.writeNumber((c / lanes) % lanes);
-                    g.writeNumber((ix.cumFrom[c][next] - ix.cumFrom[c][prev]) / cnt);
+                    g.writeNumber(r.sumA(prev, next) / cnt);
                     g.writeNumber(c % lanes);
-                    g.writeNumber((ix.cumTo[c][next] - ix.cumTo[c][prev]) / cnt);
+                    g.writeNumber(r.sumB(prev, next) / cnt);
                     g.writeNumber(cnt);
                 }
                 prev = next;
