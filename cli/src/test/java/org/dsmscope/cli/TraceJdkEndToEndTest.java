@@ -117,6 +117,21 @@ class TraceJdkEndToEndTest {
     }
 
     @Test
+    void queueExampleTracedWithJdk_explainNamesArrayBlockingQueueItemsAmongItsDataStructures() throws IOException {
+        String set = traceQueue("explained", true);
+        Path json = dir.resolve("explained.json");
+        StringWriter err = new StringWriter();
+        assertEquals(0, run(err, "explain", "--granularity", "line", "--json", json.toString(), set), err.toString());
+        JsonNode rows = new ObjectMapper().readTree(json.toFile()).path("byDataStructure");
+        List<String> labels = new ArrayList<>();
+        for (JsonNode r : rows) {
+            labels.add(r.path("label").asText());
+        }
+        assertTrue(labels.stream().anyMatch(l -> l.startsWith("ArrayBlockingQueue.items (java.lang.Object[]) allocated at"
+                + " java.util.concurrent.ArrayBlockingQueue.<init>:")), labels.toString());
+    }
+
+    @Test
     void traceJdk_needsLevel2() {
         String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
         StringWriter err = new StringWriter();
