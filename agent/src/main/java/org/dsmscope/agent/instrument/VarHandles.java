@@ -7,7 +7,13 @@ import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.FieldInsnNode;
-import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.InvokeDynamicInsnNode;
+import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.LabelNode;
+import org.objectweb.asm.tree.LookupSwitchInsnNode;
+import org.objectweb.asm.tree.MultiANewArrayInsnNode;
+import org.objectweb.asm.tree.TableSwitchInsnNode;
+import org.objectweb.asm.tree.TryCatchBlockNode;
 import org.objectweb.asm.tree.LdcInsnNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
@@ -76,19 +82,14 @@ public final class VarHandles {
         if (init == null || !mentions(init, "java/lang/invoke/MethodHandles")) {
             return;
         }
-        Frame<SourceValue>[] frames = frames(cn.name, init);
-        if (frames == null) {
-            return;
-        }
-        InsnList in = init.instructions;
-        for (int i = 0; i < in.size(); i++) {
-            AbstractInsnNode x = in.get(i);
-            if (x.getOpcode() != Opcodes.PUTSTATIC || !((FieldInsnNode) x).desc.equals(VH_DESC) || frames[i] == null) {
+        Flow flow = new Flow(cn.name, init);
+        for (AbstractInsnNode x : init.instructions) {
+            if (x.getOpcode() != Opcodes.PUTSTATIC || !((FieldInsnNode) x).desc.equals(VH_DESC)) {
                 continue;
             }
             FieldInsnNode f = (FieldInsnNode) x;
-            AbstractInsnNode src = single(top(frames[i], 0));
-            Target t = src instanceof MethodInsnNode ? target(init, frames, (MethodInsnNode) src) : null;
+            AbstractInsnNode src = flow.source(x, 0);
+            Target t = src instanceof MethodInsnNode ? target(flow, (MethodInsnNode) src) : null;
             if (t != null) {
                 synchronized (VarHandles.class) {
                     CONSTANTS.put(f.owner + "." + f.name, t);
@@ -98,37 +99,33 @@ public final class VarHandles {
     }
 
     /** The target a lookup call in {@code <clinit>} returns, or null if not one of the known patterns. */
-    private static Target target(MethodNode mn, Frame<SourceValue>[] frames, MethodInsnNode m) {
-        Frame<SourceValue> f = frames[mn.instructions.indexOf(m)];
-        if (f == null) {
-            return null;
-        }
+    private static Target target(Flow flow, MethodInsnNode m) {
         boolean field = m.name.equals("findVarHandle") || m.name.equals("findStaticVarHandle");
         if (field && m.owner.equals("java/lang/invoke/MethodHandles$Lookup")
                 && m.desc.equals("(Ljava/lang/Class;Ljava/lang/String;Ljava/lang/Class;)" + VH_DESC)) {
-            Object c = constant(mn, frames, top(f, 2), 0);
-            Object n = constant(mn, frames, top(f, 1), 0);
-            Object t = constant(mn, frames, top(f, 0), 0);
+            Object c = constant(flow, m, 2, 0);
+            Object n = constant(flow, m, 1, 0);
+            Object t = constant(flow, m, 0, 0);
             if (c instanceof Type && ((Type) c).getSort() == Type.OBJECT && n instanceof String && t instanceof Type) {
                 return new Target(((Type) c).getInternalName(), (String) n, ((Type) t).getDescriptor(),
                         m.name.equals("findStaticVarHandle"));
             }
         } else if (m.name.equals("arrayElementVarHandle") && m.owner.equals("java/lang/invoke/MethodHandles")) {
-            Object c = constant(mn, frames, top(f, 0), 0);
-            if (c instanceof Type && ((Type) c).getSort() == Type.ARRAY && ((Type) c).getDimensions() >= 1) {
-                String d = ((Type) c).getDescriptor().substring(1);
-                return new Target(null, null, d, false);
+            Object c = constant(flow, m, 0, 0);
+            if (c instanceof Type && ((Type) c).getSort() == Type.ARRAY) {
+                return new Target(null, null, ((Type) c).getDescriptor().substring(1), false);
             }
         }
         return null;
     }
 
     /**
-     * The constant a value is ({@code ldc} of a class or string, {@code Integer.TYPE} and the like for {@code
-     * int.class}), also through a local variable stored once in the method; else null.
+     * The constant that is {@code k} values below the top of the stack at {@code at} ({@code ldc} of a class or
+     * string, {@code Integer.TYPE} and the like for {@code int.class}), also through a local variable stored once
+     * in the method; else null.
      */
-    private static Object constant(MethodNode mn, Frame<SourceValue>[] frames, SourceValue v, int depth) {
-        AbstractInsnNode x = single(v);
+    private static Object constant(Flow flow, AbstractInsnNode at, int k, int depth) {
+        AbstractInsnNode x = flow.source(at, k);
         if (x instanceof LdcInsnNode) {
             return ((LdcInsnNode) x).cst;
         }
@@ -138,7 +135,7 @@ public final class VarHandles {
         if (x instanceof VarInsnNode && x.getOpcode() == Opcodes.ALOAD && depth < 4) {
             int var = ((VarInsnNode) x).var;
             AbstractInsnNode store = null;
-            for (AbstractInsnNode y : mn.instructions) {
+            for (AbstractInsnNode y : flow.mn.instructions) {
                 if (y.getOpcode() == Opcodes.ASTORE && ((VarInsnNode) y).var == var) {
                     if (store != null) {
                         return null;
@@ -146,8 +143,7 @@ public final class VarHandles {
                     store = y;
                 }
             }
-            Frame<SourceValue> f = store == null ? null : frames[mn.instructions.indexOf(store)];
-            return f == null ? null : constant(mn, frames, top(f, 0), depth + 1);
+            return store == null ? null : constant(flow, store, 0, depth + 1);
         }
         return null;
     }
@@ -175,27 +171,24 @@ public final class VarHandles {
         if (!mentions(mn, VH)) {
             return null;
         }
-        Frame<SourceValue>[] frames = frames(owner, mn);
+        Flow flow = new Flow(owner, mn);
         Map<AbstractInsnNode, Target> r = new IdentityHashMap<>();
-        InsnList in = mn.instructions;
-        for (int i = 0; i < in.size(); i++) {
-            AbstractInsnNode x = in.get(i);
+        for (AbstractInsnNode x : mn.instructions) {
             if (x.getOpcode() != Opcodes.INVOKEVIRTUAL || !((MethodInsnNode) x).owner.equals(VH)
                     || mode(((MethodInsnNode) x).name) < 0) {
                 continue;
             }
             MethodInsnNode m = (MethodInsnNode) x;
             Target t = null;
-            if (frames != null && frames[i] != null) {
-                AbstractInsnNode src = single(top(frames[i], Type.getArgumentTypes(m.desc).length));
-                if (src instanceof FieldInsnNode && src.getOpcode() == Opcodes.GETSTATIC) {
-                    FieldInsnNode f = (FieldInsnNode) src;
-                    synchronized (VarHandles.class) {
-                        t = CONSTANTS.get(f.owner + "." + f.name);
-                    }
+            AbstractInsnNode src = flow.source(m, Type.getArgumentTypes(m.desc).length);
+            if (src == null && flow.unreachable(m)) {
+                continue;
+            }
+            if (src instanceof FieldInsnNode && src.getOpcode() == Opcodes.GETSTATIC) {
+                FieldInsnNode f = (FieldInsnNode) src;
+                synchronized (VarHandles.class) {
+                    t = CONSTANTS.get(f.owner + "." + f.name);
                 }
-            } else if (frames != null) {
-                continue; // unreachable code
             }
             if (t == null) {
                 synchronized (VarHandles.class) {
@@ -270,12 +263,145 @@ public final class VarHandles {
         return false;
     }
 
-    private static Frame<SourceValue>[] frames(String owner, MethodNode mn) {
-        try {
-            return new Analyzer<>(new SourceInterpreter()).analyze(owner, mn);
-        } catch (AnalyzerException | RuntimeException e) {
+    /**
+     * Where the values on a method's operand stack come from. Mostly straight-line code between the handle's
+     * {@code getstatic} and its call, so a backward walk over the instructions' stack effects finds the instruction
+     * that pushed a value; where the walk meets a jump target or a copying instruction ({@code dup}, a ternary in
+     * the arguments), ASM's source analysis of the whole method (about ten times the cost, run once per method) says.
+     */
+    static final class Flow {
+        final String owner;
+        final MethodNode mn;
+        private java.util.Set<LabelNode> targets;
+        private Frame<SourceValue>[] frames;
+        private boolean analysed;
+
+        Flow(String owner, MethodNode mn) {
+            this.owner = owner;
+            this.mn = mn;
+        }
+
+        /** The instruction that pushed the value {@code k} values below the top of the stack at {@code at}, or null. */
+        AbstractInsnNode source(AbstractInsnNode at, int k) {
+            AbstractInsnNode x = walk(at, k);
+            return x != null ? x : analysed(at, k);
+        }
+
+        /** True if the analysis (run by a {@link #source} the walk could not answer) finds {@code at} unreachable. */
+        boolean unreachable(AbstractInsnNode at) {
+            return analysed && frames != null && frames[mn.instructions.indexOf(at)] == null;
+        }
+
+        /** The backward walk: null where it cannot tell. */
+        AbstractInsnNode walk(AbstractInsnNode at, int k) {
+            if (targets == null) {
+                targets = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+                for (AbstractInsnNode x : mn.instructions) {
+                    if (x instanceof JumpInsnNode) {
+                        targets.add(((JumpInsnNode) x).label);
+                    } else if (x instanceof TableSwitchInsnNode) {
+                        targets.add(((TableSwitchInsnNode) x).dflt);
+                        targets.addAll(((TableSwitchInsnNode) x).labels);
+                    } else if (x instanceof LookupSwitchInsnNode) {
+                        targets.add(((LookupSwitchInsnNode) x).dflt);
+                        targets.addAll(((LookupSwitchInsnNode) x).labels);
+                    }
+                }
+                for (TryCatchBlockNode t : mn.tryCatchBlocks) {
+                    targets.add(t.handler);
+                }
+            }
+            int need = k;
+            for (AbstractInsnNode x = at.getPrevious(); x != null; x = x.getPrevious()) {
+                if (x instanceof LabelNode) {
+                    if (targets.contains(x)) {
+                        return null;
+                    }
+                    continue;
+                }
+                if (x.getOpcode() < 0) {
+                    continue;
+                }
+                int pops = pops(x);
+                int pushes = pushes(x);
+                if (pops < 0 || pushes < 0) {
+                    return null;
+                }
+                if (need < pushes) {
+                    return x;
+                }
+                need += pops - pushes;
+            }
             return null;
         }
+
+        /** The analysis's answer for {@link #source}: null where the value has more than one source. */
+        AbstractInsnNode analysed(AbstractInsnNode at, int k) {
+            if (!analysed) {
+                analysed = true;
+                try {
+                    frames = new Analyzer<>(new SourceInterpreter()).analyze(owner, mn);
+                } catch (AnalyzerException | RuntimeException e) {
+                    frames = null;
+                }
+            }
+            Frame<SourceValue> f = frames == null ? null : frames[mn.instructions.indexOf(at)];
+            return f == null ? null : single(top(f, k));
+        }
+    }
+
+    /** The values (a long or double is one) instruction {@code x} pops, or -1 for one the walk does not follow. */
+    static int pops(AbstractInsnNode x) {
+        int op = x.getOpcode();
+        if (x instanceof MethodInsnNode) {
+            return Type.getArgumentTypes(((MethodInsnNode) x).desc).length + (op == Opcodes.INVOKESTATIC ? 0 : 1);
+        }
+        if (x instanceof InvokeDynamicInsnNode) {
+            return Type.getArgumentTypes(((InvokeDynamicInsnNode) x).desc).length;
+        }
+        if (x instanceof MultiANewArrayInsnNode) {
+            return ((MultiANewArrayInsnNode) x).dims;
+        }
+        if (op >= Opcodes.ACONST_NULL && op <= Opcodes.ALOAD || op == Opcodes.NOP || op == Opcodes.IINC
+                || op == Opcodes.GETSTATIC || op == Opcodes.NEW) {
+            return 0;
+        }
+        if (op >= Opcodes.IALOAD && op <= Opcodes.SALOAD || op >= Opcodes.IADD && op <= Opcodes.DREM
+                || op >= Opcodes.ISHL && op <= Opcodes.LXOR || op >= Opcodes.LCMP && op <= Opcodes.DCMPG
+                || op == Opcodes.PUTFIELD) {
+            return 2;
+        }
+        if (op >= Opcodes.IASTORE && op <= Opcodes.SASTORE) {
+            return 3;
+        }
+        if (op >= Opcodes.ISTORE && op <= Opcodes.ASTORE || op == Opcodes.POP || op >= Opcodes.INEG && op <= Opcodes.DNEG
+                || op >= Opcodes.I2L && op <= Opcodes.I2S || op == Opcodes.PUTSTATIC || op == Opcodes.GETFIELD
+                || op == Opcodes.NEWARRAY || op == Opcodes.ANEWARRAY || op == Opcodes.ARRAYLENGTH
+                || op == Opcodes.CHECKCAST || op == Opcodes.INSTANCEOF || op == Opcodes.MONITORENTER
+                || op == Opcodes.MONITOREXIT) {
+            return 1;
+        }
+        return -1;
+    }
+
+    /** The values instruction {@code x} pushes (0 or 1), or -1 for one the walk does not follow. */
+    static int pushes(AbstractInsnNode x) {
+        if (x instanceof MethodInsnNode) {
+            return Type.getReturnType(((MethodInsnNode) x).desc).getSort() == Type.VOID ? 0 : 1;
+        }
+        if (x instanceof InvokeDynamicInsnNode) {
+            return Type.getReturnType(((InvokeDynamicInsnNode) x).desc).getSort() == Type.VOID ? 0 : 1;
+        }
+        int op = x.getOpcode();
+        if (pops(x) < 0) {
+            return -1;
+        }
+        if (op >= Opcodes.ISTORE && op <= Opcodes.ASTORE || op >= Opcodes.IASTORE && op <= Opcodes.SASTORE
+                || op == Opcodes.POP || op == Opcodes.NOP || op == Opcodes.IINC || op == Opcodes.PUTSTATIC
+                || op == Opcodes.PUTFIELD || op == Opcodes.MONITORENTER || op == Opcodes.MONITOREXIT) {
+            return 0;
+        }
+        return 1;
     }
 
     /** The value {@code k} places below the top of frame {@code f}'s operand stack. */

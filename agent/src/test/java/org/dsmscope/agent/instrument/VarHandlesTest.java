@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -19,8 +20,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.FieldInsnNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.analysis.Analyzer;
@@ -30,7 +33,8 @@ import org.objectweb.asm.tree.analysis.BasicVerifier;
 /**
  * {@link VarHandles} on the running JDK's own {@code java.util} and {@code java.util.concurrent} classes (issue 28,
  * {@code jdk=true}): the handles their class initializers create are resolved to the fields and arrays they name,
- * every access call site of the instrumented classes finds its handle, and the classes rewritten with the
+ * every access call site of the instrumented classes finds its handle (the backward walk agreeing with ASM's source
+ * analysis wherever it answers), and the classes rewritten with the
  * recording of those accesses pass ASM's bytecode verifier (stack and local types along every path).
  */
 class VarHandlesTest {
@@ -102,6 +106,37 @@ class VarHandlesTest {
         }
         assertTrue(sites > 100, "VarHandle access call sites resolved: " + sites);
         assertEquals(before, VarHandles.unrecordedSites(), "call sites whose handle is unknown");
+    }
+
+    @Test
+    void backwardWalk_findsTheSameHandleAsTheSourceAnalysis_orLeavesItToIt() {
+        int walked = 0;
+        int sites = 0;
+        for (byte[] b : BYTES) {
+            ClassNode cn = node(b);
+            for (MethodNode mn : cn.methods) {
+                VarHandles.Flow flow = new VarHandles.Flow(cn.name, mn);
+                for (AbstractInsnNode x : mn.instructions) {
+                    int k;
+                    if (x instanceof MethodInsnNode && ((MethodInsnNode) x).owner.equals("java/lang/invoke/VarHandle")
+                            && VarHandles.mode(((MethodInsnNode) x).name) >= 0) {
+                        k = org.objectweb.asm.Type.getArgumentTypes(((MethodInsnNode) x).desc).length;
+                    } else if (x instanceof FieldInsnNode && x.getOpcode() == Opcodes.PUTSTATIC
+                            && ((FieldInsnNode) x).desc.equals("Ljava/lang/invoke/VarHandle;")) {
+                        k = 0;
+                    } else {
+                        continue;
+                    }
+                    sites++;
+                    AbstractInsnNode w = flow.walk(x, k);
+                    if (w != null) {
+                        walked++;
+                        assertSame(flow.analysed(x, k), w, cn.name + "." + mn.name + " at " + mn.instructions.indexOf(x));
+                    }
+                }
+            }
+        }
+        assertTrue(walked > sites / 2, "the walk answers " + walked + " of " + sites);
     }
 
     @Test
