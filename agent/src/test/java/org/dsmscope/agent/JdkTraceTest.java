@@ -1,5 +1,6 @@
 package org.dsmscope.agent;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.dsmscope.progs.JdkProg;
 import org.dsmscope.progs.LockProg;
+import org.dsmscope.progs.VarHandleProg;
 import org.dsmscope.trace.RecordKind;
 import org.dsmscope.trace.sidecar.DataMap;
 import org.junit.jupiter.api.Test;
@@ -91,6 +93,61 @@ class JdkTraceTest {
                 assertEquals(0, n[th][0] + n[th][1], "thread " + th + " touched " + map.type(r));
             }
         }
+    }
+
+    /** Per thread, the loads (index 0) and stores (1) of the field the data map names {@code field}. */
+    private static long[][] fieldAccesses(List<List<Traced.Rec>> all, DataMap map, String field) {
+        long[][] n = new long[all.size()][2];
+        for (int t = 0; t < all.size(); t++) {
+            for (Traced.Rec r : all.get(t)) {
+                if (r.kind == RecordKind.MEMORY && field.equals(map.describe(r.address))) {
+                    n[t][r.memType & 1]++;
+                }
+            }
+        }
+        return n;
+    }
+
+    @Test
+    void varHandleAccesses_futureResultAndQueueNodeItem_recordedOnTheirFields() throws Exception {
+        Traced t = Traced.run(dir, "level=2,jdk=true", VarHandleProg.class, String.valueOf(N));
+        assertEquals(0, t.exit, t.err);
+        assertTrue(t.out.contains("check " + (long) N * (N - 1) * 3 / 2), t.out);
+        // main, the completer, the producer and the pool's workers
+        assertTrue(t.threads() >= 4, "threads " + t.threads());
+        DataMap map = DataMap.read(dir.resolve("tr." + t.threads() + ".datamap"));
+        List<List<Traced.Rec>> all = t.all();
+
+        // complete(v): RESULT.compareAndSet, a read and (it succeeded) a write, by the completer (thread 1);
+        // join(): main reads the result
+        long[][] result = fieldAccesses(all, map, "java.util.concurrent.CompletableFuture.result");
+        long[][] item = fieldAccesses(all, map, "java.util.concurrent.ConcurrentLinkedQueue$Node.item");
+        long forks = Long.parseLong(t.out.lines().filter(l -> l.startsWith("forks ")).findFirst().orElseThrow()
+                .substring(6));
+        long[] slots = new long[2];
+        for (int i = 0; i < map.size(); i++) {
+            if ("java.util.concurrent.ForkJoinTask[]".equals(map.type(i))) {
+                long[][] a = accesses(all, map.start(i), map.end(i));
+                for (long[] th : a) {
+                    slots[0] += th[0];
+                    slots[1] += th[1];
+                }
+            }
+        }
+        assertAll(
+            // complete(v): RESULT.compareAndSet, a read and (it succeeded) a write, by the completer (thread 1);
+            // join(): main reads the result
+            () -> assertTrue(result[1][1] >= N, "the completer's stores of CompletableFuture.result: " + result[1][1]),
+            () -> assertTrue(result[1][0] >= N, "the completer's CAS reads of CompletableFuture.result: " + result[1][0]),
+            () -> assertTrue(result[0][0] >= N, "main's loads of CompletableFuture.result: " + result[0][0]),
+            // offer: the node's constructor sets its item with ITEM.set (a handle of the outer class) in the
+            // producer (thread 2); poll: main reads the item and clears it with ITEM.compareAndSet
+            () -> assertTrue(item[2][1] >= N, "the producer's stores of Node.item: " + item[2][1]),
+            () -> assertTrue(item[0][0] >= N, "main's loads of Node.item: " + item[0][0]),
+            () -> assertTrue(item[0][1] >= N, "main's clearing CAS stores of Node.item: " + item[0][1]),
+            // fork: WorkQueue.QA.setVolatile into a slot of a work queue's array; pop / steal: QA.getAndSet or CAS
+            () -> assertTrue(forks > 0 && slots[1] >= forks, "work queue slot stores " + slots[1] + ", forks " + forks),
+            () -> assertTrue(slots[0] >= forks, "work queue slot loads " + slots[0] + ", forks " + forks));
     }
 
     @Test

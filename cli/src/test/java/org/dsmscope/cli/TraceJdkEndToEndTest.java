@@ -25,8 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Issue 28, {@code dsmscope trace --trace-jdk}: the queue example traced at level 2 with the JDK's
  * {@code java.util.concurrent} classes instrumented. The producer's puts store into the slots of the queue's
  * array, named {@code ArrayBlockingQueue.items} in the data map, the consumers' takes read them, and CIAT counts
- * that hand-off as communication from the producer to the consumers on top of the items' own words. The example
- * checks itself (the agent changes no result) and a deadlock would fail the timeout.
+ * that hand-off as communication from the producer to the consumers on top of the items' own words, and {@code
+ * dsmscope explain} names the array among its data structures. The example checks itself (the agent changes no
+ * result) and a deadlock would fail the timeout.
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class TraceJdkEndToEndTest {
@@ -114,6 +115,21 @@ class TraceJdkEndToEndTest {
         long plainFromProducer = without[1][0] + without[1][2];
         assertTrue(fromProducer >= plainFromProducer + ITEMS, "the slots' hand-off is communication from the producer: "
                 + fromProducer + " with --trace-jdk, " + plainFromProducer + " without");
+    }
+
+    @Test
+    void queueExampleTracedWithJdk_explainNamesArrayBlockingQueueItemsAmongItsDataStructures() throws IOException {
+        String set = traceQueue("explained", true);
+        Path json = dir.resolve("explained.json");
+        StringWriter err = new StringWriter();
+        assertEquals(0, run(err, "explain", "--granularity", "line", "--json", json.toString(), set), err.toString());
+        JsonNode rows = new ObjectMapper().readTree(json.toFile()).path("byDataStructure");
+        List<String> labels = new ArrayList<>();
+        for (JsonNode r : rows) {
+            labels.add(r.path("label").asText());
+        }
+        assertTrue(labels.stream().anyMatch(l -> l.startsWith("ArrayBlockingQueue.items (java.lang.Object[]) allocated at"
+                + " java.util.concurrent.ArrayBlockingQueue.<init>:")), labels.toString());
     }
 
     @Test

@@ -92,7 +92,9 @@ public final class Sources {
 
     /**
      * The data structure fault {@code f} touched: {@code double[] allocated at Sor.run(Sor.java:41)}, {@code static
-     * org.x.Main}, or the page (line) when the data map does not know the address.
+     * org.x.Main}, a named range with its type ({@code ArrayBlockingQueue.items (java.lang.Object[]) allocated at
+     * ...}: the field a JDK array is kept in, traced with {@code --trace-jdk}), or the page (line) when the data map
+     * does not know the address.
      */
     public String dataStructure(int f) {
         long a = trace.address[f];
@@ -107,6 +109,9 @@ public final class Sources {
 
     private String rangeName(int i) {
         String t = data.type(i) != null ? data.type(i) : data.name(i) != null ? data.name(i) : data.kind(i);
+        if (data.name(i) != null && data.type(i) != null) {
+            t = data.name(i) + " (" + data.type(i) + ")";
+        }
         String site = data.site(i);
         return site == null || site.equals("-") ? t : t + " allocated at " + site;
     }

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.ServiceConfigurationError;
 import org.dsmscope.agent.instrument.Transformer;
+import org.dsmscope.agent.instrument.VarHandles;
 import org.dsmscope.agent.sink.AnalysisSink;
 
 /**
@@ -109,6 +110,14 @@ public final class Bootstrap {
                 todo.add(c);
             }
         }
+        // by name: an outer class before its nested ones, whose VarHandle call sites use the outer class's
+        // handles (ConcurrentLinkedQueue$Node: ConcurrentLinkedQueue.ITEM; instrument.VarHandles)
+        todo.sort(new java.util.Comparator<Class<?>>() {
+            @Override
+            public int compare(Class<?> a, Class<?> b) {
+                return a.getName().compareTo(b.getName());
+            }
+        });
         try {
             inst.retransformClasses(todo.toArray(new Class<?>[0]));
         } catch (Throwable all) {
@@ -125,6 +134,10 @@ public final class Bootstrap {
     private static void finish() {
         try {
             TraceRuntime.shutdown();
+            String unrecorded = VarHandles.unrecordedWarning();
+            if (unrecorded != null) {
+                TraceRuntime.warn(unrecorded);
+            }
         } catch (Throwable t) {
             TraceRuntime.warn("error while finishing the traces: " + t);
         }

@@ -61,6 +61,9 @@ public final class ClassInstrumenter {
             return null;
         }
         ClassInstrumenter ci = new ClassInstrumenter(cn, level, jdk);
+        if (jdk) {
+            VarHandles.scan(cn);
+        }
         boolean changed = false;
         for (MethodNode mn : new ArrayList<>(cn.methods)) {
             if (mn.instructions.size() > 0) {

@@ -1,5 +1,6 @@
 package org.dsmscope.agent.instrument;
 
+import org.dsmscope.agent.core.Sites;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
@@ -133,23 +134,14 @@ final class JdkRewrite {
             return false;
         }
         int read = MethodRewriter.memType(value.getDescriptor(), false);
-        int[] slot = new int[args.length];
-        int next = scratch;
-        for (int i = 0; i < args.length; i++) {
-            slot[i] = next;
-            next += args[i].getSize();
-        }
+        int[] slot = slots(args, scratch);
         InsnList l = new InsnList();
-        for (int i = args.length - 1; i >= 0; i--) {
-            l.add(new VarInsnNode(args[i].getOpcode(Opcodes.ISTORE), slot[i]));
-        }
+        keep(l, args, slot, Opcodes.ISTORE);
         record(l, slot, kind == 1 ? read | 1 : read, "unsafe", "(Ljava/lang/Object;JI)V");
         if (kind == 2) {
             record(l, slot, read | 1, "unsafe", "(Ljava/lang/Object;JI)V");
         }
-        for (int i = 0; i < args.length; i++) {
-            l.add(new VarInsnNode(args[i].getOpcode(Opcodes.ILOAD), slot[i]));
-        }
+        keep(l, args, slot, Opcodes.ILOAD);
         in.insertBefore(m, l);
         if (kind == 3) {
             InsnList after = new InsnList();
@@ -158,6 +150,135 @@ final class JdkRewrite {
             in.insert(m, after);
         }
         return true;
+    }
+
+    /**
+     * Inserts the recording of a {@code VarHandle} access call {@code m} whose handle names {@code t} (the receiver's
+     * field, or the element of the array at the index argument), like {@link #unsafe}: a read for {@code get*}, a
+     * write for {@code set*}, a read and a write for {@code getAnd*}, a read and, if it succeeded, a write for
+     * {@code compareAndSet} and its weak forms and for {@code compareAndExchange*} (the witness equals the expected
+     * value). False if the call's coordinates do not fit the target.
+     */
+    static boolean varHandle(InsnList in, MethodInsnNode m, VarHandles.Target t, int scratch) {
+        int mode = VarHandles.mode(m.name);
+        Type[] args = Type.getArgumentTypes(m.desc);
+        int coords = t.isArray() ? 2 : 1;
+        if (mode < 0 || args.length < coords || args[0].getSort() != Type.OBJECT && args[0].getSort() != Type.ARRAY
+                || t.isArray() && args[1].getSort() != Type.INT) {
+            return false;
+        }
+        int[] slot = slots(args, scratch);
+        // one site per direction for a field (its memory type holds the store bit), the array kind for an element
+        int[] where = new int[2];
+        if (t.isArray()) {
+            int kind = elementKind(t.desc.charAt(0));
+            where[0] = kind * 2;
+            where[1] = kind * 2 + 1;
+        } else {
+            for (int store = 0; store < 2; store++) {
+                where[store] = Sites.register(MethodRewriter.memType(t.desc, store == 1),
+                        new String[] {t.owner, t.name, t.desc});
+                if (where[store] == 0) {
+                    return false;
+                }
+            }
+        }
+        InsnList l = new InsnList();
+        keep(l, args, slot, Opcodes.ISTORE);
+        if (mode != VarHandles.WRITE) {
+            access(l, slot, t, where[0], null);
+        }
+        if (mode == VarHandles.WRITE || mode == VarHandles.READ_WRITE) {
+            access(l, slot, t, where[1], null);
+        }
+        keep(l, args, slot, Opcodes.ILOAD);
+        in.insertBefore(m, l);
+        if (mode == VarHandles.CAS || mode == VarHandles.EXCHANGE) {
+            InsnList after = new InsnList();
+            Type ret = Type.getReturnType(m.desc);
+            if (mode == VarHandles.CAS) {
+                after.add(new InsnNode(Opcodes.DUP));
+            } else {
+                Type expected = args[coords];
+                if (ret.getSize() != expected.getSize() || ret.getSort() == Type.VOID) {
+                    return true;
+                }
+                after.add(new InsnNode(ret.getSize() == 2 ? Opcodes.DUP2 : Opcodes.DUP));
+                after.add(new VarInsnNode(expected.getOpcode(Opcodes.ILOAD), slot[coords]));
+                after.add(MethodRewriter.call(HOOKS, "same", "(" + erased(expected) + erased(expected) + ")Z"));
+            }
+            access(after, slot, t, where[1], "If");
+            in.insert(m, after);
+        }
+        return true;
+    }
+
+    /** The hook's parameter type for a value of type {@code v}: Object, int, long, float or double. */
+    private static String erased(Type v) {
+        switch (v.getSort()) {
+            case Type.OBJECT: case Type.ARRAY: return "Ljava/lang/Object;";
+            case Type.LONG: return "J";
+            case Type.FLOAT: return "F";
+            case Type.DOUBLE: return "D";
+            default: return "I";
+        }
+    }
+
+    /** {@code Layouts.kindOf}'s array kind of an element descriptor. */
+    private static int elementKind(char d) {
+        switch (d) {
+            case 'Z': return 0;
+            case 'B': return 1;
+            case 'C': return 2;
+            case 'S': return 3;
+            case 'I': return 4;
+            case 'F': return 5;
+            case 'J': return 6;
+            case 'D': return 7;
+            default: return 8;
+        }
+    }
+
+    /**
+     * Adds the call of {@code JdkMemHooks.field(o, site)} or {@code element(a, i, code)} ({@code suffix} "If": the
+     * conditional form, a boolean already on the stack) for the coordinates kept in {@code slot}.
+     */
+    private static void access(InsnList l, int[] slot, VarHandles.Target t, int where, String suffix) {
+        String s = suffix == null ? "" : suffix;
+        String z = suffix == null ? "" : "Z";
+        l.add(new VarInsnNode(Opcodes.ALOAD, slot[0]));
+        if (t.isArray()) {
+            l.add(new VarInsnNode(Opcodes.ILOAD, slot[1]));
+            l.add(MethodRewriter.push(where));
+            l.add(MethodRewriter.call(HOOKS, "element" + s, "(" + z + "Ljava/lang/Object;II)V"));
+        } else {
+            l.add(MethodRewriter.push(where));
+            l.add(MethodRewriter.call(HOOKS, "field" + s, "(" + z + "Ljava/lang/Object;I)V"));
+        }
+    }
+
+    /** The local variables, from {@code scratch} up, that keep a call's arguments while its access is recorded. */
+    private static int[] slots(Type[] args, int scratch) {
+        int[] slot = new int[args.length];
+        int next = scratch;
+        for (int i = 0; i < args.length; i++) {
+            slot[i] = next;
+            next += args[i].getSize();
+        }
+        return slot;
+    }
+
+    /** Stores the arguments from the stack into their slots ({@code ISTORE}, last first) or loads them back. */
+    private static void keep(InsnList l, Type[] args, int[] slot, int op) {
+        if (op == Opcodes.ISTORE) {
+            for (int i = args.length - 1; i >= 0; i--) {
+                l.add(new VarInsnNode(args[i].getOpcode(op), slot[i]));
+            }
+        } else {
+            for (int i = 0; i < args.length; i++) {
+                l.add(new VarInsnNode(args[i].getOpcode(op), slot[i]));
+            }
+        }
     }
 
     private static void record(InsnList l, int[] slot, int type, String hook, String desc) {

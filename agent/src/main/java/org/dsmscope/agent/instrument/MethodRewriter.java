@@ -77,6 +77,7 @@ final class MethodRewriter {
                 labelSlot.put((LabelNode) x, next);
             }
         }
+        Map<AbstractInsnNode, VarHandles.Target> handles = jdk ? VarHandles.sites(ci.cn.name, mn) : null;
         String key = ci.cn.name + "." + mn.name + mn.desc;
         int scratch = mn.maxLocals;
         long base = level >= 3 ? Sites.allocateCode(key, n) : -1;
@@ -127,6 +128,10 @@ final class MethodRewriter {
                     MethodInsnNode m = (MethodInsnNode) x;
                     AbstractInsnNode cur = jdk ? m : invoke(m);
                     if (jdk && op == Opcodes.INVOKEVIRTUAL && JdkRewrite.unsafe(in, m, scratch)) {
+                        changed = true;
+                    }
+                    VarHandles.Target vh = handles == null ? null : handles.get(m);
+                    if (vh != null && JdkRewrite.varHandle(in, m, vh, scratch)) {
                         changed = true;
                     }
                     if (op == Opcodes.INVOKESPECIAL && m.name.equals("<init>")) {

@@ -104,6 +104,45 @@ public final class JdkMemHooks {
         }
     }
 
+    /** The write of a {@code VarHandle} compare-and-set or -exchange on a field, if {@code ok} (it succeeded). */
+    public static void fieldIf(boolean ok, Object o, int site) {
+        if (ok) {
+            field(o, site);
+        }
+    }
+
+    /** The write of a {@code VarHandle} compare-and-set or -exchange on an array element, if {@code ok}. */
+    public static void elementIf(boolean ok, Object a, int i, int code) {
+        if (ok) {
+            element(a, i, code);
+        }
+    }
+
+    /** True if a {@code compareAndExchange}'s witness is its expected value (it exchanged). */
+    public static boolean same(Object witness, Object expected) {
+        return witness == expected;
+    }
+
+    /** True if a {@code compareAndExchange}'s witness is its expected value (it exchanged). */
+    public static boolean same(int witness, int expected) {
+        return witness == expected;
+    }
+
+    /** True if a {@code compareAndExchange}'s witness is its expected value (it exchanged). */
+    public static boolean same(long witness, long expected) {
+        return witness == expected;
+    }
+
+    /** True if a {@code compareAndExchange}'s witness is its expected value (bitwise, as the handle compares). */
+    public static boolean same(float witness, float expected) {
+        return Float.floatToRawIntBits(witness) == Float.floatToRawIntBits(expected);
+    }
+
+    /** True if a {@code compareAndExchange}'s witness is its expected value (bitwise, as the handle compares). */
+    public static boolean same(double witness, double expected) {
+        return Double.doubleToRawLongBits(witness) == Double.doubleToRawLongBits(expected);
+    }
+
     /** The write of an {@code Unsafe.compareAndSet*} that succeeded. */
     public static void casDone(boolean ok, Object o, long offset, int type) {
         if (ok) {
