@@ -325,7 +325,7 @@ class Level1Test {
                 }
             }
         }
-        int named = 0;
+        int crossed = 0;
         int acquires = 0;
         for (int th = 0; th < 2; th++) {
             Map<Long, Integer> perObject = new HashMap<>();
@@ -334,10 +334,12 @@ class Level1Test {
                     continue;
                 }
                 Integer by = releasedBy.get(r.args[1] + "/" + r.args[2]);
-                assertTrue(r.args[2] == 0 || by != null && by != th, "paired with the other thread's release: " + r);
+                assertTrue(r.args[2] == 0 || by != null, "names a release that exists: " + r);
                 perObject.merge(r.args[1], 1, Integer::sum);
                 acquires++;
-                named += r.args[2] > 0 ? 1 : 0;
+                // the catch-up's fallback (the last number given) may be the thread's own earlier release, which
+                // orders nothing; the rest pair with the other thread
+                crossed += by != null && by != th ? 1 : 0;
             }
             if (th == 0) {
                 // slots of the ArrayBlockingQueue (puts 3..20) and the deque (puts 4..20), the synchronous queue's
@@ -346,8 +348,10 @@ class Level1Test {
                         perObject.toString());
             }
         }
-        // 0: an acquire that found no number within the agent's catch-up time (orders nothing)
-        assertTrue(named * 10 >= acquires * 9, "acquires name a release: " + named + " of " + acquires);
+        // 0 or the thread's own number: an acquire that found no number of the other thread within the agent's
+        // catch-up time (orders nothing)
+        assertTrue(crossed * 10 >= acquires * 9, "acquires name the other thread's release: " + crossed + " of "
+                + acquires);
     }
 
     /**

@@ -13,6 +13,7 @@ public final class ParkProg {
                 while (step != k) {
                     LockSupport.park();
                 }
+                pause(); // main is parked by now, so at least one of its parks returns after an unpark
                 step = k + 1;
                 LockSupport.unpark(main);
             }
@@ -27,5 +28,13 @@ public final class ParkProg {
         }
         other.join();
         System.out.println("check " + step);
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(1);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
