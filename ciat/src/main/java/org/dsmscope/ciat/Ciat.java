@@ -91,7 +91,10 @@ public final class Ciat implements Analysis {
     private CommStats silent;
     private final PartialLog partial = new PartialLog();
     private SeqEventFile seqEvents;
-    /** Spin-wait detection (partition 0 only: it sees every access, as every partition does). */
+    /**
+     * Spin-wait detection (partition 0 only: it sees every access, as every partition of a replay per partition
+     * does; none in a routed replay, which runs only where no thread can spin).
+     */
     private SpinDetector spin;
 
     /** CIAT with options {@code opt} (validated here). */
@@ -111,7 +114,8 @@ public final class Ciat implements Analysis {
         memory = new MemoryUsage(loc);
         part = c.partition();
         parts = Math.max(1, c.partitions());
-        spin = part == 0 ? new SpinDetector(threads, null) : null;
+        // a routed partition (Replay.runRouted) does not see every access, and its traces hold no possible spin
+        spin = part == 0 && !c.routed() ? new SpinDetector(threads, null) : null;
         PartitionPlan plan = PartitionPlan.of(parts, threads, opt.ageScope == AccessAge.Scope.GLOBAL,
                 c.workProfile());
         slotOwner = plan.slotOwners();
@@ -193,6 +197,19 @@ public final class Ciat implements Analysis {
             return;
         }
         access(thread, cpu, clock, memType, size, store, address, size > 0 && ctx.isSyncVariable(address));
+    }
+
+    /**
+     * Accesses of a routed replay that this partition was not given (another partition's thread on another
+     * partition's page): numbered, and their bytes counted, as {@link #access} does for such an access.
+     */
+    @Override
+    public void skipped(int thread, long clock, int count, long bytes) {
+        phase();
+        accessSeq += count;
+        for (long b = bytes; b > 0; b -= Integer.MAX_VALUE) {
+            memory.foreignData((int) Math.min(b, Integer.MAX_VALUE));
+        }
     }
 
     /**

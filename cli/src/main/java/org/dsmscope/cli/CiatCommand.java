@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
 import org.dsmscope.ciat.Ciat;
 import org.dsmscope.ciat.CiatOptions;
 import org.dsmscope.ciat.CiatResult;
+import org.dsmscope.ciat.CiatRouter;
 import org.dsmscope.ciat.ParallelCiat;
 import org.dsmscope.ciat.Partitioned;
 import org.dsmscope.ciat.age.AccessAge;
@@ -16,6 +17,7 @@ import org.dsmscope.ciat.comm.CommStats;
 import org.dsmscope.ciat.memory.AddressRanges;
 import org.dsmscope.replay.Replay;
 import org.dsmscope.replay.ReplayOptions;
+import org.dsmscope.trace.BadInputException;
 import org.dsmscope.trace.TraceSet;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -103,6 +105,11 @@ public final class CiatCommand implements Callable<Integer> {
         } finally {
             Progress.close(shown);
         }
+        if (parts > 1 && Boolean.TRUE.equals(r.progress)) {
+            PrintWriter err = spec.commandLine().getErr();
+            err.println("ciat: " + parts + " partitions, " + partitionMode(replay));
+            err.flush();
+        }
         RunFiles.warnUnverified(spec.commandLine().getErr(), replay.unverified());
         summary(done.result(), done.written());
         if (replay.problemCount() > 0) {
@@ -174,24 +181,39 @@ public final class CiatCommand implements Callable<Integer> {
      * for that are replayed once and their records handed to the partitions ({@link ParallelCiat}).
      */
     static Analysed analyse(Replay replay, CiatOptions co, int parts) {
+        if (parts > 1 && !replay.isLive() && !Replay.MODE_REPLAYS.equals(System.getProperty(MODE_PROPERTY))
+                && replaysFit(parts, replay.traces().size())) {
+            Ciat[] made = new Ciat[parts];
+            boolean done = false;
+            try {
+                List<Ciat> ps = replay.runRouted(parts, k -> made[k] = new Ciat(co), CiatRouter.of(co, parts));
+                Analysed a = merged(replay, co, ps);
+                done = true;
+                return a;
+            } catch (BadInputException e) {
+                if (!Replay.MODE_ROUTED.equals(replay.partitionMode())) {
+                    throw e;
+                }
+                // A routed partition names positions in its routed stream: the replays below find the error again
+                // and name the position in the trace file.
+            } finally {
+                if (!done) {
+                    abandon(made);
+                }
+            }
+        }
         if (parts > 1 && replay.partitionable(parts)
                 && (replay.isLive() || replaysFit(parts, 2 * replay.traces().size()))) {
             Ciat[] made = new Ciat[parts]; // filled by the partitions' threads (abandoned below if one fails)
             boolean done = false;
             try {
                 List<Ciat> ps = replay.runInPartitions(parts, k -> made[k] = new Ciat(co));
-                List<Path> written = new ArrayList<>();
-                CiatResult res = co.writeFiles ? Partitioned.mergeAndWrite(ps, replay, written)
-                        : Partitioned.merge(ps).withProblems(replay.problems(), replay.problemCount());
+                Analysed a = merged(replay, co, ps);
                 done = true;
-                return new Analysed(res, written);
+                return a;
             } finally {
                 if (!done) {
-                    for (Ciat c : made) {
-                        if (c != null) {
-                            c.abandon();
-                        }
-                    }
+                    abandon(made);
                 }
             }
         }
@@ -214,6 +236,36 @@ public final class CiatCommand implements Callable<Integer> {
             }
         }
         return new Analysed(ciat.result(), ciat.written());
+    }
+
+    /**
+     * System property that picks how {@code --partitions N} runs trace files: {@code replays} (one replay per
+     * partition, {@link Replay#runInPartitions}) instead of the routed replay ({@link Replay#runRouted}) where that
+     * applies; for comparisons (ciat/README.md "Parallel analysis").
+     */
+    static final String MODE_PROPERTY = "dsmscope.partitions.mode";
+
+    /** How the partitioned run of {@code replay} ran, for the {@code --progress} line. */
+    static String partitionMode(Replay replay) {
+        String m = replay.partitionMode();
+        return m == null ? "one replay, records handed to the partitions" : Replay.MODE_ROUTED.equals(m)
+                ? "routed (each trace file read once)" : "one replay of the trace files per partition";
+    }
+
+    /** The partitions' results merged (and written, if the options say so). */
+    private static Analysed merged(Replay replay, CiatOptions co, List<Ciat> ps) {
+        List<Path> written = new ArrayList<>();
+        CiatResult res = co.writeFiles ? Partitioned.mergeAndWrite(ps, replay, written)
+                : Partitioned.merge(ps).withProblems(replay.problems(), replay.problemCount());
+        return new Analysed(res, written);
+    }
+
+    private static void abandon(Ciat[] made) {
+        for (Ciat c : made) {
+            if (c != null) {
+                c.abandon();
+            }
+        }
     }
 
     /** At most this many trace files open (and mapped) at once by the partitions' replays together. */

@@ -68,6 +68,16 @@ public interface Analysis {
     }
 
     /** An instruction fetched: reconstructed from branch records (4 bytes), or a fetch extension record. */
+    /**
+     * Routed partitioned replay ({@link Replay#runRouted}): {@code count} data accesses of {@code thread} that this
+     * partition was not given, at the place and clocks where the serial run delivers them (clocks {@code clock}
+     * .. {@code clock + count - 1}), so that an analysis numbering the accesses keeps the serial numbers;
+     * {@code bytes}: the bytes of the whole gap these accesses are part of, given with its first piece (0 with the
+     * others). Never called in other replays.
+     */
+    default void skipped(int thread, long clock, int count, long bytes) {
+    }
+
     default void fetch(int thread, int cpu, long clock, long address, int size) {
     }
 

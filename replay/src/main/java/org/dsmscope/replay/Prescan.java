@@ -23,6 +23,9 @@ final class Prescan {
     long syncMin = Long.MAX_VALUE;
     long syncMax = Long.MIN_VALUE;
     final boolean[] hasFetch;
+    /** Per thread: it can be routed ({@link RouteCheck}; only when {@link #checkRoutes} was asked for). */
+    final boolean[] routable;
+    private boolean checkRoutes;
     /** Number of leading call records whose times come from the call trace (all of them unless it mismatched). */
     final long[] usableCalls;
     final Skeleton[] skeletons;
@@ -45,6 +48,7 @@ final class Prescan {
         this.o = o;
         this.problems = problems;
         hasFetch = new boolean[n];
+        routable = new boolean[n];
         usableCalls = new long[n];
         skeletons = new Skeleton[n];
         records = new long[n];
@@ -141,6 +145,21 @@ final class Prescan {
         profile = new WorkProfile(hasFetch.length);
     }
 
+    /** Makes {@link #run} decide {@link #routable} too (one look at every record; thread traces without -i). */
+    void checkRoutes() {
+        checkRoutes = true;
+    }
+
+    /** True if every thread can be routed ({@link #checkRoutes} asked for before {@link #run}). */
+    boolean allRoutable() {
+        for (boolean b : routable) {
+            if (!b) {
+                return false;
+            }
+        }
+        return checkRoutes;
+    }
+
     void run(TraceSet detailed, TraceSet calls, boolean skeleton) {
         run(detailed, calls, skeleton, 1);
     }
@@ -204,6 +223,7 @@ final class Prescan {
             if (profile != null) {
                 part.countWork();
             }
+            part.checkRoutes = checkRoutes;
             parts[w] = part;
             int me = w;
             jobs[w] = () -> {
@@ -255,13 +275,14 @@ final class Prescan {
         }
         for (int t = 0; t < n; t++) {
             hasFetch[t] = parts[worker[t]].hasFetch[t];
+            routable[t] = parts[worker[t]].routable[t];
             usableCalls[t] = parts[worker[t]].usableCalls[t];
             records[t] = parts[worker[t]].records[t];
         }
     }
 
     /** Which worker scans each trace: largest first (ties by index) to the least loaded worker (ties: the lowest). */
-    private static int[] deal(List<Path> files, int workers) {
+    static int[] deal(List<Path> files, int workers) {
         int n = files.size();
         long[] size = new long[n];
         Integer[] order = new Integer[n];
@@ -322,6 +343,7 @@ final class Prescan {
         long callNo = 0;
         long[] boundB = skeleton ? new long[16] : null;
         long[] ioB = skeleton ? new long[4] : null;
+        RouteCheck route = checkRoutes && !skeleton ? new RouteCheck() : null;
         try {
             boolean findFetch = !skeleton && r.extended();
             sk.unverified = !r.endPromised();
@@ -333,6 +355,9 @@ final class Prescan {
                         records[t] += n;
                         if (profile != null) {
                             profile.countRun(t, r.runWords(), r.runStart(), n);
+                        }
+                        if (route != null && route.routable) {
+                            route.run(r.runWords(), r.runStart(), n, r.addressHigh());
                         }
                         if (findFetch && !hasFetch[t] && hasFetch(r.runWords(), r.runStart(), n)) {
                             hasFetch[t] = true;
@@ -351,6 +376,9 @@ final class Prescan {
                 records[t]++;
                 if (profile != null) {
                     profile.count(t, k, k == RecordKind.MEMORY ? r.address() : 0);
+                }
+                if (route != null && route.routable) {
+                    route.record(k, r);
                 }
                 if (k == RecordKind.MEMORY && !skeleton) {
                     // Without -i only calls and fetch records matter here: no per-record work on the hot kind.
@@ -461,6 +489,7 @@ final class Prescan {
             close(c);
         }
         sk.instructions = hasFetch[t] ? instrB : instrA;
+        routable[t] = route != null && route.routable && !hasFetch[t];
         if (skeleton && hasFetch[t]) {
             System.arraycopy(boundB, 0, sk.boundAt, 0, sk.bounds);
             System.arraycopy(ioB, 0, sk.ioAt, 0, sk.ios);

@@ -41,6 +41,12 @@ public final class Replay implements ReplayContext {
     /** The symbol sidecar read once for every partition ({@link #runInPartitions}), if {@link #symbolsRead}. */
     private org.dsmscope.trace.sidecar.SymbolFile symbols;
     private boolean symbolsRead;
+    /** A partition of a routed replay: its pipe of each thread ({@link #runRouted}); else null. */
+    private RoutedPipe[] routedPipes;
+    /** How the last partitioned run ran: {@link #MODE_ROUTED}, {@link #MODE_REPLAYS}, or null. */
+    private String mode;
+    /** Bytes a routed pipe holds before its router waits for the partition ({@link #runRouted}). */
+    private long routedCapacity = 4L << 20;
 
     /** A replay of {@code detailed}, with call times from {@code callsOrNull} when given. */
     public Replay(TraceSet detailed, TraceSet callsOrNull, ReplayOptions o) {
@@ -133,7 +139,8 @@ public final class Replay implements ReplayContext {
         TraceReader[] crd = calls == null ? null : new TraceReader[n];
         try {
             for (int t = 0; t < n; t++) {
-                rd[t] = source != null ? openLive(t) : Prescan.open(detailed.files().get(t), o, Prescan.REPLAY_BUFFER);
+                rd[t] = source != null ? openLive(t) : routedPipes != null ? openRouted(t)
+                        : Prescan.open(detailed.files().get(t), o, Prescan.REPLAY_BUFFER);
                 if (crd != null && pre.usableCalls[t] > 0) {
                     crd[t] = Prescan.open(calls.files().get(t), o);
                 }
@@ -187,6 +194,17 @@ public final class Replay implements ReplayContext {
         }
     }
 
+    /** Thread t's reader over its routed pipe ({@link #runRouted}). */
+    private TraceReader openRouted(int t) {
+        String name = detailed.files().get(t).toString();
+        try {
+            return new TraceReader(routedPipes[t].source(), name, TraceReader.Options.defaults()
+                    .bufferBytes(Prescan.REPLAY_BUFFER).routedGaps(true));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(name + ": cannot read: " + e.getMessage(), e);
+        }
+    }
+
     private boolean[] liveFetch(int n) {
         boolean[] f = new boolean[n];
         for (int t = 0; t < n; t++) {
@@ -231,39 +249,70 @@ public final class Replay implements ReplayContext {
             throw new IllegalStateException("a live replay with " + (partitionSources == null ? 1
                     : partitionSources.size()) + " source(s) cannot run in " + parts + " partitions");
         }
-        if (source == null) {
-            pre = new Prescan(detailed.size(), o, problems);
-            if (parts > 1) {
-                pre.countWork();
-            }
-            // the prescan on as many threads as there are partitions: the partitions wait for it
-            pre.run(detailed, calls, o.interleave > 0, parts);
-            expect();
-            if (o.exactStream && o.interleave == 0) {
-                // one read of the sidecar for all partitions (each makes its own map: the lookup cache is per replay)
-                symbols = CodeMap.read(detailed);
-                symbolsRead = true;
-            }
+        if (source == null && pre == null) {
+            prescan(parts, false);
         }
+        mode = MODE_REPLAYS;
+        return runParts(parts, factory, k -> source == null ? new Replay(detailed, calls, o)
+                : new Replay(detailed, o, partitionSources.get(k)), null);
+    }
+
+    /** The prescan of a partitioned run, on {@code parts} threads; {@code routes}: decide which traces route. */
+    private void prescan(int parts, boolean routes) {
+        pre = new Prescan(detailed.size(), o, problems);
+        if (parts > 1) {
+            pre.countWork();
+        }
+        if (routes) {
+            pre.checkRoutes();
+        }
+        // the prescan on as many threads as there are partitions: the partitions wait for it
+        pre.run(detailed, calls, o.interleave > 0, parts);
+        expect();
+        if (o.exactStream && o.interleave == 0) {
+            // one read of the sidecar for all partitions (each makes its own map: the lookup cache is per replay)
+            symbols = CodeMap.read(detailed);
+            symbolsRead = true;
+        }
+    }
+
+    /**
+     * Runs partition 0 on this replay and thread, partitions 1 .. parts-1 on replays {@code make} gives, each on a
+     * thread of its own, and {@code helper} (if any: the router) beside them; see {@link #runInPartitions}. A
+     * failure aborts {@code pipes} (if any), so that no part waits for one that failed; the first failure (the
+     * helper's before the partitions', then in partition order, failures caused by the abort last) is rethrown
+     * once all have ended.
+     */
+    private <A extends Analysis> List<A> runParts(int parts, java.util.function.IntFunction<A> factory,
+            java.util.function.IntFunction<Replay> make, Runnable[] helpers) {
         analyses.clear();
         // Each partition's replay and analysis are made on the thread that runs them: objects made one after the
         // other by one thread lie side by side, and two threads writing fields in one cache line slow each other
         // down on every record.
         Object[] made = new Object[parts];
-        Throwable[] failed = new Throwable[parts];
+        int nh = helpers == null ? 0 : helpers.length;
+        Throwable[] failed = new Throwable[nh + parts];
+        java.util.concurrent.atomic.AtomicInteger firstFailed = new java.util.concurrent.atomic.AtomicInteger(-1);
         List<Thread> others = new ArrayList<>();
-        for (int k = 1; k < parts; k++) {
-            int part = k;
+        for (int i = 0; i < nh + parts; i++) {
+            if (i == nh) {
+                continue; // partition 0: the calling thread
+            }
+            int slot = i;
+            Runnable job = i < nh ? helpers[i] : () -> {
+                Replay r = make.apply(slot - nh);
+                made[slot - nh] = partition(r, slot - nh, parts, factory);
+                r.run();
+            };
             Thread t = new Thread(() -> {
                 try {
-                    Replay r = source == null ? new Replay(detailed, calls, o)
-                            : new Replay(detailed, o, partitionSources.get(part));
-                    made[part] = partition(r, part, parts, factory);
-                    r.run();
+                    job.run();
                 } catch (Throwable e) {
-                    failed[part] = e;
+                    failed[slot] = e;
+                    firstFailed.compareAndSet(-1, slot);
+                    abortRouting();
                 }
-            }, "dsmscope-replay-partition-" + k);
+            }, i < nh ? "dsmscope-router-" + i : "dsmscope-replay-partition-" + (i - nh));
             t.setDaemon(true);
             others.add(t);
             t.start();
@@ -272,7 +321,9 @@ public final class Replay implements ReplayContext {
             made[0] = partition(this, 0, parts, factory);
             run();
         } catch (Throwable e) {
-            failed[0] = e;
+            failed[nh] = e;
+            firstFailed.compareAndSet(-1, nh);
+            abortRouting();
         }
         for (Thread t : others) {
             try {
@@ -282,13 +333,15 @@ public final class Replay implements ReplayContext {
                 throw new IllegalStateException("interrupted while waiting for the replay partitions", e);
             }
         }
+        routingPipes = null;
+        int first = firstFailed.get();
+        if (first >= 0) {
+            // a routed run: the part that failed first caused the others' failures (their pipes were aborted)
+            rethrow(failed[first]);
+        }
         for (Throwable e : failed) {
-            if (e instanceof RuntimeException) {
-                throw (RuntimeException) e;
-            } else if (e instanceof Error) {
-                throw (Error) e;
-            } else if (e != null) {
-                throw new IllegalStateException(e);
+            if (e != null) {
+                rethrow(e);
             }
         }
         List<A> out = new ArrayList<>();
@@ -298,6 +351,127 @@ public final class Replay implements ReplayContext {
             out.add(x);
         }
         return out;
+    }
+
+    private static void rethrow(Throwable e) {
+        if (e instanceof RuntimeException) {
+            throw (RuntimeException) e;
+        } else if (e instanceof Error) {
+            throw (Error) e;
+        }
+        throw new IllegalStateException(e);
+    }
+
+    /** The pipes of a routed run in progress (aborted when a part fails), and its stop flag; else null. */
+    private volatile RoutedPipe[][] routingPipes;
+    private final java.util.concurrent.atomic.AtomicBoolean routingStop = new java.util.concurrent.atomic.AtomicBoolean();
+
+    private void abortRouting() {
+        RoutedPipe[][] ps = routingPipes;
+        routingStop.set(true);
+        if (ps != null) {
+            for (RoutedPipe[] row : ps) {
+                for (RoutedPipe p : row) {
+                    p.abort();
+                }
+            }
+        }
+    }
+
+    /** {@link #partitionMode()} of a routed run. */
+    public static final String MODE_ROUTED = "routed";
+    /** {@link #partitionMode()} of a run with one replay of the trace files per partition. */
+    public static final String MODE_REPLAYS = "replays";
+
+    /**
+     * Which partitions of an analysis need a data access, for a routed replay ({@link #runRouted}). Called on the
+     * router threads, several at once: it must only read what it was made with.
+     */
+    public interface Router {
+        /**
+         * Writes into {@code to}, from index 0, each partition (once) that needs thread {@code thread}'s data access
+         * of {@code size} bytes at {@code address}, and returns how many; {@code to} has room for every partition.
+         */
+        int route(int thread, long address, int size, int[] to);
+    }
+
+    /**
+     * A partitioned replay of trace files that reads each file once in all after the prescan (SPEC §4
+     * "Partitioning"; module README "Partitioned replay"): a router on {@code parts} threads reads the traces and
+     * gives each partition's replay, on a thread of its own (partition 0 on this one, as {@link #runInPartitions}),
+     * every call record and the data accesses {@code routing} says it needs, and in place of the others a gap
+     * that its engine runs as they would run ({@link Analysis#skipped}): every partition schedules exactly as a
+     * serial run and delivers its accesses in the serial order with the serial clocks; its context says
+     * {@link ReplayContext#routed}. {@code routing} is asked once, after the prescan, with this replay as context
+     * (its work profile and threads). Runs as {@link #runInPartitions} instead ({@link #partitionMode()} says which)
+     * for a live replay, {@code -i}, {@link ReplayOptions#skipBadRecords}, one partition, and trace sets in which a
+     * thread has branch, procedure or fetch records or a loop of loads that could be a spin ({@link RouteCheck}).
+     */
+    public <A extends Analysis> List<A> runRouted(int parts, java.util.function.IntFunction<A> factory,
+            java.util.function.Function<ReplayContext, Router> routing) {
+        if (parts < 1 || parts > 1024) {
+            throw new BadInputException("partitions: " + parts + " out of range (1..1024)");
+        }
+        if (source != null || parts == 1 || o.interleave > 0 || o.skipBadRecords) {
+            return runInPartitions(parts, factory);
+        }
+        prescan(parts, true);
+        if (!pre.allRoutable()) {
+            return runInPartitions(parts, factory);
+        }
+        mode = MODE_ROUTED;
+        Router route = routing.apply(this);
+        int n = detailed.size();
+        Object room = new Object();
+        RoutedPipe[][] pipes = new RoutedPipe[n][parts];
+        for (int t = 0; t < n; t++) {
+            for (int p = 0; p < parts; p++) {
+                pipes[t][p] = new RoutedPipe(routedCapacity, room);
+            }
+        }
+        int workers = Math.min(parts, n);
+        int[] worker = Prescan.deal(detailed.files(), workers);
+        Runnable[] routers = new Runnable[workers];
+        routingStop.set(false);
+        routingPipes = pipes;
+        for (int w = 0; w < workers; w++) {
+            int me = w;
+            int[] mine = java.util.stream.IntStream.range(0, n).filter(t -> worker[t] == me).toArray();
+            routers[w] = () -> new RecordRouter(route, parts, o, room).run(detailed.files(), mine, pipes, routingStop);
+        }
+        routedPipes = column(pipes, 0);
+        try {
+            return runParts(parts, factory, k -> {
+                Replay r = new Replay(detailed, calls, o);
+                r.routedPipes = column(pipes, k);
+                return r;
+            }, routers);
+        } finally {
+            routedPipes = null;
+        }
+    }
+
+    /** Partition p's pipe of every thread. */
+    private static RoutedPipe[] column(RoutedPipe[][] pipes, int p) {
+        RoutedPipe[] c = new RoutedPipe[pipes.length];
+        for (int t = 0; t < pipes.length; t++) {
+            c[t] = pipes[t][p];
+        }
+        return c;
+    }
+
+    /**
+     * Bytes a routed pipe may hold before its router waits (4 MiB by default; tests make it tiny to show that no
+     * capacity can deadlock the routed replay).
+     */
+    public Replay routedCapacity(long bytes) {
+        routedCapacity = Math.max(0, bytes);
+        return this;
+    }
+
+    /** How the last partitioned run ran: {@link #MODE_ROUTED} or {@link #MODE_REPLAYS}; null before one. */
+    public String partitionMode() {
+        return mode;
     }
 
     /** Makes replay {@code r} partition k of n with the analysis {@code factory} gives for k; returns it. */
@@ -468,6 +642,11 @@ public final class Replay implements ReplayContext {
     @Override
     public int partitions() {
         return partitions;
+    }
+
+    @Override
+    public boolean routed() {
+        return routedPipes != null;
     }
 
     @Override

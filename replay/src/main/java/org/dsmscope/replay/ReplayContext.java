@@ -63,6 +63,16 @@ public interface ReplayContext {
     }
 
     /**
+     * True in a partition of a routed replay ({@link Replay#runRouted}): it gets only the data accesses its
+     * analysis said it needs ({@link Replay.Router}), the others as {@link Analysis#skipped} gaps; every other
+     * record and callback is the serial run's. The routed mode runs only on traces in which no thread has a loop
+     * of loads long enough to be a spin ({@link SpinDetector}), so a spin detector there would find nothing.
+     */
+    default boolean routed() {
+        return false;
+    }
+
+    /**
      * How the trace set's data accesses spread over threads and page slots, counted by the prescan of a
      * partitioned replay ({@link Replay#runInPartitions}, or an analysis that {@link Analysis#wantsWorkProfile}),
      * so that an analysis can balance its partitions; null when not counted (live streams, plain runs).

@@ -80,6 +80,12 @@ final class ThreadEngine {
     /** Exact reconstruction from the symbol sidecar's memory-access offsets, or null (seed 000 §3's). */
     private final CodeMap code;
     final boolean[] participated;
+    /**
+     * Routed replay ({@link Replay#runRouted}): per thread, the data accesses of a {@link CallType#ROUTED_GAP}
+     * record not consumed yet, and the gap's bytes while none of it is (told with its first piece).
+     */
+    private final long[] gapLeft;
+    private final long[] gapBytes;
 
     int active;
     private int last = -1;
@@ -119,6 +125,8 @@ final class ThreadEngine {
         pcValid = new boolean[n];
         pc = new long[n];
         participated = new boolean[n];
+        gapLeft = new long[n];
+        gapBytes = new long[n];
         total = new PhaseTimes(n);
         calls = new ThreadCalls(this, an);
     }
@@ -228,7 +236,8 @@ final class ThreadEngine {
         for (int i = 0, u = t; i < n; i++, u = u + 1 == n ? 0 : u + 1) {
             if (state[u] == RUNNABLE) {
                 // with exact reconstruction a memory record may take more than one clock: no rounds
-                if (clock[u] != c || resume[u] || stopped[u] || fetchMode[u] || code != null && pcValid[u]) {
+                if (clock[u] != c || resume[u] || stopped[u] || fetchMode[u] || code != null && pcValid[u]
+                        || gapLeft[u] > 0) {
                     return false;
                 }
                 order[m++] = u;
@@ -354,6 +363,10 @@ final class ThreadEngine {
                 return;
             }
         }
+        if (gapLeft[t] > 0 && (!gap(t) || clock[t] >= bound)) {
+            // the rest of a routed gap, as its records would run: the first one even at the bound, then up to it
+            return;
+        }
         do {
             // A run only when the thread may go on for a while: in lockstep (room 1) next() is cheaper.
             long room = bound - clock[t];
@@ -401,6 +414,12 @@ final class ThreadEngine {
             cur.busy[t]++;
             return true;
         } else if (k == RecordKind.CALL) {
+            if (r.callType() == CallType.ROUTED_GAP) {
+                replayed--;
+                gapLeft[t] = r.arg(1);
+                gapBytes[t] = r.arg(2) | r.arg(3) << 32;
+                return gapLeft[t] == 0 || gap(t);
+            }
             calls.call(t, r);
             return false;
         } else if (k == RecordKind.EOF) {
@@ -458,6 +477,37 @@ final class ThreadEngine {
             }
         }
         return true;
+    }
+
+    /**
+     * Consumes thread t's routed gap as its data accesses would run here: at least one, then up to the bound
+     * (each advances the clock by one and is busy; a stopped thread's are skipped); tells the analyses
+     * ({@link Analysis#skipped}). Returns false if part of the gap is left (t must give way).
+     */
+    private boolean gap(int t) {
+        long left = gapLeft[t];
+        if (stopped[t]) {
+            replayed += left;
+            gapLeft[t] = 0;
+            gapBytes[t] = 0;
+            return true;
+        }
+        if (!announced) {
+            announce();
+        }
+        long c = clock[t];
+        int take = (int) Math.min(left, Math.max(1, Math.min(bound - c, Integer.MAX_VALUE)));
+        long bytes = gapBytes[t];
+        gapBytes[t] = 0;
+        for (Analysis a : an) {
+            a.skipped(t, c, take, bytes);
+        }
+        gapLeft[t] = left - take;
+        replayed += take;
+        lastInstr[t] = c + take - 1;
+        clock[t] = c + take;
+        cur.busy[t] += take;
+        return gapLeft[t] == 0;
     }
 
     /** A memory record of type field {@code type} (as {@link TraceReader#memType()} gives it). */

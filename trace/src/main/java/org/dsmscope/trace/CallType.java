@@ -95,6 +95,13 @@ public final class CallType {
      * README "On-the-fly analysis"). Every other reader rejects it as an unknown call type.
      */
     public static final int LIVE_JOIN = 0x30;
+    /**
+     * Not a trace-file record: in a routed partitioned replay's stream (replay/README.md "Partitioned replay"),
+     * arg1 data accesses of the thread that this partition does not get, of arg2 + 2^32 arg3 bytes in all. Only the
+     * replay's own routed readers accept it ({@code TraceReader.Options.routedGaps}); every other reader rejects it
+     * as an unknown call type.
+     */
+    public static final int ROUTED_GAP = 0x31;
 
     private static final String[] NAMES = new String[256];
 

@@ -32,6 +32,7 @@ public final class TraceReader implements AutoCloseable {
         ByteOrder order;
         boolean skipBad;
         boolean liveHints;
+        boolean routedGaps;
         int bufferBytes = 1 << 20;
         long mapBytes = 1L << 26;
 
@@ -53,6 +54,15 @@ public final class TraceReader implements AutoCloseable {
          */
         public Options liveHints(boolean h) {
             this.liveHints = h;
+            return this;
+        }
+
+        /**
+         * Accept the gap record {@link CallType#ROUTED_GAP} (only the readers of a routed partitioned replay's
+         * streams; in files it is an unknown call type).
+         */
+        public Options routedGaps(boolean g) {
+            this.routedGaps = g;
             return this;
         }
 
@@ -99,6 +109,7 @@ public final class TraceReader implements AutoCloseable {
     private final long[] words;
     private final boolean skipBad;
     private final boolean liveHints;
+    private final boolean routedGaps;
     private final Codec codec;
     private ByteOrder order;
     private boolean extended;
@@ -160,6 +171,7 @@ public final class TraceReader implements AutoCloseable {
         this.name = name;
         this.skipBad = o.skipBad;
         this.liveHints = o.liveHints;
+        this.routedGaps = o.routedGaps;
         ByteBuffer head = ByteBuffer.allocate(8);
         while (head.hasRemaining() && raw.read(head) >= 0) {
             // fill up to 8 bytes
@@ -668,7 +680,8 @@ public final class TraceReader implements AutoCloseable {
                     t, CallType.name(t)));
             return false;
         }
-        if (!CallType.isKnown(t) && !(liveHints && t == CallType.LIVE_JOIN)) {
+        if (!CallType.isKnown(t) && !(liveHints && t == CallType.LIVE_JOIN)
+                && !(routedGaps && t == CallType.ROUTED_GAP)) {
             bad(1, String.format("unknown call type %02x in record tag %08x", t, f1));
             return false;
         }

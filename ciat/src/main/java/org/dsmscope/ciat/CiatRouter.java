@@ -1,0 +1,74 @@
+package org.dsmscope.ciat;
+
+import org.dsmscope.ciat.age.AccessAge;
+import org.dsmscope.replay.Replay;
+import org.dsmscope.replay.ReplayContext;
+
+/**
+ * Which partitions of a routed CIAT run ({@code Replay.runRouted}, module README "Parallel analysis") need a data
+ * access: the partition that keeps its thread's access age, the one that counts its thread's mix, and the owner of
+ * every 4 KiB page its bytes touch, as the {@link PartitionPlan} that every partition derives from the same work
+ * profile deals them (SPEC §4). An access of no bytes goes to every partition, as in a replay per partition.
+ * Partition 0 also counts the records that are not data accesses, which every partition gets anyway. Immutable:
+ * the router threads share one.
+ */
+public final class CiatRouter implements Replay.Router {
+    private final int parts;
+    private final int[] ageOwner;
+    private final int[] mixOwner;
+    private final short[] slotOwner;
+
+    /**
+     * What {@code Replay.runRouted} asks for: the router of CIAT options {@code opt} in {@code parts} partitions,
+     * made from the replay's context after its prescan (threads, work profile).
+     */
+    public static java.util.function.Function<ReplayContext, Replay.Router> of(CiatOptions opt, int parts) {
+        return ctx -> new CiatRouter(opt, ctx, parts);
+    }
+
+    private CiatRouter(CiatOptions opt, ReplayContext ctx, int parts) {
+        int threads = ctx.threads();
+        this.parts = parts;
+        PartitionPlan plan = PartitionPlan.of(parts, threads, opt.ageScope == AccessAge.Scope.GLOBAL,
+                ctx.workProfile());
+        ageOwner = new int[threads];
+        mixOwner = new int[threads];
+        for (int t = 0; t < threads; t++) {
+            ageOwner[t] = plan.ageOwner(t);
+            mixOwner[t] = plan.mixOwner(t);
+        }
+        slotOwner = plan.slotOwners();
+    }
+
+    @Override
+    public int route(int thread, long address, int size, int[] to) {
+        if (size <= 0) {
+            for (int p = 0; p < parts; p++) {
+                to[p] = p;
+            }
+            return parts;
+        }
+        int a = ageOwner[thread];
+        int m = mixOwner[thread];
+        to[0] = a;
+        int n = 1;
+        if (m != a) {
+            to[n++] = m;
+        }
+        long first = address >>> 12;
+        long last = (address + size - 1) >>> 12;
+        for (long page = first; ; page++) {
+            int o = slotOwner[(int) page & (slotOwner.length - 1)];
+            boolean seen = false;
+            for (int i = 0; i < n; i++) {
+                seen |= to[i] == o;
+            }
+            if (!seen) {
+                to[n++] = o;
+            }
+            if (page == last) {
+                return n;
+            }
+        }
+    }
+}

@@ -1,0 +1,162 @@
+package org.dsmscope.ciat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.dsmscope.ciat.age.AccessAge;
+import org.dsmscope.ciat.report.JsonReport;
+import org.dsmscope.replay.Replay;
+import org.dsmscope.replay.ReplayOptions;
+import org.dsmscope.trace.CallType;
+import org.dsmscope.trace.MemType;
+import org.dsmscope.trace.TraceSet;
+import org.dsmscope.trace.TraceWriter;
+
+/**
+ * The routed partitioned replay ({@code Replay.runRouted}, module README "Parallel analysis") writes exactly a
+ * serial run's bytes: report, memory usage file, event trace and JSON, on random thread trace sets (1–6 threads,
+ * spawn and join, so a serial, a parallel and a serial phase; locks, barriers, accesses of 1 to 8 bytes that cross
+ * pages, a few hot words that several threads read and write at equal clocks, 64-bit addresses), in 2, 3, 7 and 16
+ * partitions, with pipes of a few bytes in some tries (the router then waits on almost every chunk).
+ */
+class RoutedCiatPropertyTest {
+    private static final int[] PARTS = {2, 3, 7, 16};
+    private static final long HOT = 0x10000FF0L;
+    private static final long SHARED = 0x10001000L;
+    private static final long LOCKS = 0x0F000000L;
+    private static final long BARRIER = 0x0F100000L;
+
+    @Property(tries = 30)
+    void routedRun_writesTheSameBytesAsASerialRun(@ForAll @IntRange(min = 0, max = 3) int partsIndex,
+            @ForAll @IntRange(min = 1, max = 6) int threads, @ForAll long seed, @ForAll boolean global,
+            @ForAll boolean events, @ForAll boolean tiny) throws IOException {
+        int parts = PARTS[partsIndex];
+        Path dir = Files.createTempDirectory("ciat-routed");
+        try {
+            TraceSet set = write(dir, "r", threads, seed);
+            String base = set.base();
+            Path sj = dir.resolve("s.json");
+            Ciat serial = new Ciat(options(global, sj, events));
+            new Replay(set, null, new ReplayOptions()).add(serial).run();
+            List<String> ext = new ArrayList<>(List.of(".ciat_report", ".memory"));
+            if (events) {
+                ext.add(".ciat_events");
+            }
+            List<String> expected = new ArrayList<>();
+            for (String e : ext) {
+                expected.add(Files.readString(Path.of(base + e)));
+                Files.delete(Path.of(base + e));
+            }
+            Path pj = dir.resolve("p.json");
+            CiatOptions po = options(global, pj, events);
+            Replay routed = new Replay(set, null, new ReplayOptions());
+            if (tiny) {
+                routed.routedCapacity(seed & 63);
+            }
+            List<Ciat> ps = routed.runRouted(parts, k -> new Ciat(po), CiatRouter.of(po, parts));
+            assertEquals(Replay.MODE_ROUTED, routed.partitionMode());
+            CiatResult res = Partitioned.mergeAndWrite(ps, routed, new ArrayList<>());
+            for (int i = 0; i < ext.size(); i++) {
+                assertEquals(expected.get(i), Files.readString(Path.of(base + ext.get(i))), ext.get(i));
+            }
+            assertEquals(Files.readString(sj), Files.readString(pj));
+            assertEquals(JsonReport.toJson(serial.result()), JsonReport.toJson(res));
+        } finally {
+            try (var s = Files.list(dir)) {
+                s.forEach(p -> p.toFile().delete());
+            }
+            Files.deleteIfExists(dir);
+        }
+    }
+
+    private static CiatOptions options(boolean global, Path json, boolean events) {
+        CiatOptions o = new CiatOptions();
+        o.events = events;
+        o.json = json;
+        o.ageScope = global ? AccessAge.Scope.GLOBAL : AccessAge.Scope.THREAD;
+        return o;
+    }
+
+    /**
+     * A random fork-join program: thread 0 fills part of the shared data, spawns the others, all run segments
+     * separated by barriers, thread 0 joins and reads. Every third access of a thread is a store, so no run of
+     * loads is long enough to be taken for a spin (such traces are routed).
+     */
+    static TraceSet write(Path dir, String name, int n, long seed) {
+        List<Path> files = new ArrayList<>();
+        SplittableRandom top = new SplittableRandom(seed);
+        int barriers = top.nextInt(3);
+        int len = 1 + top.nextInt(400);
+        for (int t = 0; t < n; t++) {
+            Path f = dir.resolve(TraceSet.fileName(name, n, t));
+            SplittableRandom rnd = new SplittableRandom(seed * 31 + t);
+            try (TraceWriter w = TraceWriter.create(f, TraceWriter.Options.classic().addr64(true))) {
+                long[] time = {0};
+                int[] k = {0};
+                if (t == 0) {
+                    accesses(w, rnd, t, 1 + rnd.nextInt(50), k);
+                    if (n > 1) {
+                        call(w, time, CallType.SPAWN, 1, n - 1);
+                    }
+                }
+                for (int b = 0; b <= barriers; b++) {
+                    int m = rnd.nextInt(len);
+                    for (int i = 0; i < m; i++) {
+                        if (rnd.nextInt(40) == 0) {
+                            long lock = LOCKS + 64L * rnd.nextInt(2);
+                            call(w, time, CallType.BEGIN_CRITICAL, lock, 0);
+                            accesses(w, rnd, t, 1 + rnd.nextInt(4), k);
+                            call(w, time, CallType.END_CRITICAL, lock, 0);
+                        } else {
+                            accesses(w, rnd, t, 1, k);
+                        }
+                    }
+                    if (b < barriers && n > 1) {
+                        call(w, time, CallType.BARRIER, BARRIER, n);
+                    }
+                }
+                if (n > 1) {
+                    call(w, time, CallType.JOIN, 0, 0);
+                }
+                if (t == 0) {
+                    accesses(w, rnd, t, rnd.nextInt(50), k);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            files.add(f);
+        }
+        return TraceSet.of(dir.resolve(name + "." + n).toString(), files);
+    }
+
+    private static void call(TraceWriter w, long[] time, int type, long a1, long a2) {
+        w.call(type, time[0], time[0] + 1, a1, a2, 0, 0);
+        time[0] += 2;
+    }
+
+    /** {@code m} accesses: hot words, shared words (some crossing a page), private ones, 64-bit ones. */
+    private static void accesses(TraceWriter w, SplittableRandom rnd, int t, int m, int[] k) {
+        for (int i = 0; i < m; i++) {
+            boolean store = k[0]++ % 3 == 2;
+            int size = 1 << rnd.nextInt(4);
+            long a;
+            switch (rnd.nextInt(5)) {
+                case 0: a = HOT + 8 * rnd.nextInt(4); break;
+                case 1: a = SHARED + 4096L * rnd.nextInt(6) - rnd.nextInt(8); break;
+                case 2: a = SHARED + rnd.nextInt(6 * 4096); break;
+                case 3: a = 0x7F0000000000L + 0x100000L * t + 8 * rnd.nextInt(2048); break;
+                default: a = 0x20000000L + 0x100000L * t + 8 * rnd.nextInt(4096); break;
+            }
+            w.memory(store ? MemType.STORE : MemType.LOAD, size, MemType.FIXED, a);
+        }
+    }
+}
