@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.dsmscope.replay.Replay;
 import org.dsmscope.trace.CallType;
 import org.dsmscope.trace.MemType;
 import org.dsmscope.trace.TraceWriter;
@@ -122,7 +123,9 @@ class CiatCommandTest {
             assertEquals(0, shown.status, shown.err);
             // the final line always; lines before it only if the ticker got to run before the end
             assertTrue(shown.err.startsWith("\rciat: ") || shown.err.startsWith("ciat: "), shown.err);
-            String last = shown.err.substring(shown.err.lastIndexOf('\r') + 1).trim();
+            // a partitioned run says after the count how it ran (a line of its own)
+            String err = shown.err.replaceAll("\nciat: \\d+ partitions, [^\n]*\n$", "\n");
+            String last = err.substring(err.lastIndexOf('\r') + 1).trim();
             assertTrue(last.matches("ciat: " + records + " records replayed, \\d+\\.\\d s"), last);
             assertEquals(quiet.out, shown.out);
             assertEquals(report, Files.readString(Path.of(base + ".ciat_report")));
@@ -381,10 +384,24 @@ class CiatCommandTest {
         for (String e : exts) {
             want.add(Files.readString(Path.of(base + e)));
         }
-        for (String n : new String[] {"2", "3", "0"}) {
-            Run par = run("ciat", "-ciat_events", "--partitions", n, "--json", dir.resolve("p.json").toString(),
-                    base);
+        for (String n : new String[] {"2", "3", "0", "replays"}) {
+            boolean replays = n.equals("replays");
+            if (replays) {
+                // the replay per partition, as the routed mode falls back to it
+                System.setProperty(CiatCommand.MODE_PROPERTY, Replay.MODE_REPLAYS);
+            }
+            Run par;
+            try {
+                par = run("ciat", "-ciat_events", "--progress", "--partitions", replays ? "2" : n, "--json",
+                        dir.resolve("p.json").toString(), base);
+            } finally {
+                System.clearProperty(CiatCommand.MODE_PROPERTY);
+            }
             assertEquals(0, par.status, par.err);
+            if (!n.equals("0") || Runtime.getRuntime().availableProcessors() > 1) {
+                assertTrue(par.err.contains(replays ? "partitions, one replay of the trace files per partition"
+                        : "partitions, routed (each trace file read once)"), par.err);
+            }
             for (int i = 0; i < exts.length; i++) {
                 assertEquals(want.get(i), Files.readString(Path.of(base + exts[i])), n + exts[i]);
             }

@@ -131,7 +131,11 @@ final class Prescan {
         return open(p, o, 1 << 20);
     }
 
+    /** Trace files opened by prescans, replays and routers so far (tests count the reads of a routed replay). */
+    static final java.util.concurrent.atomic.AtomicLong OPENED = new java.util.concurrent.atomic.AtomicLong();
+
     static TraceReader open(Path p, ReplayOptions o, int buffer) {
+        OPENED.incrementAndGet();
         try {
             return TraceReader.open(p, TraceReader.Options.defaults().skipBadRecords(o.skipBadRecords)
                     .order(o.byteOrder).bufferBytes(buffer));

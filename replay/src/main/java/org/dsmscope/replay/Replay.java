@@ -43,6 +43,8 @@ public final class Replay implements ReplayContext {
     private boolean symbolsRead;
     /** A partition of a routed replay: its pipe of each thread ({@link #runRouted}); else null. */
     private RoutedPipe[] routedPipes;
+    /** This replay runs (or ran last) as a partition of a routed replay ({@link #routed()}). */
+    private boolean routedPart;
     /** How the last partitioned run ran: {@link #MODE_ROUTED}, {@link #MODE_REPLAYS}, or null. */
     private String mode;
     /** Bytes a routed pipe holds before its router waits for the partition ({@link #runRouted}). */
@@ -286,6 +288,7 @@ public final class Replay implements ReplayContext {
     private <A extends Analysis> List<A> runParts(int parts, java.util.function.IntFunction<A> factory,
             java.util.function.IntFunction<Replay> make, Runnable[] helpers) {
         analyses.clear();
+        routedPart = routedPipes != null;
         // Each partition's replay and analysis are made on the thread that runs them: objects made one after the
         // other by one thread lie side by side, and two threads writing fields in one cache line slow each other
         // down on every record.
@@ -444,6 +447,7 @@ public final class Replay implements ReplayContext {
             return runParts(parts, factory, k -> {
                 Replay r = new Replay(detailed, calls, o);
                 r.routedPipes = column(pipes, k);
+                r.routedPart = true;
                 return r;
             }, routers);
         } finally {
@@ -646,7 +650,7 @@ public final class Replay implements ReplayContext {
 
     @Override
     public boolean routed() {
-        return routedPipes != null;
+        return routedPart;
     }
 
     @Override

@@ -1,0 +1,275 @@
+package org.dsmscope.replay;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.dsmscope.replay.gen.ForkJoinGen;
+import org.dsmscope.trace.BadInputException;
+import org.dsmscope.trace.TraceSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The routed partitioned replay ({@link Replay#runRouted}, module README "Partitioned replay"): every partition
+ * gets exactly the serial run's accesses that the router gave it, in the serial order and clocks, the rest as gaps
+ * at the serial places, and every other callback of the serial run; each trace file is read once after the
+ * prescan; tiny pipes do not deadlock; what cannot be routed runs one replay per partition.
+ */
+class RoutedReplayTest {
+    @TempDir
+    Path dir;
+
+    /** Routes by page (page mod parts) and by thread (t mod parts), as CIAT routes by page owner and thread owner. */
+    static Replay.Router byPageAndThread(int parts) {
+        return (thread, address, size, to) -> {
+            int n = 0;
+            to[n++] = thread % parts;
+            for (long page = address >>> 12; page <= (address + Math.max(size, 1) - 1) >>> 12; page++) {
+                int p = (int) (page % parts);
+                boolean seen = false;
+                for (int i = 0; i < n; i++) {
+                    seen |= to[i] == p;
+                }
+                if (!seen) {
+                    to[n++] = p;
+                }
+            }
+            return n;
+        };
+    }
+
+    /**
+     * Logs what a partition sees: its accesses, its gaps expanded into one line per skipped access (clocks from
+     * the gap's), and everything else; {@code mine} the accesses alone.
+     */
+    static final class Seen implements Analysis {
+        final List<String> all = new ArrayList<>();
+        final List<String> mine = new ArrayList<>();
+        final List<String> other = new ArrayList<>();
+        long bytes;
+        ReplayContext ctx;
+
+        @Override
+        public void begin(ReplayContext c) {
+            ctx = c;
+        }
+
+        @Override
+        public void access(int thread, int cpu, long clock, int memType, int size, boolean store, long address) {
+            String s = thread + " " + clock;
+            all.add(s);
+            mine.add(s + " " + Long.toHexString(address) + " " + size + (store ? " S" : " L"));
+            bytes += size;
+        }
+
+        @Override
+        public void skipped(int thread, long clock, int count, long b) {
+            for (int i = 0; i < count; i++) {
+                all.add(thread + " " + (clock + i));
+            }
+            bytes += b;
+        }
+
+        @Override
+        public void call(int thread, int cpu, long clock, CallEvent call) {
+            other.add("C " + thread + " " + clock + " " + call.type + " " + call.waitClocks + " " + call.startTime);
+        }
+
+        @Override
+        public void waited(int thread, int cpu, long from, long to, int reason) {
+            other.add("W " + thread + " " + from + " " + to + " " + reason);
+        }
+
+        @Override
+        public void phaseBegin(Phase phase) {
+            other.add("P " + phase.id() + " " + phase.startClock());
+        }
+
+        @Override
+        public void phaseEnd(Phase phase, PhaseTimes times) {
+            other.add("E " + phase.endClock() + " " + java.util.Arrays.deepToString(Recorder.copy(times)));
+        }
+
+        @Override
+        public void end(ReplayContext c, PhaseTimes total) {
+            other.add("end " + java.util.Arrays.deepToString(Recorder.copy(total)));
+        }
+    }
+
+    @Property(tries = 40)
+    void routedPartitions_seeTheSerialRunsAccessesTheyAreGiven_andGapsInPlace(@ForAll long seed,
+            @ForAll @IntRange(min = 1, max = 6) int threads, @ForAll @IntRange(min = 0, max = 3) int partsIndex,
+            @ForAll boolean tiny) throws IOException {
+        int parts = new int[] {2, 3, 7, 16}[partsIndex];
+        Path d = Files.createTempDirectory("routed");
+        try {
+            SplittableRandom rnd = new SplittableRandom(seed);
+            ForkJoinGen.Params p = new ForkJoinGen.Params();
+            p.threads = threads;
+            p.instructions = 1 + rnd.nextInt(3000);
+            p.lockRate = rnd.nextInt(3) * 0.02;
+            p.barriers = rnd.nextInt(4);
+            p.sharedBytes = 4096L << rnd.nextInt(4);
+            p.sharedFraction = rnd.nextDouble();
+            p.seed = seed;
+            TraceSet set = ForkJoinGen.write(d, "fj", p);
+            Seen serial = new Seen();
+            new Replay(set, null, new ReplayOptions()).add(serial).run();
+            Replay routed = new Replay(set, null, new ReplayOptions());
+            if (tiny) {
+                routed.routedCapacity(rnd.nextInt(100));
+            }
+            Replay.Router router = byPageAndThread(parts);
+            List<Seen> ps = routed.runRouted(parts, k -> new Seen(), ctx -> router);
+            assertEquals(Replay.MODE_ROUTED, routed.partitionMode());
+            int[] to = new int[parts];
+            for (int k = 0; k < parts; k++) {
+                Seen s = ps.get(k);
+                assertTrue(s.ctx.routed());
+                assertEquals(serial.all, s.all, "partition " + k + ": accesses and gaps in the serial order");
+                assertEquals(serial.other, s.other, "partition " + k + ": calls, waits and phases");
+                assertEquals(serial.bytes, s.bytes, "partition " + k + ": bytes");
+                List<String> expected = new ArrayList<>();
+                for (String a : serial.mine) {
+                    String[] f = a.split(" ");
+                    int n = router.route(Integer.parseInt(f[0]), Long.parseLong(f[2], 16), Integer.parseInt(f[3]), to);
+                    for (int i = 0; i < n; i++) {
+                        if (to[i] == k) {
+                            expected.add(a);
+                        }
+                    }
+                }
+                assertEquals(expected, s.mine, "partition " + k + ": its accesses");
+            }
+            assertEquals(serial.all.size(), routed.records() - countCalls(serial), "records counted with gaps");
+        } finally {
+            ClockOrderPropertyTest.delete(d);
+        }
+    }
+
+    private static long countCalls(Seen s) {
+        return s.other.stream().filter(x -> x.startsWith("C ")).count();
+    }
+
+    @Test
+    void aRoutedReplay_readsEachTraceFileOnceAfterThePrescan() {
+        ForkJoinGen.Params p = new ForkJoinGen.Params();
+        p.threads = 5;
+        p.instructions = 20000;
+        TraceSet set = ForkJoinGen.write(dir, "once", p);
+        long before = Prescan.OPENED.get();
+        Replay routed = new Replay(set, null, new ReplayOptions());
+        routed.runRouted(4, k -> new Seen(), ctx -> byPageAndThread(4));
+        assertEquals(Replay.MODE_ROUTED, routed.partitionMode());
+        assertEquals(2 * 5, Prescan.OPENED.get() - before, "the prescan and the router: each file twice in all");
+        before = Prescan.OPENED.get();
+        Replay replays = new Replay(set, null, new ReplayOptions());
+        replays.runInPartitions(4, k -> new Seen());
+        assertEquals(5 + 4 * 5, Prescan.OPENED.get() - before, "one replay per partition: the prescan, then 4 reads");
+    }
+
+    @Test
+    void tracesThatCannotBeRouted_runOneReplayPerPartition_withTheSameResults() {
+        // branch records (an instruction stream every partition needs)
+        ForkJoinGen.Params p = new ForkJoinGen.Params();
+        p.threads = 3;
+        p.instructions = 3000;
+        p.branches = true;
+        assertFallsBack(ForkJoinGen.write(dir, "branches", p), new ReplayOptions());
+        // a loop of loads long enough to be a spin
+        TraceSet spin = TestTraces.write(dir, "spin", w -> w.spawn(1).stores(3, 0x1000).loads(1, 0x2000)
+                .loads(1, 0x2000).loads(1, 0x2000).loads(1, 0x2000).loads(1, 0x2000).stores(1, 0x2000).join(),
+                w -> w.stores(20, 0x3000));
+        assertFallsBack(spin, new ReplayOptions());
+        // skipping bad records (the problems are the replay's own)
+        p.branches = false;
+        ReplayOptions skip = new ReplayOptions();
+        skip.skipBadRecords = true;
+        assertFallsBack(ForkJoinGen.write(dir, "skip", p), skip);
+        // one load fewer than a spin needs: routed
+        TraceSet four = TestTraces.write(dir, "four", w -> w.spawn(1).loads(1, 0x2000).loads(1, 0x2000)
+                .loads(1, 0x2000).loads(1, 0x2000).stores(1, 0x2000).join(), w -> w.stores(20, 0x3000));
+        Replay r = new Replay(four, null, new ReplayOptions());
+        r.runRouted(2, k -> new Seen(), ctx -> byPageAndThread(2));
+        assertEquals(Replay.MODE_ROUTED, r.partitionMode());
+    }
+
+    private static void assertFallsBack(TraceSet set, ReplayOptions o) {
+        Seen serial = new Seen();
+        new Replay(set, null, o).add(serial).run();
+        Replay r = new Replay(set, null, o);
+        List<Seen> ps = r.runRouted(3, k -> new Seen(), ctx -> byPageAndThread(3));
+        assertEquals(Replay.MODE_REPLAYS, r.partitionMode(), set.base());
+        for (Seen s : ps) {
+            assertFalse(s.ctx.routed());
+            assertEquals(serial.all, s.all);
+            assertEquals(serial.other, s.other);
+        }
+    }
+
+    @Test
+    void aFailingPartition_endsTheRoutedReplay_withTheError() {
+        // thread 1 ends inside a critical section: every partition's engine finds it; tiny pipes, so the router
+        // waits for the partitions when they fail
+        TraceSet set = TestTraces.write(dir, "bad", w -> w.spawn(1).stores(500, 0x1000).join(),
+                w -> w.lock(0x100).stores(500, 0x2000));
+        Replay r = new Replay(set, null, new ReplayOptions()).routedCapacity(0);
+        BadInputException e = assertThrows(BadInputException.class,
+                () -> r.runRouted(3, k -> new Seen(), ctx -> byPageAndThread(3)));
+        assertTrue(e.getMessage().contains("critical section"), e.getMessage());
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            assertTrue(!t.getName().startsWith("dsmscope-router") || !t.isAlive(), t.getName() + " still runs");
+        }
+    }
+
+    @Property(tries = 200)
+    void routeCheck_rejectsEveryThreadInWhichTheSpinDetectorFindsALoop(@ForAll long seed) {
+        SplittableRandom rnd = new SplittableRandom(seed);
+        SpinDetector spin = new SpinDetector(1, (t, from, to, state) -> {
+            throw new AssertionError("loop");
+        });
+        RouteCheck check = new RouteCheck();
+        boolean loop = false;
+        int locations = 1 + rnd.nextInt(7);
+        for (int i = 0; i < 60; i++) {
+            long a = 0x1000 + 8L * rnd.nextInt(locations);
+            int size = rnd.nextInt(10) == 0 ? 4 : 8;
+            boolean store = rnd.nextInt(12) == 0;
+            try {
+                spin.access(0, i, size, store, a);
+                if (rnd.nextInt(30) == 0) {
+                    spin.call(0);
+                }
+            } catch (AssertionError e) {
+                loop = true;
+            }
+            accessCheck(check, store, size, a);
+        }
+        try {
+            spin.phaseEnd();
+        } catch (AssertionError e) {
+            loop = true;
+        }
+        if (loop) {
+            assertFalse(check.routable, "a loop the detector reports must make the thread not routable");
+        }
+    }
+
+    private static void accessCheck(RouteCheck c, boolean store, int size, long a) {
+        int f1 = store ? org.dsmscope.trace.MemType.encode(org.dsmscope.trace.MemType.STORE, size,
+                org.dsmscope.trace.MemType.FIXED) : org.dsmscope.trace.MemType.encode(
+                org.dsmscope.trace.MemType.LOAD, size, org.dsmscope.trace.MemType.FIXED);
+        c.run(new long[] {((long) f1 << 32) | (a & 0xFFFFFFFFL)}, 0, 1, 0);
+    }
+}
