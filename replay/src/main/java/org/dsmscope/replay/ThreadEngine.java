@@ -236,8 +236,7 @@ final class ThreadEngine {
         for (int i = 0, u = t; i < n; i++, u = u + 1 == n ? 0 : u + 1) {
             if (state[u] == RUNNABLE) {
                 // with exact reconstruction a memory record may take more than one clock: no rounds
-                if (clock[u] != c || resume[u] || stopped[u] || fetchMode[u] || code != null && pcValid[u]
-                        || gapLeft[u] > 0) {
+                if (clock[u] != c || resume[u] || stopped[u] || fetchMode[u] || code != null && pcValid[u]) {
                     return false;
                 }
                 order[m++] = u;
@@ -247,7 +246,19 @@ final class ThreadEngine {
             return false;
         }
         int rounds = ROUNDS;
+        boolean gaps = false;
         for (int k = 0; k < m; k++) {
+            long g = gapLeft[order[k]];
+            if (g > 0) {
+                // a routed gap: its accesses take part in the rounds as skipped ones (one per round)
+                if (g < MIN_ROUNDS) {
+                    return false;
+                }
+                rounds = (int) Math.min(rounds, g);
+                aheadWords[k] = null;
+                gaps = true;
+                continue;
+            }
             TraceReader r = rd[order[k]];
             int a = r.peekRun(rounds);
             long[] w = r.runWords();
@@ -268,6 +279,9 @@ final class ThreadEngine {
         for (int k = 0; k < m; k++) {
             fetches |= pcValid[order[k]];
         }
+        if (fetches && gaps) {
+            return false; // routed traces have no instruction stream: not reached
+        }
         if (fetches) {
             for (int j = 0; j < rounds; j++) {
                 for (int k = 0; k < m; k++) {
@@ -281,8 +295,12 @@ final class ThreadEngine {
         }
         replayed += (long) rounds * m;
         for (int k = 0; k < m; k++) {
-            rd[order[k]].skip(rounds);
-            aheadWords[k] = null;
+            if (aheadWords[k] != null) {
+                rd[order[k]].skip(rounds);
+                aheadWords[k] = null;
+            } else {
+                gapLeft[order[k]] -= rounds;
+            }
         }
         last = order[m - 1];
         return true;
@@ -309,7 +327,15 @@ final class ThreadEngine {
             long cj = c + j;
             for (int k = 0; k < m; k++) {
                 int t = order[k];
-                long word = words[k][start[k] + j];
+                long[] w = words[k];
+                if (w == null) {
+                    // a routed gap's access (rounds): numbered, not delivered; its gap's bytes with the first
+                    sink.skipped(t, cj, 1, gapBytes[t]);
+                    gapBytes[t] = 0;
+                    clock[t] = cj + 1;
+                    continue;
+                }
+                long word = w[start[k] + j];
                 int f1 = (int) (word >>> 32);
                 int size = MemType.bytes(f1);
                 long addr = high[k] | (word & 0xFFFFFFFFL);
@@ -576,6 +602,13 @@ final class ThreadEngine {
         public void access(int thread, int cpu, long clock, int memType, int size, boolean store, long address) {
             for (Analysis a : an) {
                 a.access(thread, cpu, clock, memType, size, store, address);
+            }
+        }
+
+        @Override
+        public void skipped(int thread, long clock, int count, long bytes) {
+            for (Analysis a : an) {
+                a.skipped(thread, clock, count, bytes);
             }
         }
     }
