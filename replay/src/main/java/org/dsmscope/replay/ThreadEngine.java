@@ -221,8 +221,9 @@ final class ThreadEngine {
      * plain memory records, which advance a clock by exactly one and change no state, the replay would run them
      * one record per thread per round, in cyclic order from t, round after round; this runs the same records in
      * the same order straight from the readers' arrays, as many rounds as every thread has such records (at most
-     * {@value #ROUNDS}), without choosing a thread per record. Returns false, having read nothing, when the
-     * rounds do not apply (a thread at another clock, resuming, stopped or in fetch mode; fewer than
+     * {@value #ROUNDS}), without choosing a thread per record. A thread inside a routed gap ({@link #gap}) takes
+     * part with one skipped access per round, for at most the gap's length. Returns false, having read nothing, when
+     * the rounds do not apply (a thread at another clock, resuming, stopped or in fetch mode; fewer than
      * {@value #MIN_ROUNDS} rounds; one runnable thread).
      */
     private boolean rounds(int t, long c) {
