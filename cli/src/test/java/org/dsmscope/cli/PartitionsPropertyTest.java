@@ -13,8 +13,12 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 import org.dsmscope.cdat.config.CacheGeometry;
 import org.dsmscope.cdat.config.CdatConfig;
@@ -42,8 +46,7 @@ class PartitionsPropertyTest {
             @ForAll @IntRange(min = 1, max = 4) int chunks, @ForAll @IntRange(min = 10, max = 300) int accesses,
             @ForAll long seed, @ForAll boolean globalAge, @ForAll boolean lineGranularity, @ForAll boolean hpux,
             @ForAll boolean sampled) throws IOException {
-        Path dir = Files.createTempDirectory("partprop");
-        try {
+        inTempDir(dir -> {
             String base = RandomTraces.threads(dir, "t", threads, chunks, accesses, seed);
             List<String> args = ciatArgs(dir, globalAge, lineGranularity);
             if (hpux) {
@@ -54,27 +57,20 @@ class PartitionsPropertyTest {
             }
             args.add(base);
             ciatSameBytes(dir, base, args);
-        } finally {
-            delete(dir);
-        }
+        });
     }
 
     @Property(tries = 8)
     void ciat_processTraces_partitionedRunsWriteTheSerialRunsBytes(
-            @ForAll @IntRange(min = 1, max = 5) int processes, @ForAll @IntRange(min = 1, max = 4) int p,
-            @ForAll @IntRange(min = 10, max = 300) int slice, @ForAll boolean keep, @ForAll boolean rr,
-            @ForAll boolean affinity, @ForAll boolean handleIo, @ForAll long seed, @ForAll boolean globalAge,
-            @ForAll boolean lineGranularity) throws IOException {
-        Path dir = Files.createTempDirectory("partprop");
-        try {
+            @ForAll @IntRange(min = 1, max = 5) int processes, @ForAll("scheduler") List<String> scheduler,
+            @ForAll long seed, @ForAll boolean globalAge, @ForAll boolean lineGranularity) throws IOException {
+        inTempDir(dir -> {
             String base = RandomTraces.processes(dir, "s", processes, seed);
             List<String> args = ciatArgs(dir, globalAge, lineGranularity);
-            args.addAll(processArgs(p, slice, keep, rr, affinity, handleIo));
+            args.addAll(scheduler);
             args.add(base);
             ciatSameBytes(dir, base, args);
-        } finally {
-            delete(dir);
-        }
+        });
     }
 
     @Property(tries = 4)
@@ -82,31 +78,62 @@ class PartitionsPropertyTest {
             @ForAll @IntRange(min = 1, max = 8) int threads, @ForAll @IntRange(min = 1, max = 3) int chunks,
             @ForAll @IntRange(min = 10, max = 200) int accesses, @ForAll long seed, @ForAll boolean hpux)
             throws IOException {
-        Path dir = Files.createTempDirectory("partprop");
-        try {
+        inTempDir(dir -> {
             String base = RandomTraces.threads(dir, "t", threads, chunks, accesses, seed);
-            List<String> args = new ArrayList<>();
-            if (hpux) {
-                args.add("-HPUX");
-            }
-            cdatEveryVariant(dir, base, args, new SplittableRandom(seed));
-        } finally {
-            delete(dir);
-        }
+            cdatEveryVariant(dir, base, hpux ? List.of("-HPUX") : List.of(), new SplittableRandom(seed));
+        });
     }
 
     @Property(tries = 3)
     void cdat_processTraces_everyProtocolPolicyAndInterconnectCache_partitionedRunsWriteTheSerialRunsBytes(
-            @ForAll @IntRange(min = 1, max = 5) int processes, @ForAll @IntRange(min = 1, max = 4) int p,
-            @ForAll @IntRange(min = 10, max = 300) int slice, @ForAll boolean keep, @ForAll boolean rr,
-            @ForAll boolean affinity, @ForAll boolean handleIo, @ForAll long seed) throws IOException {
+            @ForAll @IntRange(min = 1, max = 5) int processes, @ForAll("scheduler") List<String> scheduler,
+            @ForAll long seed) throws IOException {
+        inTempDir(dir -> {
+            String base = RandomTraces.processes(dir, "s", processes, seed);
+            cdatEveryVariant(dir, base, scheduler, new SplittableRandom(seed));
+        });
+    }
+
+    /**
+     * The slice scheduler's options: {@code -i p} (1 to 4 processors), {@code -s} (10 to 300 instructions), and
+     * maybe {@code -k}, {@code -rr_interleaving}, {@code -a} and {@code -handle_io} with a short disk latency.
+     */
+    @Provide
+    Arbitrary<List<String>> scheduler() {
+        Arbitrary<Boolean> flag = Arbitraries.of(false, true);
+        return Combinators.combine(Arbitraries.integers().between(1, 4), Arbitraries.integers().between(10, 300),
+                flag, flag, flag, flag).as((p, slice, keep, rr, affinity, handleIo) -> {
+                    List<String> args = new ArrayList<>(List.of("-i", p.toString(), "-s", slice.toString()));
+                    if (keep) {
+                        args.add("-k");
+                    }
+                    if (rr) {
+                        args.add("-rr_interleaving");
+                    }
+                    if (affinity) {
+                        args.add("-a");
+                    }
+                    if (handleIo) {
+                        args.addAll(List.of("-handle_io", "-disk_latency", "0.05", "-mhz", "1", "-ipc", "1"));
+                    }
+                    return args;
+                });
+    }
+
+    /** A body run in a fresh temporary folder. */
+    private interface InDir {
+        void run(Path dir) throws IOException;
+    }
+
+    /** Runs {@code body} in a fresh temporary folder, deleted afterwards. */
+    private static void inTempDir(InDir body) throws IOException {
         Path dir = Files.createTempDirectory("partprop");
         try {
-            String base = RandomTraces.processes(dir, "s", processes, seed);
-            cdatEveryVariant(dir, base, processArgs(p, slice, keep, rr, affinity, handleIo),
-                    new SplittableRandom(seed));
+            body.run(dir);
         } finally {
-            delete(dir);
+            try (Stream<Path> s = Files.walk(dir)) {
+                s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
         }
     }
 
@@ -118,25 +145,6 @@ class PartitionsPropertyTest {
         }
         if (lineGranularity) {
             args.addAll(List.of("--age-granularity", "64"));
-        }
-        return args;
-    }
-
-    /** The slice scheduler's options: {@code -i p -s slice}, and {@code -k}, {@code -rr_interleaving}, {@code -a}. */
-    private static List<String> processArgs(int p, int slice, boolean keep, boolean rr, boolean affinity,
-            boolean handleIo) {
-        List<String> args = new ArrayList<>(List.of("-i", Integer.toString(p), "-s", Integer.toString(slice)));
-        if (keep) {
-            args.add("-k");
-        }
-        if (rr) {
-            args.add("-rr_interleaving");
-        }
-        if (affinity) {
-            args.add("-a");
-        }
-        if (handleIo) {
-            args.addAll(List.of("-handle_io", "-disk_latency", "0.05", "-mhz", "1", "-ipc", "1"));
         }
         return args;
     }
@@ -264,11 +272,5 @@ class PartitionsPropertyTest {
         Path f = dir.resolve(c.name + ".cfg");
         Files.writeString(f, c.toText());
         return f;
-    }
-
-    private static void delete(Path dir) throws IOException {
-        try (Stream<Path> s = Files.walk(dir)) {
-            s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
     }
 }
