@@ -12,6 +12,8 @@ import org.dsmscope.cdat.config.Replacement;
  * stamps within the set; each set draws from its own generator), so a simulation split by set index gives the same
  * choices (cdat/README.md "Partitions").
  * With versions on ({@link CoherenceChecker}), each way also keeps the version of the data it holds.
+ * In a partition ({@link Deal}) the arrays hold only the sets of the partition's set indexes, packed, so N partitions
+ * together hold one serial run's caches.
  */
 final class CacheArray {
     static final byte INVALID = 0;
@@ -31,27 +33,79 @@ final class CacheArray {
     /** Per set: its random replacement generator's state (null unless random; 0 = not yet drawn from). */
     private final long[] random;
 
+    /** The sets held (null: every set). */
+    private final Deal deal;
+
     /** Victim of the last {@link #fill}: its line and state ({@link #INVALID} if the way was free). */
     long victimLine;
     byte victimState;
     long victimVersion;
 
+    /** A cache of geometry {@code g} holding every set. */
     CacheArray(CacheGeometry g, boolean versions) {
+        this(g, versions, null);
+    }
+
+    /** A cache of geometry {@code g} holding the sets {@code deal} gives a partition (null: every set). */
+    CacheArray(CacheGeometry g, boolean versions, Deal deal) {
         this.sets = g.sets();
         this.ways = g.associativity();
         this.setMask = sets - 1;
         this.replacement = g.replacement();
-        int n = sets * ways;
+        this.deal = deal;
+        int held = deal == null ? sets : deal.held(sets);
+        int n = held * ways;
         line = new long[n];
         state = new byte[n];
         stamp = new long[n];
         version = versions ? new long[n] : null;
-        random = replacement == Replacement.RANDOM ? new long[sets] : null;
+        random = replacement == Replacement.RANDOM ? new long[held] : null;
     }
 
-    /** The next draw of set {@code set}'s generator (xorshift64, seeded from the set index). */
-    private long draw(int set) {
-        long x = random[set];
+    /**
+     * The sets a partition holds (cdat/README.md "Partitions"): a set's index mod {@code dealt} ({@link
+     * Cdat#partitionSets}, a power of two dividing every cache's sets) is dealt round-robin to {@code parts}
+     * partitions; a partition keeps the sets of its indexes, packed block by block of {@code dealt} sets.
+     */
+    static final class Deal {
+        private final int shift;
+        private final int mask;
+        private final int perBlock;
+        /** Per index mod dealt: its rank among this partition's indexes, or a negative number (not held). */
+        private final int[] slot;
+
+        /** The sets of partition {@code part} of {@code parts}, {@code dealt} set indexes dealt. */
+        Deal(int dealt, int part, int parts) {
+            shift = Integer.numberOfTrailingZeros(dealt);
+            mask = dealt - 1;
+            slot = new int[dealt];
+            int n = 0;
+            for (int i = 0; i < dealt; i++) {
+                // an index of another partition: far below 0, so a way computed from it is out of the arrays
+                slot[i] = i % parts == part ? n++ : Integer.MIN_VALUE / 2;
+            }
+            perBlock = n;
+        }
+
+        /** Sets held of a cache of {@code sets} sets. */
+        int held(int sets) {
+            return (sets >>> shift) * perBlock;
+        }
+
+        /** The position of set {@code set} among those held. */
+        int position(int set) {
+            return (set >>> shift) * perBlock + slot[set & mask];
+        }
+    }
+
+    /** The position of set {@code set} in the arrays. */
+    private int position(int set) {
+        return deal == null ? set : deal.position(set);
+    }
+
+    /** The next draw of set {@code set}'s generator (xorshift64, seeded from the set index), at {@code at}. */
+    private long draw(int set, int at) {
+        long x = random[at];
         if (x == 0) {
             x = 0x9E3779B97F4A7C15L ^ (set + 1L) * 0xBF58476D1CE4E5B9L;
             x = x == 0 ? 1 : x;
@@ -59,13 +113,13 @@ final class CacheArray {
         x ^= x << 13;
         x ^= x >>> 7;
         x ^= x << 17;
-        random[set] = x;
+        random[at] = x;
         return x;
     }
 
     /** The way index holding {@code ln} (valid), or -1. */
     int find(long ln) {
-        int base = (int) (ln & setMask) * ways;
+        int base = position((int) (ln & setMask)) * ways;
         for (int i = base, end = base + ways; i < end; i++) {
             if (state[i] != INVALID && line[i] == ln) {
                 return i;
@@ -93,7 +147,8 @@ final class CacheArray {
      */
     int fill(long ln, byte st) {
         int set = (int) (ln & setMask);
-        int base = set * ways;
+        int at = position(set);
+        int base = at * ways;
         int v = -1;
         for (int i = base, end = base + ways; i < end; i++) {
             if (state[i] == INVALID) {
@@ -103,7 +158,7 @@ final class CacheArray {
         }
         if (v < 0) {
             if (replacement == Replacement.RANDOM) {
-                v = base + (int) Long.remainderUnsigned(draw(set), ways);
+                v = base + (int) Long.remainderUnsigned(draw(set, at), ways);
             } else {
                 v = base;
                 for (int i = base + 1, end = base + ways; i < end; i++) {

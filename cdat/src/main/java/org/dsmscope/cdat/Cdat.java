@@ -101,7 +101,11 @@ public final class Cdat implements Analysis {
         for (int k = 0; k < ios; k++) {
             ioNode[k] = ios == 1 ? 0 : cfg.nodeOf(cfg.processorOf(k));
         }
-        m = new Machine(cfg, opt.check, opt.hpux, ios, ioNode);
+        part = c.partition();
+        parts = c.partitions();
+        // a partition's caches hold only the sets of its lines
+        m = new Machine(cfg, opt.check, opt.hpux, ios, ioNode,
+                parts > 1 ? new CacheArray.Deal(partitionSets(cfg), part, parts) : null);
         procOf = new int[Math.max(c.processors(), c.threads())];
         for (int i = 0; i < procOf.length; i++) {
             procOf[i] = cfg.processorOf(i);
@@ -119,8 +123,6 @@ public final class Cdat implements Analysis {
         }
         current = new Counters(cfg.processors());
         m.counters = current;
-        part = c.partition();
-        parts = c.partitions();
         if (parts > 1) {
             all = false;
             int sets = partitionSets(cfg);

@@ -91,6 +91,12 @@ final class Machine {
     private int source;
 
     Machine(CdatConfig cfg, boolean versions, boolean hpux, int ioProcessors, int[] ioProcessorNode) {
+        this(cfg, versions, hpux, ioProcessors, ioProcessorNode, null);
+    }
+
+    /** The machine of a partition: its caches hold the sets {@code deal} gives it (null: every set). */
+    Machine(CdatConfig cfg, boolean versions, boolean hpux, int ioProcessors, int[] ioProcessorNode,
+            CacheArray.Deal deal) {
         this.cfg = cfg;
         this.proto = new Protocol(cfg.protocol);
         this.processors = cfg.processors();
@@ -103,13 +109,13 @@ final class Machine {
         dcache = new CacheArray[processors];
         icache = new CacheArray[processors];
         for (int g = 0; g < processors; g++) {
-            dcache[g] = new CacheArray(cfg.dataCache, versions);
-            icache[g] = new CacheArray(cfg.instructionCache, versions);
+            dcache[g] = new CacheArray(cfg.dataCache, versions, deal);
+            icache[g] = new CacheArray(cfg.instructionCache, versions, deal);
         }
         ic = cfg.interconnectCache == null ? null : new CacheArray[cfg.nodes];
         if (ic != null) {
             for (int n = 0; n < cfg.nodes; n++) {
-                ic[n] = new CacheArray(cfg.interconnectCache, versions);
+                ic[n] = new CacheArray(cfg.interconnectCache, versions, deal);
             }
         }
         memVersion = versions ? new long[16] : null;

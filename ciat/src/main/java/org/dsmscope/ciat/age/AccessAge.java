@@ -58,13 +58,9 @@ public final class AccessAge {
         this.rate = rate;
         this.threshold = rate >= 1 ? (1L << 24) : (long) Math.floor(rate * (1L << 24));
         this.weight = rate >= 1 ? 1 : Math.round(1 / rate);
+        // a stream's tracker is made at its first analysed access: a partition keeps the streams of some threads
+        // only (ciat/README.md "Parallel analysis"), and an empty tracker takes about 1.8 KB
         this.trackers = new AgeTracker[scope == Scope.GLOBAL ? 1 : threads];
-        for (int i = 0; i < trackers.length; i++) {
-            trackers[i] = new AgeTracker();
-            if (rate >= 1) {
-                trackers[i].bucketsOnly(shift); // only buckets are recorded (sampled ages are scaled first)
-            }
-        }
         run = Math.max(64, Math.min(1024, (1 << 20) / trackers.length));
         heldAddress = new long[trackers.length][];
         heldSize = new int[trackers.length][];
@@ -134,6 +130,13 @@ public final class AccessAge {
 
     private void analyse(int i, int n) {
         AgeTracker tr = trackers[i];
+        if (tr == null) {
+            tr = new AgeTracker();
+            if (rate >= 1) {
+                tr.bucketsOnly(shift); // only buckets are recorded (sampled ages are scaled first)
+            }
+            trackers[i] = tr;
+        }
         AgeStats st = heldStats;
         long[] addr = heldAddress[i];
         int[] sizes = heldSize[i];
@@ -174,11 +177,11 @@ public final class AccessAge {
         return h & 0xFFFFFF;
     }
 
-    /** Bytes of state held by all trackers. */
+    /** Bytes of state held by all trackers (a stream without accesses has none). */
     public long footprintBytes() {
         long b = 0;
         for (int i = 0; i < trackers.length; i++) {
-            b += trackers[i].footprintBytes() + (heldAddress[i] == null ? 0 : run * 12L);
+            b += (trackers[i] == null ? 0 : trackers[i].footprintBytes()) + (heldAddress[i] == null ? 0 : run * 12L);
         }
         return b;
     }
@@ -187,7 +190,7 @@ public final class AccessAge {
     public long pages() {
         long n = 0;
         for (AgeTracker t : trackers) {
-            n += t.pages();
+            n += t == null ? 0 : t.pages();
         }
         return n;
     }

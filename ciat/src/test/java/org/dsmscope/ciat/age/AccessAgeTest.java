@@ -1,6 +1,7 @@
 package org.dsmscope.ciat.age;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.dsmscope.ciat.CiatOptions;
 import org.dsmscope.ciat.CiatResult;
@@ -150,5 +151,35 @@ class AccessAgeTest {
         assertEquals(-1, t.access(10_000, 10_000 + 65_534)); // the largest wide record
         assertEquals(65_535, t.access(10_000 + 65_532, 10_000 + 65_534));
         assertEquals(65_535 + 1_004, t.access(100, 103));
+    }
+
+    /**
+     * A partition keeps the access-age streams of some threads only (ciat/README.md "Parallel analysis"): the
+     * streams of the other threads of a 6,000-thread trace hold no state (a tracker is about 1.8 KB: 11 MB per
+     * partition if every stream had one from the start), and the ages of the streams used are those of an analysis
+     * of those streams alone.
+     */
+    @Test
+    void streamsWithoutAccesses_holdNoState() {
+        AccessAge many = new AccessAge(6000, AccessAge.Scope.THREAD, 1, 1);
+        AccessAge two = new AccessAge(2, AccessAge.Scope.THREAD, 1, 1);
+        AgeStats got = new AgeStats();
+        AgeStats want = new AgeStats();
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(3);
+        for (int i = 0; i < 5000; i++) {
+            int t = rnd.nextInt(2);
+            long a = rnd.nextInt(2048) * 4L;
+            many.access(t == 0 ? 17 : 5999, a, 4, got);
+            two.access(t, a, 4, want);
+        }
+        many.flush();
+        two.flush();
+        assertEquals(want.accesses, got.accesses);
+        assertEquals(want.infinite, got.infinite);
+        assertEquals(java.util.Arrays.toString(want.buckets), java.util.Arrays.toString(got.buckets));
+        assertEquals(two.pages(), many.pages());
+        long held = 2 * 1024 * 12; // a 2-stream analysis holds up to 1024 accesses per stream before analysing them
+        assertTrue(many.footprintBytes() <= two.footprintBytes() - held + 2 * 174 * 12,
+                many.footprintBytes() + " bytes for 2 of 6000 streams, " + two.footprintBytes() + " for 2 of 2");
     }
 }
