@@ -470,8 +470,8 @@ public final class Cdat implements Analysis {
                 }
             }
         }
-        first.finish(first.endCtx, first.endCtx.traces() == null ? null : first.endCtx.traces().base(), merged, lines,
-                first.m.placement.firstTouched());
+        ReplayContext c = first.endCtx;
+        first.finish(c, c.traces() == null ? null : c.traces().base(), merged, lines, first.m.placement.firstTouched());
         return first;
     }
 

@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What {@link Cdat#mergeParts} needs of one partition of a partitioned CDAT run (SPEC §4 "Partitioning", cdat/README.md
- * "Partitions"), as a compact serializable value that can leave the process that ran it (a Spark task): the
- * counts of its lines per phase, its directory entries and the pages placed by first reference (the same in every
- * partition). Not the machine's caches or directory.
+ * What {@link Cdat#mergeParts} needs of one partition of a partitioned CDAT run (SPEC §4 "Partitioning",
+ * cdat/README.md "Partitions"), as a compact serializable value that can leave the process that ran it (a Spark
+ * task): the counts of its lines per phase, its directory entries and the pages placed by first reference (the same
+ * in every partition). Not the machine's caches or directory.
  */
 public final class CdatPart implements java.io.Serializable {
     private static final long serialVersionUID = 1L;

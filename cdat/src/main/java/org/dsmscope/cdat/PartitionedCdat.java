@@ -71,7 +71,7 @@ public final class PartitionedCdat {
         }
     }
 
-    /** One analysis feeding the CDATs of several configurations (one replay, several machines); the CDAT itself for one. */
+    /** One analysis feeding the CDATs of several configurations (one replay, several machines); one CDAT as is. */
     public static Analysis fanout(List<Cdat> sims) {
         return sims.size() == 1 ? sims.get(0) : new Fanout(sims.toArray(new Cdat[0]));
     }

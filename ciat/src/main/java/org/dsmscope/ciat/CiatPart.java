@@ -72,5 +72,4 @@ public final class CiatPart implements java.io.Serializable {
     public long bytes() {
         return pageRows.size() * 9L * 8 + events.length;
     }
-
 }
