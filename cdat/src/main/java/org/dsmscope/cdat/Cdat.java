@@ -396,19 +396,20 @@ public final class Cdat implements Analysis {
             endCtx = c; // a partition's counts: merge() makes the results
             return;
         }
-        finish(c, phases, m.lines(), m.placement.firstTouched());
+        finish(c, c.traces() == null ? null : c.traces().base(), phases, m.lines(), m.placement.firstTouched());
     }
 
     /** The results from the phases' counts; the report and JSON written, as asked. */
-    private void finish(ReplayContext c, List<CdatResult.PhaseCounts> counts, long lines, long firstTouched) {
+    private void finish(ReplayContext c, String base, List<CdatResult.PhaseCounts> counts, long lines,
+            long firstTouched) {
         Counters agg = new Counters(cfg.processors());
         for (CdatResult.PhaseCounts p : counts) {
             agg.add(p.counters);
         }
         result = new CdatResult(cfg, c.threads(), c.processors(), c.ioProcessors(), counts, agg, lines,
                 firstTouched, c.problems(), c.problemCount());
-        if (opt.writeFiles && c.traces() != null) {
-            Path report = output(c.traces().base(), opt.suffix, "cdat_report");
+        if (opt.writeFiles && base != null) {
+            Path report = output(base, opt.suffix, "cdat_report");
             OutputFile.write(report, tmp -> {
                 try (var w = Files.newBufferedWriter(tmp, java.nio.charset.StandardCharsets.UTF_8)) {
                     CdatTextReport.write(result, w);
@@ -450,22 +451,13 @@ public final class Cdat implements Analysis {
         if (partitions.size() != first.parts) {
             throw new IllegalArgumentException(partitions.size() + " partitions given of " + first.parts);
         }
-        List<CdatResult.PhaseCounts> merged = new ArrayList<>();
-        for (int i = 0; i < first.phases.size(); i++) {
-            CdatResult.PhaseCounts p = first.phases.get(i);
-            Counters sum = new Counters(first.cfg.processors());
-            for (Cdat c : partitions) {
-                if (c.phases.size() != first.phases.size() || c.phases.get(i).id != p.id) {
-                    throw new IllegalStateException("partitions saw different phases");
-                }
-                sum.add(c.phases.get(i).counters);
-            }
-            merged.add(new CdatResult.PhaseCounts(p.id, p.kind, p.startClock, p.endClock, sum));
-        }
+        List<List<CdatResult.PhaseCounts>> counts = new ArrayList<>();
         long lines = 0;
         for (Cdat c : partitions) {
+            counts.add(c.phases);
             lines += c.m.lines();
         }
+        List<CdatResult.PhaseCounts> merged = sum(first.cfg, counts);
         if (first.order != null) {
             List<TrafficOrder> orders = new ArrayList<>();
             List<Path[]> parts = new ArrayList<>();
@@ -480,8 +472,54 @@ public final class Cdat implements Analysis {
                 }
             }
         }
-        first.finish(first.endCtx, merged, lines, first.m.placement.firstTouched());
+        ReplayContext c = first.endCtx;
+        first.finish(c, c.traces() == null ? null : c.traces().base(), merged, lines, first.m.placement.firstTouched());
         return first;
+    }
+
+    /** The partitions' counts per phase added up, phase by phase (every partition saw the same phases). */
+    private static List<CdatResult.PhaseCounts> sum(CdatConfig cfg, List<List<CdatResult.PhaseCounts>> parts) {
+        List<CdatResult.PhaseCounts> first = parts.get(0);
+        List<CdatResult.PhaseCounts> merged = new ArrayList<>();
+        for (int i = 0; i < first.size(); i++) {
+            CdatResult.PhaseCounts p = first.get(i);
+            Counters sum = new Counters(cfg.processors());
+            for (List<CdatResult.PhaseCounts> c : parts) {
+                if (c.size() != first.size() || c.get(i).id != p.id) {
+                    throw new IllegalStateException("partitions saw different phases");
+                }
+                sum.add(c.get(i).counters);
+            }
+            merged.add(new CdatResult.PhaseCounts(p.id, p.kind, p.startClock, p.endClock, sum));
+        }
+        return merged;
+    }
+
+    /**
+     * What {@link #mergeParts} needs of this partition, after its replay's end: its counts per phase, its directory
+     * entries and the pages it placed by first reference (a compact serializable value, not the machine's state).
+     */
+    public CdatPart part() {
+        return new CdatPart(phases, m.lines(), m.placement.firstTouched());
+    }
+
+    /**
+     * Merges the shipped partitions ({@link #part}, partition 0 first) of one configuration's partitioned run made
+     * elsewhere (Spark tasks) into a CDAT holding the serial run's results, and writes its report and JSON under
+     * {@code base} as a serial run does; {@code ctx} is the run's context (threads, processors, problems). Traffic
+     * traces are not merged here.
+     */
+    public static Cdat mergeParts(CdatConfig cfg, CdatOptions opt, List<CdatPart> parts, ReplayContext ctx,
+            String base) {
+        List<List<CdatResult.PhaseCounts>> counts = new ArrayList<>();
+        long lines = 0;
+        for (CdatPart p : parts) {
+            counts.add(p.phases());
+            lines += p.lines();
+        }
+        Cdat merged = new Cdat(cfg, opt);
+        merged.finish(ctx, base, sum(cfg, counts), lines, parts.get(0).firstTouchedPages());
+        return merged;
     }
 
     private void closeTraces() {

@@ -6,7 +6,8 @@ import org.dsmscope.cdat.config.CdatConfig;
 /** The results of one CDAT run: per phase and aggregate {@link Counters}, and what the run covered. */
 public final class CdatResult {
     /** One phase's counts. */
-    public static final class PhaseCounts {
+    public static final class PhaseCounts implements java.io.Serializable {
+        private static final long serialVersionUID = 1L;
         /** Phase number, from 1. */
         public final int id;
         /** serial, parallel or user. */

@@ -3,7 +3,8 @@ package org.dsmscope.cdat;
 /**
  * CDAT's counts for one phase or the aggregate (seed 000 §5, SPEC §6). Plain arrays, added up with {@link #add}.
  */
-public final class Counters {
+public final class Counters implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
     /** Streams: data (loads and stores of normal processors), instruction fetches, I/O processors' transfers. */
     public static final int DATA = 0;
     /** Instruction stream. */

@@ -71,6 +71,11 @@ public final class PartitionedCdat {
         }
     }
 
+    /** One analysis feeding the CDATs of several configurations (one replay, several machines); one CDAT as is. */
+    public static Analysis fanout(List<Cdat> sims) {
+        return sims.size() == 1 ? sims.get(0) : new Fanout(sims.toArray(new Cdat[0]));
+    }
+
     /** The CDATs of several configurations in one partition, fed by its replay. */
     private static final class Fanout implements Analysis {
         private final Cdat[] sims;

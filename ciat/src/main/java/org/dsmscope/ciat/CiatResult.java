@@ -4,7 +4,8 @@ import java.util.List;
 import org.dsmscope.ciat.memory.MemoryFigures;
 
 /** Everything CIAT found, as the report, JSON and tests read it. */
-public final class CiatResult {
+public final class CiatResult implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
     /** Number of threads (traces). */
     public final int threads;
     /** Number of processors. */

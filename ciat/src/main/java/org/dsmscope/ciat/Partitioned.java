@@ -30,20 +30,46 @@ public final class Partitioned {
 
     /** Merges the partitions' results (each instance after {@code end}); partition 0 first. */
     public static CiatResult merge(List<Ciat> parts) {
-        Ciat c0 = parts.get(0);
-        CiatResult r0 = c0.result();
+        List<CiatResult> results = new ArrayList<>();
+        for (Ciat c : parts) {
+            results.add(c.result());
+        }
+        return merge(results, logs(parts));
+    }
+
+    /**
+     * Merges the partitions' shipped results ({@link CiatPart}, e.g. from Spark tasks), partition 0 first, into the
+     * serial run's result.
+     */
+    public static CiatResult mergeParts(List<CiatPart> parts) {
+        List<CiatResult> results = new ArrayList<>();
+        List<PartialLog> logs = new ArrayList<>();
+        for (CiatPart p : parts) {
+            results.add(p.result());
+            logs.add(p.partialLog());
+        }
+        return merge(results, logs);
+    }
+
+    private static List<PartialLog> logs(List<Ciat> parts) {
+        List<PartialLog> logs = new ArrayList<>();
+        for (Ciat c : parts) {
+            logs.add(c.partialLog());
+        }
+        return logs;
+    }
+
+    /** Merges the partitions' results and partial logs of page-crossing accesses, partition 0 first. */
+    private static CiatResult merge(List<CiatResult> parts, List<PartialLog> logs) {
+        CiatResult r0 = parts.get(0);
         List<PhaseStats> phases = r0.phases;
         for (int k = 1; k < parts.size(); k++) {
-            List<PhaseStats> pk = parts.get(k).result().phases;
+            List<PhaseStats> pk = parts.get(k).phases;
             for (int i = 0; i < phases.size(); i++) {
                 phases.get(i).mix.add(pk.get(i).mix); // partitions other than 0: data accesses only
                 phases.get(i).comm.add(pk.get(i).comm);
                 phases.get(i).age.add(pk.get(i).age);
             }
-        }
-        List<PartialLog> logs = new ArrayList<>();
-        for (Ciat c : parts) {
-            logs.add(c.partialLog());
         }
         PartialLog.combine(logs, (seq, phaseIndex, clock, cpu, type, degree, pairs, np) -> {
             CommStats st = phases.get(Math.min(phaseIndex, phases.size() - 1)).comm;
@@ -62,8 +88,8 @@ public final class Partitioned {
         agg.endClock = r0.aggregate.endClock;
         agg.times.add(r0.aggregate.times);
         List<MemoryFigures> figs = new ArrayList<>();
-        for (Ciat c : parts) {
-            figs.add(c.result().memory);
+        for (CiatResult r : parts) {
+            figs.add(r.memory);
         }
         return new CiatResult(r0.threads, r0.processors, phases, agg, MemoryFigures.merge(figs), r0.ageScope,
                 r0.ageGranularity, r0.sampleRate, r0.busy1);
@@ -86,15 +112,55 @@ public final class Partitioned {
      */
     public static CiatResult mergeAndWrite(List<Ciat> parts, ReplayContext ctx, List<Path> written) {
         CiatResult res = merge(parts).withProblems(ctx.problems(), ctx.problemCount());
-        String base = ctx.traces().base();
-        CiatOptions opt = parts.get(0).options();
+        List<long[]> rows = new ArrayList<>();
+        List<SpillSource> spills = new ArrayList<>();
+        for (Ciat c : parts) {
+            rows.addAll(c.memoryUsage().pageRows());
+            spills.add(() -> c.seqEvents().reader());
+        }
+        try {
+            write(res, ctx.traces().base(), parts.get(0).options(), rows, logs(parts), spills, written);
+        } finally {
+            for (Ciat c : parts) {
+                if (c.seqEvents() != null) {
+                    c.seqEvents().delete();
+                }
+            }
+        }
+        return res;
+    }
+
+    /**
+     * Merges the partitions' shipped results ({@link CiatPart}, partition 0 first) and writes the outputs of
+     * {@link #mergeAndWrite} under {@code base} with options {@code opt} (those of the partitions' analyses), as a
+     * serial run with these problems ({@code problems}, {@code problemCount}) would; {@code written} receives the
+     * paths. Returns the merged result.
+     */
+    public static CiatResult mergeAndWriteParts(List<CiatPart> parts, String base, CiatOptions opt,
+            List<String> problems, long problemCount, List<Path> written) {
+        CiatResult res = mergeParts(parts).withProblems(problems, problemCount);
+        List<long[]> rows = new ArrayList<>();
+        List<PartialLog> logs = new ArrayList<>();
+        List<SpillSource> spills = new ArrayList<>();
+        for (CiatPart p : parts) {
+            rows.addAll(p.pageRows());
+            logs.add(p.partialLog());
+            spills.add(p::events);
+        }
+        write(res, base, opt, rows, logs, spills, written);
+        return res;
+    }
+
+    /** Opens one partition's spilled events for reading ({@link SeqEventFile#read}). */
+    private interface SpillSource {
+        DataInputStream open() throws IOException;
+    }
+
+    private static void write(CiatResult res, String base, CiatOptions opt, List<long[]> rows, List<PartialLog> logs,
+            List<SpillSource> spills, List<Path> written) {
         Path report = Paths.get(base + ".ciat_report");
         Ciat.writeText(report, w -> TextReport.write(res, w));
         written.add(report);
-        List<long[]> rows = new ArrayList<>();
-        for (Ciat c : parts) {
-            rows.addAll(c.memoryUsage().pageRows());
-        }
         Path mf = Paths.get(base + ".memory");
         Ciat.writeText(mf, w -> MemoryUsage.write(w, rows));
         written.add(mf);
@@ -103,7 +169,7 @@ public final class Partitioned {
             EventTrace out = EventTrace.open(ev);
             boolean merged = false;
             try {
-                mergeEvents(parts, out);
+                mergeEvents(logs, spills, out);
                 merged = true;
             } finally {
                 if (merged) {
@@ -118,16 +184,25 @@ public final class Partitioned {
             JsonReport.write(res, opt.json);
             written.add(opt.json);
         }
-        return res;
     }
 
     /** Merges the partitions' event spills and the combined page-crossing events by access number. */
     static void mergeEvents(List<Ciat> parts, CommEventSink out) {
-        List<long[]> crossing = new ArrayList<>();
-        List<PartialLog> logs = new ArrayList<>();
+        List<SpillSource> spills = new ArrayList<>();
         for (Ciat c : parts) {
-            logs.add(c.partialLog());
+            spills.add(() -> c.seqEvents().reader());
         }
+        try {
+            mergeEvents(logs(parts), spills, out);
+        } finally {
+            for (Ciat c : parts) {
+                c.seqEvents().delete();
+            }
+        }
+    }
+
+    private static void mergeEvents(List<PartialLog> logs, List<SpillSource> spills, CommEventSink out) {
+        List<long[]> crossing = new ArrayList<>();
         PartialLog.combine(logs, (seq, phaseIndex, clock, cpu, type, degree, pairs, np) -> {
             if (type >= 0) {
                 crossing.add(new long[] {seq, clock, type, cpu, degree});
@@ -135,8 +210,8 @@ public final class Partitioned {
         });
         List<DataInputStream> readers = new ArrayList<>();
         try {
-            for (Ciat c : parts) {
-                readers.add(c.seqEvents().reader());
+            for (SpillSource s : spills) {
+                readers.add(s.open());
             }
             long[][] head = new long[readers.size()][];
             for (int i = 0; i < readers.size(); i++) {
@@ -172,9 +247,6 @@ public final class Partitioned {
                 } catch (IOException e) {
                     // closing a temporary file
                 }
-            }
-            for (Ciat c : parts) {
-                c.seqEvents().delete();
             }
         }
     }

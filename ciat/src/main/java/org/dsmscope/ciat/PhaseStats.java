@@ -7,7 +7,8 @@ import org.dsmscope.replay.Phase;
 import org.dsmscope.replay.PhaseTimes;
 
 /** CIAT's results for one phase, or the aggregate of all phases (seed 000 §3: statistics per phase). */
-public final class PhaseStats {
+public final class PhaseStats implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
     /** Phase number from 1; 0 for the aggregate. */
     public final int id;
     /** Kind label (serial, parallel, user), or "aggregate". */

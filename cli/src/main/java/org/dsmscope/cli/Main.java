@@ -25,6 +25,7 @@ import picocli.CommandLine.Command;
             CdatCommand.class,
             TdatCommand.class,
             ExplainCommand.class,
+            ClusterCommand.class,
             ConvertCommand.class,
             DemoCommand.class,
             DsmCommand.class,

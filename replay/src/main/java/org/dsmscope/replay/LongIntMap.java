@@ -6,7 +6,8 @@ import java.util.Arrays;
  * Open-addressing map from long keys to non-negative int values (linear probing, no per-entry objects). Used for
  * the replay's synchronization objects and the sync-variable set (and the viewer's last writer per address); {@link #get} returns -1 for a missing key.
  */
-public final class LongIntMap {
+public final class LongIntMap implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
     private long[] keys;
     private int[] vals;
     private int size;

@@ -8,7 +8,8 @@ package org.dsmscope.replay;
  * {@link SpinDetector#book}). For every thread of a phase busy + spin + idle + imbalance + contention = the phase's
  * length.
  */
-public final class PhaseTimes {
+public final class PhaseTimes implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
     /** Busy time per thread. */
     public final long[] busy;
     /** Idle time per thread. */

@@ -17,7 +17,8 @@ import org.dsmscope.trace.TraceSet;
  * call-trace-to-detailed-trace match (SPEC §4: the n-th call record of one is the n-th of the other), and, for
  * {@code -i p}, each trace's synchronization {@link Skeleton}.
  */
-final class Prescan {
+final class Prescan implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
     final LongIntMap syncVars = new LongIntMap(64);
     /** Smallest and largest synchronization variable: most addresses are rejected by one range check. */
     long syncMin = Long.MAX_VALUE;
@@ -40,9 +41,9 @@ final class Prescan {
     /** Call traces that cannot be verified complete ({@link Skeleton#callsUnverified}). */
     final boolean[] callsUnverified;
 
-    private final ReplayOptions o;
+    private final transient ReplayOptions o;
     /** Where problems go: the replay's, or (parallel prescan) those of the file being scanned. */
-    private Problems problems;
+    private transient Problems problems;
 
     Prescan(int n, ReplayOptions o, Problems problems) {
         this.o = o;

@@ -490,6 +490,79 @@ public final class Replay implements ReplayContext {
         return a;
     }
 
+    /**
+     * The prescan of a run in partitions, made once and handed to partitions that run elsewhere (another process, a
+     * Spark task: {@link #runPartition}): the synchronization variables, call-time match, skeletons and work
+     * profile. Serializable; it holds no file and no option, so the process that runs a partition opens the same
+     * trace set itself with the same replay options.
+     */
+    public static final class Plan implements java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+        private final Prescan pre;
+        private final int parts;
+        private final int threads;
+
+        private Plan(Prescan pre, int parts, int threads) {
+            this.pre = pre;
+            this.parts = parts;
+            this.threads = threads;
+        }
+
+        /** The number of partitions this plan is for. */
+        public int parts() {
+            return parts;
+        }
+
+        /** The work profile the prescan counted (every partition derives its share from it). */
+        public WorkProfile workProfile() {
+            return pre.profile;
+        }
+    }
+
+    /**
+     * Runs the prescan of a run in {@code parts} partitions (work profile counted, as {@link #runInPartitions} does)
+     * and returns it as a {@link Plan} for {@link #runPartition}; this replay then is the context (threads,
+     * processors, trace set, problems of the prescan) that the partitions' results are merged in. Trace files only.
+     */
+    public Plan plan(int parts) {
+        if (parts < 1 || parts > 1024) {
+            throw new BadInputException("partitions: " + parts + " out of range (1..1024)");
+        }
+        if (source != null) {
+            throw new IllegalStateException("a live replay has no prescan to plan with");
+        }
+        pre = new Prescan(detailed.size(), o, problems);
+        if (parts > 1) {
+            pre.countWork();
+        }
+        pre.run(detailed, calls, o.interleave > 0, Math.min(parts, Runtime.getRuntime().availableProcessors()));
+        expect();
+        return new Plan(pre, parts, detailed.size());
+    }
+
+    /**
+     * Replays partition {@code k} of {@code plan.parts()} alone, on the calling thread, with the prescan of {@code
+     * plan} (made by {@link #plan} on a replay of the same trace set and options, possibly in another process),
+     * feeding {@code analysis}; returns it. The partition sees exactly what partition k of {@link #runInPartitions}
+     * sees. Analyses added before ({@link #add}) are not used.
+     */
+    public <A extends Analysis> A runPartition(Plan plan, int k, A analysis) {
+        if (k < 0 || k >= plan.parts) {
+            throw new IllegalArgumentException("partition " + k + " of " + plan.parts);
+        }
+        if (source != null || plan.threads != detailed.size()) {
+            throw new BadInputException(detailed.base() + ": the plan is for " + plan.threads + " traces, this trace"
+                    + " set has " + detailed.size());
+        }
+        analyses.clear();
+        pre = plan.pre;
+        partition = k;
+        partitions = plan.parts;
+        add(analysis);
+        run();
+        return analysis;
+    }
+
     /** True for a replay of live streams ({@link #live}), which can be read only once. */
     public boolean isLive() {
         return source != null;

@@ -7,7 +7,8 @@ import java.util.Arrays;
  * call records that bound slices (semop, semctl, ldcw, critical sections) and of the file reads and writes inside
  * slices. Built by {@link Prescan}; drives the {@link SliceScheduler}. Times are µs from the first record.
  */
-final class Skeleton {
+final class Skeleton implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
     /** Instructions in the whole trace. */
     long instructions;
     /** Slice-bounding calls: instruction offset, start µs, end µs (parallel arrays, {@link #bounds} used). */

@@ -11,7 +11,8 @@ package org.dsmscope.replay;
  * thread is looked at and counts {@value #STRIDE} times (a thread whose runs hold only data accesses is counted to
  * within {@value #STRIDE}); records outside runs count once. Read-only once made.
  */
-public final class WorkProfile {
+public final class WorkProfile implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
     /** Number of page slots. */
     public static final int SLOTS = 1024;
     /** One record in this many of the prescan's runs is looked at. */

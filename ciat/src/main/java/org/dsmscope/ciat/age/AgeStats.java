@@ -5,7 +5,8 @@ package org.dsmscope.ciat.age;
  * in powers of two: {@code buckets[k]} counts accesses with 2^(k-1) &lt; age &le; 2^k bytes ({@code buckets[0]}:
  * age 1). The CDF at 2^k is the sum of buckets 0..k.
  */
-public final class AgeStats {
+public final class AgeStats implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
     /** Number of power-of-two buckets (ages up to 2^62 bytes). */
     public static final int BUCKETS = 63;
     /** Accesses whose age was computed (sampled mode: scaled estimate). */

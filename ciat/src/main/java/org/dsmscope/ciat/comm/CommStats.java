@@ -5,7 +5,8 @@ package org.dsmscope.ciat.comm;
  * pattern, the sharing degree vector S and invalidation degree vector I (index k holds S[k], index 0 unused), and
  * COMM_MAT (row-major, {@code matrix[i * p + j]} = events from processor i to processor j).
  */
-public final class CommStats {
+public final class CommStats implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
     /** Number of processors. */
     public final int processors;
     /** Read-after-write accesses. */

@@ -6,7 +6,8 @@ package org.dsmscope.ciat.comm;
  * open-addressing table of the pairs that communicated, so that the memory of a run with thousands of threads is
  * what its threads touched, not p² per phase (6,000 threads: 288 MB per phase densely).
  */
-public final class PairCounts {
+public final class PairCounts implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
     /** Processors up to which the counts are a dense array (256: 512 KiB). */
     public static final int DENSE_MAX = 256;
     private static final int EMPTY = -1;

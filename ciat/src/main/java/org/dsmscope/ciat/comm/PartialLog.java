@@ -8,7 +8,8 @@ import java.util.Arrays;
  * access number so that the counts equal a serial run's (SPEC §5: an access counts once, RAW if any byte is, ...).
  * Primitive growable arrays; records are appended in access order.
  */
-public final class PartialLog {
+public final class PartialLog implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
     private int n;
     private long[] seq = new long[16];
     private int[] phase = new int[16];

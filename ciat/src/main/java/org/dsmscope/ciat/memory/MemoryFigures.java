@@ -1,7 +1,8 @@
 package org.dsmscope.ciat.memory;
 
 /** The twenty memory-usage figures of seed 000 §4.5, in the seed's order. */
-public final class MemoryFigures {
+public final class MemoryFigures implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
     /** JSON / report names of the twenty figures, in the seed's order. */
     public static final String[] NAMES = {"touchedPages", "sharedPages", "rangeSharedPages", "touchedBytes",
         "touchedDataBytes", "touchedCodeBytes", "sharedBytes", "pageSharedBytes", "rangeSharedBytes", "accesses",

@@ -12,7 +12,8 @@ import org.dsmscope.trace.MemType;
  * seed has no class for, e.g. wide records of odd sizes). References are 4-byte fixed-point loads and stores in
  * the trace format (SPEC §3) and are counted as word: the type field carries no reference flag.
  */
-public final class MixStats {
+public final class MixStats implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
     /** Class names, in class-number order. */
     public static final String[] CLASS_NAMES = {"zero-byte", "byte", "halfword", "three-byte", "word",
         "double-word-fixed", "float", "double-float", "vector", "other"};

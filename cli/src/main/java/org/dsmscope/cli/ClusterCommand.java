@@ -1,0 +1,119 @@
+package org.dsmscope.cli;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code dsmscope cluster ciat|cdat …}: CIAT and CDAT on an Apache Spark cluster (SPEC §4 "Partitioning",
+ * cluster/README.md). A thin launcher: it runs the cluster module's shaded jar ({@code
+ * cluster/target/dsmscope-cluster-VERSION-all.jar}, or {@code DSMSCOPE_CLUSTER_JAR}) in a child JVM with the
+ * {@code --add-opens} flags Spark needs on Java 17, so that this module, and the core distribution, carry no Spark.
+ */
+@Command(name = "cluster", separator = " ",
+        description = {"CIAT or CDAT in partitions on an Apache Spark cluster; outputs identical",
+            "to a serial run's (cluster/README.md). Forms:",
+            "  cluster ciat [--master URL] [options] [CALLS_URI] TRACE_URI",
+            "  cluster cdat [--master URL] [options] [CALLS_URI] TRACE_URI cfg_file",
+            "Runs cluster/target/dsmscope-cluster-*-all.jar (or $DSMSCOPE_CLUSTER_JAR)",
+            "in a child JVM (options: $DSMSCOPE_CLUSTER_JAVA_OPTS, default -Xmx4g).",
+            "Build that jar with: mvn -B -pl cluster -am package -DskipTests"})
+public final class ClusterCommand implements Callable<Integer> {
+    /**
+     * Spark's {@code JavaModuleOptions} (org.apache.spark.launcher): the packages Spark reflects into on Java 17
+     * (also in cluster/pom.xml's surefire argLine and cluster/README.md).
+     */
+    static final List<String> SPARK_JAVA_OPTIONS = List.of("-XX:+IgnoreUnrecognizedVMOptions",
+            "--add-modules=jdk.incubator.vector", "--add-opens=java.base/java.lang=ALL-UNNAMED",
+            "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED", "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
+            "--add-opens=java.base/java.io=ALL-UNNAMED", "--add-opens=java.base/java.net=ALL-UNNAMED",
+            "--add-opens=java.base/java.nio=ALL-UNNAMED", "--add-opens=java.base/java.util=ALL-UNNAMED",
+            "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
+            "--add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED",
+            "--add-opens=java.base/jdk.internal.ref=ALL-UNNAMED", "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+            "--add-opens=java.base/sun.nio.cs=ALL-UNNAMED", "--add-opens=java.base/sun.security.action=ALL-UNNAMED",
+            "--add-opens=java.base/sun.util.calendar=ALL-UNNAMED",
+            "--add-opens=java.security.jgss/sun.security.krb5=ALL-UNNAMED",
+            "-Dio.netty.tryReflectionSetAccessible=true");
+
+    /** How to build the jar, said when it is missing. */
+    static final String BUILD = "mvn -B -pl cluster -am package -DskipTests";
+
+    @Parameters(arity = "0..*", paramLabel = "ARGS", description = "ciat|cdat and their options, passed on")
+    List<String> args = new ArrayList<>();
+
+    @CommandLine.Option(names = {"-h", "--help"}, usageHelp = true, description = "print the command line options")
+    boolean help;
+
+    /** Everything after the first positional argument ({@code ciat}, {@code cdat}) belongs to the cluster jar. */
+    @CommandLine.Spec
+    void spec(CommandLine.Model.CommandSpec spec) {
+        spec.parser().stopAtPositional(true);
+        spec.parser().unmatchedOptionsArePositionalParams(true);
+    }
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        if (args.isEmpty()) {
+            throw new UserError("cluster: give a command: cluster ciat ... or cluster cdat ... (dsmscope cluster"
+                    + " --help)");
+        }
+        Path jar = jar(System.getenv("DSMSCOPE_CLUSTER_JAR"), System.getProperty("dsmscope.home"));
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        String opts = System.getenv("DSMSCOPE_CLUSTER_JAVA_OPTS");
+        for (String o : (opts == null || opts.isBlank() ? "-Xmx4g" : opts).trim().split("\\s+")) {
+            cmd.add(o);
+        }
+        cmd.addAll(SPARK_JAVA_OPTIONS);
+        cmd.add("-jar");
+        cmd.add(jar.toString());
+        cmd.addAll(args);
+        Process p = new ProcessBuilder(cmd).inheritIO().start();
+        try {
+            return p.waitFor();
+        } finally {
+            p.destroy();
+        }
+    }
+
+    /**
+     * The cluster jar: {@code env} (DSMSCOPE_CLUSTER_JAR) if given, else the newest {@code
+     * dsmscope-cluster-*-all.jar} in {@code home/cluster/target} (home: the checkout, from the launcher; else the
+     * current folder). Missing: a {@link UserError} saying how to build it.
+     */
+    static Path jar(String env, String home) throws IOException {
+        if (env != null && !env.isEmpty()) {
+            Path p = Path.of(env);
+            if (!Files.isRegularFile(p)) {
+                throw new UserError("cluster: DSMSCOPE_CLUSTER_JAR=" + env + ": no such file");
+            }
+            return p;
+        }
+        Path dir = Path.of(home == null ? "." : home, "cluster", "target");
+        Path best = null;
+        if (Files.isDirectory(dir)) {
+            try (var files = Files.list(dir)) {
+                for (Path f : (Iterable<Path>) files::iterator) {
+                    String n = f.getFileName().toString();
+                    if (n.startsWith("dsmscope-cluster-") && n.endsWith("-all.jar") && (best == null
+                            || Files.getLastModifiedTime(f).compareTo(Files.getLastModifiedTime(best)) > 0)) {
+                        best = f;
+                    }
+                }
+            }
+        }
+        if (best == null) {
+            throw new UserError("cluster: the cluster jar is not built (no " + dir + File.separator
+                    + "dsmscope-cluster-*-all.jar): build it with " + BUILD + ", or set DSMSCOPE_CLUSTER_JAR");
+        }
+        return best;
+    }
+}

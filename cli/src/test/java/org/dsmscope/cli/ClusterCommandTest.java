@@ -1,0 +1,47 @@
+package org.dsmscope.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code dsmscope cluster}: finds the cluster jar, or says in one line how to build it. */
+class ClusterCommandTest {
+    @TempDir
+    Path home;
+
+    @Test
+    void withoutTheClusterJar_saysHowToBuildItWithStatus2() {
+        String was = System.getProperty("dsmscope.home");
+        System.setProperty("dsmscope.home", home.toString());
+        try {
+            CiatCommandTest.Run r = CiatCommandTest.run("cluster", "ciat", "--master", "local[2]", "fj.4");
+            assertEquals(2, r.status(), r.err());
+            assertTrue(r.err().startsWith("dsmscope: cluster: the cluster jar is not built")
+                    && r.err().contains(ClusterCommand.BUILD) && r.err().lines().count() == 1, r.err());
+        } finally {
+            if (was == null) {
+                System.clearProperty("dsmscope.home");
+            } else {
+                System.setProperty("dsmscope.home", was);
+            }
+        }
+    }
+
+    @Test
+    void theNewestShadedJarInClusterTarget_isChosen_andAnExplicitOneMustExist() throws Exception {
+        Path target = Files.createDirectories(home.resolve("cluster/target"));
+        Path old = Files.writeString(target.resolve("dsmscope-cluster-0.1-all.jar"), "");
+        Path now = Files.writeString(target.resolve("dsmscope-cluster-0.2-all.jar"), "");
+        Files.writeString(target.resolve("dsmscope-cluster-0.3.jar"), "");
+        Files.setLastModifiedTime(old, java.nio.file.attribute.FileTime.fromMillis(1000));
+        assertEquals(now, ClusterCommand.jar(null, home.toString()));
+        assertEquals(old, ClusterCommand.jar(old.toString(), null));
+        UserError e = assertThrows(UserError.class, () -> ClusterCommand.jar(home.resolve("no.jar").toString(), null));
+        assertTrue(e.getMessage().contains("DSMSCOPE_CLUSTER_JAR"), e.getMessage());
+    }
+}

@@ -1,0 +1,212 @@
+package org.dsmscope.cluster;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import org.dsmscope.cdat.Cdat;
+import org.dsmscope.cdat.CdatOptions;
+import org.dsmscope.cdat.CdatPart;
+import org.dsmscope.cdat.CdatResult;
+import org.dsmscope.cdat.Counters;
+import org.dsmscope.cdat.PartitionedCdat;
+import org.dsmscope.cdat.config.CdatConfig;
+import org.dsmscope.replay.Replay;
+import org.dsmscope.trace.BadInputException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code dsmscope cluster cdat}: CDAT (seed 000 §5, SPEC §6) in partitions by cache set on a Spark cluster (SPEC §4
+ * "Partitioning", cdat/README.md "Partitions"): the prescan and plan on the driver, partition k of N of every
+ * configuration in Spark task k ({@link CdatPart}s back), {@link Cdat#mergeParts} on the driver. Report and JSON are
+ * those of {@code dsmscope cdat}; configurations that ask for traffic traces are refused (not merged here).
+ */
+@Command(name = "cdat", sortOptions = false, separator = " ",
+        description = {"CDAT on a Spark cluster; outputs identical to dsmscope cdat's. Forms:",
+            "  cdat [--master URL] [options] [CALLS_URI] TRACE_URI cfg_file",
+            "  cdat [--master URL] [options] [CALLS_URI] TRACE_URI --config cfg_file --config cfg_file ..."})
+final class CdatJob extends PartitionJob implements Callable<Integer> {
+    private static final long serialVersionUID = 1L;
+
+    @Parameters(arity = "1..3", paramLabel = "ARGS", description = "[CALLS_URI] TRACE_URI cfg_file")
+    List<String> args = new ArrayList<>();
+
+    @CommandLine.Mixin
+    ReplayFlags flags = new ReplayFlags();
+
+    @CommandLine.Mixin
+    transient SparkFlags spark = new SparkFlags();
+
+    @Option(names = "--config", paramLabel = "cfg_file", description = "a configuration to simulate (repeatable)")
+    List<String> configs = new ArrayList<>();
+
+    @Option(names = "--memory", paramLabel = "FILE",
+            description = "memory usage file for RR2 and Oracle (default: trace_file.p.memory), read by every task")
+    String memory;
+
+    @Option(names = "--check", description = "run the coherence checker beside the simulation (slower)")
+    boolean check;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "also write the results as JSON (one configuration)")
+    String json;
+
+    @CommandLine.Spec
+    transient CommandLine.Model.CommandSpec spec;
+
+    /** The configurations' names and texts, parsed again by every task. */
+    private final List<String> cfgNames = new ArrayList<>();
+    private final List<String> cfgTexts = new ArrayList<>();
+
+    @Override
+    public Integer call() {
+        flags.replayOptions();
+        List<String> sets = new ArrayList<>(args);
+        List<CdatConfig> cfgs = configurations(sets);
+        if (sets.isEmpty() || sets.size() > 2) {
+            throw new ClusterError("cluster cdat: give [CALLS_URI] TRACE_URI and a configuration; got " + args);
+        }
+        detailed = TraceInput.of(sets.get(sets.size() - 1), spark.read);
+        calls = sets.size() == 2 ? TraceInput.of(sets.get(0), spark.read) : null;
+        if (memory != null) {
+            memory = Path.of(memory).toAbsolutePath().toString();
+        }
+        PrintWriter err = spec.commandLine().getErr();
+        try (SparkRun run = new SparkRun("cluster cdat", spark.master, "dsmscope cluster cdat " + detailed.name(),
+                spark.conf, err, spark.showProgress())) {
+            int parts = spark.partitions(run.defaultParallelism());
+            int useful = PartitionedCdat.usefulPartitions(cfgs);
+            if (parts > useful) {
+                err.println("dsmscope: warning: cluster cdat: --partitions " + parts + ": the smallest cache has "
+                        + useful + " set" + (useful == 1 ? "" : "s") + ", so " + useful + " partition"
+                        + (useful == 1 ? "" : "s") + " (cdat/README.md \"Partitions\")");
+                err.flush();
+                parts = useful;
+            }
+            try (Driver d = Driver.open(this, run, parts)) {
+                List<Serializable> got = run.run(this, d.plan);
+                PrintWriter out = spec.commandLine().getOut();
+                for (int i = 0; i < cfgs.size(); i++) {
+                    List<CdatPart> mine = new ArrayList<>();
+                    for (Serializable v : got) {
+                        mine.add(((CdatPart[]) v)[i]);
+                    }
+                    CdatOptions o = options(cfgs.get(i), cfgs.size());
+                    o.json = json == null ? null : Path.of(json);
+                    Cdat sim = Cdat.mergeParts(cfgs.get(i), o, mine, d.replay, d.outputBase());
+                    summary(out, sim.result());
+                    for (Path p : sim.written()) {
+                        out.println("cdat: wrote " + p);
+                    }
+                }
+                out.flush();
+            }
+        }
+        return 0;
+    }
+
+    @Override
+    ReplayFlags flags() {
+        return flags;
+    }
+
+    @Override
+    Serializable run(int k, Replay.Plan plan, Inputs in) {
+        List<Cdat> sims = new ArrayList<>();
+        for (int i = 0; i < cfgNames.size(); i++) {
+            CdatConfig c = CdatConfig.parse(cfgNames.get(i), cfgTexts.get(i));
+            CdatOptions o = options(c, cfgNames.size());
+            o.writeFiles = false; // the driver writes the report and JSON
+            sims.add(new Cdat(c, o));
+        }
+        boolean done = false;
+        try {
+            new Replay(in.detailed, in.calls, flags.replayOptions()).runPartition(plan, k,
+                    PartitionedCdat.fanout(sims));
+            CdatPart[] parts = new CdatPart[sims.size()];
+            for (int i = 0; i < parts.length; i++) {
+                parts[i] = sims.get(i).part();
+            }
+            done = true;
+            return parts;
+        } finally {
+            if (!done) {
+                sims.forEach(Cdat::abandon);
+            }
+        }
+    }
+
+    /**
+     * The configurations, parsed and checked ({@code --config}, else the last positional argument, removed from
+     * {@code sets}); their texts kept for the tasks.
+     */
+    private List<CdatConfig> configurations(List<String> sets) {
+        List<String> files = new ArrayList<>(configs);
+        if (files.isEmpty()) {
+            if (sets.size() < 2) {
+                throw new ClusterError("cluster cdat: no configuration file given; usage: cdat [CALLS_URI] TRACE_URI"
+                        + " cfg_file");
+            }
+            files.add(sets.remove(sets.size() - 1));
+        }
+        List<CdatConfig> cfgs = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (String f : files) {
+            CdatConfig c = CdatConfig.parse(Path.of(f));
+            if (!names.add(c.name)) {
+                throw new ClusterError("cluster cdat: two configurations are named '" + c.name + "' (their outputs"
+                        + " would collide): give one a 'name = ...' item");
+            }
+            if (c.detailedTrace || c.generalTrace) {
+                throw new ClusterError(f + ": asks for traffic traces (general_trace / detailed_trace), which cluster"
+                        + " cdat does not write: set them to 0, or run dsmscope cdat --partitions N");
+            }
+            try {
+                cfgTexts.add(Files.readString(Path.of(f), StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                throw new BadInputException(f + ": cannot read CDAT configuration file: " + e.getMessage());
+            }
+            cfgNames.add(c.name);
+            cfgs.add(c);
+        }
+        if (json != null && cfgs.size() > 1) {
+            throw new ClusterError("option --json: one file per configuration; give one configuration");
+        }
+        return cfgs;
+    }
+
+    /** The CDAT options of configuration {@code c}, one of {@code of} in this run (as {@code dsmscope cdat}'s). */
+    private CdatOptions options(CdatConfig c, int of) {
+        CdatOptions o = new CdatOptions();
+        o.memoryFile = memory == null ? null : Path.of(memory);
+        o.hpux = flags.hpux;
+        o.check = check;
+        o.suffix = of > 1 ? c.name : null;
+        return o;
+    }
+
+    /** The summary line of {@code dsmscope cdat}. */
+    private static void summary(PrintWriter out, CdatResult res) {
+        CdatConfig c = res.config;
+        Counters a = res.aggregate;
+        long[] d = a.streams[Counters.DATA];
+        long acc = d[Counters.HIT] + d[Counters.MISS];
+        out.printf(Locale.ROOT, "cdat: %s: %d processors in %d nodes, protocol %d, %s; data %d accesses, %.2f%%"
+                + " hits; misses %.2f%% local, %.2f%% remote; %d transactions, average latency %.4f%n",
+                c.name, c.processors(), c.nodes, c.protocol, c.pagePolicy.label(), acc,
+                acc == 0 ? 0.0 : 100.0 * d[Counters.HIT] / acc,
+                d[Counters.MISS] == 0 ? 0.0 : 100.0 * d[Counters.MISS_LOCAL] / d[Counters.MISS],
+                d[Counters.MISS] == 0 ? 0.0 : 100.0 * d[Counters.MISS_REMOTE] / d[Counters.MISS],
+                a.totalTransactions(), a.averageLatency());
+    }
+}

@@ -1,0 +1,69 @@
+package org.dsmscope.cluster;
+
+import java.io.Serializable;
+import java.nio.file.Path;
+import org.apache.hadoop.conf.Configuration;
+import org.dsmscope.replay.Replay;
+import org.dsmscope.trace.TraceSet;
+
+/**
+ * The work of one Spark task (SPEC §4 "Partitioning"): partition k of the driver's plan, replayed from the trace
+ * set the task opens itself, analysed, and returned as a compact serializable value ({@code CiatPart}, {@code
+ * CdatPart}s). Today each task reads the whole trace set and keeps its partition's share of the work; a routed
+ * plan (each task reading only the records of its addresses) changes {@link #open} and the replay it feeds, not
+ * this boundary. The cluster commands are their own jobs: the options a task needs travel with it.
+ */
+abstract class PartitionJob implements Serializable {
+    private static final long serialVersionUID = 1L;
+    /** The detailed traces (set on the driver before the job is shipped). */
+    TraceInput detailed;
+    /** The call traces, or null. */
+    TraceInput calls;
+
+    /** The replay options. */
+    abstract ReplayFlags flags();
+
+    /** Partition k of {@code plan.parts()}: the shippable result of its analysis. */
+    abstract Serializable run(int k, Replay.Plan plan, Inputs in);
+
+    /** The trace sets as a task opened them, and the scratch folders of their copies (deleted by {@link #close}). */
+    static final class Inputs implements AutoCloseable {
+        /** Detailed traces. */
+        final TraceSet detailed;
+        /** Call traces or null. */
+        final TraceSet calls;
+        private final Path scratchDetailed;
+        private final Path scratchCalls;
+
+        private Inputs(TraceSet detailed, TraceSet calls, Path scratchDetailed, Path scratchCalls) {
+            this.detailed = detailed;
+            this.calls = calls;
+            this.scratchDetailed = scratchDetailed;
+            this.scratchCalls = scratchCalls;
+        }
+
+        @Override
+        public void close() {
+            TraceInput.delete(scratchDetailed);
+            TraceInput.delete(scratchCalls);
+        }
+    }
+
+    /** Opens this job's trace sets in this process ({@link TraceInput#open}); close the result when done. */
+    Inputs open(Configuration conf, String root) {
+        Path sd = detailed.scratch();
+        Path sc = calls == null ? null : calls.scratch();
+        boolean ok = false;
+        try {
+            TraceSet d = detailed.open(sd, conf, root);
+            TraceSet c = calls == null ? null : calls.open(sc, conf, root);
+            ok = true;
+            return new Inputs(d, c, sd, sc);
+        } finally {
+            if (!ok) {
+                TraceInput.delete(sd);
+                TraceInput.delete(sc);
+            }
+        }
+    }
+}

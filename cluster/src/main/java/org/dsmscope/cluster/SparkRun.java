@@ -1,0 +1,238 @@
+package org.dsmscope.cluster;
+
+import java.io.PrintWriter;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.apache.spark.SparkConf;
+import org.apache.spark.SparkEnv;
+import org.apache.spark.SparkJobInfo;
+import org.apache.spark.SparkStageInfo;
+import org.apache.spark.TaskContext;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.function.Function;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.util.SerializableConfiguration;
+import org.dsmscope.replay.Replay;
+import org.dsmscope.trace.BadInputException;
+
+/**
+ * A Spark application running one partitioned analysis (cluster/README.md): starts the context (its UI link on
+ * standard error), broadcasts the driver's plan, runs one task per partition, shows each stage's progress on a
+ * terminal, and collects the tasks' values in partition order. Values come back through Spark's task results
+ * ({@code collect}): a small one directly, one above {@code spark.task.maxDirectResultSize} (1 MiB) through the block
+ * manager, all within {@code spark.driver.maxResultSize}.
+ */
+final class SparkRun implements AutoCloseable {
+    /** Test hook: the partition whose first attempt halts its executor after the replay (a killed worker). */
+    static final String HALT_PARTITION = "spark.dsmscope.test.haltPartition";
+    /** Test hook: a folder prefixed to local trace paths on executors (a worker that mounts them elsewhere). */
+    static final String EXECUTOR_ROOT = "spark.dsmscope.test.executorRoot";
+
+    private final JavaSparkContext sc;
+    private final String tool;
+    private final PrintWriter err;
+    private final boolean progress;
+
+    /**
+     * Starts a Spark context for {@code tool} ("cluster ciat") on {@code master} (null: spark-submit's, else
+     * {@code local[*]}) with the {@code KEY=VALUE} settings {@code confs}; {@code progress} shows stages on {@code
+     * err}.
+     */
+    SparkRun(String tool, String master, String appName, List<String> confs, PrintWriter err, boolean progress) {
+        this.tool = tool;
+        this.err = err;
+        this.progress = progress;
+        SparkConf conf = new SparkConf().setAppName(appName);
+        if (master != null) {
+            conf.setMaster(master);
+        } else if (!conf.contains("spark.master")) {
+            conf.setMaster("local[*]");
+        }
+        conf.set("spark.ui.showConsoleProgress", "false");
+        String jar = ownJar();
+        if (jar != null && !conf.contains("spark.jars")) {
+            conf.set("spark.jars", jar);
+        }
+        for (String kv : confs) {
+            int eq = kv.indexOf('=');
+            if (eq < 1) {
+                throw new ClusterError("option --conf: '" + kv + "' is not KEY=VALUE");
+            }
+            conf.set(kv.substring(0, eq), kv.substring(eq + 1));
+        }
+        sc = new JavaSparkContext(conf);
+        String ui = sc.sc().uiWebUrl().isDefined() ? sc.sc().uiWebUrl().get() : "off (spark.ui.enabled=false)";
+        err.println("dsmscope: " + tool + ": Spark " + sc.version() + ", master " + sc.master() + ", application "
+                + sc.sc().applicationId() + "; Spark UI: " + ui);
+        err.flush();
+    }
+
+    /** The jar this class was loaded from (the shaded cluster jar), or null (classes on a class path: tests). */
+    private static String ownJar() {
+        try {
+            java.security.CodeSource cs = SparkRun.class.getProtectionDomain().getCodeSource();
+            String p = cs == null ? null : cs.getLocation().toURI().getPath();
+            return p != null && p.endsWith(".jar") ? p : null;
+        } catch (java.net.URISyntaxException | SecurityException e) {
+            return null;
+        }
+    }
+
+    /** The Hadoop configuration of this application (spark.hadoop.* settings included). */
+    org.apache.hadoop.conf.Configuration hadoopConfiguration() {
+        return sc.hadoopConfiguration();
+    }
+
+    /** The cluster's default parallelism (the default number of partitions). */
+    int defaultParallelism() {
+        return sc.defaultParallelism();
+    }
+
+    /**
+     * Runs {@code job} for every partition of {@code plan}, one task each, and returns their values in partition
+     * order. A task stopped by a user's mistake throws {@link ClusterError} naming it (the first in partition
+     * order); nothing partial is returned.
+     */
+    List<Serializable> run(PartitionJob job, Replay.Plan plan) {
+        int parts = plan.parts();
+        Broadcast<Replay.Plan> shared = sc.broadcast(plan);
+        Task task = new Task(job, shared, new SerializableConfiguration(sc.hadoopConfiguration()),
+                sc.getConf().getInt(HALT_PARTITION, -1), sc.getConf().get(EXECUTOR_ROOT, null));
+        List<Integer> ks = IntStream.range(0, parts).boxed().collect(Collectors.toList());
+        sc.setJobDescription(tool + ": " + parts + " partitions");
+        Progress shown = progress ? new Progress() : null;
+        List<Outcome> got;
+        try {
+            got = sc.parallelize(ks, parts).map(task).collect();
+        } finally {
+            if (shown != null) {
+                shown.close();
+            }
+            shared.destroy();
+        }
+        List<Serializable> values = new ArrayList<>();
+        for (Outcome o : got) {
+            if (o.error != null) {
+                throw new ClusterError(o.error + " (partition " + o.part + " of " + parts + ", " + o.where
+                        + "; no results written)");
+            }
+            values.add(o.value);
+        }
+        return values;
+    }
+
+    @Override
+    public void close() {
+        sc.stop();
+    }
+
+    /** One partition's task, run on an executor. */
+    private static final class Task implements Function<Integer, Outcome> {
+        private static final long serialVersionUID = 1L;
+        private final PartitionJob job;
+        private final Broadcast<Replay.Plan> plan;
+        private final SerializableConfiguration hadoop;
+        private final int halt;
+        private final String root;
+
+        Task(PartitionJob job, Broadcast<Replay.Plan> plan, SerializableConfiguration hadoop, int halt, String root) {
+            this.job = job;
+            this.plan = plan;
+            this.hadoop = hadoop;
+            this.halt = halt;
+            this.root = root;
+        }
+
+        @Override
+        public Outcome call(Integer k) {
+            String where = where();
+            Serializable v;
+            try (PartitionJob.Inputs in = job.open(hadoop.value(), root)) {
+                v = job.run(k, plan.value(), in);
+            } catch (BadInputException | UncheckedIOException e) {
+                return new Outcome(k, null, e.getMessage(), where);
+            }
+            TaskContext tc = TaskContext.get();
+            if (k == halt && tc != null && tc.attemptNumber() == 0) {
+                Runtime.getRuntime().halt(137); // the test's killed executor: Spark retries the task elsewhere
+            }
+            return new Outcome(k, v, null, where);
+        }
+
+        private static String where() {
+            SparkEnv env = SparkEnv.get();
+            String host;
+            try {
+                host = java.net.InetAddress.getLocalHost().getHostName();
+            } catch (java.net.UnknownHostException e) {
+                host = "unknown host";
+            }
+            return "executor " + (env == null ? "?" : env.executorId()) + " on " + host;
+        }
+    }
+
+    /** Polls Spark's status tracker and shows each active stage's tasks on one line of standard error. */
+    private final class Progress implements AutoCloseable {
+        private final Thread thread;
+        private volatile boolean done;
+        private String last = "";
+
+        Progress() {
+            thread = new Thread(this::loop, "dsmscope-cluster-progress");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        private void loop() {
+            while (!done) {
+                show();
+                try {
+                    Thread.sleep(500);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }
+
+        private synchronized void show() {
+            StringBuilder line = new StringBuilder();
+            for (int job : sc.statusTracker().getActiveJobIds()) {
+                SparkJobInfo j = sc.statusTracker().getJobInfo(job);
+                if (j == null) {
+                    continue;
+                }
+                for (int st : j.stageIds()) {
+                    SparkStageInfo s = sc.statusTracker().getStageInfo(st);
+                    if (s != null && s.numActiveTasks() + s.numCompletedTasks() + s.numFailedTasks() > 0) {
+                        line.append(String.format(Locale.ROOT, "%sstage %d: %d/%d tasks done, %d running%s",
+                                line.length() == 0 ? "" : "; ", st, s.numCompletedTasks(), s.numTasks(),
+                                s.numActiveTasks(), s.numFailedTasks() > 0 ? ", " + s.numFailedTasks() + " failed"
+                                        : ""));
+                    }
+                }
+            }
+            String now = line.toString();
+            if (!now.isEmpty() && !now.equals(last)) {
+                err.println("dsmscope: " + tool + ": " + now);
+                err.flush();
+                last = now;
+            }
+        }
+
+        @Override
+        public void close() {
+            done = true;
+            thread.interrupt();
+            try {
+                thread.join(2000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

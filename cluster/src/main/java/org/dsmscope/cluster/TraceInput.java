@@ -1,0 +1,147 @@
+package org.dsmscope.cluster;
+
+import java.io.IOException;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Locale;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.dsmscope.trace.BadInputException;
+import org.dsmscope.trace.TraceSet;
+
+/**
+ * A trace set named by a URI (SPEC §4 "Partitioning": the plan runs on the driver, each Spark task opens the trace
+ * set itself): a plain path or a {@code file:} URI is read where it lies, on the driver and on every executor (a
+ * local disk for {@code local[*]}, a shared NFS path on a cluster); any other scheme ({@code hdfs:}, {@code s3a:},
+ * …) goes through Hadoop's {@code FileSystem}, which copies the set's files ({@code NAME.p.*}) into a local
+ * scratch folder first, because the replay maps its files. {@code --read copy} copies local files that way too.
+ */
+final class TraceInput implements Serializable {
+    private static final long serialVersionUID = 1L;
+    /** How the files are read: {@code auto}, {@code direct} (a local path, never copied) or {@code copy}. */
+    enum Read { AUTO, DIRECT, COPY }
+
+    /** The URI or path as given (the driver's output names come from it). */
+    final String given;
+    /** Absolute local path (local inputs), else null. */
+    final String localPath;
+    /** The Hadoop URI of the set's prefix (every input: also the local ones, for {@code --read copy}). */
+    final String hadoopUri;
+    private final Read read;
+
+    private TraceInput(String given, String localPath, String hadoopUri, Read read) {
+        this.given = given;
+        this.localPath = localPath;
+        this.hadoopUri = hadoopUri;
+        this.read = read;
+    }
+
+    /** The input named {@code given}, read as {@code read} says ({@code auto}, {@code direct} or {@code copy}). */
+    static TraceInput of(String given, String read) {
+        Read r;
+        try {
+            r = Read.valueOf(read.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new ClusterError("option --read: '" + read + "' is not auto, direct or copy");
+        }
+        String scheme = null;
+        int colon = given.indexOf(':');
+        if (colon > 1 && given.substring(0, colon).matches("[A-Za-z][A-Za-z0-9+.-]*")) {
+            scheme = given.substring(0, colon).toLowerCase(Locale.ROOT);
+        }
+        if (scheme == null || scheme.equals("file")) {
+            Path p;
+            try {
+                p = scheme == null ? Paths.get(given) : Paths.get(new URI(given));
+            } catch (URISyntaxException | IllegalArgumentException e) {
+                throw new ClusterError(given + ": not a path or file: URI (" + e.getMessage() + ")");
+            }
+            Path abs = p.toAbsolutePath().normalize();
+            return new TraceInput(given, abs.toString(), abs.toUri().toString(), r);
+        }
+        if (r == Read.DIRECT) {
+            throw new ClusterError(given + ": --read direct needs a local path or file: URI");
+        }
+        return new TraceInput(given, null, given, r);
+    }
+
+    /** True if the files are read where they lie (no copy). */
+    boolean direct() {
+        return localPath != null && read != Read.COPY;
+    }
+
+    /** The trace set name's last part ({@code fj.4}), which the copies and the outputs keep. */
+    String name() {
+        return localPath != null ? Paths.get(localPath).getFileName().toString()
+                : new org.apache.hadoop.fs.Path(hadoopUri).getName();
+    }
+
+    /**
+     * Opens the trace set here: the files where they lie ({@link #direct}, with {@code root} prefixed when not
+     * null: a test's stand-in for a worker that mounts the shared file system elsewhere), else copies of them in
+     * {@code scratch}, read through Hadoop with configuration {@code conf}. A set that cannot be read throws
+     * {@link BadInputException} naming the file.
+     */
+    TraceSet open(Path scratch, Configuration conf, String root) {
+        if (direct()) {
+            return TraceSet.ofPrefix(root == null ? localPath : root + localPath);
+        }
+        String name = name();
+        org.apache.hadoop.fs.Path prefix = new org.apache.hadoop.fs.Path(hadoopUri);
+        try {
+            FileSystem fs = prefix.getFileSystem(conf);
+            FileStatus[] list = fs.listStatus(prefix.getParent(),
+                    p -> p.getName().startsWith(name + ".") && !p.getName().endsWith(".crc"));
+            int copied = 0;
+            for (FileStatus s : list) {
+                if (s.isFile()) {
+                    fs.copyToLocalFile(false, s.getPath(), new org.apache.hadoop.fs.Path(
+                            scratch.resolve(s.getPath().getName()).toUri()), true);
+                    copied++;
+                }
+            }
+            if (copied == 0) {
+                throw new BadInputException(hadoopUri + ".0: no such file (no file " + name + ".* in "
+                        + prefix.getParent() + ")");
+            }
+        } catch (java.io.FileNotFoundException e) {
+            throw new BadInputException(hadoopUri + ": no such file or folder (" + e.getMessage() + ")");
+        } catch (IOException e) {
+            throw new UncheckedIOException(hadoopUri + ": cannot read: " + e.getMessage(), e);
+        }
+        return TraceSet.ofPrefix(scratch.resolve(name).toString());
+    }
+
+    /** A new scratch folder for copies (null when the files are read where they lie). */
+    Path scratch() {
+        if (direct()) {
+            return null;
+        }
+        try {
+            return Files.createTempDirectory("dsmscope-cluster-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot make a scratch folder: " + e.getMessage(), e);
+        }
+    }
+
+    /** Deletes a scratch folder made by {@link #scratch} and its copies (nothing for null). */
+    static void delete(Path scratch) {
+        if (scratch == null) {
+            return;
+        }
+        try (var files = Files.list(scratch)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                Files.deleteIfExists(f);
+            }
+            Files.deleteIfExists(scratch);
+        } catch (IOException e) {
+            // scratch copies; the folder is under the temporary folder
+        }
+    }
+}

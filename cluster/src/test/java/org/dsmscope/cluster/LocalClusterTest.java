@@ -1,0 +1,65 @@
+package org.dsmscope.cluster;
+
+import static org.dsmscope.cluster.ClusterFixture.args;
+import static org.dsmscope.cluster.ClusterFixture.cluster;
+import static org.dsmscope.cluster.ClusterFixture.ok;
+import static org.dsmscope.cluster.ClusterFixture.sameFiles;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.dsmscope.replay.ReplayOptions;
+import org.dsmscope.trace.TraceSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code cluster ciat|cdat --master local[2]}: the serial run's outputs, byte for byte. */
+class LocalClusterTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void ciatOnLocal2_writesTheSerialRunsReportMemoryEventsAndJson() throws Exception {
+        Path a = tmp.resolve("serial");
+        Files.createDirectories(a);
+        TraceSet set = ClusterFixture.forkJoin(a, 30_000);
+        Path b = ClusterFixture.copy(a, tmp.resolve("cluster"));
+        ClusterFixture.serialCiat(set, new ReplayOptions(), a.resolve("r.json"));
+        ClusterFixture.Run r = cluster(args(List.of("ciat", "--master", "local[2]", "--partitions", "3",
+                "-ciat_events", "--json", b.resolve("r.json").toString()), b.resolve("fj.4").toString()));
+        ok(r);
+        assertTrue(r.err().contains("Spark UI"), r.err());
+        sameFiles(a, b, "fj.4.ciat_report", "fj.4.memory", "fj.4.ciat_events", "r.json");
+    }
+
+    @Test
+    void ciatOfAProcessTraceSetWithI_readThroughHadoopCopies_writesTheSerialRunsOutputs() throws Exception {
+        Path a = tmp.resolve("serial");
+        Files.createDirectories(a);
+        TraceSet set = ClusterFixture.processes(a);
+        Path b = ClusterFixture.copy(a, tmp.resolve("cluster"));
+        ReplayOptions ro = new ReplayOptions();
+        ro.interleave = 2;
+        ClusterFixture.serialCiat(set, ro, a.resolve("r.json"));
+        ClusterFixture.Run r = cluster(args(List.of("ciat", "--master", "local[2]", "-i", "2", "--read", "copy",
+                "-ciat_events", "--json", b.resolve("r.json").toString()), b.resolve("ps.5").toUri().toString()));
+        ok(r);
+        sameFiles(a, b, "ps.5.ciat_report", "ps.5.memory", "ps.5.ciat_events", "r.json");
+    }
+
+    @Test
+    void cdatOnLocal2_writesTheSerialRunsReportAndJson() throws Exception {
+        Path a = tmp.resolve("serial");
+        Files.createDirectories(a);
+        TraceSet set = ClusterFixture.forkJoin(a, 20_000);
+        Path cfg = tmp.resolve("numa.cfg");
+        Files.writeString(cfg, ClusterFixture.CONFIG);
+        Path b = ClusterFixture.copy(a, tmp.resolve("cluster"));
+        ClusterFixture.serialCdat(set, new ReplayOptions(), cfg, a.resolve("r.json"));
+        ClusterFixture.Run r = cluster(args(List.of("cdat", "--master", "local[2]", "--json",
+                b.resolve("r.json").toString()), b.resolve("fj.4").toString(), cfg.toString()));
+        ok(r);
+        sameFiles(a, b, "fj.4.cdat_report", "r.json");
+    }
+}
