@@ -211,7 +211,7 @@ public final class LiveServer implements AutoCloseable {
         }
 
         void start() {
-            sub = route.subscribe(this, initialMask, false);
+            sub = route.subscribe(this, initialMask, false, org.dsmscope.monitor.Router.LIVE_FLUSH_MS);
             for (Map.Entry<Integer, String> e : new TreeMap<>(names).entrySet()) {
                 process(e.getKey(), e.getValue());
                 HostInfo h = hosts.get(e.getKey());
