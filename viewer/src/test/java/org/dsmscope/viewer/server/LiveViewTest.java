@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The page on a live stream ("dsmscope-live 1" from the monitor's own route and live servers): events emitted by
- * members while the page is open appear in it, and the page's level switch reaches the members.
+ * members while the page is open appear in it through the push channel (no poll while it is open), and the page's
+ * level switch reaches the members.
  */
 class LiveViewTest {
     private static void waitFor(java.util.function.BooleanSupplier c) throws InterruptedException {
@@ -64,6 +65,14 @@ class LiveViewTest {
                 }
                 b.await("return window.dsmview.events() >= 82 && window.dsmview.ready");
                 b.await("return window.dsmview.counts().arrows.message === 20");
+                // the new events came through the push channel, and nothing was polled while it was open
+                assertEquals("open", b.js("return window.dsmview.push.state"));
+                assertTrue(((Number) b.js("return window.dsmview.push.updates")).longValue() > 0, "updates pushed");
+                assertTrue(((Number) b.js("return window.dsmview.push.applied")).longValue() > 0, "updates applied");
+                assertEquals(b.js("return window.dsmview.push.pollsAtOpen"),
+                        b.js("return window.dsmview.internal.S.polls || 0"), "no poll while the channel is open");
+                assertTrue(String.valueOf(b.js("return document.getElementById('pushStatus').textContent"))
+                        .contains("updates pushed"));
                 b.screenshot("live");
                 b.view("live", "#spacetime");
                 assertTrue(events(b) >= 82, "the page saw the new events");
