@@ -50,6 +50,11 @@ public final class ViewerLiveBench {
     static final String SAMPLE = ""
             + "const done = arguments[arguments.length - 1]; const ms = arguments[0];"
             + "const ages = [], stale = []; let lastEnd = -1; const t0 = performance.now();"
+            + "performance.setResourceTimingBufferSize(100000); performance.clearResourceTimings();"
+            + "const med = (path) => { const d = performance.getEntriesByType('resource')"
+            + "  .filter((e) => e.name.includes(path)).map((e) => e.duration).sort((a, b) => a - b);"
+            + "  return d.length ? [d[d.length >> 1], d[Math.min(d.length - 1, Math.ceil(d.length * 0.95) - 1)],"
+            + "    d.length] : [0, 0, 0]; };"
             + "(function tick() {"
             + "  const d = window.dsmview.data(), m = window.dsmview.meta();"
             + "  const now = performance.timeOrigin + performance.now();"
@@ -61,6 +66,7 @@ public final class ViewerLiveBench {
             + "    done({ages: ages, stale: stale, events: window.dsmview.events(), push: p.state,"
             + "    updates: p.updates, applied: p.applied, missed: p.missed,"
             + "    polls: window.dsmview.internal.S.polls || 0,"
+            + "    window: med('/api/window'), tables: med('/api/tables'), meta: med('/api/meta'),"
             + "    heap: performance.memory ? performance.memory.usedJSHeapSize : -1}); }"
             + "})();";
 
@@ -136,6 +142,9 @@ public final class ViewerLiveBench {
                             + " received, %s applied, %s missed, %s polls%n", mode, r.flushInterval(),
                             res.get("push"), res.get("updates"), res.get("applied"), res.get("missed"),
                             res.get("polls"));
+                    System.out.printf(Locale.ROOT, "live: requests as the page saw them (median ms, p95 ms, count):"
+                            + " window %s, tables %s, meta %s%n", res.get("window"), res.get("tables"),
+                            res.get("meta"));
                     System.out.printf(Locale.ROOT, "live: page JavaScript heap %.1f MB, renderer PSS %.1f MB%n",
                             ((Number) res.get("heap")).doubleValue() / 1e6, ViewerBench.rendererRss(profile) / 1e6);
                 } finally {

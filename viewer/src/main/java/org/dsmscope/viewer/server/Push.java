@@ -111,7 +111,11 @@ final class Push implements AutoCloseable {
 
         private void go(String text) {
             if (text != null) {
-                peer.send(text, this::done, x -> gone());
+                try {
+                    peer.send(text, this::done, x -> gone());
+                } catch (RuntimeException e) {
+                    gone(); // a connection that cannot even take the message: the other pages still get theirs
+                }
             }
         }
 
