@@ -120,9 +120,16 @@ public final class ViewerLiveBench {
                     new WebDriverWait(d, Duration.ofSeconds(60)).until(x -> js.executeScript(
                             "return window.dsmview && window.dsmview.data() !== null"));
                     js.executeAsyncScript(SAMPLE, 3_000); // warm-up
+                    var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                            .getOperatingSystemMXBean();
+                    long cpu0 = os.getProcessCpuTime(), wall0 = System.nanoTime();
+                    double[] renderer0 = ViewerBench.rendererCpu(profile);
                     @SuppressWarnings("unchecked")
                     Map<String, Object> res = (Map<String, Object>) js.executeAsyncScript(SAMPLE,
                             Math.max(1, seconds - 3) * 1000);
+                    double wallMs = (System.nanoTime() - wall0) / 1e6;
+                    double jvmCores = (os.getProcessCpuTime() - cpu0) / 1e6 / wallMs;
+                    double rendererCores = (ViewerBench.rendererCpu(profile)[1] - renderer0[1]) / wallMs;
                     List<Double> ages = numbers(res.get("ages")), stale = numbers(res.get("stale"));
                     stop.set(true);
                     feeder.join();
@@ -145,6 +152,8 @@ public final class ViewerLiveBench {
                     System.out.printf(Locale.ROOT, "live: requests as the page saw them (median ms, p95 ms, count):"
                             + " window %s, tables %s, meta %s%n", res.get("window"), res.get("tables"),
                             res.get("meta"));
+                    System.out.printf(Locale.ROOT, "live: CPU while sampled: this JVM (members, route, live server,"
+                            + " viewer) %.2f cores, the page's renderer %.2f cores%n", jvmCores, rendererCores);
                     System.out.printf(Locale.ROOT, "live: page JavaScript heap %.1f MB, renderer PSS %.1f MB%n",
                             ((Number) res.get("heap")).doubleValue() / 1e6, ViewerBench.rendererRss(profile) / 1e6);
                 } finally {
