@@ -10,18 +10,23 @@ import org.dsmscope.monitor.event.Level;
 /**
  * Trace routing of seed 002 §4.2: holds the sinks (recorder, live listeners), the classes of events switched on
  * (changeable while the program runs) and the timer that flushes every process's buffer at least every
- * {@code flushIntervalMs} (default 200 ms). One router per JVM serves all its monitored processes.
+ * {@code flushIntervalMs} (default 200 ms). One router per JVM serves all its monitored processes. While a live
+ * viewer watches, the route server asks for a shorter interval ({@link #setFlushInterval}, {@link #LIVE_FLUSH_MS}):
+ * seed 002 §4.2's timer bounds how old the newest event a viewer can see is.
  *
- * <p>Threading: sinks and monitors are copy-on-write lists; the enabled mask is volatile; the timer is one daemon
- * thread.
+ * <p>Threading: sinks and monitors are copy-on-write lists; the enabled mask and the interval are volatile; the
+ * timer is one daemon thread.
  */
 public final class Router implements AutoCloseable {
     /** Default timer flush interval (ms). */
     public static final long DEFAULT_FLUSH_MS = 200;
+    /** Timer flush interval (ms) while a live viewer is attached to the route. */
+    public static final long LIVE_FLUSH_MS = 20;
 
     private final List<EventSink> sinks = new CopyOnWriteArrayList<>();
     private final List<Monitor> monitors = new CopyOnWriteArrayList<>();
-    private final long flushIntervalMs;
+    private final long defaultFlushMs;
+    private volatile long flushIntervalMs;
     private final Thread timer;
     private volatile int enabled = Level.ALL;
     private volatile boolean closed;
@@ -34,6 +39,7 @@ public final class Router implements AutoCloseable {
 
     /** A router whose timer flushes every {@code flushIntervalMs} milliseconds. */
     public Router(long flushIntervalMs) {
+        this.defaultFlushMs = flushIntervalMs;
         this.flushIntervalMs = flushIntervalMs;
         timer = new Thread(this::timerLoop, "dsmscope-monitor-timer");
         timer.setDaemon(true);
@@ -42,9 +48,12 @@ public final class Router implements AutoCloseable {
 
     private void timerLoop() {
         while (!closed) {
-            try {
-                Thread.sleep(flushIntervalMs);
-            } catch (InterruptedException e) {
+            long wait = flushIntervalMs;
+            java.util.concurrent.locks.LockSupport.parkNanos(this, wait * 1_000_000L);
+            if (Thread.interrupted()) {
+                return;
+            }
+            if (closed) {
                 return;
             }
             for (Monitor m : monitors) {
@@ -52,6 +61,23 @@ public final class Router implements AutoCloseable {
             }
             lastTimerFlush = System.nanoTime();
         }
+    }
+
+    /**
+     * Sets the timer's interval: {@code ms} > 0 that many milliseconds (from the next tick on; a shorter one wakes
+     * the timer at once), else the interval this router was made with.
+     */
+    public void setFlushInterval(long ms) {
+        long before = flushIntervalMs;
+        flushIntervalMs = ms > 0 ? ms : defaultFlushMs;
+        if (flushIntervalMs < before) {
+            java.util.concurrent.locks.LockSupport.unpark(timer);
+        }
+    }
+
+    /** The timer's current interval (ms). */
+    public long flushInterval() {
+        return flushIntervalMs;
     }
 
     /** Adds a sink (recorder, live viewer); events flushed from now on reach it. */

@@ -78,6 +78,31 @@ class LiveServerTest {
     }
 
     @Test
+    void whileALiveViewerWatches_membersFlushEveryLiveInterval_andTheirOwnIntervalAfterIt() throws Exception {
+        try (RouteServer route = new RouteServer(); LiveServer live = new LiveServer(route, 0, Level.ALL, 1000);
+                Router r = new Router(); SocketSink s = new SocketSink(route.port(), r)) {
+            r.addSink(s);
+            Monitor m = r.monitor(1, "m1");
+            route.addSink(new EventSink() {
+                @Override
+                public void accept(EventBuffer b) {
+                }
+            });
+            assertEquals(0, route.memberFlush(), "a recorder alone asks for nothing");
+            assertEquals(Router.DEFAULT_FLUSH_MS, r.flushInterval());
+            try (LiveClient c = LiveClient.connect("127.0.0.1", live.port(), 10_000)) {
+                assertEquals("hello", c.next().path("kind").asText());
+                waitFor(() -> r.flushInterval() == Router.LIVE_FLUSH_MS);
+                assertEquals(Router.LIVE_FLUSH_MS, route.memberFlush());
+                m.emit(EventType.ADVANCE, -1, 5, 2, 0, 100, 0); // routed by the timer: no flush, no block
+                assertEquals("Advance", next(c).path("type").asText());
+            }
+            waitFor(() -> r.flushInterval() == Router.DEFAULT_FLUSH_MS);
+            assertEquals(0, route.memberFlush());
+        }
+    }
+
+    @Test
     void viewerGetsEventsInTheFormat_andSwitchesTheMembersClasses() throws Exception {
         try (RouteServer route = new RouteServer(); LiveServer live = new LiveServer(route, 0, Level.ALL, 1000);
                 Router r = new Router(20)) {

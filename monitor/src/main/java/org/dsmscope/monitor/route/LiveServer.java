@@ -211,7 +211,7 @@ public final class LiveServer implements AutoCloseable {
         }
 
         void start() {
-            sub = route.subscribe(this, initialMask, false);
+            sub = route.subscribe(this, initialMask, false, org.dsmscope.monitor.Router.LIVE_FLUSH_MS);
             for (Map.Entry<Integer, String> e : new TreeMap<>(names).entrySet()) {
                 process(e.getKey(), e.getValue());
                 HostInfo h = hosts.get(e.getKey());
@@ -379,6 +379,17 @@ public final class LiveServer implements AutoCloseable {
 
     /** Encoding of the lines of the format (one JSON object per line). */
     static final class LiveFormat {
+        /** Each type's seed name and level label by ordinal, made once (not per event). */
+        private static final String[] TYPE = new String[EventType.values().length];
+        private static final String[] LEVEL = new String[EventType.values().length];
+
+        static {
+            for (EventType t : EventType.values()) {
+                TYPE[t.ordinal()] = t.seedName();
+                LEVEL[t.ordinal()] = t.level.label();
+            }
+        }
+
         private LiveFormat() {
         }
 
@@ -391,8 +402,8 @@ public final class LiveServer implements AutoCloseable {
                 g.writeNumberField("ta", b.time[i] - offset);
             }
             g.writeNumberField("proc", b.proc[i]);
-            g.writeStringField("type", t == null ? "?" + b.type[i] : t.seedName());
-            g.writeStringField("level", t == null ? "?" : t.level.label());
+            g.writeStringField("type", t == null ? "?" + b.type[i] : TYPE[t.ordinal()]);
+            g.writeStringField("level", t == null ? "?" : LEVEL[t.ordinal()]);
             g.writeNumberField("peer", b.peer[i]);
             g.writeObjectFieldStart("args");
             if (t != null) {

@@ -20,8 +20,10 @@ import org.dsmscope.monitor.event.Level;
  * The tool's end of trace routing (seed 002 §4.2): accepts member connections on 127.0.0.1, passes every batch
  * to the sinks (the recorder, live viewers) and switches classes of events on and off in all members at once.
  * Each sink is a {@link Subscription} with the classes it wants; members emit the union of what the sinks want
- * (nothing while no one listens) and each sink gets only its own classes. A member that dies mid-run only ends
- * its own connection.
+ * (nothing while no one listens) and each sink gets only its own classes. A sink may also ask for prompt delivery
+ * (a live viewer): while one does, members flush their buffers every that many milliseconds instead of their
+ * default (the {@code F} control message, {@link org.dsmscope.monitor.Router#setFlushInterval}); the recorder
+ * alone leaves the members' flush as it is. A member that dies mid-run only ends its own connection.
  */
 public final class RouteServer implements AutoCloseable {
     static final byte PROC = 'P';
@@ -29,19 +31,22 @@ public final class RouteServer implements AutoCloseable {
     static final byte MASK = 'M';
     static final byte HOST = 'H';
     static final byte OUTPUT = 'O';
+    static final byte FLUSH = 'F';
 
     /** A sink and the classes of events it wants (bits of {@link Level#bit()}), changeable while members run. */
     public final class Subscription {
         final EventSink sink;
         final boolean passive;
         final boolean followsDefault;
+        final long flushMs;
         volatile int mask;
 
-        Subscription(EventSink sink, int mask, boolean passive, boolean followsDefault) {
+        Subscription(EventSink sink, int mask, boolean passive, boolean followsDefault, long flushMs) {
             this.sink = sink;
             this.mask = mask & Level.ALL;
             this.passive = passive;
             this.followsDefault = followsDefault;
+            this.flushMs = Math.max(0, flushMs);
         }
 
         /** Switches the classes this sink wants; members are told at once if the union changes. */
@@ -71,6 +76,8 @@ public final class RouteServer implements AutoCloseable {
     private volatile int defaultMask = Level.ALL;
     /** Classes the members emit: the union over subscriptions; sent on connect and whenever it changes. */
     private int memberMask = Level.ALL;
+    /** The flush interval members are asked for (ms; 0: their own default); sent on connect and on change. */
+    private long memberFlush;
 
     /** Listens on an ephemeral loopback port. */
     public RouteServer() throws IOException {
@@ -87,7 +94,7 @@ public final class RouteServer implements AutoCloseable {
 
     /** Adds a sink that wants the classes set by {@link #setMask} (all by default). */
     public void addSink(EventSink s) {
-        subs.add(new Subscription(s, defaultMask, false, true));
+        subs.add(new Subscription(s, defaultMask, false, true, 0));
         pushMask();
     }
 
@@ -96,10 +103,23 @@ public final class RouteServer implements AutoCloseable {
      * mask only while other sinks have members emit them (e.g. message events for clock alignment).
      */
     public Subscription subscribe(EventSink s, int mask, boolean passive) {
-        Subscription sub = new Subscription(s, mask, passive, false);
+        return subscribe(s, mask, passive, 0);
+    }
+
+    /**
+     * As {@link #subscribe(EventSink, int, boolean)}, for a sink that wants events promptly: while it is
+     * subscribed, members flush their buffers at least every {@code flushMs} milliseconds (0: no wish).
+     */
+    public Subscription subscribe(EventSink s, int mask, boolean passive, long flushMs) {
+        Subscription sub = new Subscription(s, mask, passive, false, flushMs);
         subs.add(sub);
         pushMask();
         return sub;
+    }
+
+    /** The flush interval members are asked for now (ms; 0: their own default). */
+    public synchronized long memberFlush() {
+        return memberFlush;
     }
 
     private void acceptLoop() {
@@ -109,7 +129,10 @@ public final class RouteServer implements AutoCloseable {
                 synchronized (this) {
                     conns.add(s);
                     if (memberMask != Level.ALL) {
-                        sendMask(s, memberMask);
+                        sendControl(s, MASK, memberMask);
+                    }
+                    if (memberFlush != 0) {
+                        sendControl(s, FLUSH, (int) memberFlush);
                     }
                 }
                 Thread r = new Thread(() -> read(s), "dsmscope-route-reader");
@@ -230,25 +253,40 @@ public final class RouteServer implements AutoCloseable {
 
     private synchronized void pushMask() {
         int m = 0;
+        long flush = 0;
         for (Subscription k : subs) {
             if (!k.passive) {
                 m |= k.mask;
+                if (k.flushMs > 0 && (flush == 0 || k.flushMs < flush)) {
+                    flush = k.flushMs;
+                }
             }
         }
         if (m != memberMask) {
             memberMask = m;
             for (Socket s : conns) {
-                sendMask(s, m);
+                sendControl(s, MASK, m);
+            }
+        }
+        if (flush != memberFlush) {
+            memberFlush = flush;
+            for (Socket s : conns) {
+                sendControl(s, FLUSH, (int) flush);
             }
         }
     }
 
-    private static void sendMask(Socket s, int mask) {
+    /** A control message to a member: the mask (one byte) or the flush interval (an int, ms). */
+    private static void sendControl(Socket s, byte kind, int value) {
         try {
             DataOutputStream o = new DataOutputStream(s.getOutputStream());
             synchronized (s) {
-                o.writeByte(MASK);
-                o.writeByte(mask);
+                o.writeByte(kind);
+                if (kind == FLUSH) {
+                    o.writeInt(value);
+                } else {
+                    o.writeByte(value);
+                }
                 o.flush();
             }
         } catch (IOException ex) {

@@ -15,8 +15,9 @@ import org.dsmscope.monitor.event.HostInfo;
 /**
  * Routes a member JVM's flushed buffers over a loopback TCP connection to the {@link RouteServer} of the launching
  * tool (seed 002 §4.2: trace data travels from each process to the tool), and applies the enabled-classes mask
- * the tool sends back, so classes of events can be switched while the program runs. If the connection fails, the
- * sink goes quiet and the application keeps running.
+ * the tool sends back, so classes of events can be switched while the program runs, and the flush interval it
+ * asks for while a live viewer watches. If the connection fails, the sink goes quiet and the application keeps
+ * running.
  */
 public final class SocketSink implements EventSink, AutoCloseable {
     private final Socket socket;
@@ -35,6 +36,8 @@ public final class SocketSink implements EventSink, AutoCloseable {
                     int kind = in.readByte();
                     if (kind == RouteServer.MASK) {
                         router.setEnabledMask(in.readByte());
+                    } else if (kind == RouteServer.FLUSH) {
+                        router.setFlushInterval(in.readInt());
                     }
                 }
             } catch (IOException ex) {

@@ -23,7 +23,8 @@ import org.dsmscope.monitor.route.LiveClient;
  * and message arrows as a recording ({@link MonitorSource.Builder}); the time indexes, the per-process times and
  * synchronization arrows ({@link LiveSummary}, {@code monitor summary}'s counting) and the transport tables
  * ({@link TransportIndex}) grow by the new events only. Events carry the aligned time {@code ta} once the stream has
- * it. The page switches event classes with the stream's {@code levels} command.
+ * it. The page switches event classes with the stream's {@code levels} command. The reader signals the push
+ * channel ({@link #onArrival}) when the pending batch stops being empty: once per batch taken, not per line.
  */
 public final class LiveMonitorSource implements Source, org.dsmscope.viewer.server.ViewServer.LiveControl {
     private static final JsonFactory JSON = new JsonFactory();
@@ -52,6 +53,8 @@ public final class LiveMonitorSource implements Source, org.dsmscope.viewer.serv
     /** The other batch, applied and emptied (under the timeline's monitor). */
     private EventBuffer spare = new EventBuffer(4096);
     private List<Object[]> spareNotices = new ArrayList<>();
+    /** Told when the pending batch stops being empty (the push channel); a no-op until one asks. */
+    private volatile Runnable arrival = () -> { };
 
     // the line being parsed (reader thread only)
     private final String[] argName = new String[8];
@@ -161,7 +164,9 @@ public final class LiveMonitorSource implements Source, org.dsmscope.viewer.serv
             return;
         }
         String kind = text.getOrDefault("kind", "");
+        boolean first;
         synchronized (lock) {
+            first = pending.size() == 0 && notices.isEmpty();
             switch (kind) {
                 case "process":
                     notices.add(new Object[] {pending.size(), kind, proc, text.get("name")});
@@ -181,8 +186,12 @@ public final class LiveMonitorSource implements Source, org.dsmscope.viewer.serv
                     tl.damage = "the viewer was too slow: " + number("total") + " events dropped";
                     break;
                 default:
+                    first = false;
                     break; // hello, levels, error: nothing to show
             }
+        }
+        if (first) {
+            arrival.run();
         }
     }
 
@@ -206,7 +215,9 @@ public final class LiveMonitorSource implements Source, org.dsmscope.viewer.serv
                 }
             }
         }
+        boolean first;
         synchronized (lock) {
+            first = pending.size() == 0 && notices.isEmpty();
             if (pending.full()) {
                 EventBuffer bigger = new EventBuffer(pending.capacity() * 2);
                 for (int i = 0; i < pending.size(); i++) {
@@ -215,6 +226,9 @@ public final class LiveMonitorSource implements Source, org.dsmscope.viewer.serv
                 pending = bigger;
             }
             pending.add(time, proc, type.code, peer, f[0], f[1], f[2], f[3], f[4]);
+        }
+        if (first) {
+            arrival.run();
         }
     }
 
@@ -307,6 +321,17 @@ public final class LiveMonitorSource implements Source, org.dsmscope.viewer.serv
         } else if (kind.equals("end")) {
             tl.notes.add("the run ended (status " + n[2] + ")");
         }
+    }
+
+    @Override
+    public void onArrival(Runnable signal) {
+        arrival = signal;
+        signal.run(); // whatever is pending already
+    }
+
+    @Override
+    public boolean live() {
+        return true;
     }
 
     @Override

@@ -23,6 +23,19 @@ public interface Source {
         return null;
     }
 
+    /**
+     * Asks to be told, by {@code signal} on the source's own thread, when new content arrives that the next
+     * {@link #timeline()} will take in; only live inputs ever call it (the push channel's wake-up). The signal must
+     * return at once.
+     */
+    default void onArrival(Runnable signal) {
+    }
+
+    /** Whether the input grows while it is shown (a live run). */
+    default boolean live() {
+        return false;
+    }
+
     /** Stops whatever the source runs (a live connection); a no-op for files. */
     default void close() {
     }

@@ -43,17 +43,17 @@ final class Api {
             }
             m.put("kinds", kinds);
             List<Object> lanes = new ArrayList<>();
+            int hosts = 0;
             for (Timeline.Lane l : tl.lanes) {
+                hosts += l.hostInfo != null ? 1 : 0;
                 Map<String, Object> o = new LinkedHashMap<>();
                 o.put("name", l.name);
                 o.put("host", l.host);
                 o.put("hostInfo", hostInfo(l.hostInfo));
-                o.put("start", l.start <= l.end ? l.start : 0);
-                o.put("end", l.start <= l.end ? l.end : 0);
-                o.put("totals", l.totals);
-                lanes.add(o);
+                lanes.add(extent(l, o));
             }
             m.put("lanes", lanes);
+            m.put("hosts", hosts);
             m.put("end", tl.end());
             m.put("origin", tl.origin);
             m.put("events", tl.events());
@@ -63,6 +63,44 @@ final class Api {
             m.put("notes", tl.notes);
             return m;
         }
+    }
+
+    /**
+     * The push channel's update of a live input (viewer/README.md "Push channel"): the description's parts that
+     * grow (end, counts, version, each lane's extent and totals, damage, how many notes and known hosts), without
+     * the kinds, names and hosts that {@code /api/meta} gives: the page fetches those only when the lanes, hosts,
+     * damage or notes changed.
+     */
+    static Map<String, Object> update(int input, Timeline tl) {
+        synchronized (tl) {
+            tl.seal();
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("kind", "update");
+            m.put("input", input);
+            m.put("version", tl.version());
+            m.put("end", tl.end());
+            m.put("events", tl.events());
+            m.put("arrows", tl.arrows());
+            int hosts = 0;
+            List<Object> lanes = new ArrayList<>();
+            for (Timeline.Lane l : tl.lanes) {
+                hosts += l.hostInfo != null ? 1 : 0;
+                lanes.add(extent(l, new LinkedHashMap<>()));
+            }
+            m.put("lanes", lanes);
+            m.put("hosts", hosts);
+            m.put("damage", tl.damage);
+            m.put("notes", tl.notes.size());
+            return m;
+        }
+    }
+
+    /** A lane's extent and per-state totals into {@code o}. */
+    private static Map<String, Object> extent(Timeline.Lane l, Map<String, Object> o) {
+        o.put("start", l.start <= l.end ? l.start : 0);
+        o.put("end", l.start <= l.end ? l.end : 0);
+        o.put("totals", l.totals == null ? null : l.totals.clone()); // written after the timeline's lock
+        return o;
     }
 
     /** A lane's host as JSON: every field "unknown" (cores 0) where the input does not say. */

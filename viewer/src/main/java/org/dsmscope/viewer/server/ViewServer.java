@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -30,13 +31,16 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Fields;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.websocket.server.ServerWebSocketContainer;
 
 /**
  * The viewer's web server (SPEC §9, seed 002 §4.3): Jetty 12's core handler API, serving the page's own resources
  * (a fixed list, read from the jar) and a JSON API over the inputs named on the command line; no request path ever
  * reaches the file system. Bound to loopback by default, where requests must name the server by its loopback
  * address (a DNS-rebinding page cannot); bound elsewhere, every request must carry the run's random token (query
- * parameter {@code token}, or the cookie the page gets with it), else 401.
+ * parameter {@code token}, or the cookie the page gets with it), else 401. The live page's push channel
+ * ({@code /api/push}, a WebSocket: {@link Push}) passes the same check before its upgrade, and its {@code Origin}
+ * must be this server's own.
  */
 public final class ViewServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -46,6 +50,7 @@ public final class ViewServer implements AutoCloseable {
         {"/view.js", "view.js", "text/javascript; charset=utf-8"},
         {"/view.css", "view.css", "text/css; charset=utf-8"},
         {"/panels.js", "panels.js", "text/javascript; charset=utf-8"},
+        {"/live.js", "live.js", "text/javascript; charset=utf-8"},
     };
     private static final String COOKIE = "dsmscope_token";
 
@@ -56,6 +61,8 @@ public final class ViewServer implements AutoCloseable {
     private final ServerConnector connector;
     private final Map<String, byte[]> assets = new HashMap<>();
     private volatile Launches launches;
+    private final Push push;
+    private final ServerWebSocketContainer sockets;
     /**
      * The latest window and table answers by input, content version and query: a window asked again at the same
      * level of detail (zooming back, a second tab, the live page between arrivals) is answered from here. Guarded
@@ -93,6 +100,10 @@ public final class ViewServer implements AutoCloseable {
         pool.setName("dsmscope-view");
         pool.setDaemon(true);
         server = new Server(pool);
+        push = new Push(this.sources);
+        sockets = ServerWebSocketContainer.ensure(server);
+        sockets.setIdleTimeout(Duration.ofMillis(3 * Push.ALIVE_MS)); // a page that never reads is closed then
+        sockets.setMaxTextMessageSize(1024); // the page sends nothing
         connector = new ServerConnector(server, 1, 1);
         connector.setHost(bind);
         connector.setPort(port);
@@ -201,6 +212,10 @@ public final class ViewServer implements AutoCloseable {
                     .sameSite(HttpCookie.SameSite.STRICT).build());
         }
         String path = req.getHttpURI().getPath();
+        if (path.equals("/api/push")) {
+            push(req, resp, cb);
+            return;
+        }
         for (String[] a : ASSETS) {
             if (a[0].equals(path)) {
                 send(resp, cb, 200, a[2], assets.get(a[1]));
@@ -318,6 +333,7 @@ public final class ViewServer implements AutoCloseable {
                     parseLoss(p.get("loss")), s -> {
                         synchronized (sources) {
                             sources.add(s);
+                            push.watch(s);
                             return sources.size() - 1;
                         }
                     });
@@ -326,6 +342,23 @@ public final class ViewServer implements AutoCloseable {
             throw new IOException("interrupted");
         }
         json(resp, cb, Map.of("input", input));
+    }
+
+    /**
+     * The push channel: a WebSocket upgrade, allowed (like every request) only with the token or on loopback host
+     * names, and only from this server's own page when the browser names an {@code Origin} (a page of another site
+     * could otherwise open it: WebSockets are not bound by the same-origin rule).
+     */
+    private void push(Request req, Response resp, Callback cb) {
+        String origin = req.getHeaders().get(HttpHeader.ORIGIN);
+        String host = req.getHeaders().get(HttpHeader.HOST);
+        if (origin != null && !origin.equals("http://" + host)) {
+            send(resp, cb, 403, "application/json", error("the push channel is for this viewer's own page"));
+            return;
+        }
+        if (!sockets.upgrade((rq, rs, c) -> new PushSocket(push), req, resp, cb)) {
+            send(resp, cb, 400, "application/json", error("/api/push is a WebSocket: send an upgrade request"));
+        }
     }
 
     private static double parseLoss(String v) {
@@ -410,6 +443,9 @@ public final class ViewServer implements AutoCloseable {
         Launches l = launches;
         if (l != null) {
             l.close();
+        }
+        if (push != null) {
+            push.close();
         }
         try {
             server.stop();

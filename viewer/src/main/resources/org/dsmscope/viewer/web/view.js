@@ -1006,24 +1006,30 @@
   function toggleHelp() { $('help').hidden = !$('help').hidden; }
 
   // ---------------------------------------------------------------- live: the views grow as events arrive
+  // the fallback of live.js's push channel: while it is open (S.push) nothing is polled
   function poll() {
-    if (!S.meta || S.meta.source !== 'live' || S.pending) return;
-    api('/api/meta').then((m) => {
-      if (m.version === S.version) return;
-      const grew = m.lanes.length !== S.meta.lanes.length;
-      const wasWhole = S.t0 <= 0 && S.t1 >= S.meta.end;
-      S.meta = m;
-      S.version = m.version;
-      showTitle();
-      if (grew) { buildFilters(); layout(); }
-      if (S.follow) {
-        // the whole run stays whole; a zoomed-in window keeps its width and follows the newest time
-        const w = S.t1 - S.t0;
-        if (wasWhole) { S.t0 = 0; S.t1 = Math.max(1, m.end * 1.02); }
-        else { S.t1 = m.end + w * 0.05; S.t0 = S.t1 - w; }
-      }
-      load();
-    }).catch(() => {});
+    if (S.push || !S.meta || S.meta.source !== 'live' || S.pending) return;
+    S.polls = (S.polls || 0) + 1;
+    api('/api/meta').then(liveMeta).catch(() => {});
+  }
+  // a newer description of the live input (polled, or pushed by live.js); false while a load still runs
+  function liveMeta(m) {
+    if (S.pending) return false;
+    if (m.version === S.version) return true;
+    const grew = m.lanes.length !== S.meta.lanes.length;
+    const wasWhole = S.t0 <= 0 && S.t1 >= S.meta.end;
+    S.meta = m;
+    S.version = m.version;
+    showTitle();
+    if (grew) { buildFilters(); layout(); }
+    if (S.follow) {
+      // the whole run stays whole; a zoomed-in window keeps its width and follows the newest time
+      const w = S.t1 - S.t0;
+      if (wasWhole) { S.t0 = 0; S.t1 = Math.max(1, m.end * 1.02); }
+      else { S.t1 = m.end + w * 0.05; S.t0 = S.t1 - w; }
+    }
+    load();
+    return true;
   }
 
   // ---------------------------------------------------------------- test API (counts, not pixels)
@@ -1052,7 +1058,7 @@
     events: () => (S.meta ? S.meta.events : 0)
   };
   // the state and helpers the panels of panels.js (output, launch) share with this page
-  window.dsmview.internal = {S, api, fmt, scheduleLoad, openInput, showError, showDetails};
+  window.dsmview.internal = {S, api, fmt, scheduleLoad, openInput, showError, showDetails, liveMeta};
 
   /**
    * The first picture's requests, sent at once with the input list instead of one after another: the description,
