@@ -2,8 +2,8 @@
 # (agent/README.md "Interface-typed call sites"): python3 bench/scripts/collection_ab.py RUNS [AGENT_JAR ...].
 # RUNS rounds of alternated runs of agent/CollectionAdds 10000000 12 mono|mixed: uninstrumented, then at level 1
 # (type suppressed: no files) under each jar (default agent/target/dsmscope-agent.jar; give a jar built before the
-# interface hooks to compare). Prints per variant and jar the median of the runs' in-process medians (ns per
-# Collection.add on an ArrayList) and its ratio to the uninstrumented one.
+# interface hooks to compare). Prints per variant and jar the median of the runs' in-process medians (ns of the
+# thread's CPU time per Collection.add on an ArrayList) and its ratio to the uninstrumented one.
 # Run from the repository root after: mvn -B -o -pl bench -am package -DskipTests
 import subprocess, sys, statistics, os
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 5

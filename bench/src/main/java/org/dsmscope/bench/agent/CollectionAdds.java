@@ -1,5 +1,7 @@
 package org.dsmscope.bench.agent;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,13 +15,16 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * Workload for the cost of the agent's interface-typed call sites on programs that use no
  * {@code java.util.concurrent} queue (agent/README.md "Interface-typed call sites"): {@code CollectionAdds CALLS
  * ROUNDS mono|mixed} calls {@code Collection.add} CALLS times per round on an {@code ArrayList} held as a
- * {@code Collection} (cleared every 1,024 adds, the elements boxed in advance), and prints the nanoseconds per call
- * of each round and their median over the rounds after the first two. Under the agent every such call site goes
+ * {@code Collection} (cleared every 1,024 adds, the elements boxed in advance), and prints the nanoseconds of CPU
+ * time of the measuring thread per call of each round (less moved by other load than wall time) and their median
+ * over the rounds after the first two. Under the agent every such call site goes
  * through {@code rt.CollectionHooks.add}, whose {@code instanceof BlockingQueue} check sends the call on; with
  * {@code mixed} the same call site first sees five other collection classes, so the check's type profile is not
  * {@code ArrayList} alone. Run by {@code bench/scripts/collection_ab.py}, uninstrumented and under agent jars.
  */
 public final class CollectionAdds {
+    private static final ThreadMXBean MX = ManagementFactory.getThreadMXBean();
+
     private CollectionAdds() {
     }
 
@@ -44,9 +49,9 @@ public final class CollectionAdds {
         double[] ns = new double[rounds];
         StringBuilder sb = new StringBuilder("ns/call");
         for (int r = 0; r < rounds; r++) {
-            long t0 = System.nanoTime();
+            long t0 = MX.getCurrentThreadCpuTime();
             check += fill(list, boxes, calls);
-            ns[r] = (System.nanoTime() - t0) / (double) calls;
+            ns[r] = (MX.getCurrentThreadCpuTime() - t0) / (double) calls;
             sb.append(String.format(" %.3f", ns[r]));
         }
         double[] warm = Arrays.copyOfRange(ns, Math.min(2, rounds - 1), rounds);
