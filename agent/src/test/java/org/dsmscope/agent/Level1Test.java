@@ -271,14 +271,7 @@ class Level1Test {
         assertTrue(t.out.contains("check 94 done 380 6"), t.out);
         List<List<Traced.Rec>> all = t.all();
         assertTrue(all.size() >= 3, "main, the pool's two workers and the common pool's: " + all.size());
-        Map<String, Integer> releasedBy = new HashMap<>();
-        for (int th = 0; th < all.size(); th++) {
-            for (Traced.Rec r : all.get(th)) {
-                if (r.isCall(CallType.SYNC_RELEASE)) {
-                    assertEquals(null, releasedBy.put(r.args[1] + "/" + r.args[2], th), "numbers are unique: " + r);
-                }
-            }
-        }
+        Map<String, Integer> releasedBy = Traced.releasedBy(all);
         Map<Long, Integer> acquires = new HashMap<>();
         int paired = 0;
         for (int th = 0; th < all.size(); th++) {
@@ -317,14 +310,7 @@ class Level1Test {
         assertTrue(t.out.contains("check 190 190 190 570 190 190 20190"), t.out);
         List<List<Traced.Rec>> all = t.all();
         assertEquals(2, all.size());
-        Map<String, Integer> releasedBy = new HashMap<>();
-        for (int th = 0; th < 2; th++) {
-            for (Traced.Rec r : all.get(th)) {
-                if (r.isCall(CallType.SYNC_RELEASE)) {
-                    assertEquals(null, releasedBy.put(r.args[1] + "/" + r.args[2], th), "numbers are unique: " + r);
-                }
-            }
-        }
+        Map<String, Integer> releasedBy = Traced.releasedBy(all);
         int crossed = 0;
         int acquires = 0;
         for (int th = 0; th < 2; th++) {
@@ -367,14 +353,7 @@ class Level1Test {
         assertTrue(t.out.contains("check 2047968000 2047968000"), t.out);
         List<List<Traced.Rec>> all = t.all();
         assertTrue(all.size() >= 3, "main, a common-pool worker and the pool's workers: " + all.size());
-        Map<String, Integer> releasedBy = new HashMap<>();
-        for (int th = 0; th < all.size(); th++) {
-            for (Traced.Rec r : all.get(th)) {
-                if (r.isCall(CallType.SYNC_RELEASE)) {
-                    assertEquals(null, releasedBy.put(r.args[1] + "/" + r.args[2], th), "numbers are unique: " + r);
-                }
-            }
-        }
+        Map<String, Integer> releasedBy = Traced.releasedBy(all);
         int workerStarts = 0;
         int mainJoinsOfOthers = 0;
         for (int th = 0; th < all.size(); th++) {
@@ -403,14 +382,7 @@ class Level1Test {
         // 30, 38 (30 + 4 + 4), 39, 78 + 30 = 108, 109, anyOf: ran's null or handled's 78; 77 + 77
         assertTrue(t.out.matches("(?s)check 30 39 108 109 (null|78) 154\\s*"), t.out);
         List<List<Traced.Rec>> all = t.all();
-        Map<String, Integer> releasedBy = new HashMap<>();
-        for (int th = 0; th < all.size(); th++) {
-            for (Traced.Rec r : all.get(th)) {
-                if (r.isCall(CallType.SYNC_RELEASE)) {
-                    assertEquals(null, releasedBy.put(r.args[1] + "/" + r.args[2], th), "numbers are unique: " + r);
-                }
-            }
-        }
+        Map<String, Integer> releasedBy = Traced.releasedBy(all);
         int fromOthers = 0;
         for (int th = 0; th < all.size(); th++) {
             for (Traced.Rec r : all.get(th)) {

@@ -194,6 +194,23 @@ final class Traced {
         return l;
     }
 
+    /**
+     * Which thread released each object's number in {@code all} ("address/number" → thread); throws if a number is
+     * released twice (numbers are unique per object).
+     */
+    static java.util.Map<String, Integer> releasedBy(List<List<Rec>> all) {
+        java.util.Map<String, Integer> by = new java.util.HashMap<>();
+        for (int th = 0; th < all.size(); th++) {
+            for (Rec r : all.get(th)) {
+                if (r.isCall(org.dsmscope.trace.CallType.SYNC_RELEASE)
+                        && by.put(r.args[1] + "/" + r.args[2], th) != null) {
+                    throw new AssertionError("numbers are unique: " + r + " released twice");
+                }
+            }
+        }
+        return by;
+    }
+
     /** All records of all threads. */
     List<List<Rec>> all() throws IOException {
         List<List<Rec>> l = new ArrayList<>();

@@ -2,9 +2,7 @@ package org.dsmscope.trace;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.file.Path;
 
@@ -15,17 +13,18 @@ import java.nio.file.Path;
  * the following call. Call records are reassembled from their six simple records and checked (all six present, in
  * order, of one type). Compression (zstd or LZ4 frames) and the byte order are detected when the file opens.
  * Simple records are copied in chunks of at most 64 KiB into a {@code long[]} (first field in the high half,
- * whatever the file's byte order; see {@link WordSource}: uncompressed files straight from a memory mapping, others
- * through a direct read buffer), so files larger than memory stream through. Each chunk is checked in one tight
- * loop up to its first record that is not a memory, branch, procedure or fetch record; the hot path of
- * {@link #next()} is then one array load and a lookup by the top byte, allocating nothing. Not thread-safe.
+ * whatever the file's byte order; see {@link WordStream}, the stream layer this cursor decodes, and
+ * {@link WordSource}: uncompressed files straight from a memory mapping, others through a direct read buffer), so
+ * files larger than memory stream through. Each chunk is checked in one tight loop up to its first record that is
+ * not a memory, branch, procedure or fetch record; the hot path of {@link #next()} is then one array load and a
+ * lookup by the top byte, allocating nothing. Not thread-safe.
  *
  * <p>On bad input {@link #next()} throws {@link TraceFormatException} naming the file and the byte offset of the
  * record (offsets count the uncompressed record stream, header included). With
  * {@link Options#skipBadRecords(boolean)} it instead skips the bad simple records and counts them in
  * {@link #skipped()}.
  */
-public final class TraceReader implements AutoCloseable {
+public final class TraceReader extends WordStream implements AutoCloseable {
 
     /** How a file is read. */
     public static final class Options {
@@ -87,50 +86,13 @@ public final class TraceReader implements AutoCloseable {
         }
     }
 
-    /**
-     * Read buffer at most (one LZ4 block: decompressed straight into it, it is still in the L2 cache when the
-     * chunks are copied out; larger buffers measured slower).
-     */
-    static final int READ_BYTES = 1 << 18;
-    /**
-     * Words in the record chunk at most (64 KiB, in the L2 cache; a run of 1024 words stays in the L1 cache while
-     * the caller works on it). Measured: {@code nextRun} 13% faster than with 32 KiB, 64 KiB to 256 KiB alike.
-     */
-    static final int CHUNK_WORDS = 8192;
-    /** Words in the record chunk at least when the file is smaller than {@link #CHUNK_WORDS} words. */
-    static final int MIN_CHUNK_WORDS = 64;
-
-    private final String name;
-    private final WordSource src;
-    /**
-     * The current chunk of simple records, first field in the high half whatever the file's byte order (the hot
-     * path reads only this array; small enough to stay in the L1 cache).
-     */
-    private final long[] words;
     private final boolean skipBad;
     private final boolean liveHints;
     private final boolean routedGaps;
-    private final Codec codec;
-    private ByteOrder order;
-    private boolean extended;
-    private boolean addr64;
-    private int headerFlags;
-    /** The header promises an end record ({@link SmaitFormat#FLAG_END}); {@link #endSeen} once it was read. */
-    private boolean endPromised;
     /** The first record was a start_trace call ({@link #verifiable}). */
     private boolean startTraceFirst;
+    /** The end record the header promised ({@link #endPromised}) was read. */
     private boolean endSeen;
-    /** The source is exhausted: {@link #avail} words and {@link #tail} trailing bytes are all that is left. */
-    private boolean eofSeen;
-    private int tail;
-    /** Trailing bytes consumed (skipped) at the end of the stream. */
-    private int tailDone;
-    /** Stream offset of words[0]. */
-    private long base;
-    /** Index of the next word. */
-    private int wi;
-    /** Words held in {@link #words}. */
-    private int avail;
     /**
      * Where {@link #next()}'s fast path stops: {@link #avail}, or 0 while {@link #addrHi} is the top 4 GiB of the
      * 64-bit space ({@link #TOP_HIGH}), where every record goes through {@link #slowNext()}'s check that an
@@ -152,9 +114,6 @@ public final class TraceReader implements AutoCloseable {
     /** Where the first skipped record was and what was wrong with it ("byte offset N: what"), or null. */
     private String firstSkipped;
 
-    /** Bytes of the stream consumed that are not one simple record per record (header, call parts 2-6, skips). */
-    private long nonRecordBytes;
-
     // The current record.
     /** Value of {@link #cur} at the end of the file (and before the first record): a first field no record has. */
     private static final long EOF_WORD = 0xFFFFFFFF_00000000L;
@@ -168,38 +127,10 @@ public final class TraceReader implements AutoCloseable {
 
     /** Reads from {@code in}; {@code name} names the file in messages. */
     public TraceReader(ReadableByteChannel raw, String name, Options o) throws IOException {
-        this.name = name;
+        super(raw, name, o);
         this.skipBad = o.skipBad;
         this.liveHints = o.liveHints;
         this.routedGaps = o.routedGaps;
-        ByteBuffer head = ByteBuffer.allocate(8);
-        while (head.hasRemaining() && raw.read(head) >= 0) {
-            // fill up to 8 bytes
-        }
-        int n = head.position();
-        this.codec = Codec.detect(head.array(), n);
-        int chunk = Math.min(o.bufferBytes >>> 3, CHUNK_WORDS);
-        if (codec == Codec.NONE && raw instanceof FileChannel && !o.liveHints) {
-            // a small file needs no more words than it holds: a replay keeps one reader per thread open, and a
-            // trace set may have thousands of threads of a few records each
-            FileChannel fc = (FileChannel) raw;
-            long left = fc.size() - (fc.position() - n);
-            chunk = (int) Math.min(chunk, Math.max(MIN_CHUNK_WORDS, (left >>> 3) + 1));
-        }
-        this.words = new long[Math.max(SmaitFormat.CALL_PARTS, chunk)];
-        WordSource s = null;
-        if (codec == Codec.NONE && raw instanceof FileChannel && o.mapBytes > 0) {
-            FileChannel fc = (FileChannel) raw;
-            long start = fc.position() - n;
-            if (n == 8 && fc.size() >= start + 8) {
-                s = new WordSource.Mapped(fc, start, o.mapBytes);
-            }
-        }
-        if (s == null) {
-            s = new WordSource.Channel(codec == Codec.NONE ? raw : codec.decode(new WordSource.PrefixChannel(head.array(), n,
-                    raw)), Math.min(o.bufferBytes, READ_BYTES), head.array(), codec == Codec.NONE ? n : 0);
-        }
-        this.src = s;
         fillOrFail();
         int first = avail > 0 ? (int) (words[0] >>> 32) : 0;
         if (first != SmaitFormat.HEADER_MAGIC && first != Integer.reverseBytes(SmaitFormat.HEADER_MAGIC)) {
@@ -225,59 +156,6 @@ public final class TraceReader implements AutoCloseable {
     /** Opens a file with default options. */
     public static TraceReader open(Path file) throws IOException {
         return open(file, Options.defaults());
-    }
-
-    private void detectOrder(ByteOrder forced) {
-        int beWord = avail > 0 ? (int) (words[0] >>> 32) : 0;
-        int leWord = Integer.reverseBytes(beWord);
-        if (avail > 0 && beWord == SmaitFormat.HEADER_MAGIC) {
-            order = ByteOrder.BIG_ENDIAN;
-        } else if (avail > 0 && leWord == SmaitFormat.HEADER_MAGIC) {
-            order = ByteOrder.LITTLE_ENDIAN;
-        } else {
-            order = forced != null ? forced : (RecordShapes.looksLittleEndian(words, avail) ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN);
-        }
-        if (order == ByteOrder.LITTLE_ENDIAN) {
-            WordSource.toLittle(words, 0, avail);
-            src.order(false);
-        }
-        if (avail > 0 && (int) (words[0] >>> 32) == SmaitFormat.HEADER_MAGIC) {
-            int word = (int) words[0];
-            int major = word >>> 24;
-            if (major != SmaitFormat.VERSION_MAJOR) {
-                throw new TraceFormatException(name, 0, "unsupported extended format version " + major
-                        + " (this reader knows " + SmaitFormat.VERSION_MAJOR + ")");
-            }
-            headerFlags = word & 0xFFFF;
-            extended = true;
-            addr64 = (headerFlags & SmaitFormat.FLAG_ADDR64) != 0;
-            endPromised = (headerFlags & SmaitFormat.FLAG_END) != 0;
-            wi = 1;
-            nonRecordBytes = SmaitFormat.SIMPLE;
-        }
-    }
-
-    /** Moves the unread words to the front and reads at least one more word unless the stream has ended. */
-    private void fill() throws IOException {
-        int rem = avail - wi;
-        System.arraycopy(words, wi, words, 0, rem);
-        base += (long) wi << 3;
-        wi = 0;
-        okEnd = 0;
-        avail = rem;
-        long[] w = words;
-        // Stop once something new is there: a live stream (on-the-fly analysis) must not wait for a full chunk the
-        // producer may not write for a long time. slowNext() asks again while a call record is incomplete.
-        int min = Math.min(w.length, rem + 1);
-        while (avail < min && !eofSeen) {
-            int r = src.read(w, avail, w.length - avail);
-            if (r == 0) {
-                eofSeen = true;
-                tail = src.tail();
-            }
-            avail += r;
-        }
-        fastEnd = addrHi == TOP_HIGH || endSeen ? 0 : avail;
     }
 
     /**
@@ -535,9 +413,12 @@ public final class TraceReader implements AutoCloseable {
         return RecordShapes.FAST_KIND[(int) (cur >>> 56)];
     }
 
+    /** Refills the chunk ({@link #fill}); a read error ends the stream or fails, as the options say. */
     private void fillOrFail() {
+        okEnd = 0;
         try {
             fill();
+            fastEnd = addrHi == TOP_HIGH || endSeen ? 0 : avail;
         } catch (InternalError e) {
             // a fault in a mapping: the file shrank between the size check and the copy
             throw new UncheckedIOException(name + ": cannot read: the file shrank while being read",
@@ -718,11 +599,6 @@ public final class TraceReader implements AutoCloseable {
         wi += SmaitFormat.CALL_PARTS;
         nonRecordBytes += SmaitFormat.CALL_BYTES - SmaitFormat.SIMPLE;
         return true;
-    }
-
-    /** Stream offset of the next word. */
-    private long pos() {
-        return base + ((long) wi << 3) + tailDone;
     }
 
     /** Reports a bad record of {@code n} simple records at the current position: throw, or skip and count. */

@@ -2,6 +2,10 @@ package org.dsmscope.agent.instrument;
 
 import java.util.HashMap;
 import java.util.Map;
+import org.objectweb.asm.Handle;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.InvokeDynamicInsnNode;
 
 /**
  * Which calls level 1 intercepts (SPEC §3's table), by the call instruction's owner, name and descriptor.
@@ -16,6 +20,8 @@ final class CallSites {
     static final String JUC = "org/dsmscope/agent/rt/JucHooks";
     static final String QUEUE = "org/dsmscope/agent/rt/QueueHooks";
     static final String CF = "org/dsmscope/agent/rt/CfHooks";
+    static final String COLLECTION = "org/dsmscope/agent/rt/CollectionHooks";
+    static final String STAGE = "org/dsmscope/agent/rt/StageHooks";
 
     /** A replacement: the static hook {@code owner.name desc}. */
     static final class Replace {
@@ -162,6 +168,13 @@ final class CallSites {
             replace(cf, deps[i], args + cfDesc, CF, deps[i], cf);
             replace(cf, deps[i] + "Async", args + cfDesc, CF, deps[i] + "Async", cf);
             replace(cf, deps[i] + "Async", args + "Ljava/util/concurrent/Executor;" + cfDesc, CF, deps[i] + "Async", cf);
+            // the same through the CompletionStage interface type: rt.StageHooks checks the receiver's class
+            String csDesc = ")" + cs;
+            replace(ju + "CompletionStage", deps[i], args + csDesc, STAGE, deps[i], ju + "CompletionStage");
+            replace(ju + "CompletionStage", deps[i] + "Async", args + csDesc, STAGE, deps[i] + "Async",
+                    ju + "CompletionStage");
+            replace(ju + "CompletionStage", deps[i] + "Async", args + "Ljava/util/concurrent/Executor;" + csDesc,
+                    STAGE, deps[i] + "Async", ju + "CompletionStage");
         }
         replace(cf, "complete", "(Ljava/lang/Object;)Z", CF, "complete", cf);
         replace(cf, "completeExceptionally", "(Ljava/lang/Throwable;)Z", CF, "completeExceptionally", cf);
@@ -213,6 +226,28 @@ final class CallSites {
             replace(o, "transfer", obj + ")V", QUEUE, "transfer", tq);
             replace(o, "tryTransfer", obj + ")Z", QUEUE, "tryTransfer", tq);
             replace(o, "tryTransfer", obj + timed + "Z", QUEUE, "tryTransfer", tq);
+        }
+        // the queue hand-offs through the wider interface types: rt.CollectionHooks checks the receiver's class
+        String coll = "java/util/Collection";
+        String queue = "java/util/Queue";
+        String deque = "java/util/Deque";
+        for (String o : new String[] {coll, queue, deque}) {
+            replace(o, "add", obj + ")Z", COLLECTION, "add", coll);
+            replace(o, "remove", obj + ")Z", COLLECTION, "remove", coll);
+        }
+        for (String o : new String[] {queue, deque}) {
+            replace(o, "offer", obj + ")Z", COLLECTION, "offer", queue);
+            replace(o, "poll", "()Ljava/lang/Object;", COLLECTION, "poll", queue);
+            replace(o, "remove", "()Ljava/lang/Object;", COLLECTION, "remove", queue);
+        }
+        for (String m : new String[] {"addFirst", "addLast", "push"}) {
+            replace(deque, m, obj + ")V", COLLECTION, m, deque);
+        }
+        for (String m : new String[] {"offerFirst", "offerLast"}) {
+            replace(deque, m, obj + ")Z", COLLECTION, m, deque);
+        }
+        for (String m : new String[] {"pollFirst", "pollLast", "removeFirst", "removeLast", "pop"}) {
+            replace(deque, m, "()Ljava/lang/Object;", COLLECTION, m, deque);
         }
         String ex = ju + "Exchanger";
         replace(ex, "exchange", obj + ")Ljava/lang/Object;", QUEUE, "exchange", ex);
@@ -282,6 +317,51 @@ final class CallSites {
         }
         return REPLACE.get(owner + "." + name + desc);
     }
+
+    /**
+     * Points a method reference at its hook: a {@code LambdaMetafactory} call site ({@code queue::offer},
+     * {@code CompletableFuture::supplyAsync}) whose implementation handle names a replaced call gets the hook's
+     * static handle instead, so the class the JDK spins for it (a hidden class, never rewritten) calls the hook.
+     * Serializable lambdas keep their handle (their {@code $deserializeLambda$} compares it). True if it changed.
+     */
+    static boolean methodReference(InvokeDynamicInsnNode d) {
+        Object[] args = d.bsmArgs;
+        if (!d.bsm.getOwner().equals("java/lang/invoke/LambdaMetafactory") || args.length < 3
+                || !(args[1] instanceof Handle)) {
+            return false;
+        }
+        if (d.bsm.getName().equals("altMetafactory")) {
+            if (args.length < 4 || !(args[3] instanceof Integer) || ((Integer) args[3] & SERIALIZABLE) != 0) {
+                return false;
+            }
+        } else if (!d.bsm.getName().equals("metafactory")) {
+            return false;
+        }
+        Handle impl = (Handle) args[1];
+        int tag = impl.getTag();
+        boolean ofStatic = tag == Opcodes.H_INVOKESTATIC;
+        if (!ofStatic && tag != Opcodes.H_INVOKEVIRTUAL && tag != Opcodes.H_INVOKEINTERFACE) {
+            return false;
+        }
+        Replace r = replacement(impl.getOwner(), impl.getName(), impl.getDesc());
+        if (r == null || r.ofStatic != ofStatic) {
+            return false;
+        }
+        // LambdaMetafactory wants the captured values' types to be exactly the static method's first parameter
+        // types (a captured receiver Queue for a hook taking a Collection): the call site's type names them
+        Type[] captured = Type.getArgumentTypes(d.desc);
+        Type[] hook = Type.getArgumentTypes(r.desc);
+        if (captured.length > hook.length) {
+            return false;
+        }
+        System.arraycopy(hook, 0, captured, 0, captured.length);
+        d.desc = Type.getMethodDescriptor(Type.getReturnType(d.desc), captured);
+        args[1] = new Handle(Opcodes.H_INVOKESTATIC, r.owner, r.name, r.desc, false);
+        return true;
+    }
+
+    /** {@code LambdaMetafactory.FLAG_SERIALIZABLE}. */
+    private static final int SERIALIZABLE = 1;
 
     /** The wrapping rule of a call, or null. */
     static Wrap wrap(String owner, String name, String desc) {

@@ -156,6 +156,9 @@ final class MethodRewriter {
                     break;
                 }
                 case Opcodes.INVOKEDYNAMIC:
+                    if (!jdk && CallSites.methodReference((InvokeDynamicInsnNode) x)) {
+                        changed = true;
+                    }
                     if (code) {
                         InvokeDynamicInsnNode d = (InvokeDynamicInsnNode) x;
                         int site = Sites.register(0, "indy." + d.name + d.desc);

@@ -22,7 +22,7 @@ import org.dsmscope.agent.core.TraceRuntime;
  * the function's end ({@code thenCompose}: also for the composed future). {@code complete(v)} and {@code
  * completeExceptionally(x)} by a traced thread number a release before they complete the future; {@code allOf} and
  * {@code anyOf} bind their future to their sources ({@link Joint}): a getter waits for each source that completed.
- * Only calls on the {@code CompletableFuture} type are seen (not through {@code CompletionStage}).
+ * Calls through the {@code CompletionStage} type reach these hooks through {@link StageHooks}.
  *
  * <p>Each hook performs the program's own call unchanged and records around it; recording never throws.
  */
