@@ -12,6 +12,7 @@ import java.util.List;
 import org.dsmscope.ciat.age.AccessAge;
 import org.dsmscope.ciat.comm.CommEventSink;
 import org.dsmscope.ciat.comm.CommStats;
+import org.dsmscope.ciat.comm.HeldAccesses;
 import org.dsmscope.ciat.comm.Communication;
 import org.dsmscope.ciat.comm.PartialLog;
 import org.dsmscope.ciat.memory.MemoryFigures;
@@ -96,6 +97,11 @@ public final class Ciat implements Analysis {
      * does; none in a routed replay, which runs only where no thread can spin).
      */
     private SpinDetector spin;
+    /**
+     * Serial runs in the packed layout without a listener: data accesses held for the fused pass (analysed a batch
+     * at a time, in order, before anything else touches the location table: {@link #runHeld}); else null.
+     */
+    private HeldAccesses held;
 
     /** CIAT with options {@code opt} (validated here). */
     public Ciat(CiatOptions opt) {
@@ -155,10 +161,21 @@ public final class Ciat implements Analysis {
         }
         tap = opt.listener == null ? null : new Tap(events, opt.listener);
         sink = tap != null ? tap : events;
+        held = parts == 1 && fused && tap == null ? new HeldAccesses(comm, loc) : null;
+    }
+
+    /** Analyses the held data accesses ({@link #held}): before anything else reads or changes location state. */
+    private void runHeld() {
+        if (held != null && held.size() > 0) {
+            for (int i = 0, k = held.run(); i < k; i++) {
+                memory.countOverflow(held.overflowAddress(i));
+            }
+        }
     }
 
     @Override
     public void phaseBegin(Phase phase) {
+        runHeld();
         age.flush();
         if (current != null) {
             close(null, null);
@@ -236,13 +253,22 @@ public final class Ciat implements Analysis {
                 tap.address = address;
                 tap.size = size;
             }
-            if (!sync && size > 0 && fused) {
+            if (held != null && !sync && size > 0) {
+                memory.dataTotals(size);
+                if (!held.fits(ph.comm, sink)) {
+                    runHeld();
+                }
+                if (held.add(cpu, thread, clock, store, address, size, ph.comm, sink)) {
+                    runHeld();
+                }
+            } else if (!sync && size > 0 && fused) {
                 // one pass over the location words for communication and memory usage
                 memory.dataTotals(size);
                 if (!comm.accessTouching(cpu, thread, clock, store, address, size, ph.comm, sink)) {
                     memory.countOverflow(address);
                 }
             } else {
+                runHeld();
                 memory.data(thread, address, size);
                 if (!sync) {
                     comm.access(cpu, clock, store, address, size, ph.comm, sink);
@@ -394,6 +420,7 @@ public final class Ciat implements Analysis {
         if (part == 0) {
             phase().mix.fetched[thread]++;
         }
+        runHeld();
         memory.code(thread, address, size);
     }
 
@@ -402,6 +429,7 @@ public final class Ciat implements Analysis {
         if (part == 0) {
             phase().mix.fetched[thread] += count;
         }
+        runHeld();
         memory.codeRun(thread, address, count, org.dsmscope.replay.InstructionStream.WORD);
     }
 
@@ -460,6 +488,7 @@ public final class Ciat implements Analysis {
     }
 
     private void close(PhaseTimes times, Phase phase) {
+        runHeld();
         age.flush();
         if (current == null) {
             // A phase ended that was never announced (it had no records): keep it, with any pending counts.
@@ -485,6 +514,7 @@ public final class Ciat implements Analysis {
 
     @Override
     public void end(ReplayContext c, PhaseTimes total) {
+        runHeld();
         age.flush();
         if (current != null) {
             close(null, null);

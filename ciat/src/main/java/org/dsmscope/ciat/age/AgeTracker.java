@@ -146,8 +146,9 @@ public final class AgeTracker {
             return 0;
         }
         int e = last[s][(int) ((key >>> GROUP_SHIFT) & (GROUPS - 1))];
-        // and the count of the key's previous timestamp, which the access reads and decrements
-        return e > 0 ? e + cnt[e] : e;
+        // and the count of the key's previous timestamp, which the access reads and decrements, and its block's
+        // sum, which the age reads when the block is old
+        return e > 0 ? e + cnt[e] + bsum[e >> BLOCK_SHIFT] : e;
     }
 
     /** Number of key pages allocated (4096 keys each). */

@@ -176,6 +176,12 @@ public final class LocationState {
 
     private static final long[] EMPTY = new long[0];
 
+    /** The state array of {@code page}'s slot, or null if the page has no state yet (allocates nothing). */
+    public long[] find(long page) {
+        int s = pages.get(page);
+        return s < 0 ? null : state[s];
+    }
+
     /**
      * The state array of a slot (packed layout: {@value #GROUPS} group words; wide: stride words a location; sparse:
      * empty, see {@link #chunk}).
