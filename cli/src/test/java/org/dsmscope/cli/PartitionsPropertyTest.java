@@ -41,9 +41,9 @@ class PartitionsPropertyTest {
     private static final String[] PARTS = {"2", "3", "7", "16"};
     private static final String[] CIAT_OUTPUTS = {".ciat_report", ".memory", ".ciat_events"};
 
-    @Property(tries = 10)
+    @Property(tries = 8)
     void ciat_threadTraces_partitionedRunsWriteTheSerialRunsBytes(@ForAll @IntRange(min = 1, max = 8) int threads,
-            @ForAll @IntRange(min = 1, max = 4) int chunks, @ForAll @IntRange(min = 10, max = 300) int accesses,
+            @ForAll @IntRange(min = 1, max = 4) int chunks, @ForAll @IntRange(min = 10, max = 200) int accesses,
             @ForAll long seed, @ForAll boolean globalAge, @ForAll boolean lineGranularity, @ForAll boolean hpux,
             @ForAll boolean sampled) throws IOException {
         inTempDir(dir -> {
@@ -60,7 +60,7 @@ class PartitionsPropertyTest {
         });
     }
 
-    @Property(tries = 8)
+    @Property(tries = 6)
     void ciat_processTraces_partitionedRunsWriteTheSerialRunsBytes(
             @ForAll @IntRange(min = 1, max = 5) int processes, @ForAll("scheduler") List<String> scheduler,
             @ForAll long seed, @ForAll boolean globalAge, @ForAll boolean lineGranularity) throws IOException {
@@ -73,7 +73,7 @@ class PartitionsPropertyTest {
         });
     }
 
-    @Property(tries = 4)
+    @Property(tries = 3)
     void cdat_threadTraces_everyProtocolPolicyAndInterconnectCache_partitionedRunsWriteTheSerialRunsBytes(
             @ForAll @IntRange(min = 1, max = 8) int threads, @ForAll @IntRange(min = 1, max = 3) int chunks,
             @ForAll @IntRange(min = 10, max = 200) int accesses, @ForAll long seed, @ForAll boolean hpux)
