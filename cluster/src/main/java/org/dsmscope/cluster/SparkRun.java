@@ -99,6 +99,27 @@ final class SparkRun implements AutoCloseable {
      * order); nothing partial is returned.
      */
     List<Serializable> run(PartitionJob job, Replay.Plan plan) {
+        if (sc.sc().isStopped()) {
+            throw stopped();
+        }
+        try {
+            return collect(job, plan);
+        } catch (IllegalStateException e) {
+            if (sc.sc().isStopped()) {
+                throw stopped();
+            }
+            throw e;
+        }
+    }
+
+    /** The application was stopped under the driver (no master answered, or the cluster killed it). */
+    private ClusterError stopped() {
+        return new ClusterError(tool + ": the Spark application " + sc.sc().applicationId() + " was stopped before"
+                + " its tasks ended (no master answering at " + sc.master() + ", or the cluster killed it: Spark's log"
+                + " above says which); no results written");
+    }
+
+    private List<Serializable> collect(PartitionJob job, Replay.Plan plan) {
         int parts = plan.parts();
         Broadcast<Replay.Plan> shared = sc.broadcast(plan);
         Task task = new Task(job, shared, new SerializableConfiguration(sc.hadoopConfiguration()),

@@ -130,10 +130,10 @@ class StandaloneClusterTest {
         return pb.start();
     }
 
-    /** Waits until the master's status page counts {@code n} alive workers (at most a minute). */
+    /** Waits until the master's status page counts {@code n} alive workers (at most four minutes: a loaded machine). */
     private static void awaitWorkers(int ui, int n) throws Exception {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        long until = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        long until = System.nanoTime() + Duration.ofSeconds(240).toNanos();
         String last = "";
         while (System.nanoTime() < until) {
             for (Process p : JVMS) {
