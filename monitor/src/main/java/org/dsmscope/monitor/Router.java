@@ -21,7 +21,7 @@ public final class Router implements AutoCloseable {
     /** Default timer flush interval (ms). */
     public static final long DEFAULT_FLUSH_MS = 200;
     /** Timer flush interval (ms) while a live viewer is attached to the route. */
-    public static final long LIVE_FLUSH_MS = 20;
+    public static final long LIVE_FLUSH_MS = 50;
 
     private final List<EventSink> sinks = new CopyOnWriteArrayList<>();
     private final List<Monitor> monitors = new CopyOnWriteArrayList<>();

@@ -53,15 +53,9 @@ final class Push implements AutoCloseable {
         private final LinkedHashMap<Integer, String> waiting = new LinkedHashMap<>();
         private final Map<Integer, Integer> missed = new HashMap<>();
         private volatile boolean gone;
-        private long sent;
 
         Client(Peer peer) {
             this.peer = peer;
-        }
-
-        /** Messages handed to the peer so far. */
-        synchronized long sent() {
-            return sent;
         }
 
         /** Updates replaced before they could go, not yet reported in a sent message. */
@@ -104,7 +98,6 @@ final class Push implements AutoCloseable {
             it.remove();
             Integer m = missed.remove(e.getKey());
             inFlight = true;
-            sent++;
             String text = e.getValue();
             return m == null ? text : text.substring(0, text.length() - 1) + ",\"missed\":" + m + "}";
         }

@@ -72,17 +72,19 @@
     }
     latest.delete(S.input);
     P.applied++;
-    if (m.lanes.length !== meta.lanes.length || m.hosts !== meta.hosts || m.damage !== meta.damage ||
-        m.notes !== (meta.notes || []).length) {
-      // new lanes, hosts, damage or notes: the full description, once
+    if (m.damage !== meta.damage) { // events dropped for the viewer: the banner says how many, no other request
+      const b = document.getElementById('banner');
+      b.hidden = !m.damage;
+      b.textContent = m.damage || '';
+      meta.damage = m.damage;
+    }
+    if (m.lanes.length !== meta.lanes.length || m.hosts !== meta.hosts || m.notes !== (meta.notes || []).length) {
+      // new lanes, hosts or notes: the full description, once
       P.metas++;
       I.api('/api/meta').then((full) => {
-        const b = document.getElementById('banner');
-        b.hidden = !full.damage;
-        b.textContent = full.damage || '';
         if (full.version === S.version) {
-          // nothing new to draw: only the lanes' hosts, the damage or the notes changed
-          Object.assign(S.meta, {lanes: full.lanes, hosts: full.hosts, damage: full.damage, notes: full.notes});
+          // nothing new to draw: only the lanes' hosts or the notes changed
+          Object.assign(S.meta, {lanes: full.lanes, hosts: full.hosts, notes: full.notes});
         } else if (!I.liveMeta(full)) {
           latest.set(S.input, m);
           apply();

@@ -140,6 +140,8 @@ class PushTest {
                 });
             }
             assertEquals(1, stuck.texts.size(), "one message in flight, nothing more sent to a page that never reads");
+            assertEquals(2, push.clients());
+            assertTrue(push.updates() >= 40, "an update per growth: " + push.updates());
             assertTrue(stuckClient.missedNow() >= 38, "the replaced updates are counted: " + stuckClient.missedNow());
             // the page reads again: it gets the newest update, saying how many it missed, and nothing older
             stuck.unfinished.get(0).run();
