@@ -68,10 +68,12 @@ class InterfaceCallsTest {
 
     /**
      * A bounded queue held as {@code Queue} (offer / poll), a deque held as {@code Deque} (push, offerFirst,
-     * addFirst / pollLast), a queue held as {@code Collection} (add / remove(o)) and a queue filled through
-     * {@code items.forEach(q::add)} and a lambda and emptied through {@code q::poll}: each element is a release on
-     * its queue by main and an acquire by the consumer (the bounded queue's takes also release its slots, as a
-     * concrete-typed take does), and in the replay the consumer waits for main on every queue.
+     * addFirst / pollLast), a queue held as {@code Collection} (add / remove(o)), a queue filled through
+     * {@code items.forEach(q::add)} and a lambda and emptied through {@code q::poll}, and a bounded deque held as
+     * {@code Deque} (addLast, offerLast / pollFirst, pop, removeFirst): each element is a release on
+     * its queue by main and an acquire by the consumer (each take also releases a slot of its queue, as a
+     * concrete-typed take does: every JDK blocking queue has a capacity), and in the replay the consumer waits for
+     * main on every queue.
      */
     @Test
     void queueHandOffsThroughQueueDequeCollectionAndMethodReferences_pairAndTheConsumerWaits() throws Exception {
@@ -79,7 +81,8 @@ class InterfaceCallsTest {
         Traced t = Traced.run(dir, "level=2", WideQueueProg.class, Integer.toString(n), "40");
         assertEquals(0, t.exit, t.err);
         long s = n * (n - 1) / 2;
-        assertTrue(t.out.contains("check " + s + " " + s + " " + s + " " + 2 * s + " " + (n - 1 + 40)), t.out);
+        assertTrue(t.out.contains("check " + s + " " + s + " " + s + " " + 2 * s + " " + s + " " + (n - 1 + 40)),
+                t.out);
         assertEquals(2, t.threads());
         Map<Long, Integer> mainReleases = new HashMap<>();
         Map<Long, Integer> consumerAcquires = new HashMap<>();
@@ -96,12 +99,12 @@ class InterfaceCallsTest {
                 }
             }
         }
-        assertEquals(List.of(n, n, n, 2 * n), mainReleases.values().stream().sorted().toList(),
-                "one release per element put, on four queues: " + mainReleases);
+        assertEquals(List.of(n, n, n, n, 2 * n), mainReleases.values().stream().sorted().toList(),
+                "one release per element put, on five queues: " + mainReleases);
         assertEquals(mainReleases, consumerAcquires, "one acquire per element taken, on the same queues");
         // every JDK blocking queue has a capacity (LinkedBlockingQueue's default is Integer.MAX_VALUE): each take
         // releases a slot, as a concrete-typed take does
-        assertEquals(List.of(n, n, n, 2 * n), consumerReleases.values().stream().sorted().toList(),
+        assertEquals(List.of(n, n, n, n, 2 * n), consumerReleases.values().stream().sorted().toList(),
                 "one slot release per take: " + consumerReleases);
         int crossed = 0;
         for (Traced.Rec r : t.records(1)) {
@@ -111,7 +114,7 @@ class InterfaceCallsTest {
                 crossed += by != null && by == 0 ? 1 : 0;
             }
         }
-        assertTrue(crossed * 10 >= 5 * n * 9, "takes name main's puts: " + crossed + " of " + 5 * n);
+        assertTrue(crossed * 10 >= 6 * n * 9, "takes name main's puts: " + crossed + " of " + 6 * n);
 
         SyncCalls replayed = replayPaired(t);
         Map<Long, Long> waited = new HashMap<>();

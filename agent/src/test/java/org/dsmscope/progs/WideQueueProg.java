@@ -17,7 +17,9 @@ import java.util.function.Supplier;
  * held as a {@code Queue} ({@code offer} / {@code poll}), a {@code LinkedBlockingDeque} held as a {@code Deque}
  * ({@code push}, {@code offerFirst}, {@code addFirst} / {@code pollLast}), a {@code LinkedBlockingQueue} held as a
  * {@code Collection} ({@code add} / {@code remove(o)}), and one held as a {@code Queue} reached through method
- * references ({@code items.forEach(q::add)}, a lambda calling {@code q.offer}, {@code Supplier<T> take = q::poll}).
+ * references ({@code items.forEach(q::add)}, a lambda calling {@code q.offer}, {@code Supplier<T> take = q::poll}),
+ * and a bounded {@code LinkedBlockingDeque} held as a {@code Deque} ({@code addLast}, {@code offerLast} /
+ * {@code pollFirst}, {@code pop}, {@code removeFirst}).
  * Before each hand-off main writes {@code WORK} elements of an array, so that in the replay the producer is the
  * slower thread and the consumer waits. Args: {@code N WORK}; prints {@code check SUMS}.
  */
@@ -29,8 +31,9 @@ public final class WideQueueProg {
         Deque<Integer> deque = new LinkedBlockingDeque<>();
         Collection<Integer> coll = new LinkedBlockingQueue<>();
         Queue<Integer> viaRefs = new LinkedBlockingQueue<>();
+        Deque<Integer> line = new LinkedBlockingDeque<>(n);
         long[] data = new long[work + 1];
-        long[] sums = new long[4];
+        long[] sums = new long[5];
         Thread consumer = new Thread(() -> {
             Integer v;
             for (int k = 0; k < n; k++) {
@@ -57,6 +60,13 @@ public final class WideQueueProg {
                     Thread.onSpinWait();
                 }
                 sums[3] += v;
+            }
+            for (int k = 0; k < n; k++) {
+                while (line.peekFirst() == null) {
+                    Thread.onSpinWait();
+                }
+                // one consumer: the head it saw is still there
+                sums[4] += k % 3 == 0 ? line.pollFirst() : k % 3 == 1 ? line.pop() : line.removeFirst();
             }
         });
         consumer.start();
@@ -91,8 +101,17 @@ public final class WideQueueProg {
             produce(data, k);
             offer.accept(k);
         }
+        for (int k = 0; k < n; k++) {
+            produce(data, k);
+            if (k % 2 == 0) {
+                line.addLast(k);
+            } else if (!line.offerLast(k)) {
+                throw new IllegalStateException("offerLast refused");
+            }
+        }
         consumer.join();
-        System.out.println("check " + sums[0] + " " + sums[1] + " " + sums[2] + " " + sums[3] + " " + data[work]);
+        System.out.println("check " + sums[0] + " " + sums[1] + " " + sums[2] + " " + sums[3] + " " + sums[4] + " "
+                + data[work]);
     }
 
     /** Main's work before a hand-off: WORK array stores. */
