@@ -18,7 +18,9 @@
     input: 0, meta: null, t0: 0, t1: 1, data: null, tables: null, cursor: null, selected: null,
     filters: {seg: '', ec: '', mtype: 'data,request,reply', arrows: '', level: '', proc: ''},
     drawn: {arrows: [], marks: [], lanes: []}, seq: 0, loaded: 0, follow: true, version: -1, search: null,
-    frames: [], pw: 0, raf: 0,
+    frames: [], pw: 0, raf: 0, dirty: true,
+    // pictures drawn: the space-time view from the data, shifted from the last picture, its cursor layer (tests)
+    paints: {spaceTime: 0, shifted: 0, cursor: 0},
     // what the last frame drew, for clicks and tests: flat typed arrays reused from frame to frame
     hit: {arrows: new Float64Array(7 * 256), na: 0, marks: new Float64Array(5 * 256), nm: 0}
   };
@@ -141,6 +143,37 @@
     }
     return v;
   }
+  /**
+   * A reused buffer of iw × ih device pixels per key (an ImageData, its pixels as a Uint32Array and a canvas to
+   * draw it from), cleared: a view painted pixel by pixel costs its pixels, not its number of shapes.
+   */
+  const BUFFERS = new Map();
+  function pixels(key, iw, ih) {
+    let P = BUFFERS.get(key);
+    if (P && P.iw === iw && P.ih === ih) {
+      P.px.fill(0);
+      return P;
+    }
+    const canvas = document.createElement('canvas');
+    canvas.width = iw;
+    canvas.height = ih;
+    const ctx = canvas.getContext('2d'), img = new ImageData(iw, ih), px = new Uint32Array(img.data.buffer);
+    P = {iw, ih, px,
+      /** Fills device pixels [x0, x1) × [y0, y1), clipped to the buffer, with pixel value v. */
+      box(x0, x1, y0, y1, v) {
+        x0 = Math.max(0, x0); x1 = Math.min(iw, x1); y0 = Math.max(0, y0); y1 = Math.min(ih, y1);
+        if (x1 <= x0) return;
+        for (let y = y0; y < y1; y++) px.fill(v, y * iw + x0, y * iw + x1);
+      },
+      /** Draws the buffer on g with its top left corner at (x0, y0) in CSS pixels. */
+      draw(g, x0, y0) {
+        const dpr = window.devicePixelRatio || 1;
+        ctx.putImageData(img, 0, 0);
+        g.drawImage(canvas, x0, y0, iw / dpr, ih / dpr);
+      }};
+    BUFFERS.set(key, P);
+    return P;
+  }
   /** Event kinds by code, built once per description of the input. */
   function kindsByCode() {
     if (S.kindsOf !== S.meta) {
@@ -154,5 +187,5 @@
   /** The page's test API (counts, not pixels) and, under `internal`, what its scripts share. */
   window.dsmview = {ready: false};
   window.dsmview.internal = {S, COLORS, COMM_MARKS, LANE_H, BAR_H, TOP, LEFT, $, api, fmt, writeUrl, readUrl,
-    filterParams, stCanvas, plotWidth, SIZES, box, sizeCanvas, rects, x, tAt, laneY, SHADES, pixel, kindsByCode};
+    filterParams, stCanvas, plotWidth, SIZES, box, sizeCanvas, rects, x, tAt, laneY, SHADES, pixel, pixels, kindsByCode};
 })();

@@ -24,8 +24,10 @@
     return Promise.all([win, tab]).then(() => {
       if (seq !== S.seq) return;
       S.loaded++;
-      D.draw();
       D.drawTables();
+      // the window's picture not drawn yet, or drawn at a width the tables changed (a scroll bar): now
+      if (S.raf || plotWidth() !== S.pw) D.redraw();
+      else D.drawHosts(); // the links follow the window's transport table
       if (!S.firstPicture) {
         S.firstPicture = performance.now();
         performance.mark('dsmview:first-picture');

@@ -20,7 +20,7 @@
       c.type = 'color';
       c.value = COLORS[name] || '#888888';
       c.title = 'colour of ' + name;
-      c.addEventListener('input', () => { COLORS[name] = c.value; D.requestDraw(); D.drawTables(); });
+      c.addEventListener('input', () => { COLORS[name] = c.value; D.requestDraw(true); D.drawTables(); });
       it.appendChild(c);
       it.appendChild(document.createTextNode(name + (S.meta.arrowKinds.includes(name) ? ' arrows'
         : COMM_MARKS.includes(name) ? ' marks' : '')));
@@ -112,6 +112,7 @@
     return Math.hypot(px - qx, py - qy);
   }
   function click(px, py) {
+    if (S.hit.t0 !== S.t0 || S.hit.t1 !== S.t1) D.redraw(); // the picture on screen is a shifted one: draw it
     const d = S.drawn;
     let best = null, bd = 5;
     for (let i = 0; i < S.hit.na; i++) {
@@ -121,7 +122,7 @@
     }
     if (best && best.id >= 0) {
       S.selected = {arrow: best.id};
-      return api('/api/arrow', {id: best.id}).then((j) => { showDetails(j); D.draw(); });
+      return api('/api/arrow', {id: best.id}).then((j) => { showDetails(j); D.redraw(); });
     }
     if (best) { showDetails({bundle: best.count + ' ' + best.kind + ' arrows', hint: 'zoom in to see them one by one'}); return Promise.resolve(); }
     const hm = S.hit.marks;
@@ -207,7 +208,8 @@
           S.follow = false;
         }
       }
-      if (e.target === c || drag) D.requestDraw();
+      if (drag) D.requestDraw();
+      else if (e.target === c) D.requestCursor(); // the cursor layer only: the bars stay
     });
     window.addEventListener('mouseup', (e) => {
       if (!drag) return;
@@ -238,7 +240,7 @@
       }
       const k = e.key;
       if (k === '?') toggleHelp();
-      else if (k === 'Escape') { $('help').hidden = true; S.selected = null; D.draw(); }
+      else if (k === 'Escape') { $('help').hidden = true; S.selected = null; D.redraw(); }
       else if (k === 'w' || k === 'W') zoom(0.8);
       else if (k === 's' || k === 'S') zoom(1.25);
       else if (k === 'a' || k === 'A' || k === 'ArrowLeft') pan(-0.2);

@@ -24,6 +24,8 @@
     arrows: () => Array.from({length: S.hit.na}, (_, i) => D.hitArrow(i)),
     setCursor: (t) => { S.cursor = t; D.draw(); },
     frameTimes: () => S.frames.slice(),
+    /** Space-time pictures drawn: {spaceTime: from the data, shifted: the last one moved, cursor: its cursor layer}. */
+    paints: () => Object.assign({}, S.paints),
     loaded: () => S.loaded,
     firstPicture: () => S.firstPicture || null,
     events: () => (S.meta ? S.meta.events : 0)

@@ -4,13 +4,14 @@
 (function () {
   const D = window.dsmview.internal;
   const {S, COLORS, COMM_MARKS, LANE_H, BAR_H, TOP, LEFT, $, fmt, stCanvas, plotWidth, SIZES, box, sizeCanvas, x, laneY,
-    SHADES, pixel, kindsByCode} = D;
+    SHADES, pixel, pixels, kindsByCode} = D;
 
   function layout() {
     SIZES.clear();
+    PICTURES.clear();
     if (!S.meta) return;
     sizeCanvas(stCanvas(), TOP + S.meta.lanes.length * LANE_H + 8);
-    draw();
+    redraw();
     D.drawTables();
   }
   /** Records a drawn arrow (id, kind index, ends, count) in the reused hit array. */
@@ -32,31 +33,146 @@
     const a = S.hit.arrows, o = 7 * i;
     return {id: a[o], kind: S.meta.arrowKinds[a[o + 1]], x1: a[o + 2], y1: a[o + 3], x2: a[o + 4], y2: a[o + 5], count: a[o + 6]};
   }
-  /** Draws at the next animation frame; any number of requests before it cost one frame. */
-  function requestDraw() {
+  /**
+   * Draws at the next animation frame; any number of requests before it cost one frame. With {@code again} the
+   * frame draws the data again even where the last picture would do (colours, the selection changed).
+   */
+  function requestDraw(again) {
+    if (again) S.dirty = true;
     if (!S.raf) S.raf = requestAnimationFrame(() => { S.raf = 0; draw(); });
   }
+  /** Draws the cursor layer and what follows the cursor at the next animation frame (a mouse move): no bars. */
+  function requestCursor() {
+    if (!S.rafCursor) S.rafCursor = requestAnimationFrame(() => { S.rafCursor = 0; drawCursor(); });
+  }
+  /** Draws now, the data again (not the last picture shifted). */
+  function redraw() {
+    S.dirty = true;
+    draw();
+  }
+  /** Whether the data's window is the window shown (else a pan or zoom waits for the server's answer). */
+  function answered() {
+    const d = S.data;
+    return !!d && Math.abs(d.t0 - S.t0) < 1 && Math.abs(d.t1 - S.t1) < 1;
+  }
+  /** Sets an element's text only when it changed (a change costs the page a layout at the next frame). */
+  function text(id, s) {
+    const e = $(id);
+    if (e.textContent !== s) e.textContent = s;
+  }
+
+  /**
+   * One frame: the time views (space-time, utilization, queues) from the data when the data answers the window
+   * shown, else their last complete pictures shifted and scaled to it (a pan or zoom before the server's answer);
+   * the overview, the cursor layer, the hosts and the header always.
+   */
   function draw() {
     if (!S.meta) return;
     if (S.raf) { cancelAnimationFrame(S.raf); S.raf = 0; }
     const t = performance.now();
     S.pw = plotWidth(); // one layout read per frame, not one per coordinate
-    drawSpaceTime();
+    const fresh = S.dirty || answered();
+    S.dirty = false;
+    if (timeView(stCanvas(), fresh, drawSpaceTime, 12, 0)) {
+      performance.measure('dsmview:picture', {start: t});
+    } else {
+      axisLabels(stCanvas().getContext('2d'));
+      S.paints.shifted++;
+    }
     performance.measure('dsmview:space-time', {start: t});
     D.drawOverview();
-    D.drawUtil();
-    D.drawQueues();
-    D.drawHosts();
-    $('total').textContent = fmt(S.meta.end);
-    $('elapsed').textContent = fmt(S.t1 - S.t0) + ' (' + fmt(S.t0) + ' – ' + fmt(S.t1) + ')';
-    $('cursor').textContent = S.cursor === null ? '-' : fmt(S.cursor);
+    timeView($('util'), fresh, D.drawUtil, 0, 12);
+    timeView($('queues'), fresh, D.drawQueues, 0, 0);
+    drawCursor();
+    text('total', fmt(S.meta.end));
+    text('elapsed', fmt(S.t1 - S.t0) + ' (' + fmt(S.t0) + ' – ' + fmt(S.t1) + ')');
     S.frames.push(performance.now() - t);
     if (S.frames.length > 500) {
       S.frames.shift();
       performance.clearMeasures('dsmview:frame');
       performance.clearMeasures('dsmview:space-time');
+      performance.clearMeasures('dsmview:picture');
     }
     performance.measure('dsmview:frame', {start: t});
+  }
+
+  /**
+   * The last complete picture of each time view by canvas: the window it shows and, from the first frame that
+   * needs it, a copy of its pixels.
+   */
+  const PICTURES = new Map();
+  /**
+   * Draws time view c: with fn from the data when {@code fresh} (or when there is no picture of this size yet),
+   * else its last picture shifted and scaled to the window shown: rows top..H-bottom of the plot move with the
+   * time axis (one drawImage), the names on the left and the rows outside stay. Returns whether fn drew.
+   */
+  function timeView(c, fresh, fn, top, bottom) {
+    let p = PICTURES.get(c);
+    if (fresh || !p || p.w !== c.width || p.h !== c.height) {
+      fn();
+      if (!p) PICTURES.set(c, p = {copy: null});
+      p.t0 = S.t0; p.t1 = S.t1; p.w = c.width; p.h = c.height; p.copied = false;
+      return true;
+    }
+    const dpr = window.devicePixelRatio || 1;
+    if (!p.copied) { // the first frame of a gesture: the canvas still shows the picture
+      if (!p.copy) p.copy = document.createElement('canvas');
+      if (p.copy.width !== c.width || p.copy.height !== c.height) { p.copy.width = c.width; p.copy.height = c.height; }
+      const cg = p.copy.getContext('2d');
+      cg.clearRect(0, 0, c.width, c.height);
+      cg.drawImage(c, 0, 0);
+      p.copied = true;
+    }
+    const g = c.getContext('2d'), W = box(c).w, H = box(c).h, yb = H - bottom;
+    const k = (p.t1 - p.t0) / (S.t1 - S.t0), dx = LEFT + (p.t0 - S.t0) / (S.t1 - S.t0) * S.pw;
+    g.clearRect(0, 0, W, H);
+    g.imageSmoothingEnabled = false;
+    g.drawImage(p.copy, 0, 0, LEFT * dpr, H * dpr, 0, 0, LEFT, H);
+    if (bottom > 0) g.drawImage(p.copy, LEFT * dpr, yb * dpr, (W - LEFT) * dpr, bottom * dpr, LEFT, yb, W - LEFT, bottom);
+    // the part of the picture that lands in [LEFT, W] at the new scale
+    const s0 = Math.max(LEFT, LEFT + (LEFT - dx) / k), s1 = Math.min(W, LEFT + (W - dx) / k);
+    if (s1 > s0) {
+      g.drawImage(p.copy, s0 * dpr, top * dpr, (s1 - s0) * dpr, (yb - top) * dpr, dx + (s0 - LEFT) * k, top,
+        (s1 - s0) * k, yb - top);
+    }
+    g.imageSmoothingEnabled = true;
+    return false;
+  }
+  /** The time axis's labels (above the phases band) for the window shown. */
+  function axisLabels(g) {
+    g.font = '11px system-ui, sans-serif';
+    g.fillStyle = '#666';
+    for (let i = 0; i < 8; i++) {
+      const tt = S.t0 + (S.t1 - S.t0) * i / 8;
+      g.fillText(fmt(tt), x(tt) + 2, 10);
+    }
+  }
+
+  /**
+   * The cursor layer (a canvas over the space-time view and one over the utilization view: the bars are not
+   * drawn again when the cursor moves), the hosts coloured by their state at the cursor, and the cursor's time.
+   */
+  function drawCursor() {
+    cursorLine($('spacetimeCursor'), stCanvas(), TOP - 6, 0, true);
+    cursorLine($('utilCursor'), $('util'), 0, 12, false);
+    D.drawHosts();
+    text('cursor', S.cursor === null ? '-' : fmt(S.cursor));
+  }
+  /** Where each cursor layer's line is drawn (by canvas). */
+  const CURSOR_SHOWN = new Map();
+  function cursorLine(o, under, top, bottom, dashed) {
+    const g = sizeCanvas(o, under.height / (window.devicePixelRatio || 1)); // the same CSS height as the view
+    const W = box(o).w, H = box(o).h;
+    const key = (S.cursor === null ? '-' : Math.round(4 * x(S.cursor))) + ' ' + o.width + ' ' + o.height;
+    if (CURSOR_SHOWN.get(o) === key) return; // the line is where it was: the layer stays as it is
+    CURSOR_SHOWN.set(o, key);
+    if (under === stCanvas()) S.paints.cursor++;
+    g.clearRect(0, 0, W, H);
+    if (S.cursor === null) return;
+    g.strokeStyle = '#000';
+    if (dashed) g.setLineDash([4, 3]);
+    g.beginPath(); g.moveTo(x(S.cursor), top); g.lineTo(x(S.cursor), H - bottom); g.stroke();
+    g.setLineDash([]);
   }
 
   function drawSpaceTime() {
@@ -67,20 +183,21 @@
     g.font = '11px system-ui, sans-serif';
     const drawn = {lanes: [], arrowCount: {message: 0, sync: 0, lock: 0, barrier: 0}, bundles: 0};
     S.drawn = drawn;
+    S.paints.spaceTime++;
     S.hit.na = 0;
     S.hit.nm = 0;
-    // time axis ticks
-    g.fillStyle = '#666';
+    S.hit.t0 = S.t0;
+    S.hit.t1 = S.t1;
+    // the time axis: grid lines (one path) and labels
     g.strokeStyle = '#eee';
-    const ticks = 8;
-    for (let i = 0; i <= ticks; i++) {
-      const tt = S.t0 + (S.t1 - S.t0) * i / ticks;
-      const px = x(tt);
-      g.beginPath(); g.moveTo(px, TOP - 4); g.lineTo(px, H); g.stroke();
-      if (i < ticks) g.fillText(fmt(tt), px + 2, 10);
+    g.beginPath();
+    for (let i = 0; i <= 8; i++) {
+      const px = x(S.t0 + (S.t1 - S.t0) * i / 8);
+      g.moveTo(px, TOP - 4); g.lineTo(px, H);
     }
+    g.stroke();
+    axisLabels(g);
     const d = S.data;
-    const states = S.meta.states;
     // phases band (replayed trace sets)
     if (d) {
       for (const [a, b, name] of d.phases) {
@@ -92,30 +209,10 @@
         if (x1 - x0 > 40) { g.fillStyle = '#333'; g.fillText(name, x0 + 2, 19); }
       }
     }
-    const columnLanes = [];
-    for (let l = 0; l < S.meta.lanes.length; l++) {
-      const y = laneY(l);
-      g.fillStyle = '#222';
-      g.fillText(S.meta.lanes[l].name, 4, y + BAR_H - 3);
-      if (!d) continue;
-      const ln = d.lanes[l];
-      if (!ln || ln.mode === 'empty') continue;
-      const xa = Math.max(LEFT, x(ln.start)), xb = Math.min(W, x(ln.end));
-      if (ln.mode !== 'exact') { columnLanes.push(l); continue; } // painted pixel by pixel below
-      g.fillStyle = COLORS[states[0]];
-      g.fillRect(xa, y, Math.max(1, xb - xa), BAR_H);
-      for (let i = 0; i < ln.iv.length; i += 3) {
-        const x0 = Math.max(LEFT, x(ln.iv[i])), x1 = Math.min(W, x(ln.iv[i + 1]));
-        g.fillStyle = COLORS[states[ln.iv[i + 2]]];
-        g.fillRect(x0, y, Math.max(1, x1 - x0), BAR_H);
-      }
-      g.strokeStyle = '#888';
-      g.strokeRect(xa, y, Math.max(1, xb - xa), BAR_H);
-      drawn.lanes.push({lane: l, y0: y, y1: y + BAR_H});
-    }
+    g.fillStyle = '#222';
+    for (let l = 0; l < S.meta.lanes.length; l++) g.fillText(S.meta.lanes[l].name, 4, laneY(l) + BAR_H - 3);
     if (!d) return;
-    const markColumns = d.marks.mode !== 'exact';
-    if (columnLanes.length || markColumns) paintColumns(g, d, columnLanes, markColumns, W, drawn);
+    paintBars(g, d, W, drawn);
     // events: rectangles for the DSM calls (Create / Advance / Await ...), ticks for transport marks; one path
     // per style (three strokes however many events)
     const kinds = kindsByCode();
@@ -145,69 +242,62 @@
     }
     drawArrows(g, d, W, H, drawn);
     g.lineWidth = 1;
-    if (S.cursor !== null) {
-      g.strokeStyle = '#000';
-      g.setLineDash([4, 3]);
-      g.beginPath(); g.moveTo(x(S.cursor), TOP - 6); g.lineTo(x(S.cursor), H); g.stroke();
-      g.setLineDash([]);
-    }
   }
   /**
-   * The columns of the level of detail (lanes in 'bins' mode: state fractions per column; events counted per lane
-   * and column) painted pixel by pixel into one reused ImageData and drawn with one drawImage: the cost is the bars'
-   * pixels, whatever the number of columns and states.
+   * The bars (lanes in 'exact' mode: their intervals; in 'bins' mode: the state fractions per column, stacked) and
+   * the event counts per lane and column painted pixel by pixel into one reused ImageData and drawn with one
+   * drawImage: the cost is the bars' pixels, whatever the number of intervals, columns and states.
    */
-  function paintColumns(g, d, lanes, markColumns, W, drawn) {
+  function paintBars(g, d, W, drawn) {
     const dpr = window.devicePixelRatio || 1, states = S.meta.states, n = states.length - 1;
-    const iw = Math.max(1, Math.ceil((W - LEFT) * dpr)), ih = Math.max(1, Math.ceil(S.meta.lanes.length * LANE_H * dpr));
-    let P = S.columns;
-    if (!P || P.img.width !== iw || P.img.height !== ih) {
-      const c = document.createElement('canvas');
-      c.width = iw; c.height = ih;
-      const img = new ImageData(iw, ih);
-      P = S.columns = {canvas: c, ctx: c.getContext('2d'), img, px: new Uint32Array(img.data.buffer)};
-    }
-    const px = P.px;
-    px.fill(0);
+    const P = pixels('bars', Math.max(1, Math.ceil((W - LEFT) * dpr)), Math.max(1, Math.ceil(S.meta.lanes.length * LANE_H * dpr)));
     const bw = (d.t1 - d.t0) / d.bins, row = (v) => Math.round((v - TOP) * dpr);
+    const px = (t) => Math.round((Math.min(W, Math.max(LEFT, x(t))) - LEFT) * dpr);
     const colPx = (b) => Math.round((x(d.t0 + b * bw) - LEFT) * dpr);
-    const fillBox = (x0, x1, y0, y1, v) => {
-      x0 = Math.max(0, x0); x1 = Math.min(iw, x1); y0 = Math.max(0, y0); y1 = Math.min(ih, y1);
-      for (let yy = y0; yy < y1; yy++) px.fill(v, yy * iw + x0, yy * iw + Math.max(x0, x1));
-    };
-    const base = pixel(COLORS[states[0]]), colors = states.map((st) => pixel(COLORS[st]));
-    for (const l of lanes) {
-      const ln = d.lanes[l], y = laneY(l), top = row(y), bottom = row(y + BAR_H), h = bottom - top;
-      fillBox(Math.round((Math.max(LEFT, x(ln.start)) - LEFT) * dpr), Math.round((Math.min(W, x(ln.end)) - LEFT) * dpr), top, bottom, base);
+    const colors = states.map((st) => pixel(COLORS[st]));
+    for (let l = 0; l < S.meta.lanes.length; l++) {
+      const ln = d.lanes[l];
+      if (!ln || ln.mode === 'empty') continue;
+      const y = laneY(l), top = row(y), bottom = row(y + BAR_H), h = bottom - top;
+      const xa = px(ln.start);
+      P.box(xa, Math.max(xa + 1, px(ln.end)), top, bottom, colors[0]);
+      if (ln.mode === 'exact') {
+        const iv = ln.iv;
+        for (let i = 0; i < iv.length; i += 3) {
+          const x0 = px(iv[i]);
+          P.box(x0, Math.max(x0 + 1, px(iv[i + 1])), top, bottom, colors[iv[i + 2]]);
+        }
+        continue;
+      }
       for (let b = 0; b < d.bins; b++) {
         const x0 = colPx(b), x1 = Math.max(x0 + 1, colPx(b + 1));
-        if (x1 <= 0 || x0 >= iw) continue;
+        if (x1 <= 0 || x0 >= P.iw) continue;
         let off = 0;
         for (let st = 0; st < n; st++) {
           const f = ln.fr[b * n + st];
           if (!f) continue;
           const rows = Math.round(h * f / 100);
-          fillBox(x0, x1, bottom - off - rows, bottom - off, colors[st + 1]);
+          P.box(x0, x1, bottom - off - rows, bottom - off, colors[st + 1]);
           off += rows;
         }
       }
     }
-    if (markColumns) {
+    if (d.marks.mode !== 'exact') {
       const m = d.marks.list;
       for (let i = 0; i < m.length; i += 3) {
         const l = m[i], b = m[i + 1], x0 = colPx(b), y = row(laneY(l) - 4);
-        fillBox(x0, Math.max(x0 + Math.round(2 * dpr), colPx(b + 1)), y, y + Math.round(3 * dpr), SHADES[Math.min(3, Math.floor(Math.log10(m[i + 2] + 1)))]);
+        P.box(x0, Math.max(x0 + Math.round(2 * dpr), colPx(b + 1)), y, y + Math.round(3 * dpr), SHADES[Math.min(3, Math.floor(Math.log10(m[i + 2] + 1)))]);
       }
     }
-    P.ctx.putImageData(P.img, 0, 0);
-    g.drawImage(P.canvas, LEFT, TOP, iw / dpr, ih / dpr);
+    P.draw(g, LEFT, TOP);
     g.strokeStyle = '#888';
-    for (const l of lanes) {
-      const ln = d.lanes[l], y = laneY(l), xa = Math.max(LEFT, x(ln.start)), xb = Math.min(W, x(ln.end));
+    for (let l = 0; l < S.meta.lanes.length; l++) {
+      const ln = d.lanes[l];
+      if (!ln || ln.mode === 'empty') continue;
+      const y = laneY(l), xa = Math.max(LEFT, x(ln.start)), xb = Math.min(W, x(ln.end));
       g.strokeRect(xa, y, Math.max(1, xb - xa), BAR_H);
       drawn.lanes.push({lane: l, y0: y, y1: y + BAR_H});
     }
-    drawn.lanes.sort((a, b) => a.lane - b.lane);
   }
   /**
    * The window's arrows (or bundles): one path of shafts and one of heads per kind and width; bundle counts only
@@ -250,14 +340,13 @@
       g.fill(p.heads);
     }
   }
-  /** Adds an arrow head at (x2, y2) to path g (a context or a Path2D). */
+  /** Adds an arrow head at (x2, y2) to path g (a context or a Path2D), a triangle left open: fill() closes it. */
   function head(g, x1, y1, x2, y2) {
     const ang = Math.atan2(y2 - y1, x2 - x1), L = 7;
     g.moveTo(x2, y2);
     g.lineTo(x2 - L * Math.cos(ang - 0.4), y2 - L * Math.sin(ang - 0.4));
     g.lineTo(x2 - L * Math.cos(ang + 0.4), y2 - L * Math.sin(ang + 0.4));
-    g.closePath();
   }
 
-  Object.assign(D, {layout, requestDraw, draw, hitArrow});
+  Object.assign(D, {layout, requestDraw, requestCursor, draw, redraw, hitArrow, drawSpaceTime});
 })();

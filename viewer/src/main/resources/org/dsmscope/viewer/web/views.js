@@ -4,7 +4,7 @@
 'use strict';
 (function () {
   const D = window.dsmview.internal;
-  const {S, COLORS, LEFT, $, sizeCanvas, box, rects, x, SIZES} = D;
+  const {S, COLORS, LEFT, $, sizeCanvas, box, rects, x, SIZES, pixel, pixels} = D;
 
   function drawOverview() {
     const c = $('overview');
@@ -49,20 +49,23 @@
       g.fillText(String(v), LEFT - 16, yOf(v) + 3);
     }
     g.fillText('processes', 4, 14);
-    const batch = rects();
+    // the stacked columns pixel by pixel into one reused ImageData: the cost is the view's pixels, not its columns
+    const dpr = window.devicePixelRatio || 1;
+    const P = pixels('util', Math.max(1, Math.ceil((W - LEFT) * dpr)), Math.ceil(H * dpr));
+    const colors = states.map((s) => pixel(s === 'blocked' || s === 'idle' ? '#c8c8c8' : COLORS[s]));
     for (let b = 0; b < d.bins; b++) {
       let acc = 0;
       const x0 = x(d.t0 + b * bw), x1 = x(d.t0 + (b + 1) * bw);
       if (x1 < LEFT || x0 > W) continue;
+      const p0 = Math.round((Math.max(LEFT, x0) - LEFT) * dpr), p1 = Math.max(p0 + 1, Math.round((x1 - LEFT) * dpr));
       for (let s = 0; s < n; s++) {
         const v = d.util[b * n + s];
         if (!v) continue;
-        batch.add(states[s] === 'blocked' || states[s] === 'idle' ? '#c8c8c8' : COLORS[states[s]],
-          Math.max(LEFT, x0), yOf(acc + v), Math.max(1, x1 - Math.max(LEFT, x0)), yOf(acc) - yOf(acc + v));
+        P.box(p0, p1, Math.round(yOf(acc + v) * dpr), Math.round(yOf(acc) * dpr), colors[s]);
         acc += v;
       }
     }
-    batch.fill(g);
+    P.draw(g, LEFT, 0);
     g.fillStyle = '#555';
     let lx = LEFT;
     for (const s of states) {
@@ -71,10 +74,6 @@
       g.fillStyle = '#333';
       g.fillText(s, lx + 13, H - 3);
       lx += 20 + g.measureText(s).width;
-    }
-    if (S.cursor !== null) {
-      g.strokeStyle = '#000';
-      g.beginPath(); g.moveTo(x(S.cursor), 0); g.lineTo(x(S.cursor), H - 12); g.stroke();
     }
   }
 
@@ -141,14 +140,20 @@
     return out;
   }
 
+  /** What the hosts graph shows (sizes, states, colours, tables): a frame that changes none of it keeps it. */
+  const hostsShown = {key: '', meta: null, tables: null};
   function drawHosts() {
     const c = $('hosts');
     const g = sizeCanvas(c, 150);
     const W = box(c).w;
-    g.clearRect(0, 0, W, 150);
     const n = S.meta.lanes.length;
-    if (!n) return;
     const t = S.cursor !== null ? S.cursor : (S.t0 + S.t1) / 2;
+    let key = c.width + ' ' + c.height + ' ' + S.meta.states.map((s) => COLORS[s]).join(' ');
+    for (let l = 0; l < n; l++) key += ' ' + stateAt(l, t);
+    if (key === hostsShown.key && S.meta === hostsShown.meta && S.tables === hostsShown.tables) return;
+    Object.assign(hostsShown, {key, meta: S.meta, tables: S.tables});
+    g.clearRect(0, 0, W, 150);
+    if (!n) return;
     const pos = (l) => 30 + (l + 0.5) * (W - 60) / n;
     const busY = 128;
     g.strokeStyle = '#555';
