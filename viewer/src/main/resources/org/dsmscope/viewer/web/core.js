@@ -157,7 +157,10 @@
     const canvas = document.createElement('canvas');
     canvas.width = iw;
     canvas.height = ih;
-    const ctx = canvas.getContext('2d'), img = new ImageData(iw, ih), px = new Uint32Array(img.data.buffer);
+    // a canvas kept in memory (willReadFrequently): where the page's canvases are on a GPU, putting pixels into it
+    // costs no upload before the one drawImage
+    const ctx = canvas.getContext('2d', {willReadFrequently: true}), img = new ImageData(iw, ih);
+    const px = new Uint32Array(img.data.buffer);
     P = {iw, ih, px,
       /** Fills device pixels [x0, x1) × [y0, y1), clipped to the buffer, with pixel value v. */
       box(x0, x1, y0, y1, v) {
