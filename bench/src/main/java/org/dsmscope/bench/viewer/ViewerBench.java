@@ -34,7 +34,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * last input to the picture of its window's data, and the page's memory. Not a JMH benchmark (a browser is in the
  * loop); run by hand: {@code java -cp bench/target/benchmarks.jar org.dsmscope.bench.viewer.ViewerBench [events]
  * [procs] [runs] [first-picture.png]}, or with the URL of a viewer already started ({@code dsmscope view} on a
- * trace set) and [runs] for the page's figures alone.
+ * trace set) and [runs] for the page's figures alone; {@code -Dviewer.gpu=true} without {@code --disable-gpu},
+ * {@code -Dviewer.profile=true} with the page's JavaScript profile.
  */
 public final class ViewerBench {
     private ViewerBench() {
@@ -126,10 +127,13 @@ public final class ViewerBench {
                 .usingDriverExecutable(Path.of("/usr/bin/chromedriver").toFile()).usingAnyFreePort().build();
         ChromeOptions o = new ChromeOptions();
         o.setBinary("/usr/bin/chromium");
-        o.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+        o.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 "--no-first-run", "--enable-precise-memory-info", "--window-size=1600,1000",
                 "--user-data-dir=" + dir);
+        if (!GPU) {
+            o.addArguments("--disable-gpu"); // canvas rasterization on the renderer's main thread, as the tests
+        }
         ChromeDriver d = new ChromeDriver(service, o);
         d.manage().timeouts().scriptTimeout(Duration.ofSeconds(300));
         return d;
@@ -210,7 +214,9 @@ public final class ViewerBench {
             + "const done = arguments[arguments.length - 1]; const n = arguments[0];"
             + "const c = document.getElementById('spacetime'); const r = c.getBoundingClientRect();"
             + "const keys = ['w','w','d','w','a','s','d','w','w','a','s','s','d','w','s','a'];"
-            + "const t0 = performance.now(); const gaps = []; let last = t0, running = true;"
+            + "const t0 = performance.now(); const gaps = []; let last = t0, running = true; const longTasks = [];"
+            + "const lt = new PerformanceObserver((l) => { for (const e of l.getEntries()) longTasks.push(e.duration); });"
+            + "try { lt.observe({type: 'longtask'}); } catch (e) { }"
             + "(function tick(t) { gaps.push(t - last); last = t; if (running) requestAnimationFrame(tick); })(t0);"
             + "let i = 0, lastAt = 0;"
             + "function input() {"
@@ -224,21 +230,70 @@ public final class ViewerBench {
             + "function finish() {"
             + "  (function wait() { if (!window.dsmview.ready) { setTimeout(wait, 2); return; }"
             + "    const settle = performance.now() - lastAt;"
-            + "    requestAnimationFrame(() => { running = false;"
+            + "    requestAnimationFrame(() => { running = false; lt.disconnect();"
             + "      const frames = performance.getEntriesByName('dsmview:frame').filter((e) => e.startTime >= t0)"
             + "        .map((e) => e.duration);"
             + "      const st = performance.getEntriesByName('dsmview:space-time').filter((e) => e.startTime >= t0)"
             + "        .map((e) => e.duration);"
-            + "      done({frames: frames, spaceTime: st, gaps: gaps.slice(1), settle: settle, wall: performance.now() - t0,"
-            + "        heap: performance.memory ? performance.memory.usedJSHeapSize : -1}); }); })();"
+            + "      const pictures = performance.getEntriesByName('dsmview:picture').filter((e) => e.startTime >= t0)"
+            + "        .map((e) => e.duration);"
+            + "      done({frames: frames, spaceTime: st, pictures: pictures, gaps: gaps.slice(1), settle: settle,"
+            + "        wall: performance.now() - t0,"
+            + "        longTasks: longTasks, heap: performance.memory ? performance.memory.usedJSHeapSize : -1}); }); })();"
             + "}"
             + "input();";
+
+    /**
+     * With -Dviewer.gpu=true the browser runs without {@code --disable-gpu}: its GPU process rasterizes (a GPU, or
+     * SwiftShader where there is none), as a user's browser does; by default it runs as the tests run it.
+     */
+    static final boolean GPU = Boolean.getBoolean("viewer.gpu");
+
+    /** With -Dviewer.profile=true: the renderer's JavaScript CPU profile during the interaction, by function. */
+    static final boolean PROFILE = Boolean.getBoolean("viewer.profile");
+
+    /**
+     * Prints the 20 functions (name, script, line) with the most self time of a CDP {@code Profiler.stop} profile:
+     * samples attributed to their node, nodes merged by call frame; "(program)" is the browser's own work outside
+     * JavaScript (style, layout, paint, canvas rasterization), "(garbage collector)" V8's.
+     */
+    @SuppressWarnings("unchecked")
+    static void printProfile(int run, Object profile) {
+        Map<String, Object> p = (Map<String, Object>) profile;
+        Map<Long, String> frame = new java.util.HashMap<>();
+        for (Object o : (List<?>) p.get("nodes")) {
+            Map<String, Object> n = (Map<String, Object>) o;
+            Map<String, Object> f = (Map<String, Object>) n.get("callFrame");
+            String url = String.valueOf(f.get("url"));
+            String name = String.valueOf(f.get("functionName"));
+            frame.put(((Number) n.get("id")).longValue(), (name.isEmpty() ? "(anonymous)" : name)
+                    + (url.isEmpty() ? "" : " " + url.substring(url.lastIndexOf('/') + 1) + ":"
+                    + (((Number) f.get("lineNumber")).intValue() + 1)));
+        }
+        List<?> samples = (List<?>) p.get("samples");
+        List<?> deltas = (List<?>) p.get("timeDeltas");
+        Map<String, Double> self = new java.util.HashMap<>();
+        double total = 0;
+        for (int i = 0; i + 1 < samples.size(); i++) {
+            double ms = ((Number) deltas.get(i + 1)).doubleValue() / 1000; // the time until the next sample
+            self.merge(frame.get(((Number) samples.get(i)).longValue()), ms, Double::sum);
+            total += ms;
+        }
+        final double all = total;
+        System.out.printf(Locale.ROOT, "run %d: JavaScript profile, self time by function (%.0f ms sampled):%n", run,
+                all);
+        self.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(20)
+                .forEach(e -> System.out.printf(Locale.ROOT, "  %8.1f ms %5.1f %%  %s%n", e.getValue(),
+                        100 * e.getValue() / all, e.getKey()));
+    }
 
     /**
      * Opens {@code url} (a viewer already started) in {@code runs} fresh browsers in turn: the first complete
      * picture, then the interaction script; prints the figures of each run.
      */
     static void pageRuns(String url, int runs, String shot, Path profile) throws Exception {
+        System.out.println(GPU ? "browser: headless Chromium with its GPU process (GPU or SwiftShader rasterization)"
+                : "browser: headless Chromium with --disable-gpu (software rasterization on the renderer's main thread)");
         for (int run = 1; run <= runs; run++) {
             Path runDir = profile.resolve("run" + run);
             ChromeDriver d = browser(runDir);
@@ -253,10 +308,18 @@ public final class ViewerBench {
                     Files.copy(d.getScreenshotAs(org.openqa.selenium.OutputType.FILE).toPath(), Path.of(shot),
                             java.nio.file.StandardCopyOption.REPLACE_EXISTING);
                 }
+                if (PROFILE) {
+                    d.executeCdpCommand("Profiler.enable", Map.of());
+                    d.executeCdpCommand("Profiler.setSamplingInterval", Map.of("interval", 250));
+                    d.executeCdpCommand("Profiler.start", Map.of());
+                }
                 double[] cpu0 = rendererCpu(runDir);
                 @SuppressWarnings("unchecked")
                 Map<String, Object> res = (Map<String, Object>) js.executeAsyncScript(INTERACT, 60);
                 double[] cpu1 = rendererCpu(runDir);
+                if (PROFILE) {
+                    printProfile(run, d.executeCdpCommand("Profiler.stop", Map.of()).get("profile"));
+                }
                 List<Double> frames = doubles(res.get("frames"));
                 List<Double> gaps = doubles(res.get("gaps"));
                 List<Double> st = doubles(res.get("spaceTime"));
@@ -270,8 +333,15 @@ public final class ViewerBench {
                         cpu1[1] - cpu0[1], (cpu1[0] - cpu0[0]) / frames.size(), (cpu1[1] - cpu0[1]) / frames.size());
                 System.out.printf(Locale.ROOT, "run %d: of which the space-time view: median %.1f ms, p95 %.1f"
                         + " ms%n", run, pct(st, 0.5), pct(st, 0.95));
+                List<Double> pictures = doubles(res.get("pictures"));
+                System.out.printf(Locale.ROOT, "run %d: frames that drew the space-time view from the data (the"
+                        + " others show the last picture shifted or scaled): %d, median %.1f ms, max %.1f ms%n", run,
+                        pictures.size(), pct(pictures, 0.5), pct(pictures, 1));
                 System.out.printf(Locale.ROOT, "run %d: interval between animation frames meanwhile: median %.1f"
                         + " ms, p95 %.1f ms (%d frames)%n", run, pct(gaps, 0.5), pct(gaps, 0.95), gaps.size());
+                List<Double> longTasks = doubles(res.get("longTasks"));
+                System.out.printf(Locale.ROOT, "run %d: long tasks (over 50 ms) meanwhile: %d, %.0f ms in all%n", run,
+                        longTasks.size(), longTasks.stream().mapToDouble(Double::doubleValue).sum());
                 System.out.printf(Locale.ROOT, "run %d: last input to the picture of its window's data and"
                         + " tables: %.0f ms (60 ms debounce included)%n", run,
                         ((Number) res.get("settle")).doubleValue());

@@ -47,9 +47,14 @@ public final class ViewServer implements AutoCloseable {
     private static final String[][] ASSETS = {
         {"/", "index.html", "text/html; charset=utf-8"},
         {"/index.html", "index.html", "text/html; charset=utf-8"},
-        {"/view.js", "view.js", "text/javascript; charset=utf-8"},
         {"/view.css", "view.css", "text/css; charset=utf-8"},
+        {"/core.js", "core.js", "text/javascript; charset=utf-8"},
+        {"/data.js", "data.js", "text/javascript; charset=utf-8"},
+        {"/spacetime.js", "spacetime.js", "text/javascript; charset=utf-8"},
+        {"/views.js", "views.js", "text/javascript; charset=utf-8"},
+        {"/input.js", "input.js", "text/javascript; charset=utf-8"},
         {"/panels.js", "panels.js", "text/javascript; charset=utf-8"},
+        {"/main.js", "main.js", "text/javascript; charset=utf-8"},
         {"/live.js", "live.js", "text/javascript; charset=utf-8"},
     };
     private static final String COOKIE = "dsmscope_token";

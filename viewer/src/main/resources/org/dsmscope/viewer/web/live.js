@@ -1,7 +1,7 @@
 // dsmscope view: the live push channel (viewer/README.md "Push channel", seed 002 §4.3's display while the program
 // runs). The server says over a WebSocket when a live input has new events indexed (its end, counts and lane
-// totals, "dsmscope-view-push 1"); the page then fetches only the window it draws, through view.js's liveMeta.
-// While the channel is not open, view.js polls every 250 ms, and the live status line says so.
+// totals, "dsmscope-view-push 1"); the page then fetches only the window it draws, through data.js's liveMeta.
+// While the channel is not open, data.js polls every 250 ms, and the live status line says so.
 'use strict';
 (function () {
   const V = window.dsmview, I = V.internal, S = I.S;

@@ -22,8 +22,11 @@
     out.busy = true;
     I().api('/api/output', {at, limit: LIMIT}).then((a) => {
       out.key = key;
-      out.answer = a;
       out.fetched++;
+      const text = JSON.stringify(a);
+      if (text === out.text) return; // the same lines: the panel's elements stay (no layout of the page)
+      out.text = text;
+      out.answer = a;
       drawOutput();
     }).catch(() => {}).finally(() => { out.busy = false; });
   }

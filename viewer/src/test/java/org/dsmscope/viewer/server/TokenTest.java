@@ -56,7 +56,7 @@ class TokenTest {
         assertEquals(32, token.length());
         try (ViewServer s = new ViewServer(List.of(empty()), "127.0.0.1", 0, token)) {
             String base = "http://127.0.0.1:" + s.port();
-            for (String path : new String[] {"/", "/view.js", "/api/inputs", "/api/window", "/api/meta?token=wrong"}) {
+            for (String path : new String[] {"/", "/core.js", "/api/inputs", "/api/window", "/api/meta?token=wrong"}) {
                 assertEquals(401, get(base + path).statusCode(), path);
             }
             HttpResponse<String> page = get(s.url());
@@ -77,7 +77,7 @@ class TokenTest {
             assertEquals(200, get(base + "/api/inputs").statusCode());
             assertEquals(401, raw(s.port(), "/api/inputs", "evil.example:" + s.port()),
                     "a page of another site resolving its name to 127.0.0.1 gets nothing");
-            for (String path : new String[] {"/../../etc/passwd", "/etc/passwd", "/org/dsmscope/viewer/web/view.js",
+            for (String path : new String[] {"/../../etc/passwd", "/etc/passwd", "/org/dsmscope/viewer/web/core.js",
                 "/api/../pom.xml", "/%2e%2e/pom.xml"}) {
                 int code = raw(s.port(), path, "127.0.0.1:" + s.port());
                 assertTrue(code == 404 || code == 400, path + ": " + code);
