@@ -157,10 +157,14 @@ class UserMistakesTest {
     @Test
     void ciat_eventTraceOfARunThatFails_isNotLeftBehind() throws IOException {
         String base = writeDeadlock("dl");
+        String serial = null;
         for (String parts : new String[] {"1", "2"}) {
             CiatCommandTest.Run r = run("ciat", "-ciat_events", "--partitions", parts, base);
             assertOneLineUserError(r, "deadlock");
             assertEquals(List.of("dl.2.0", "dl.2.1"), files(), "partitions " + parts);
+            // the routed run's error names the trace files' byte offsets, as the serial run's does
+            serial = serial == null ? r.err() : serial;
+            assertEquals(serial, r.err(), "partitions " + parts);
         }
         // the same run continued past the deadlock writes every output, under its own name only
         CiatCommandTest.Run ok = run("ciat", "-ciat_events", "--skip-bad-records", base);

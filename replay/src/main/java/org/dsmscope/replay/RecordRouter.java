@@ -68,7 +68,7 @@ final class RecordRouter {
             java.util.Arrays.fill(runFrom, -1);
             for (int p = 0; p < parts; p++) {
                 w[p] = new TraceWriter(pipes[p].sink(), file.toString(), TraceWriter.Options.classic().addr64(true)
-                        .bufferBytes(64 << 10));
+                        .bufferBytes(16 << 10));
                 w[p].flush();
             }
         }

@@ -47,8 +47,8 @@ public final class Replay implements ReplayContext {
     private boolean routedPart;
     /** How the last partitioned run ran: {@link #MODE_ROUTED}, {@link #MODE_REPLAYS}, or null. */
     private String mode;
-    /** Bytes a routed pipe holds before its router waits for the partition ({@link #runRouted}). */
-    private long routedCapacity = 4L << 20;
+    /** Bytes a routed pipe holds before its router waits for the partition ({@link #runRouted}); -1: automatic. */
+    private long routedCapacity = -1;
 
     /** A replay of {@code detailed}, with call times from {@code callsOrNull} when given. */
     public Replay(TraceSet detailed, TraceSet callsOrNull, ReplayOptions o) {
@@ -427,9 +427,12 @@ public final class Replay implements ReplayContext {
         int n = detailed.size();
         Object room = new Object();
         RoutedPipe[][] pipes = new RoutedPipe[n][parts];
+        // 4 MiB a pipe, at most 256 MiB in all (at least 64 KiB a pipe)
+        long cap = routedCapacity >= 0 ? routedCapacity
+                : Math.min(4L << 20, Math.max(64L << 10, (256L << 20) / ((long) n * parts)));
         for (int t = 0; t < n; t++) {
             for (int p = 0; p < parts; p++) {
-                pipes[t][p] = new RoutedPipe(routedCapacity, room);
+                pipes[t][p] = new RoutedPipe(cap, room);
             }
         }
         int workers = Math.min(parts, n);
@@ -465,8 +468,9 @@ public final class Replay implements ReplayContext {
     }
 
     /**
-     * Bytes a routed pipe may hold before its router waits (4 MiB by default; tests make it tiny to show that no
-     * capacity can deadlock the routed replay).
+     * Bytes a routed pipe may hold before its router waits (by default 4 MiB, less where threads &times; partitions
+     * pipes would hold more than 256 MiB in all, but at least 64 KiB; tests make it tiny to show that no capacity
+     * can deadlock the routed replay).
      */
     public Replay routedCapacity(long bytes) {
         routedCapacity = Math.max(0, bytes);

@@ -80,6 +80,9 @@ final class RouteCheck {
         addr[0] = a;
         bytes[0] = size;
         at[0] = i;
+        if (i - runStart + 1 < LOOP) {
+            return; // no window of this run is long enough yet
+        }
         for (int d = 1; d < KEEP; d++) {
             long start = d < m ? at[d] + 1 : runStart;
             if (i - start + 1 >= LOOP * d) {
