@@ -51,10 +51,12 @@ class RoutedReplayTest {
 
     /**
      * Logs what a partition sees: its accesses, its gaps expanded into one line per skipped access (clocks from
-     * the gap's), and everything else; {@code mine} the accesses alone.
+     * the gap's), and everything else; {@code mine} the accesses alone; {@code given} per line of {@code all}
+     * whether it was delivered (false: skipped).
      */
     static final class Seen implements Analysis {
         final List<String> all = new ArrayList<>();
+        final List<Boolean> given = new ArrayList<>();
         final List<String> mine = new ArrayList<>();
         final List<String> other = new ArrayList<>();
         long bytes;
@@ -69,6 +71,7 @@ class RoutedReplayTest {
         public void access(int thread, int cpu, long clock, int memType, int size, boolean store, long address) {
             String s = thread + " " + clock;
             all.add(s);
+            given.add(true);
             mine.add(s + " " + Long.toHexString(address) + " " + size + (store ? " S" : " L"));
             bytes += size;
         }
@@ -77,6 +80,7 @@ class RoutedReplayTest {
         public void skipped(int thread, long clock, int count, long b) {
             for (int i = 0; i < count; i++) {
                 all.add(thread + " " + (clock + i));
+                given.add(false);
             }
             bytes += b;
         }
@@ -137,7 +141,8 @@ class RoutedReplayTest {
             for (int k = 0; k < parts; k++) {
                 Seen s = ps.get(k);
                 assertTrue(s.ctx.routed());
-                assertEquals(serial.all, s.all, "partition " + k + ": accesses and gaps in the serial order");
+                assertEquals(grouped(serial.all, givenTo(serial, router, k)), grouped(s.all, s.given),
+                        "partition " + k + ": accesses and gaps in the serial order");
                 assertEquals(serial.other, s.other, "partition " + k + ": calls, waits and phases");
                 assertEquals(serial.bytes, s.bytes, "partition " + k + ": bytes");
                 List<String> expected = new ArrayList<>();
@@ -156,6 +161,47 @@ class RoutedReplayTest {
         } finally {
             ClockOrderPropertyTest.delete(d);
         }
+    }
+
+    /** Per access of the serial run, in its order, whether the router gives it to partition k. */
+    static List<Boolean> givenTo(Seen serial, Replay.Router router, int k) {
+        int[] to = new int[64];
+        List<Boolean> given = new ArrayList<>();
+        for (String a : serial.mine) {
+            String[] f = a.split(" ");
+            int n = router.route(Integer.parseInt(f[0]), Long.parseLong(f[2], 16), Integer.parseInt(f[3]), to);
+            boolean mine = false;
+            for (int i = 0; i < n; i++) {
+                mine |= to[i] == k;
+            }
+            given.add(mine);
+        }
+        return given;
+    }
+
+    /**
+     * The accesses ("thread clock") with each run of accesses not given (between two given ones) sorted by thread
+     * and clock: the order in which a routed partition tells skipped accesses within such a run is free (one
+     * {@link Analysis#skipped} per thread), their number, threads and clocks and the given accesses' places are not.
+     */
+    static List<String> grouped(List<String> all, List<Boolean> given) {
+        List<String> out = new ArrayList<>();
+        List<String> run = new ArrayList<>();
+        java.util.Comparator<String> byThreadAndClock = java.util.Comparator.comparingLong(
+                (String x) -> Long.parseLong(x.split(" ")[0])).thenComparingLong(x -> Long.parseLong(x.split(" ")[1]));
+        for (int i = 0; i <= all.size(); i++) {
+            if (i == all.size() || given.get(i)) {
+                run.sort(byThreadAndClock);
+                out.addAll(run);
+                run.clear();
+                if (i < all.size()) {
+                    out.add(all.get(i) + " given");
+                }
+            } else {
+                run.add(all.get(i));
+            }
+        }
+        return out;
     }
 
     private static long countCalls(Seen s) {

@@ -1,0 +1,326 @@
+package org.dsmscope.replay;
+
+import org.dsmscope.trace.CallType;
+import org.dsmscope.trace.MemType;
+import org.dsmscope.trace.RecordKind;
+import org.dsmscope.trace.TraceReader;
+
+/**
+ * Lockstep rounds of a {@link ThreadEngine} (seed 001 §3's scheduling, SPEC §4, replay/README.md "Scheduling").
+ * When every runnable thread has clock c and the next records of each are plain memory records, which advance a
+ * clock by exactly one and change no state, the replay runs them one record per thread per round, in cyclic order
+ * from the thread the engine picked, round after round; this runs the same records in the same order straight from
+ * the readers' arrays, without choosing a thread per record.
+ *
+ * <p>In a routed partition ({@link Replay#runRouted}) a thread inside a {@link CallType#ROUTED_GAP} takes part with
+ * one skipped access per round, and goes on with the records after the gap, through any number of gaps, in the
+ * same window: the rounds end only where a thread's next record is not a data access or a gap (a call, the end of
+ * its trace, a record the reader's runs do not cover). Skipped accesses are told in bulk, one
+ * {@link Analysis#skipped} per thread for its skipped accesses between two delivered ones, before the next
+ * delivered access: the numbers of the delivered accesses stay the serial run's. When every thread of the rounds
+ * is inside a gap, all of them advance at once by the shortest gap left. So a partition's rounds cost what it is
+ * given, plus one step per thread per round in which it gets an access.
+ */
+final class LockstepRounds {
+    /** Most rounds taken at once when a thread reconstructs its instruction stream, and the fewest worth taking. */
+    private static final int FETCH_ROUNDS = 64;
+    private static final int MIN_ROUNDS = 4;
+    /** A words segment that ends the rounds where it is reached: its one word is not a memory record. */
+    private static final long[] STOP = {-1L};
+
+    private final ThreadEngine e;
+    /** The runnable threads in round order. */
+    private final int[] order;
+    /** Per thread (by place in {@link #order}): its current run of words, null inside a gap, or {@link #STOP}. */
+    private final long[][] segWords;
+    /** Where the run was peeked, the next word of it, and its end, in {@link #segWords}. */
+    private final int[] segStart;
+    private final int[] segPos;
+    private final int[] segEnd;
+    private final long[] segHigh;
+    /** Skipped accesses not told yet, and the clock of the first. */
+    private final long[] pend;
+    private final long[] pendClock;
+
+    LockstepRounds(ThreadEngine e) {
+        this.e = e;
+        int n = e.n;
+        order = new int[n];
+        segWords = new long[n][];
+        segStart = new int[n];
+        segPos = new int[n];
+        segEnd = new int[n];
+        segHigh = new long[n];
+        pend = new long[n];
+        pendClock = new long[n];
+    }
+
+    /**
+     * Runs lockstep rounds from thread t (which the engine picked) at clock c. Returns false, having run nothing,
+     * when they do not apply: a thread at another clock, resuming, stopped, in fetch mode or with a record held; one
+     * runnable thread; a thread whose next record is not a data access or a gap (it may have read it: then it is
+     * held, {@link ThreadEngine#heldKind}, or a gap the thread is now in, as running that thread would leave it).
+     */
+    boolean run(int t, long c) {
+        ThreadEngine e = this.e;
+        int m = 0;
+        boolean fetches = false;
+        for (int i = 0, u = t; i < e.n; i++, u = u + 1 == e.n ? 0 : u + 1) {
+            if (e.state[u] == ThreadEngine.RUNNABLE) {
+                // with exact reconstruction a memory record may take more than one clock: no rounds
+                if (e.clock[u] != c || e.resume[u] || e.stopped[u] || e.fetchMode[u] || e.heldKind[u] != 0
+                        || e.tail[u] || e.code != null && e.pcValid[u]) {
+                    return false;
+                }
+                fetches |= e.pcValid[u];
+                order[m++] = u;
+            }
+        }
+        if (m < 2) {
+            return false;
+        }
+        return fetches ? fetchRounds(m) : rounds(m, c);
+    }
+
+    /**
+     * Rounds of threads some of which reconstruct their instruction stream (a fetch before each access): at most
+     * {@value #FETCH_ROUNDS}, each record through {@link ThreadEngine#memory}, at least {@value #MIN_ROUNDS}, or none.
+     */
+    private boolean fetchRounds(int m) {
+        ThreadEngine e = this.e;
+        int rounds = FETCH_ROUNDS;
+        for (int k = 0; k < m; k++) {
+            if (e.gapLeft[order[k]] > 0) {
+                return false; // routed traces have no instruction stream: not reached
+            }
+            TraceReader r = e.rd[order[k]];
+            int a = r.peekRun(rounds);
+            long[] w = r.runWords();
+            int s = r.runStart();
+            int j = 0;
+            while (j < a && TraceReader.wordKind(w[s + j]) == RecordKind.MEMORY) {
+                j++;
+            }
+            if (j < MIN_ROUNDS) {
+                return false;
+            }
+            rounds = j;
+            segWords[k] = w;
+            segStart[k] = s;
+            segHigh[k] = r.addressHigh();
+        }
+        for (int j = 0; j < rounds; j++) {
+            for (int k = 0; k < m; k++) {
+                long word = segWords[k][segStart[k] + j];
+                int f1 = (int) (word >>> 32);
+                e.memory(order[k], f1, MemType.bytes(f1), segHigh[k] | (word & 0xFFFFFFFFL));
+            }
+        }
+        e.replayed += (long) rounds * m;
+        for (int k = 0; k < m; k++) {
+            e.rd[order[k]].skip(rounds);
+            segWords[k] = null;
+        }
+        e.last = order[m - 1];
+        return true;
+    }
+
+    /**
+     * Rounds without instruction streams: what {@link ThreadEngine#memory} and {@link ThreadEngine#gap} do record
+     * by record, with what every record of a round shares done once. Each thread's clock is advanced record by
+     * record ({@link ReplayContext#clock} is live); busy counts and last instructions are set at the end.
+     */
+    private boolean rounds(int m, long c) {
+        ThreadEngine e = this.e;
+        int gaps = 0;
+        for (int k = 0; k < m; k++) {
+            if (!load(k)) {
+                for (int i = 0; i < k; i++) {
+                    segWords[i] = null; // peeked, not read
+                }
+                return false;
+            }
+            if (segWords[k] == null) {
+                gaps++;
+            }
+        }
+        if (!e.announced) {
+            e.announce();
+        }
+        Analysis sink = e.accessSink;
+        int[] order = this.order;
+        long[][] words = segWords;
+        int[] pos = segPos;
+        long[] clock = e.clock;
+        long[] gapLeft = e.gapLeft;
+        long[] pend = this.pend;
+        boolean pending = false;
+        long cj = c;
+        int k = 0;
+        rounds:
+        for (;;) {
+            if (gaps == m) {
+                // every thread inside a gap: all advance by the shortest gap left
+                long g = Long.MAX_VALUE;
+                for (int i = 0; i < m; i++) {
+                    g = Math.min(g, gapLeft[order[i]]);
+                }
+                for (int i = 0; i < m; i++) {
+                    int u = order[i];
+                    if (pend[i] == 0) {
+                        pendClock[i] = cj;
+                    }
+                    pend[i] += g;
+                    gapLeft[u] -= g;
+                    clock[u] = cj + g;
+                }
+                pending = true;
+                cj += g;
+                for (int i = 0; i < m; i++) {
+                    if (gapLeft[order[i]] == 0) {
+                        next(i);
+                        if (words[i] != null) {
+                            gaps--;
+                        }
+                    }
+                }
+            }
+            for (k = 0; k < m; k++) {
+                int u = order[k];
+                long[] w = words[k];
+                if (w == null) {
+                    // a routed gap's access: numbered, not delivered
+                    if (pend[k]++ == 0) {
+                        pendClock[k] = cj;
+                    }
+                    pending = true;
+                    clock[u] = cj + 1;
+                    if (--gapLeft[u] == 0) {
+                        next(k);
+                        if (words[k] != null) {
+                            gaps--;
+                        }
+                    }
+                    continue;
+                }
+                int p = pos[k];
+                long word = w[p];
+                if (TraceReader.wordKind(word) != RecordKind.MEMORY) {
+                    break rounds; // u's next record needs the engine: the rounds end before it
+                }
+                if (pending) {
+                    flush(m);
+                    pending = false;
+                }
+                int f1 = (int) (word >>> 32);
+                long addr = segHigh[k] | (word & 0xFFFFFFFFL);
+                sink.access(u, u, cj, f1, MemType.bytes(f1), (f1 & 0xF) == MemType.STORE, addr);
+                clock[u] = cj + 1;
+                pos[k] = ++p;
+                if (p == segEnd[k]) {
+                    e.rd[u].skip(p - segStart[k]);
+                    next(k);
+                    if (words[k] == null) {
+                        gaps++;
+                    }
+                }
+            }
+            cj++;
+        }
+        if (pending) {
+            flush(m);
+        }
+        for (int i = 0; i < m; i++) {
+            int u = order[i];
+            long[] w = words[i];
+            if (w != null && w != STOP) {
+                e.rd[u].skip(pos[i] - segStart[i]);
+            }
+            words[i] = null;
+            long done = clock[u] - c;
+            if (done > 0) {
+                e.lastInstr[u] = clock[u] - 1;
+                e.cur.busy[u] += done;
+                e.replayed += done;
+            }
+        }
+        // the rounds end before thread order[k] of round cj; order[0] always runs first
+        e.last = k > 0 ? order[k - 1] : order[m - 1];
+        return true;
+    }
+
+    /** The next segment of thread order[k], whose current one is used up; {@link #STOP} if it has none. */
+    private void next(int k) {
+        if (!load(k)) {
+            segWords[k] = STOP;
+            segPos[k] = 0;
+        }
+    }
+
+    /**
+     * Sets up the segment of thread order[k] from where it stands: the gap it is in, the run of memory words its
+     * reader has next, or the gap record its reader has next (read). Returns false if its next record is none of
+     * these: a record of another kind in the reader's run is left there; one that only {@link TraceReader#next}
+     * gives is read and held for the engine ({@link ThreadEngine#heldKind}), as {@link ThreadEngine#step} holds one.
+     */
+    private boolean load(int k) {
+        ThreadEngine e = this.e;
+        int u = order[k];
+        if (e.gapLeft[u] > 0) {
+            segWords[k] = null;
+            return true;
+        }
+        TraceReader r = e.rd[u];
+        for (;;) {
+            int a = r.peekRun(Integer.MAX_VALUE);
+            if (a > 0) {
+                long[] w = r.runWords();
+                int s = r.runStart();
+                if (TraceReader.wordKind(w[s]) != RecordKind.MEMORY) {
+                    return false;
+                }
+                segWords[k] = w;
+                segStart[k] = s;
+                segPos[k] = s;
+                segEnd[k] = s + a;
+                segHigh[k] = r.addressHigh();
+                return true;
+            }
+            int kind = r.next();
+            if (kind != RecordKind.CALL || r.callType() != CallType.ROUTED_GAP) {
+                e.replayed++;
+                e.heldKind[u] = kind;
+                return false;
+            }
+            long g = r.arg(1);
+            // an unflushed gap before this one is told with this one's bytes added
+            e.gapBytes[u] += r.arg(2) | r.arg(3) << 32;
+            if (g > 0) {
+                e.gapLeft[u] = g;
+                segWords[k] = null;
+                return true;
+            }
+        }
+    }
+
+    /** Tells the analyses the skipped accesses not told yet, one call per thread. */
+    private void flush(int m) {
+        Analysis sink = e.accessSink;
+        long[] gapBytes = e.gapBytes;
+        for (int i = 0; i < m; i++) {
+            long left = pend[i];
+            if (left > 0) {
+                int u = order[i];
+                long clock = pendClock[i];
+                do {
+                    int count = (int) Math.min(left, Integer.MAX_VALUE);
+                    sink.skipped(u, clock, count, gapBytes[u]);
+                    gapBytes[u] = 0;
+                    clock += count;
+                    left -= count;
+                } while (left > 0);
+                pend[i] = 0;
+            }
+        }
+    }
+}
