@@ -15,11 +15,11 @@ import org.dsmscope.trace.TraceReader;
  * <p>In a routed partition ({@link Replay#runRouted}) a thread inside a {@link CallType#ROUTED_GAP} takes part with
  * one skipped access per round, and goes on with the records after the gap, through any number of gaps, in the
  * same window: the rounds end only where a thread's next record is not a data access or a gap (a call, the end of
- * its trace, a record the reader's runs do not cover). Skipped accesses are told in bulk, one
- * {@link Analysis#skipped} per thread for its skipped accesses between two delivered ones, before the next
- * delivered access: the numbers of the delivered accesses stay the serial run's. When every thread of the rounds
- * is inside a gap, all of them advance at once by the shortest gap left. So a partition's rounds cost what it is
- * given, plus one step per thread per round in which it gets an access.
+ * its trace, a record the reader's runs do not cover). Skipped accesses are told in bulk: the ones between two
+ * delivered accesses, of whatever threads, in one {@link Analysis#skipped} before the later one, so the numbers of
+ * the delivered accesses stay the serial run's. When every thread of the rounds is inside a gap, all of them
+ * advance at once by the shortest gap left. So a partition's rounds cost one step per thread per round in which
+ * it gets an access, one per gap record, and no call per skipped access.
  */
 final class LockstepRounds {
     /** Most rounds taken at once when a thread reconstructs its instruction stream, and the fewest worth taking. */
@@ -38,9 +38,6 @@ final class LockstepRounds {
     private final int[] segPos;
     private final int[] segEnd;
     private final long[] segHigh;
-    /** Skipped accesses not told yet, and the clock of the first. */
-    private final long[] pend;
-    private final long[] pendClock;
 
     LockstepRounds(ThreadEngine e) {
         this.e = e;
@@ -51,8 +48,6 @@ final class LockstepRounds {
         segPos = new int[n];
         segEnd = new int[n];
         segHigh = new long[n];
-        pend = new long[n];
-        pendClock = new long[n];
     }
 
     /**
@@ -128,7 +123,9 @@ final class LockstepRounds {
     /**
      * Rounds without instruction streams: what {@link ThreadEngine#memory} and {@link ThreadEngine#gap} do record
      * by record, with what every record of a round shares done once. Each thread's clock is advanced record by
-     * record ({@link ReplayContext#clock} is live); busy counts and last instructions are set at the end.
+     * record ({@link ReplayContext#clock} is live); busy counts and last instructions are set at the end. Every
+     * record of the rounds is a delivered access or a skipped one, so the skipped accesses before a delivered one
+     * are counted by place: unit {@code (round - c) * m + k} is thread order[k]'s of that round.
      */
     private boolean rounds(int m, long c) {
         ThreadEngine e = this.e;
@@ -153,9 +150,14 @@ final class LockstepRounds {
         int[] pos = segPos;
         long[] clock = e.clock;
         long[] gapLeft = e.gapLeft;
-        long[] pend = this.pend;
-        boolean pending = false;
+        long[] gapBytes = e.gapBytes;
+        for (int k = 0; k < m; k++) {
+            bytes += gapBytes[order[k]];
+            gapBytes[order[k]] = 0;
+        }
+        told = -1;
         long cj = c;
+        long unit = 0;
         int k = 0;
         rounds:
         for (;;) {
@@ -167,15 +169,11 @@ final class LockstepRounds {
                 }
                 for (int i = 0; i < m; i++) {
                     int u = order[i];
-                    if (pend[i] == 0) {
-                        pendClock[i] = cj;
-                    }
-                    pend[i] += g;
                     gapLeft[u] -= g;
                     clock[u] = cj + g;
                 }
-                pending = true;
                 cj += g;
+                unit += g * m;
                 for (int i = 0; i < m; i++) {
                     if (gapLeft[order[i]] == 0) {
                         next(i);
@@ -185,15 +183,11 @@ final class LockstepRounds {
                     }
                 }
             }
-            for (k = 0; k < m; k++) {
+            for (k = 0; k < m; k++, unit++) {
                 int u = order[k];
                 long[] w = words[k];
                 if (w == null) {
-                    // a routed gap's access: numbered, not delivered
-                    if (pend[k]++ == 0) {
-                        pendClock[k] = cj;
-                    }
-                    pending = true;
+                    // a routed gap's access: numbered (by place), not delivered
                     clock[u] = cj + 1;
                     if (--gapLeft[u] == 0) {
                         next(k);
@@ -208,10 +202,10 @@ final class LockstepRounds {
                 if (TraceReader.wordKind(word) != RecordKind.MEMORY) {
                     break rounds; // u's next record needs the engine: the rounds end before it
                 }
-                if (pending) {
-                    flush(m);
-                    pending = false;
+                if (unit - told > 1) {
+                    tell(unit, m, c);
                 }
+                told = unit;
                 int f1 = (int) (word >>> 32);
                 long addr = segHigh[k] | (word & 0xFFFFFFFFL);
                 sink.access(u, u, cj, f1, MemType.bytes(f1), (f1 & 0xF) == MemType.STORE, addr);
@@ -227,8 +221,8 @@ final class LockstepRounds {
             }
             cj++;
         }
-        if (pending) {
-            flush(m);
+        if (unit - told > 1 || bytes > 0) {
+            tell(unit, m, c);
         }
         for (int i = 0; i < m; i++) {
             int u = order[i];
@@ -249,12 +243,36 @@ final class LockstepRounds {
         return true;
     }
 
+    /** Unit of the rounds of the last delivered access (-1: none yet); gap bytes not told yet. */
+    private long told;
+    private long bytes;
+
+    /**
+     * Tells the analyses the skipped accesses from the one after unit {@link #told} to the one before
+     * {@code unit}, in one {@link Analysis#skipped} (of several threads: thread and clock are the first's), with the
+     * bytes of the gaps entered so far (with none, when the rounds end in a gap just entered).
+     */
+    private void tell(long unit, int m, long c) {
+        long first = told + 1;
+        long left = unit - first;
+        do {
+            int count = (int) Math.min(left, Integer.MAX_VALUE);
+            e.accessSink.skipped(order[(int) (first % m)], c + first / m, count, bytes);
+            bytes = 0;
+            first += count;
+            left -= count;
+        } while (left > 0);
+    }
+
     /** The next segment of thread order[k], whose current one is used up; {@link #STOP} if it has none. */
     private void next(int k) {
         if (!load(k)) {
             segWords[k] = STOP;
             segPos[k] = 0;
         }
+        int u = order[k];
+        bytes += e.gapBytes[u];
+        e.gapBytes[u] = 0;
     }
 
     /**
@@ -299,27 +317,6 @@ final class LockstepRounds {
                 e.gapLeft[u] = g;
                 segWords[k] = null;
                 return true;
-            }
-        }
-    }
-
-    /** Tells the analyses the skipped accesses not told yet, one call per thread. */
-    private void flush(int m) {
-        Analysis sink = e.accessSink;
-        long[] gapBytes = e.gapBytes;
-        for (int i = 0; i < m; i++) {
-            long left = pend[i];
-            if (left > 0) {
-                int u = order[i];
-                long clock = pendClock[i];
-                do {
-                    int count = (int) Math.min(left, Integer.MAX_VALUE);
-                    sink.skipped(u, clock, count, gapBytes[u]);
-                    gapBytes[u] = 0;
-                    clock += count;
-                    left -= count;
-                } while (left > 0);
-                pend[i] = 0;
             }
         }
     }
