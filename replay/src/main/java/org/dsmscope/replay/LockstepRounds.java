@@ -48,6 +48,8 @@ final class LockstepRounds {
         segPos = new int[n];
         segEnd = new int[n];
         segHigh = new long[n];
+        gapEnd = new long[n];
+        act = new int[n];
     }
 
     /**
@@ -122,14 +124,16 @@ final class LockstepRounds {
 
     /**
      * Rounds without instruction streams: what {@link ThreadEngine#memory} and {@link ThreadEngine#gap} do record
-     * by record, with what every record of a round shares done once. Each thread's clock is advanced record by
-     * record ({@link ReplayContext#clock} is live); busy counts and last instructions are set at the end. Every
-     * record of the rounds is a delivered access or a skipped one, so the skipped accesses before a delivered one
-     * are counted by place: unit {@code (round - c) * m + k} is thread order[k]'s of that round.
+     * by record, with what every record of a round shares done once. Every record of the rounds is a delivered
+     * access or a skipped one, one per thread per round, so the skipped accesses before a delivered one are counted
+     * by place (unit {@code (round - c) * m + k} is thread order[k]'s of that round) and a thread inside a gap costs
+     * nothing until the round its gap ends in ({@link #gapEnd}): a round in which no gap ends visits only the
+     * threads with records ({@link #act}); one in which every thread is inside a gap is not visited. A thread's
+     * clock ({@link ReplayContext#clock}) is advanced with each access delivered, and at the end of its gap and of
+     * the rounds; busy counts and last instructions are set at the end.
      */
     private boolean rounds(int m, long c) {
         ThreadEngine e = this.e;
-        int gaps = 0;
         for (int k = 0; k < m; k++) {
             if (!load(k)) {
                 for (int i = 0; i < k; i++) {
@@ -137,109 +141,150 @@ final class LockstepRounds {
                 }
                 return false;
             }
-            if (segWords[k] == null) {
-                gaps++;
-            }
         }
         if (!e.announced) {
             e.announce();
         }
-        Analysis sink = e.accessSink;
-        int[] order = this.order;
-        long[][] words = segWords;
-        int[] pos = segPos;
-        long[] clock = e.clock;
         long[] gapLeft = e.gapLeft;
         long[] gapBytes = e.gapBytes;
         for (int k = 0; k < m; k++) {
-            bytes += gapBytes[order[k]];
-            gapBytes[order[k]] = 0;
+            int u = order[k];
+            if (segWords[k] == null) {
+                gapEnd[k] = c + gapLeft[u];
+            }
+            bytes += gapBytes[u];
+            gapBytes[u] = 0;
         }
         told = -1;
+        this.c = c;
+        this.m = m;
         long cj = c;
-        long unit = 0;
         int k = 0;
+        listActive();
         rounds:
         for (;;) {
-            if (gaps == m) {
-                // every thread inside a gap: all advance by the shortest gap left
-                long g = Long.MAX_VALUE;
-                for (int i = 0; i < m; i++) {
-                    g = Math.min(g, gapLeft[order[i]]);
-                }
-                for (int i = 0; i < m; i++) {
-                    int u = order[i];
-                    gapLeft[u] -= g;
-                    clock[u] = cj + g;
-                }
-                cj += g;
-                unit += g * m;
-                for (int i = 0; i < m; i++) {
-                    if (gapLeft[order[i]] == 0) {
-                        next(i);
-                        if (words[i] != null) {
-                            gaps--;
-                        }
-                    }
-                }
-            }
-            for (k = 0; k < m; k++, unit++) {
-                int u = order[k];
-                long[] w = words[k];
-                if (w == null) {
-                    // a routed gap's access: numbered (by place), not delivered
-                    clock[u] = cj + 1;
-                    if (--gapLeft[u] == 0) {
-                        next(k);
-                        if (words[k] != null) {
-                            gaps--;
-                        }
-                    }
+            if (cj < nextGapEnd) {
+                if (na == 0) {
+                    cj = nextGapEnd; // every thread inside a gap
                     continue;
                 }
-                int p = pos[k];
-                long word = w[p];
-                if (TraceReader.wordKind(word) != RecordKind.MEMORY) {
-                    break rounds; // u's next record needs the engine: the rounds end before it
-                }
-                if (unit - told > 1) {
-                    tell(unit, m, c);
-                }
-                told = unit;
-                int f1 = (int) (word >>> 32);
-                long addr = segHigh[k] | (word & 0xFFFFFFFFL);
-                sink.access(u, u, cj, f1, MemType.bytes(f1), (f1 & 0xF) == MemType.STORE, addr);
-                clock[u] = cj + 1;
-                pos[k] = ++p;
-                if (p == segEnd[k]) {
-                    e.rd[u].skip(p - segStart[k]);
-                    next(k);
-                    if (words[k] == null) {
-                        gaps++;
+                changed = false;
+                for (int a = 0; a < na; a++) {
+                    k = act[a];
+                    if (!deliver(k, cj)) {
+                        break rounds;
                     }
+                }
+                cj++;
+                if (changed) {
+                    listActive();
+                }
+                continue;
+            }
+            // a round in which a gap ends: every thread
+            for (k = 0; k < m; k++) {
+                if (segWords[k] == null) {
+                    if (gapEnd[k] != cj) {
+                        continue;
+                    }
+                    // its gap is over: this round's record is the first after it
+                    int u = order[k];
+                    gapLeft[u] = 0;
+                    e.clock[u] = cj;
+                    next(k);
+                    if (segWords[k] == null) {
+                        gapEnd[k] = cj + gapLeft[u];
+                        continue;
+                    }
+                }
+                if (!deliver(k, cj)) {
+                    break rounds;
                 }
             }
             cj++;
+            listActive();
         }
+        // the rounds end before thread order[k] of round cj; order[0] always runs first
+        long unit = (cj - c) * m + k;
         if (unit - told > 1 || bytes > 0) {
-            tell(unit, m, c);
+            tell(unit);
         }
         for (int i = 0; i < m; i++) {
             int u = order[i];
-            long[] w = words[i];
-            if (w != null && w != STOP) {
-                e.rd[u].skip(pos[i] - segStart[i]);
+            long at = i < k ? cj + 1 : cj;
+            long[] w = segWords[i];
+            if (w == null) {
+                gapLeft[u] = gapEnd[i] - at;
+            } else if (w != STOP) {
+                e.rd[u].skip(segPos[i] - segStart[i]);
             }
-            words[i] = null;
-            long done = clock[u] - c;
-            if (done > 0) {
-                e.lastInstr[u] = clock[u] - 1;
-                e.cur.busy[u] += done;
-                e.replayed += done;
+            segWords[i] = null;
+            e.clock[u] = at;
+            if (at > c) {
+                e.lastInstr[u] = at - 1;
+                e.cur.busy[u] += at - c;
+                e.replayed += at - c;
             }
         }
-        // the rounds end before thread order[k] of round cj; order[0] always runs first
         e.last = k > 0 ? order[k - 1] : order[m - 1];
+        return true;
+    }
+
+    /** The rounds' first clock and number of threads. */
+    private long c;
+    private int m;
+    /** Per thread inside a gap (by place): the round its gap ends in (the clock its next record runs at). */
+    private final long[] gapEnd;
+    /** The places of the threads with records (not inside a gap), in order; how many; the first gap end. */
+    private final int[] act;
+    private int na;
+    private long nextGapEnd;
+    /** A thread of {@link #act} went into a gap in this round. */
+    private boolean changed;
+
+    /** Lists the threads with records ({@link #act}) and finds the first round a gap ends in. */
+    private void listActive() {
+        int na = 0;
+        long next = Long.MAX_VALUE;
+        for (int k = 0; k < m; k++) {
+            if (segWords[k] == null) {
+                next = Math.min(next, gapEnd[k]);
+            } else {
+                act[na++] = k;
+            }
+        }
+        this.na = na;
+        nextGapEnd = next;
+    }
+
+    /**
+     * Delivers the next access of thread order[k] in round cj (after telling the skipped ones before it); false,
+     * delivering nothing, if its next record is not a data access. Loads its next segment when its run is used up.
+     */
+    private boolean deliver(int k, long cj) {
+        long word = segWords[k][segPos[k]];
+        if (TraceReader.wordKind(word) != RecordKind.MEMORY) {
+            return false; // its next record needs the engine: the rounds end before it
+        }
+        long unit = (cj - c) * m + k;
+        if (unit - told > 1) {
+            tell(unit);
+        }
+        told = unit;
+        int u = order[k];
+        int f1 = (int) (word >>> 32);
+        long addr = segHigh[k] | (word & 0xFFFFFFFFL);
+        e.accessSink.access(u, u, cj, f1, MemType.bytes(f1), (f1 & 0xF) == MemType.STORE, addr);
+        e.clock[u] = cj + 1;
+        int p = ++segPos[k];
+        if (p == segEnd[k]) {
+            e.rd[u].skip(p - segStart[k]);
+            next(k);
+            if (segWords[k] == null) {
+                gapEnd[k] = cj + 1 + e.gapLeft[u];
+                changed = true;
+            }
+        }
         return true;
     }
 
@@ -252,7 +297,7 @@ final class LockstepRounds {
      * {@code unit}, in one {@link Analysis#skipped} (of several threads: thread and clock are the first's), with the
      * bytes of the gaps entered so far (with none, when the rounds end in a gap just entered).
      */
-    private void tell(long unit, int m, long c) {
+    private void tell(long unit) {
         long first = told + 1;
         long left = unit - first;
         do {
