@@ -168,25 +168,27 @@ final class LockstepRounds {
                     cj = nextGapEnd; // every thread inside a gap
                     continue;
                 }
-                changed = false;
+                int kept = 0;
                 for (int a = 0; a < na; a++) {
                     k = act[a];
                     if (!deliver(k, cj)) {
                         break rounds;
                     }
+                    if (segWords[k] != null) {
+                        act[kept++] = k;
+                    } else {
+                        nextGapEnd = Math.min(nextGapEnd, gapEnd[k]); // went into a gap
+                    }
                 }
+                na = kept;
                 cj++;
-                if (changed) {
-                    listActive();
-                }
                 continue;
             }
-            // a round in which a gap ends: every thread
+            // a round in which a gap ends: every thread, listing them anew
+            int listed = 0;
+            long next = Long.MAX_VALUE;
             for (k = 0; k < m; k++) {
-                if (segWords[k] == null) {
-                    if (gapEnd[k] != cj) {
-                        continue;
-                    }
+                if (segWords[k] == null && gapEnd[k] == cj) {
                     // its gap is over: this round's record is the first after it
                     int u = order[k];
                     gapLeft[u] = 0;
@@ -194,15 +196,22 @@ final class LockstepRounds {
                     next(k);
                     if (segWords[k] == null) {
                         gapEnd[k] = cj + gapLeft[u];
-                        continue;
                     }
                 }
-                if (!deliver(k, cj)) {
-                    break rounds;
+                if (segWords[k] != null) {
+                    if (!deliver(k, cj)) {
+                        break rounds;
+                    }
+                }
+                if (segWords[k] == null) {
+                    next = Math.min(next, gapEnd[k]);
+                } else {
+                    act[listed++] = k;
                 }
             }
+            na = listed;
+            nextGapEnd = next;
             cj++;
-            listActive();
         }
         // the rounds end before thread order[k] of round cj; order[0] always runs first
         long unit = (cj - c) * m + k;
@@ -239,9 +248,6 @@ final class LockstepRounds {
     private final int[] act;
     private int na;
     private long nextGapEnd;
-    /** A thread of {@link #act} went into a gap in this round. */
-    private boolean changed;
-
     /** Lists the threads with records ({@link #act}) and finds the first round a gap ends in. */
     private void listActive() {
         int na = 0;
@@ -282,7 +288,6 @@ final class LockstepRounds {
             next(k);
             if (segWords[k] == null) {
                 gapEnd[k] = cj + 1 + e.gapLeft[u];
-                changed = true;
             }
         }
         return true;
