@@ -73,7 +73,9 @@ public interface Analysis {
      * partition was not given, at the place and clocks where the serial run delivers them (clocks {@code clock}
      * .. {@code clock + count - 1}), so that an analysis numbering the accesses keeps the serial numbers;
      * {@code bytes}: the bytes of the whole gap these accesses are part of, given with its first piece (0 with the
-     * others). Never called in other replays.
+     * others). Inside lockstep rounds one call counts the skipped accesses of several threads between two delivered
+     * ones (thread and clock are then the first one's) and gives the bytes of the gaps entered (count 0: bytes
+     * alone); the bytes of a phase's gaps are all given within the phase. Never called in other replays.
      */
     default void skipped(int thread, long clock, int count, long bytes) {
     }

@@ -43,7 +43,7 @@ final class ThreadEngine {
      * instead of looping over {@link #an} per record: a loop of one iteration inside the lockstep rounds' loops cost
      * the replay alone about a third of its time (the JIT inlines the call either way, but not the loop nest).
      */
-    private final Analysis accessSink;
+    final Analysis accessSink;
     final ReplayOptions o;
     final int n;
     final TraceReader[] rd;
@@ -53,45 +53,45 @@ final class ThreadEngine {
     final ThreadCalls calls;
 
     final long[] clock;
-    private final long[] lastInstr;
+    final long[] lastInstr;
     final int[] state;
     final int[] waitKind;
     final int[] waitObj;
     final long[] waitSeq;
     private final long[] waitStart;
-    private final boolean[] resume;
+    final boolean[] resume;
     /**
      * Per thread: it waits because of an on-the-fly {@link CallType#LIVE_JOIN} hint, and its join record is still to
      * be read when it resumes ({@link ThreadCalls#hintedJoin}).
      */
     final boolean[] hinted;
     final boolean[] stopped;
-    private final boolean[] fetchMode;
+    final boolean[] fetchMode;
     /**
      * Per thread in fetch mode: its clock reached the bound at an instruction fetch, and the memory records that
      * follow belong to that instruction (SPEC §2: the records of one instruction stay together), so it goes on
      * until the next record that is not a memory record. That record, already read, is {@link #heldKind}.
      */
-    private final boolean[] tail;
+    final boolean[] tail;
     /** Per thread: the kind of a record read at the end of a {@link #tail} and handled when it runs next; 0: none. */
-    private final int[] heldKind;
-    private final boolean[] pcValid;
+    final int[] heldKind;
+    final boolean[] pcValid;
     private final long[] pc;
     /** Exact reconstruction from the symbol sidecar's memory-access offsets, or null (seed 000 §3's). */
-    private final CodeMap code;
+    final CodeMap code;
     final boolean[] participated;
     /**
      * Routed replay ({@link Replay#runRouted}): per thread, the data accesses of a {@link CallType#ROUTED_GAP}
      * record not consumed yet, and the gap's bytes while none of it is (told with its first piece).
      */
-    private final long[] gapLeft;
-    private final long[] gapBytes;
+    final long[] gapLeft;
+    final long[] gapBytes;
 
     int active;
-    private int last = -1;
+    int last = -1;
     private long bound;
     private int phaseId;
-    private boolean announced;
+    boolean announced;
     private Phase.Kind pendingKind;
     private int pendingNum;
     private long pendingStart;
@@ -204,152 +204,18 @@ final class ThreadEngine {
         return best;
     }
 
-    /** Most lockstep rounds taken at once ({@link #rounds}), and the fewest worth taking. */
-    private static final int ROUNDS = 64;
-    private static final int MIN_ROUNDS = 4;
-    /** Scheduling decisions left before {@link #rounds} is tried again, and its failures since its last success. */
+    /** Scheduling decisions left before lockstep rounds are tried again, and their failures since the last success. */
     private int roundsBackoff;
     private int roundsFailed;
-    /** Lockstep rounds: the runnable threads in order, and where each one's look-ahead words are. */
-    private int[] order;
-    private long[][] aheadWords;
-    private int[] aheadStart;
-    private long[] aheadHigh;
+    /** The lockstep rounds ({@link LockstepRounds}), made on first use. */
+    private LockstepRounds lockstep;
 
-    /**
-     * Lockstep rounds. When every runnable thread has clock c (pick chose t) and the next records of each are
-     * plain memory records, which advance a clock by exactly one and change no state, the replay would run them
-     * one record per thread per round, in cyclic order from t, round after round; this runs the same records in
-     * the same order straight from the readers' arrays, as many rounds as every thread has such records (at most
-     * {@value #ROUNDS}), without choosing a thread per record. A thread inside a routed gap ({@link #gap}) takes
-     * part with one skipped access per round, for at most the gap's length. Returns false, having read nothing, when
-     * the rounds do not apply (a thread at another clock, resuming, stopped or in fetch mode; fewer than
-     * {@value #MIN_ROUNDS} rounds; one runnable thread).
-     */
+    /** Runs lockstep rounds from thread t at clock c if they apply ({@link LockstepRounds#run}). */
     private boolean rounds(int t, long c) {
-        if (order == null) {
-            order = new int[n];
-            aheadWords = new long[n][];
-            aheadStart = new int[n];
-            aheadHigh = new long[n];
+        if (lockstep == null) {
+            lockstep = new LockstepRounds(this);
         }
-        int m = 0;
-        for (int i = 0, u = t; i < n; i++, u = u + 1 == n ? 0 : u + 1) {
-            if (state[u] == RUNNABLE) {
-                // with exact reconstruction a memory record may take more than one clock: no rounds
-                if (clock[u] != c || resume[u] || stopped[u] || fetchMode[u] || code != null && pcValid[u]) {
-                    return false;
-                }
-                order[m++] = u;
-            }
-        }
-        if (m < 2) {
-            return false;
-        }
-        int rounds = ROUNDS;
-        boolean gaps = false;
-        for (int k = 0; k < m; k++) {
-            long g = gapLeft[order[k]];
-            if (g > 0) {
-                // a routed gap: its accesses take part in the rounds as skipped ones (one per round)
-                if (g < MIN_ROUNDS) {
-                    return false;
-                }
-                rounds = (int) Math.min(rounds, g);
-                aheadWords[k] = null;
-                gaps = true;
-                continue;
-            }
-            TraceReader r = rd[order[k]];
-            int a = r.peekRun(rounds);
-            long[] w = r.runWords();
-            int s = r.runStart();
-            int j = 0;
-            while (j < a && TraceReader.wordKind(w[s + j]) == RecordKind.MEMORY) {
-                j++;
-            }
-            if (j < MIN_ROUNDS) {
-                return false;
-            }
-            rounds = j;
-            aheadWords[k] = w;
-            aheadStart[k] = s;
-            aheadHigh[k] = r.addressHigh();
-        }
-        boolean fetches = false;
-        for (int k = 0; k < m; k++) {
-            fetches |= pcValid[order[k]];
-        }
-        if (fetches && gaps) {
-            return false; // routed traces have no instruction stream: not reached
-        }
-        if (fetches) {
-            for (int j = 0; j < rounds; j++) {
-                for (int k = 0; k < m; k++) {
-                    long word = aheadWords[k][aheadStart[k] + j];
-                    int f1 = (int) (word >>> 32);
-                    memory(order[k], f1, MemType.bytes(f1), aheadHigh[k] | (word & 0xFFFFFFFFL));
-                }
-            }
-        } else {
-            lockstep(m, rounds, c);
-        }
-        replayed += (long) rounds * m;
-        for (int k = 0; k < m; k++) {
-            if (aheadWords[k] != null) {
-                rd[order[k]].skip(rounds);
-                aheadWords[k] = null;
-            } else {
-                gapLeft[order[k]] -= rounds;
-            }
-        }
-        last = order[m - 1];
-        return true;
-    }
-
-    /**
-     * The rounds of {@link #rounds} when no thread reconstructs its instruction stream: what {@link #memory} does
-     * record by record, with what every record of a round shares done once (all m threads are runnable, not stopped,
-     * not in fetch mode, at clock c before round 0; round j's records are at clock c + j). Each thread's clock is
-     * still advanced record by record ({@link ReplayContext#clock} is live); its busy count and last instruction
-     * are set at the end.
-     */
-    private void lockstep(int m, int rounds, long c) {
-        if (!announced) {
-            announce();
-        }
-        Analysis sink = accessSink;
-        int[] order = this.order;
-        long[][] words = aheadWords;
-        int[] start = aheadStart;
-        long[] high = aheadHigh;
-        long[] clock = this.clock;
-        for (int j = 0; j < rounds; j++) {
-            long cj = c + j;
-            for (int k = 0; k < m; k++) {
-                int t = order[k];
-                long[] w = words[k];
-                if (w == null) {
-                    // a routed gap's access (rounds): numbered, not delivered; its gap's bytes with the first
-                    sink.skipped(t, cj, 1, gapBytes[t]);
-                    gapBytes[t] = 0;
-                    clock[t] = cj + 1;
-                    continue;
-                }
-                long word = w[start[k] + j];
-                int f1 = (int) (word >>> 32);
-                int size = MemType.bytes(f1);
-                long addr = high[k] | (word & 0xFFFFFFFFL);
-                boolean store = (f1 & 0xF) == MemType.STORE;
-                sink.access(t, t, cj, f1, size, store, addr);
-                clock[t] = cj + 1;
-            }
-        }
-        for (int k = 0; k < m; k++) {
-            int t = order[k];
-            lastInstr[t] = c + rounds - 1;
-            cur.busy[t] += rounds;
-        }
+        return lockstep.run(t, c);
     }
 
     /** The first runnable thread after t in cyclic order whose clock is c (no clock is below c), or -1. */
@@ -538,7 +404,7 @@ final class ThreadEngine {
     }
 
     /** A memory record of type field {@code type} (as {@link TraceReader#memType()} gives it). */
-    private void memory(int t, int type, int size, long addr) {
+    void memory(int t, int type, int size, long addr) {
         if (stopped[t]) {
             return;
         }
@@ -789,7 +655,7 @@ final class ThreadEngine {
         calls.resetOrder();
     }
 
-    private void announce() {
+    void announce() {
         announced = true;
         phase = new Phase(++phaseId, pendingKind, pendingStart, pendingNum);
         for (Analysis a : an) {

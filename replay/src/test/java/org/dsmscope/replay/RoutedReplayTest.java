@@ -51,10 +51,12 @@ class RoutedReplayTest {
 
     /**
      * Logs what a partition sees: its accesses, its gaps expanded into one line per skipped access (clocks from
-     * the gap's), and everything else; {@code mine} the accesses alone.
+     * the gap's), and everything else; {@code mine} the accesses alone; {@code given} per line of {@code all}
+     * whether it was delivered (false: skipped).
      */
     static final class Seen implements Analysis {
         final List<String> all = new ArrayList<>();
+        final List<Boolean> given = new ArrayList<>();
         final List<String> mine = new ArrayList<>();
         final List<String> other = new ArrayList<>();
         long bytes;
@@ -69,6 +71,7 @@ class RoutedReplayTest {
         public void access(int thread, int cpu, long clock, int memType, int size, boolean store, long address) {
             String s = thread + " " + clock;
             all.add(s);
+            given.add(true);
             mine.add(s + " " + Long.toHexString(address) + " " + size + (store ? " S" : " L"));
             bytes += size;
         }
@@ -77,6 +80,7 @@ class RoutedReplayTest {
         public void skipped(int thread, long clock, int count, long b) {
             for (int i = 0; i < count; i++) {
                 all.add(thread + " " + (clock + i));
+                given.add(false);
             }
             bytes += b;
         }
@@ -132,30 +136,130 @@ class RoutedReplayTest {
             }
             Replay.Router router = byPageAndThread(parts);
             List<Seen> ps = routed.runRouted(parts, k -> new Seen(), ctx -> router);
-            assertEquals(Replay.MODE_ROUTED, routed.partitionMode());
-            int[] to = new int[parts];
-            for (int k = 0; k < parts; k++) {
-                Seen s = ps.get(k);
-                assertTrue(s.ctx.routed());
-                assertEquals(serial.all, s.all, "partition " + k + ": accesses and gaps in the serial order");
-                assertEquals(serial.other, s.other, "partition " + k + ": calls, waits and phases");
-                assertEquals(serial.bytes, s.bytes, "partition " + k + ": bytes");
-                List<String> expected = new ArrayList<>();
-                for (String a : serial.mine) {
-                    String[] f = a.split(" ");
-                    int n = router.route(Integer.parseInt(f[0]), Long.parseLong(f[2], 16), Integer.parseInt(f[3]), to);
-                    for (int i = 0; i < n; i++) {
-                        if (to[i] == k) {
-                            expected.add(a);
-                        }
-                    }
-                }
-                assertEquals(expected, s.mine, "partition " + k + ": its accesses");
-            }
-            assertEquals(serial.all.size(), routed.records() - countCalls(serial), "records counted with gaps");
+            assertSeeTheSerialRun(serial, routed, ps, router);
         } finally {
             ClockOrderPropertyTest.delete(d);
         }
+    }
+
+    /**
+     * Lockstep threads (all running from the start) with runs of stores between barriers, routed so that each
+     * partition gets each thread's accesses with its own density, from none (only gaps: every thread of the
+     * rounds inside a gap, then one long gap per run) through sparse (long gaps, ending inside rounds) and dense
+     * (gaps of a few accesses) to all: every partition keeps the serial run's access numbers, clocks, calls, waits
+     * and times.
+     */
+    @Property(tries = 60)
+    void lockstepThreads_withGapsOfEveryLength_keepTheSerialNumbersClocksAndWaits(@ForAll long seed,
+            @ForAll @IntRange(min = 2, max = 6) int threads, @ForAll @IntRange(min = 0, max = 2) int partsIndex,
+            @ForAll boolean tiny) throws IOException {
+        int parts = new int[] {2, 3, 7}[partsIndex];
+        Path d = Files.createTempDirectory("gaps");
+        try {
+            SplittableRandom rnd = new SplittableRandom(seed);
+            int runs = 1 + rnd.nextInt(4);
+            int[][] lengths = new int[threads][runs];
+            for (int[] l : lengths) {
+                for (int r = 0; r < runs; r++) {
+                    l[r] = 1 + rnd.nextInt(rnd.nextBoolean() ? 8 : 600);
+                }
+            }
+            TestTraces.T[] ts = new TestTraces.T[threads];
+            for (int t = 0; t < threads; t++) {
+                int tt = t;
+                ts[t] = w -> {
+                    for (int r = 0; r < runs; r++) {
+                        w.stores(lengths[tt][r], 0x100000L * (tt + 1) + 0x1000L * r);
+                        if (r + 1 < runs) {
+                            w.barrier(0x100, threads);
+                        }
+                    }
+                };
+            }
+            TraceSet set = TestTraces.write(d, "gaps", ts);
+            double[] densities = {0, 0.002, 0.02, 0.15, 0.6, 1};
+            double[][] density = new double[threads][parts];
+            for (double[] row : density) {
+                for (int k = 0; k < parts; k++) {
+                    row[k] = densities[rnd.nextInt(densities.length)];
+                }
+            }
+            long salt = rnd.nextLong();
+            Replay.Router router = (thread, address, size, to) -> {
+                int n = 0;
+                for (int k = 0; k < parts; k++) {
+                    long h = new SplittableRandom(address * 31 + k + salt).nextLong() >>> 11;
+                    if (h * 0x1.0p-53 < density[thread][k]) {
+                        to[n++] = k;
+                    }
+                }
+                return n;
+            };
+            Seen serial = new Seen();
+            new Replay(set, null, TestTraces.parallel()).add(serial).run();
+            Replay routed = new Replay(set, null, TestTraces.parallel());
+            if (tiny) {
+                routed.routedCapacity(rnd.nextInt(100));
+            }
+            List<Seen> ps = routed.runRouted(parts, k -> new Seen(), ctx -> router);
+            assertSeeTheSerialRun(serial, routed, ps, router);
+        } finally {
+            ClockOrderPropertyTest.delete(d);
+        }
+    }
+
+    /**
+     * Every partition of a routed run: its accesses are exactly the serial run's that the router gives it, in
+     * order, at the same access numbers and clocks; its calls, waits, phases, times and bytes are the serial run's.
+     */
+    private static void assertSeeTheSerialRun(Seen serial, Replay routed, List<Seen> ps, Replay.Router router) {
+        assertEquals(Replay.MODE_ROUTED, routed.partitionMode());
+        for (int k = 0; k < ps.size(); k++) {
+            Seen s = ps.get(k);
+            assertTrue(s.ctx.routed());
+            List<Boolean> given = givenTo(serial, router, k);
+            assertEquals(numbered(serial.all, given), numbered(s.all, s.given),
+                    "partition " + k + ": accesses and gaps in the serial order");
+            assertEquals(serial.other, s.other, "partition " + k + ": calls, waits and phases");
+            assertEquals(serial.bytes, s.bytes, "partition " + k + ": bytes");
+            List<String> expected = new ArrayList<>();
+            for (int i = 0; i < serial.mine.size(); i++) {
+                if (given.get(i)) {
+                    expected.add(serial.mine.get(i));
+                }
+            }
+            assertEquals(expected, s.mine, "partition " + k + ": its accesses");
+        }
+        assertEquals(serial.all.size(), routed.records() - countCalls(serial), "records counted with gaps");
+    }
+
+    /** Per access of the serial run, in its order, whether the router gives it to partition k. */
+    static List<Boolean> givenTo(Seen serial, Replay.Router router, int k) {
+        int[] to = new int[64];
+        List<Boolean> given = new ArrayList<>();
+        for (String a : serial.mine) {
+            String[] f = a.split(" ");
+            int n = router.route(Integer.parseInt(f[0]), Long.parseLong(f[2], 16), Integer.parseInt(f[3]), to);
+            boolean mine = false;
+            for (int i = 0; i < n; i++) {
+                mine |= to[i] == k;
+            }
+            given.add(mine);
+        }
+        return given;
+    }
+
+    /**
+     * The accesses ("thread clock") given, in order, with "skipped" for each access not given: the numbers of the
+     * given accesses (a routed partition may tell the skipped accesses between two given ones in one
+     * {@link Analysis#skipped}, of several threads).
+     */
+    static List<String> numbered(List<String> all, List<Boolean> given) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < all.size(); i++) {
+            out.add(given.get(i) ? all.get(i) : "skipped");
+        }
+        return out;
     }
 
     private static long countCalls(Seen s) {
