@@ -27,6 +27,8 @@ public final class ForkJoinGen {
     public static final long PRIVATE = 0x2000_0000L;
     /** Distance between private regions. */
     public static final long PRIVATE_STRIDE = 0x0100_0000L;
+    /** Most threads (or processes) whose private regions fit 32-bit addresses: (2^32 - PRIVATE) / PRIVATE_STRIDE. */
+    public static final int MAX_REGIONS = (int) (((1L << 32) - PRIVATE) / PRIVATE_STRIDE);
     /** Lock i is the word at LOCKS + 64 i; the counter it protects is at COUNTERS + 64 i. */
     public static final long LOCKS = 0x0F00_0000L;
     /** Counters protected by the locks. */
@@ -67,7 +69,8 @@ public final class ForkJoinGen {
 
         /** Checks ranges; throws {@link BadInputException} naming the parameter. */
         public void validate() {
-            check(threads >= 1 && threads <= 4096, "threads", threads, "1..4096");
+            check(threads >= 1 && threads <= MAX_REGIONS, "threads", threads,
+                    "1.." + MAX_REGIONS + " (private regions of 16 MiB from 0x20000000 fit 32-bit addresses)");
             check(instructions >= 0, "instructions", instructions, "0 or more");
             check(sharedFraction >= 0 && sharedFraction <= 1, "shared fraction", sharedFraction, "0..1");
             check(lockRate >= 0 && lockRate <= 1, "lock rate", lockRate, "0..1");
@@ -76,8 +79,6 @@ public final class ForkJoinGen {
             check(barriers >= 0, "barriers", barriers, "0 or more");
             check(sharedBytes >= 8 && sharedBytes <= 0x0F00_0000L, "shared bytes", sharedBytes, "8..251658240");
             check(privateBytes >= 8 && privateBytes <= PRIVATE_STRIDE, "private bytes", privateBytes, "8..16777216");
-            check(PRIVATE + (long) threads * PRIVATE_STRIDE <= 0xFFFF_FFFFL, "threads", threads,
-                    "at most 3584 so that private regions fit 32-bit addresses");
         }
     }
 

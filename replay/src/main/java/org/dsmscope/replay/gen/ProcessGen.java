@@ -53,7 +53,8 @@ public final class ProcessGen {
 
         /** Checks ranges. */
         public void validate() {
-            ForkJoinGen.check(processes >= 1 && processes <= 3584, "processes", processes, "1..3584");
+            ForkJoinGen.check(processes >= 1 && processes <= ForkJoinGen.MAX_REGIONS, "processes", processes,
+                    "1.." + ForkJoinGen.MAX_REGIONS + " (private regions of 16 MiB from 0x20000000 fit 32-bit addresses)");
             ForkJoinGen.check(slices >= 1, "slices", slices, "1 or more");
             ForkJoinGen.check(sliceInstructions >= 1, "slice instructions", sliceInstructions, "1 or more");
             ForkJoinGen.check(sharedFraction >= 0 && sharedFraction <= 1, "shared fraction", sharedFraction, "0..1");

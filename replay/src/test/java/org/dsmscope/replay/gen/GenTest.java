@@ -167,4 +167,21 @@ class GenTest {
         BadInputException e = assertThrows(BadInputException.class, () -> ForkJoinGen.write(dir, "x", p));
         assertTrue(e.getMessage().contains("shared fraction 1.5"), e.getMessage());
     }
+
+    @Test
+    void threadCount_isBoundedByThePrivateRegionsThatFitThirtyTwoBitAddresses() {
+        assertEquals(224, ForkJoinGen.MAX_REGIONS);
+        ForkJoinGen.Params ok = new ForkJoinGen.Params();
+        ok.threads = 224;
+        ok.instructions = 2;
+        ok.validate();
+        ForkJoinGen.Params p = new ForkJoinGen.Params();
+        p.threads = 225;
+        BadInputException e = assertThrows(BadInputException.class, () -> ForkJoinGen.write(dir, "x", p));
+        assertTrue(e.getMessage().contains("threads 225") && e.getMessage().contains("1..224"), e.getMessage());
+        ProcessGen.Params q = new ProcessGen.Params();
+        q.processes = 225;
+        BadInputException f = assertThrows(BadInputException.class, () -> ProcessGen.write(dir, "y", q));
+        assertTrue(f.getMessage().contains("1..224"), f.getMessage());
+    }
 }
