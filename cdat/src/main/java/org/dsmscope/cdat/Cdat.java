@@ -221,6 +221,18 @@ public final class Cdat implements Analysis {
         }
     }
 
+    /**
+     * Accesses a routed partition was not given ({@code Replay.runRouted}): none is on this partition's lines, and
+     * each is one line ({@link CdatRouter} gives every partition the others where traffic traces are written), so
+     * they are {@code count} steps of the serial order of the traffic-trace records.
+     */
+    @Override
+    public void skipped(int thread, long clock, int count, long bytes) {
+        if (order != null) {
+            order.skip(count);
+        }
+    }
+
     private void data(int g, long clock, long ln, boolean store) {
         if (order != null) {
             order.next();
