@@ -87,6 +87,11 @@ final class CacheArray {
             perBlock = n;
         }
 
+        /** This partition's share of {@code n} things spread evenly over the set indexes (rounded up). */
+        int share(int n) {
+            return (int) (((long) n * perBlock + mask) / (mask + 1));
+        }
+
         /** Sets held of a cache of {@code sets} sets. */
         int held(int sets) {
             return (sets >>> shift) * perBlock;

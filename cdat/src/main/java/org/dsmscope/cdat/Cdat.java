@@ -32,9 +32,11 @@ import org.dsmscope.trace.memory.MemoryUsageFile;
  * <p>In a partitioned replay (SPEC §4 "Partitioning", {@link ReplayContext#partition}) partition k of N simulates
  * only the lines whose set index in the configuration's caches, dealt round-robin ({@link #partitionSets}), is k mod
  * N: every cache set, directory entry and interconnect cache set lives in one partition. Each partition still notes
- * every line's page reference where placement depends on the first reference (1Touch, Oracle, {@code -HPUX}), so
- * pages get the serial run's homes; partition 0 alone counts the processors' times. {@link #merge} adds the
- * partitions' counts into the serial run's results (cdat/README.md "Partitions").
+ * the page of every other line it is given where placement depends on the first reference (1Touch, Oracle, {@code
+ * -HPUX}), so pages get the serial run's homes; partition 0 alone counts the processors' times. A routed partition
+ * ({@link CdatRouter}) is given its own lines and at least each thread's first reference to each such page, and
+ * counts the accesses it skips as steps of the traffic order. {@link #merge} adds the partitions' counts into the
+ * serial run's results (cdat/README.md "Partitions").
  */
 public final class Cdat implements Analysis {
     private final CdatConfig cfg;
@@ -218,6 +220,18 @@ public final class Cdat implements Analysis {
             for (long l = ln + 1; l <= last; l++) {
                 data(g, clock, l, store);
             }
+        }
+    }
+
+    /**
+     * Accesses a routed partition was not given ({@code Replay.runRouted}): none is on this partition's lines, and
+     * each is one line ({@link CdatRouter} gives every partition the others where traffic traces are written), so
+     * they are {@code count} steps of the serial order of the traffic-trace records.
+     */
+    @Override
+    public void skipped(int thread, long clock, int count, long bytes) {
+        if (order != null) {
+            order.skip(count);
         }
     }
 

@@ -60,8 +60,11 @@ final class Machine {
     final boolean versions;
     final Placement placement;
 
+    /** Directory entries the table starts with room for in a serial run (a partition: its share), grown by doubling. */
+    static final int DIRECTORY_START = 1 << 14;
+
     // the directory: one entry per line (per line and node for replicated pages), numbered by dir
-    final LongIndex dir = new LongIndex(1 << 14);
+    final LongIndex dir;
     byte[] status = new byte[16];
     long[] sharers = new long[32];
     int[] home = new int[16];
@@ -106,6 +109,7 @@ final class Machine {
         this.pageShift = Integer.numberOfTrailingZeros(cfg.pageSize);
         this.versions = versions;
         this.placement = new Placement(cfg.pagePolicy, cfg.nodes, pageShift, hpux);
+        this.dir = new LongIndex(deal == null ? DIRECTORY_START : deal.share(DIRECTORY_START));
         dcache = new CacheArray[processors];
         icache = new CacheArray[processors];
         for (int g = 0; g < processors; g++) {

@@ -2,6 +2,8 @@ package org.dsmscope.cdat;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.dsmscope.cdat.config.CdatConfig;
 import org.dsmscope.replay.Analysis;
@@ -12,9 +14,10 @@ import org.dsmscope.replay.Replay;
 import org.dsmscope.replay.ReplayContext;
 
 /**
- * CDAT in address partitions (SPEC §4 "Partitioning", seed 000 §5): {@link Replay#runInPartitions} replays the
- * synchronization skeleton in every partition, each partition's {@link Cdat} of every configuration simulates the
- * lines of its cache sets, and {@link Cdat#merge} adds them up into the serial run's results, report and JSON
+ * CDAT in address partitions (SPEC §4 "Partitioning", seed 000 §5): every partition replays the synchronization
+ * skeleton, reading the trace files itself ({@link Replay#runInPartitions}) or given its share of them by a router
+ * ({@link Replay#runRouted} with {@link CdatRouter}); each partition's {@link Cdat} of every configuration simulates
+ * the lines of its cache sets, and {@link Cdat#merge} adds them up into the serial run's results, report and JSON
  * (cdat/README.md "Partitions").
  */
 public final class PartitionedCdat {
@@ -33,16 +36,33 @@ public final class PartitionedCdat {
     }
 
     /**
-     * Runs {@code replay} in {@code parts} partitions, each simulating one {@link Cdat} per supplier of {@code
-     * sims} (one per configuration, made on the partition's thread), and returns one merged {@code Cdat} per
-     * configuration, in order, holding the serial run's results and outputs. If the replay fails, every partition's
-     * traffic traces are abandoned.
+     * Runs {@code replay} in {@code parts} partitions, one replay of the trace files each ({@link
+     * Replay#runInPartitions}), each simulating one {@link Cdat} per supplier of {@code sims} (one per configuration,
+     * made on the partition's thread), and returns one merged {@code Cdat} per configuration, in order, holding the
+     * serial run's results and outputs. If the replay fails, every partition's traffic traces are abandoned.
      */
     public static List<Cdat> run(Replay replay, int parts, List<Supplier<Cdat>> sims) {
+        return run(parts, sims, f -> replay.runInPartitions(parts, f));
+    }
+
+    /**
+     * As {@link #run}, with the trace files read once in all ({@link Replay#runRouted}): each partition gets the
+     * accesses {@link CdatRouter} gives it for the configurations {@code cfgs} (those {@code sims} make, in order;
+     * {@code hpux}: {@code -HPUX}), and gaps for the others. The replay says which mode ran ({@link
+     * Replay#partitionMode}): trace sets that do not route run one replay per partition, with the same results.
+     */
+    public static List<Cdat> runRouted(Replay replay, int parts, List<Supplier<Cdat>> sims, List<CdatConfig> cfgs,
+            boolean hpux) {
+        return run(parts, sims, f -> replay.runRouted(parts, f, CdatRouter.of(cfgs, hpux, parts)));
+    }
+
+    /** Runs the partitions as {@code runner} does with the factory of each partition's analysis; merges them. */
+    private static List<Cdat> run(int parts, List<Supplier<Cdat>> sims,
+            Consumer<IntFunction<Analysis>> runner) {
         Cdat[][] made = new Cdat[parts][];
         boolean done = false;
         try {
-            replay.runInPartitions(parts, k -> {
+            runner.accept(k -> {
                 Cdat[] mine = new Cdat[sims.size()];
                 for (int i = 0; i < mine.length; i++) {
                     mine[i] = sims.get(i).get();
@@ -102,6 +122,13 @@ public final class PartitionedCdat {
         public void access(int thread, int cpu, long clock, int memType, int size, boolean store, long address) {
             for (Cdat s : sims) {
                 s.access(thread, cpu, clock, memType, size, store, address);
+            }
+        }
+
+        @Override
+        public void skipped(int thread, long clock, int count, long bytes) {
+            for (Cdat s : sims) {
+                s.skipped(thread, clock, count, bytes);
             }
         }
 

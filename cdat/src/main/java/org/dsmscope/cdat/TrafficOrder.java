@@ -50,6 +50,11 @@ final class TrafficOrder {
         step++;
     }
 
+    /** {@code n} steps of other partitions' lines (a routed partition's skipped accesses, one line each). */
+    void skip(long n) {
+        step += n;
+    }
+
     /** A record of the current step was written to file {@code file}. */
     void wrote(int file) {
         if (file == runFile && step == runStep) {

@@ -33,7 +33,8 @@ import org.dsmscope.trace.TraceSet;
 import org.dsmscope.trace.TraceWriter;
 
 /**
- * SPEC §4 "Partitioning" for CDAT: random trace sets (threads with locks, barriers, branches and page-crossing
+ * SPEC §4 "Partitioning" for CDAT: random trace sets (threads with locks, barriers, branches or none (then routed:
+ * each trace file read once, {@link CdatRouter}) and page-crossing
  * accesses of 1 to 16 bytes; or {@code -i} process traces with disk I/O) simulated on random machines (every protocol
  * variant, every page policy, {@code -HPUX}, LRU / FIFO / random replacement, with and without interconnect caches,
  * sometimes two configurations in one replay, general and detailed traffic traces on or off) give the same text
@@ -47,15 +48,15 @@ class PartitionedCdatPropertyTest {
     private static final long BARRIER = 0x9000;
     private static final long CODE = 0x2000;
 
-    @Property(tries = 20)
+    /** {@code routed}: the traces have no branch records, so that the partitions run routed, and they do. */
+    @Property(tries = 30)
     void threadTraces_partitionedRunsEqualTheSerialRun(@ForAll long seed,
-            @ForAll @IntRange(min = 1, max = 5) int threads) throws IOException {
+            @ForAll @IntRange(min = 1, max = 5) int threads, @ForAll boolean routed) throws IOException {
         Path dir = Files.createTempDirectory("cdat-part");
         try {
             SplittableRandom rnd = new SplittableRandom(seed);
-            TraceSet set = threadTraces(dir, rnd, threads);
-            ReplayOptions o = new ReplayOptions();
-            compare(dir, rnd, set, o, threads);
+            TraceSet set = threadTraces(dir, rnd, threads, !routed);
+            compare(dir, rnd, set, new ReplayOptions(), threads, routed);
         } finally {
             delete(dir);
         }
@@ -86,15 +87,19 @@ class PartitionedCdatPropertyTest {
             o.mhz = 1;
             o.ipc = 1;
             o.diskLatency = 0.05;
-            compare(dir, rnd, set, o, p);
+            compare(dir, rnd, set, o, p, rnd.nextBoolean());
         } finally {
             delete(dir);
         }
     }
 
-    /** Serial, then 2, 3, 7 and 16 partitions: the same report and JSON for every configuration. */
-    private static void compare(Path dir, SplittableRandom rnd, TraceSet set, ReplayOptions o, int cpus)
-            throws IOException {
+    /**
+     * Serial, then 2, 3, 7 and 16 partitions: the same report and JSON for every configuration; {@code routed}:
+     * the partitions run routed ({@link PartitionedCdat#runRouted}), and they do if the trace set routes (thread
+     * traces without branches; {@code -i} falls back to a replay per partition).
+     */
+    private static void compare(Path dir, SplittableRandom rnd, TraceSet set, ReplayOptions o, int cpus,
+            boolean routed) throws IOException {
         List<CdatConfig> cfgs = new ArrayList<>();
         int n = rnd.nextInt(4) == 0 ? 2 : 1;
         for (int i = 0; i < n; i++) {
@@ -119,7 +124,11 @@ class PartitionedCdatPropertyTest {
             for (CdatConfig c : cfgs) {
                 make.add(() -> new Cdat(c, options(opt, c, cfgs.size())));
             }
-            List<Cdat> merged = PartitionedCdat.run(new Replay(set, null, o), parts, make);
+            Replay replay = new Replay(set, null, o);
+            List<Cdat> merged = routed ? PartitionedCdat.runRouted(replay, parts, make, cfgs, opt.hpux)
+                    : PartitionedCdat.run(replay, parts, make);
+            assertEquals(routed && o.interleave == 0 ? Replay.MODE_ROUTED : Replay.MODE_REPLAYS,
+                    replay.partitionMode(), "the partitions' mode");
             for (int i = 0; i < cfgs.size(); i++) {
                 CdatResult want = one.get(i).result();
                 CdatResult got = merged.get(i).result();
@@ -196,13 +205,13 @@ class PartitionedCdatPropertyTest {
      * 1 to 16, a quarter of the shared ones crossing a 4 KiB page boundary), critical sections and branches between
      * barriers, then joins; thread 0 reads the shared pages at the end.
      */
-    static TraceSet threadTraces(Path dir, SplittableRandom rnd, int threads) {
+    static TraceSet threadTraces(Path dir, SplittableRandom rnd, int threads, boolean branches) {
         int barriers = rnd.nextInt(3);
         List<Path> files = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             Path f = dir.resolve(TraceSet.fileName("t", threads, t));
             try (TraceWriter w = TraceWriter.create(f, TraceWriter.Options.classic().endRecord(true))) {
-                new ThreadWriter(w, t, threads, rnd.split()).run(barriers);
+                new ThreadWriter(w, t, threads, rnd.split(), branches).run(barriers);
                 w.finish();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
@@ -222,7 +231,10 @@ class PartitionedCdatPropertyTest {
         private int inLoop;
         private long pc = CODE;
 
-        ThreadWriter(TraceWriter w, int t, int threads, SplittableRandom rnd) {
+        private final boolean branches;
+
+        ThreadWriter(TraceWriter w, int t, int threads, SplittableRandom rnd, boolean branches) {
+            this.branches = branches;
             this.w = w;
             this.t = t;
             this.threads = threads;
@@ -238,7 +250,7 @@ class PartitionedCdatPropertyTest {
             w.memory(store ? MemType.STORE : MemType.LOAD, size, size == 16 ? MemType.VECTOR : MemType.FIXED, addr);
             instr++;
             pc += 4;
-            if (++inLoop == 8) {
+            if (++inLoop == 8 && branches) {
                 w.branch(pc + 8, CODE);
                 instr += 2;
                 pc = CODE;
@@ -247,7 +259,9 @@ class PartitionedCdatPropertyTest {
         }
 
         void run(int barriers) {
-            w.procStart(CODE);
+            if (branches) {
+                w.procStart(CODE);
+            }
             if (t == 0) {
                 for (long a = SHARED; a < SHARED + 4 * 4096; a += 256) {
                     mem(true, 8, a);

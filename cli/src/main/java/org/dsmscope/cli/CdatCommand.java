@@ -16,6 +16,7 @@ import org.dsmscope.cdat.PartitionedCdat;
 import org.dsmscope.cdat.config.CdatConfig;
 import org.dsmscope.replay.Replay;
 import org.dsmscope.replay.ReplayOptions;
+import org.dsmscope.trace.BadInputException;
 import org.dsmscope.trace.TraceSet;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -61,8 +62,7 @@ public final class CdatCommand implements Callable<Integer> {
 
     @Option(names = "--partitions", paramLabel = "N",
             description = {"parallel simulation: each machine's lines in N partitions by cache set, on N threads",
-                "each replaying the trace files (0 = one per core; default 1 = serial); results identical to a serial",
-                "run"})
+                "(0 = one per core; default 1 = serial), each trace file read once; results identical to a serial run"})
     int partitions = 1;
 
     @CommandLine.Spec
@@ -94,6 +94,10 @@ public final class CdatCommand implements Callable<Integer> {
             sims = simulate(replay, cfgs, parts);
         } finally {
             Progress.close(shown);
+        }
+        if (parts > 1 && Boolean.TRUE.equals(r.progress)) {
+            spec.commandLine().getErr().println(modeLine(parts));
+            spec.commandLine().getErr().flush();
         }
         RunFiles.warnUnverified(spec.commandLine().getErr(), replay.unverified());
         PrintWriter out = spec.commandLine().getOut();
@@ -181,25 +185,56 @@ public final class CdatCommand implements Callable<Integer> {
             spec.commandLine().getErr().flush();
             parts = useful;
         }
-        return parts > 1 && replay.partitionable(parts)
-                && (replay.isLive() || CiatCommand.replaysFit(parts, 2 * replay.traces().size())) ? parts : 1;
+        return parts > 1 && replay.partitionable(parts) ? parts : 1;
     }
 
     /**
      * Simulates the configurations on {@code replay}, serially or in {@code parts} partitions (identical results):
-     * one CDAT per configuration, with its results and outputs (also used by on-the-fly CDAT).
+     * one CDAT per configuration, with its results and outputs (also used by on-the-fly CDAT). Trace files run
+     * routed ({@link PartitionedCdat#runRouted}: each read once) where the partitions' call traces fit ({@link
+     * CiatCommand#replaysFit}) unless {@code -Ddsmscope.partitions.mode=replays} asks otherwise, else one replay
+     * per partition where those fit, else serially; live streams with a source per partition one replay per
+     * partition. An error a routed partition finds names a position in its routed stream, so the replays per
+     * partition run then and name the trace file's position. {@link #mode} says which ran.
      */
     List<Cdat> simulate(Replay replay, List<CdatConfig> cfgs, int parts) {
+        mode = null;
         if (parts > 1) {
             List<java.util.function.Supplier<Cdat>> make = new ArrayList<>();
             for (CdatConfig c : cfgs) {
                 make.add(() -> cdat(c, cfgs.size()));
             }
-            return PartitionedCdat.run(replay, parts, make);
+            if (!replay.isLive() && !Replay.MODE_REPLAYS.equals(System.getProperty(CiatCommand.MODE_PROPERTY))
+                    && CiatCommand.replaysFit(parts, replay.traces().size())) {
+                try {
+                    List<Cdat> sims = PartitionedCdat.runRouted(replay, parts, make, cfgs, r.hpux);
+                    mode = replay.partitionMode();
+                    return sims;
+                } catch (BadInputException e) {
+                    if (!Replay.MODE_ROUTED.equals(replay.partitionMode())) {
+                        throw e;
+                    }
+                }
+            }
+            if (replay.isLive() || CiatCommand.replaysFit(parts, 2 * replay.traces().size())) {
+                List<Cdat> sims = PartitionedCdat.run(replay, parts, make);
+                mode = Replay.MODE_REPLAYS;
+                return sims;
+            }
         }
         List<Cdat> sims = attach(replay, cfgs);
         run(replay, sims);
         return sims;
+    }
+
+    /** How the last {@link #simulate} ran its partitions ({@code Replay.MODE_…}); null: serially. */
+    private String mode;
+
+    /** The {@code --progress} line on how {@code parts} partitions ran. */
+    private String modeLine(int parts) {
+        return "cdat: " + parts + " partitions, " + (Replay.MODE_ROUTED.equals(mode) ? "routed (each trace file read"
+                + " once)" : Replay.MODE_REPLAYS.equals(mode) ? "one replay of the trace files per partition"
+                : "run serially (the partitions' replays would keep too many trace files open)");
     }
 
     /** One CDAT per configuration, plugged into {@code replay} (also used by the sweep). */

@@ -15,6 +15,11 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.dsmscope.replay.Replay;
+import org.dsmscope.trace.CallType;
+import org.dsmscope.trace.MemType;
+import org.dsmscope.trace.TraceSet;
+import org.dsmscope.trace.TraceWriter;
 import org.dsmscope.tracedprog.LockHeavy;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -395,6 +400,90 @@ class CdatCommandTest {
                 + " partition"), one.err());
         assertEquals(fullSerial, Files.readString(Paths.get(set + ".cdat_report")));
         assertEquals(2, CiatCommandTest.run("cdat", "--partitions", "1025", set, full.toString()).status());
+    }
+
+    /**
+     * {@code --partitions 2} on a trace set that routes (no branch records) runs routed, each trace file read once,
+     * and says so with {@code --progress}; {@code -Ddsmscope.partitions.mode=replays} runs one replay per
+     * partition; both give the serial run's report, JSON, traffic traces and standard output, with 1Touch
+     * placement, interconnect caches and traffic traces, and leave no hidden part.
+     */
+    @Test
+    void partitions_runRouted_orOneReplayPerPartitionOnRequest_withTheSerialRunsBytes() throws IOException {
+        assertEquals(0, CiatCommandTest.run("gen", "forkjoin", "-o", dir.toString(), "--name", "rt", "--threads",
+                "4", "--instructions", "3000", "--shared", "0.3", "--shared-bytes", "16384").status());
+        String set = dir.resolve("rt.4").toString();
+        Path touch = Files.writeString(dir.resolve("touch.cfg"), "name = touch\nnodes = 2\nprocessors_per_node = 2\n"
+                + "protocol = 6\npage_policy = 1Touch\ndata_cache = 4K 2 fifo\ninterconnect_cache = 64K 4 random\n"
+                + "general_trace = 1\ndetailed_trace = 1\n");
+        String[] args = {set, touch.toString(), "--json", dir.resolve("t.json").toString()};
+        String[] kinds = {"cdat_report", "cdat_detailed", "cdat_general.0", "cdat_general.3"};
+        CiatCommandTest.Run serial = CiatCommandTest.run(cat(new String[] {"cdat"}, args));
+        assertEquals(0, serial.status(), serial.err());
+        List<byte[]> want = new ArrayList<>();
+        for (String k : kinds) {
+            want.add(Files.readAllBytes(Paths.get(set + "." + k)));
+        }
+        want.add(Files.readAllBytes(dir.resolve("t.json")));
+        for (String mode : new String[] {Replay.MODE_ROUTED, Replay.MODE_REPLAYS}) {
+            if (mode.equals(Replay.MODE_REPLAYS)) {
+                System.setProperty(CiatCommand.MODE_PROPERTY, Replay.MODE_REPLAYS);
+            }
+            CiatCommandTest.Run par;
+            try {
+                par = CiatCommandTest.run(cat(new String[] {"cdat", "--progress", "--partitions", "2"}, args));
+            } finally {
+                System.clearProperty(CiatCommand.MODE_PROPERTY);
+            }
+            assertEquals(0, par.status(), par.err());
+            assertTrue(par.err().contains(mode.equals(Replay.MODE_ROUTED)
+                    ? "cdat: 2 partitions, routed (each trace file read once)\n"
+                    : "cdat: 2 partitions, one replay of the trace files per partition\n"), par.err());
+            assertEquals(serial.out(), par.out(), mode);
+            for (int i = 0; i < kinds.length; i++) {
+                byte[] got = Files.readAllBytes(Paths.get(set + "." + kinds[i]));
+                assertEquals(-1L, java.util.Arrays.mismatch(want.get(i), got), mode + " " + kinds[i]);
+            }
+            assertEquals(-1L, java.util.Arrays.mismatch(want.get(kinds.length),
+                    Files.readAllBytes(dir.resolve("t.json"))), mode + " JSON");
+            try (Stream<Path> left = Files.list(dir)) {
+                assertEquals(List.of(), left.filter(f -> f.getFileName().toString().startsWith(".")).toList(), mode);
+            }
+        }
+    }
+
+    /**
+     * An error the replay finds (not the prescan) in a partitioned run that routes: the same message, naming the
+     * trace file and its byte offset, as the serial run's (a routed partition would name its routed stream's; the
+     * command then runs one replay per partition), exit status 2 and no report.
+     */
+    @Test
+    void partitions_anErrorInARoutedRun_namesTheTraceFilesPosition_asTheSerialRun() throws IOException {
+        for (int t = 0; t < 2; t++) {
+            Path f = dir.resolve(TraceSet.fileName("bad", 2, t));
+            try (TraceWriter w = TraceWriter.create(f, TraceWriter.Options.classic().endRecord(true))) {
+                if (t == 0) {
+                    w.call(CallType.SPAWN, 0, 1, 1, 1, 0, 0);
+                }
+                for (int i = 0; i < 500; i++) {
+                    w.memory(i % 3 == 0 ? MemType.STORE : MemType.LOAD, 8, MemType.FIXED, 0x10000 + 64L * i + 8 * t);
+                }
+                if (t == 1) {
+                    w.call(CallType.END_CRITICAL, 5, 6, 0x8000, 0, 0, 0); // a lock thread 1 never took
+                } else {
+                    w.call(CallType.JOIN, 7, 8, 0, 0, 0, 0);
+                }
+                w.finish();
+            }
+        }
+        String set = dir.resolve("bad.2").toString();
+        CiatCommandTest.Run serial = CiatCommandTest.run("cdat", set, config("dsm4.cfg").toString());
+        assertEquals(2, serial.status(), serial.out() + serial.err());
+        assertTrue(serial.err().contains("bad.2.1"), serial.err());
+        CiatCommandTest.Run par = CiatCommandTest.run("cdat", "--partitions", "2", set, config("dsm4.cfg").toString());
+        assertEquals(2, par.status(), par.out() + par.err());
+        assertEquals(serial.err(), par.err());
+        assertTrue(Files.notExists(Paths.get(set + ".cdat_report")));
     }
 
     private static String[] cat(String[] a, String[] b) {

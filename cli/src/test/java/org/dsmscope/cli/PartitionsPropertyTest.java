@@ -40,6 +40,9 @@ import org.dsmscope.cli.CiatCommandTest.Run;
 class PartitionsPropertyTest {
     private static final String[] PARTS = {"2", "3", "7", "16"};
     private static final String[] CIAT_OUTPUTS = {".ciat_report", ".memory", ".ciat_events"};
+    /** The {@code --progress} line's ends for the two ways partitions run trace files. */
+    private static final String ROUTED = "routed (each trace file read once)";
+    private static final String REPLAYS = "one replay of the trace files per partition";
 
     @Property(tries = 8)
     void ciat_threadTraces_partitionedRunsWriteTheSerialRunsBytes(@ForAll @IntRange(min = 1, max = 8) int threads,
@@ -79,8 +82,11 @@ class PartitionsPropertyTest {
             @ForAll @IntRange(min = 10, max = 200) int accesses, @ForAll long seed, @ForAll boolean hpux)
             throws IOException {
         inTempDir(dir -> {
-            String base = RandomTraces.threads(dir, "t", threads, chunks, accesses, seed);
-            cdatEveryVariant(dir, base, hpux ? List.of("-HPUX") : List.of(), new SplittableRandom(seed));
+            // mostly without branches, so that the partitions run routed; else one replay per partition
+            boolean branches = new SplittableRandom(seed).nextInt(3) == 0;
+            String base = RandomTraces.threads(dir, "t", threads, chunks, accesses, seed, branches);
+            cdatEveryVariant(dir, base, hpux ? List.of("-HPUX") : List.of(), new SplittableRandom(seed),
+                    branches ? REPLAYS : ROUTED);
         });
     }
 
@@ -90,7 +96,7 @@ class PartitionsPropertyTest {
             @ForAll long seed) throws IOException {
         inTempDir(dir -> {
             String base = RandomTraces.processes(dir, "s", processes, seed);
-            cdatEveryVariant(dir, base, scheduler, new SplittableRandom(seed));
+            cdatEveryVariant(dir, base, scheduler, new SplittableRandom(seed), REPLAYS);
         });
     }
 
@@ -179,10 +185,11 @@ class PartitionsPropertyTest {
      * configuration per protocol variant (eight), their page policies dealt so that each policy comes twice, half of
      * them with an interconnect cache (which ones, and the other items, random; some writing traffic traces), and
      * one run of a random configuration with {@code --json} and the coherence checker; each serially and in 2, 3, 7
-     * and 16 partitions, with the same outputs.
+     * and 16 partitions, with the same outputs; the partitions run as {@code mode} says (the {@code --progress}
+     * line's end).
      */
-    private static void cdatEveryVariant(Path dir, String base, List<String> args, SplittableRandom rnd)
-            throws IOException {
+    private static void cdatEveryVariant(Path dir, String base, List<String> args, SplittableRandom rnd,
+            String mode) throws IOException {
         List<String> c = new ArrayList<>(List.of("ciat"));
         c.addAll(args);
         c.add(base);
@@ -198,21 +205,31 @@ class PartitionsPropertyTest {
             all.addAll(List.of("--config", write(dir, cfg).toString()));
         }
         all.add(base);
-        cdatSameBytes(dir, all);
+        cdatSameBytes(dir, all, mode, true);
         CdatConfig one = config(rnd, "one", 1 + rnd.nextInt(8), policies[rnd.nextInt(policies.length)],
                 rnd.nextBoolean(), true, rnd.nextInt(4) == 0 ? 1 : 16);
         List<String> single = new ArrayList<>(args);
         single.addAll(List.of("--check", "--json", dir.resolve("cdat.json").toString(), base,
                 write(dir, one).toString()));
-        cdatSameBytes(dir, single);
+        cdatSameBytes(dir, single, mode, false);
     }
 
-    /** {@code dsmscope cdat ARGS} serially, then in 2, 3, 7 and 16 partitions: the same outputs, byte for byte. */
-    private static void cdatSameBytes(Path dir, List<String> args) throws IOException {
+    /**
+     * {@code dsmscope cdat ARGS} serially, then in 2, 3, 7 and 16 partitions: the same outputs, byte for byte; the
+     * partitions ran as {@code mode} says ({@code partitioned}: every configuration has sets for 16 partitions, so
+     * none runs serially).
+     */
+    private static void cdatSameBytes(Path dir, List<String> args, String mode, boolean partitioned)
+            throws IOException {
         Map<String, String> want = cdat(dir, args, "1");
         assertTrue(want.keySet().stream().anyMatch(k -> k.endsWith(".cdat_report")), want.keySet().toString());
         for (String n : PARTS) {
-            sameOutputs(want, cdat(dir, args, n), "--partitions " + n + " " + args);
+            Map<String, String> got = cdat(dir, args, n);
+            String line = got.remove("progress");
+            if (partitioned || line != null) {
+                assertEquals("cdat: " + n + " partitions, " + mode, line, "--partitions " + n + " " + args);
+            }
+            sameOutputs(want, got, "--partitions " + n + " " + args);
         }
     }
 
@@ -224,18 +241,23 @@ class PartitionsPropertyTest {
         }
     }
 
-    /** One CDAT run: every CDAT output in {@code dir} (reports, traffic traces, JSON, any hidden part) by name. */
+    /**
+     * One CDAT run: every CDAT output in {@code dir} (reports, traffic traces, JSON, any hidden part) by name, its
+     * standard output, and ({@code progress}) the {@code --progress} line saying how the partitions ran, if any.
+     */
     private static Map<String, String> cdat(Path dir, List<String> args, String parts) throws IOException {
         try (Stream<Path> s = Files.list(dir)) {
             for (Path p : s.filter(f -> f.getFileName().toString().contains("cdat")).toList()) {
                 Files.delete(p);
             }
         }
-        List<String> a = new ArrayList<>(List.of("cdat", "--partitions", parts));
+        List<String> a = new ArrayList<>(List.of("cdat", "--progress", "--partitions", parts));
         a.addAll(args);
         Run r = CiatCommandTest.run(a.toArray(new String[0]));
         assertEquals(0, r.status(), "--partitions " + parts + ": " + r.err());
         Map<String, String> out = new TreeMap<>();
+        r.err().lines().filter(l -> l.startsWith("cdat: " + parts + " partitions, ")).findFirst()
+                .ifPresent(l -> out.put("progress", l));
         try (Stream<Path> s = Files.list(dir)) {
             for (Path p : s.filter(f -> f.getFileName().toString().contains("cdat")).toList()) {
                 out.put(p.getFileName().toString(), Files.readString(p, java.nio.charset.StandardCharsets.ISO_8859_1));

@@ -51,6 +51,15 @@ final class RandomTraces {
      * {@code accesses} accesses each) from {@code seed} and returns its prefix.
      */
     static String threads(Path dir, String name, int threads, int chunks, int accesses, long seed) {
+        return threads(dir, name, threads, chunks, accesses, seed, true);
+    }
+
+    /**
+     * As {@link #threads(Path, String, int, int, int, long)}, with the procedure start and loop branches only if
+     * {@code branches} (without them the trace set routes: replay/README.md "Partitioned replay").
+     */
+    static String threads(Path dir, String name, int threads, int chunks, int accesses, long seed,
+            boolean branches) {
         SplittableRandom plan = new SplittableRandom(seed);
         boolean[] markerAfter = new boolean[chunks];
         for (int c = 0; c < chunks; c++) {
@@ -62,7 +71,7 @@ final class RandomTraces {
         for (int t = 0; t < threads; t++) {
             Path f = dir.resolve(TraceSet.fileName(name, threads, t));
             try (TraceWriter w = TraceWriter.create(f, TraceWriter.Options.classic().endRecord(true))) {
-                new ThreadWriter(w, t, threads, new SplittableRandom(seed * 0x9E3779B97F4A7C15L + t))
+                new ThreadWriter(w, t, threads, new SplittableRandom(seed * 0x9E3779B97F4A7C15L + t), branches)
                         .run(markerAfter, accesses, serialMarker, stopResume);
                 w.finish();
             } catch (IOException e) {
@@ -98,7 +107,10 @@ final class RandomTraces {
         private int inLoop;
         private long pc = CODE;
 
-        ThreadWriter(TraceWriter w, int t, int threads, SplittableRandom rnd) {
+        private final boolean branches;
+
+        ThreadWriter(TraceWriter w, int t, int threads, SplittableRandom rnd, boolean branches) {
+            this.branches = branches;
             this.w = w;
             this.t = t;
             this.threads = threads;
@@ -115,7 +127,7 @@ final class RandomTraces {
                     size == 16 ? MemType.VECTOR : MemType.FIXED, addr);
             instr++;
             pc += 4;
-            if (++inLoop == 8) {
+            if (++inLoop == 8 && branches) {
                 w.branch(pc + 8, CODE);
                 instr += 2;
                 pc = CODE;
@@ -124,7 +136,9 @@ final class RandomTraces {
         }
 
         void run(boolean[] markerAfter, int accesses, boolean serialMarker, boolean stopResume) {
-            w.procStart(CODE);
+            if (branches) {
+                w.procStart(CODE);
+            }
             if (t == 0) {
                 call(CallType.SYNC_RANGE, SYNC, 0, 64);
                 for (long a = SHARED; a < SHARED + 4 * 4096; a += 256) {
