@@ -150,7 +150,7 @@ final class Prescan implements java.io.Serializable {
         profile = new WorkProfile(hasFetch.length);
     }
 
-    /** Makes {@link #run} decide {@link #routable} too (one look at every record; thread traces without -i). */
+    /** Makes {@link #run} decide {@link #routable} too (one look at every record; thread and {@code -i} traces). */
     void checkRoutes() {
         checkRoutes = true;
     }
@@ -348,7 +348,7 @@ final class Prescan implements java.io.Serializable {
         long callNo = 0;
         long[] boundB = skeleton ? new long[16] : null;
         long[] ioB = skeleton ? new long[4] : null;
-        RouteCheck route = checkRoutes && !skeleton ? new RouteCheck() : null;
+        RouteCheck route = checkRoutes ? new RouteCheck() : null;
         try {
             boolean findFetch = !skeleton && r.extended();
             sk.unverified = !r.endPromised();
