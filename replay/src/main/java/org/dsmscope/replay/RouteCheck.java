@@ -5,7 +5,8 @@ import org.dsmscope.trace.RecordKind;
 import org.dsmscope.trace.TraceReader;
 
 /**
- * Whether one thread trace can be routed ({@link Replay#runRouted}, replay/README.md "Partitioned replay"): it holds
+ * Whether one trace (a thread, or a process with {@code -i}) can be routed ({@link Replay#runRouted}, replay/README.md
+ * "Partitioned replay"): it holds
  * only memory and call records (no branch, procedure or fetch records, whose instruction stream every partition
  * would need), and no run of loads that a {@link SpinDetector} could take for a spin. The second is a superset of
  * the detector's rule on the thread's own records: a spin is a run of n &ge; ({@value SpinDetector#MIN_REREADS} +
