@@ -35,7 +35,8 @@ import org.dsmscope.cli.CiatCommandTest.Run;
  * give the same bytes: CIAT's report, memory file, event trace, JSON and standard output; CDAT's reports, JSON,
  * traffic traces and standard output for every protocol variant, every page policy, with and without an
  * interconnect cache, and no hidden part left behind. Only the public entry point is used (picocli, in-process), so
- * the properties hold whatever the partitioned replay does inside.
+ * the properties hold whatever the partitioned replay does inside; CIAT's {@code -i} runs also say (with {@code
+ * --progress}) that they were routed, each trace file read once.
  */
 class PartitionsPropertyTest {
     private static final String[] PARTS = {"2", "3", "7", "16"};
@@ -59,7 +60,7 @@ class PartitionsPropertyTest {
                 args.addAll(List.of("--sample", "0.5"));
             }
             args.add(base);
-            ciatSameBytes(dir, base, args);
+            ciatSameBytes(dir, base, args, false);
         });
     }
 
@@ -72,7 +73,7 @@ class PartitionsPropertyTest {
             List<String> args = ciatArgs(dir, globalAge, lineGranularity);
             args.addAll(scheduler);
             args.add(base);
-            ciatSameBytes(dir, base, args);
+            ciatSameBytes(dir, base, args, true);
         });
     }
 
@@ -155,22 +156,35 @@ class PartitionsPropertyTest {
         return args;
     }
 
-    /** {@code dsmscope ciat ARGS} serially, then in 2, 3, 7 and 16 partitions: the same outputs, byte for byte. */
-    private static void ciatSameBytes(Path dir, String base, List<String> args) throws IOException {
-        Map<String, String> want = ciat(dir, base, args, "1");
+    /**
+     * {@code dsmscope ciat ARGS} serially, then in 2, 3, 7 and 16 partitions: the same outputs, byte for byte; if
+     * {@code routed}, each partitioned run routed (each trace file read once, as its {@code --progress} says).
+     */
+    private static void ciatSameBytes(Path dir, String base, List<String> args, boolean routed) throws IOException {
+        Map<String, String> want = ciat(dir, base, args, "1", false);
         assertTrue(want.get(".ciat_report").startsWith("# dsmscope-ciat-report 1\n"));
         for (String n : PARTS) {
-            sameOutputs(want, ciat(dir, base, args, n), "--partitions " + n + " " + args);
+            sameOutputs(want, ciat(dir, base, args, n, routed), "--partitions " + n + " " + args);
         }
     }
 
-    /** One CIAT run in {@code parts} partitions: its outputs and standard output by name. */
-    private static Map<String, String> ciat(Path dir, String base, List<String> args, String parts)
+    /**
+     * One CIAT run in {@code parts} partitions: its outputs and standard output by name; {@code routed}: the run
+     * says (with {@code --progress}, on standard error) that it routed.
+     */
+    private static Map<String, String> ciat(Path dir, String base, List<String> args, String parts, boolean routed)
             throws IOException {
         List<String> a = new ArrayList<>(List.of("ciat", "--partitions", parts));
+        if (routed) {
+            a.add("--progress");
+        }
         a.addAll(args);
         Run r = CiatCommandTest.run(a.toArray(new String[0]));
         assertEquals(0, r.status(), "--partitions " + parts + " " + args + ": " + r.err());
+        if (routed) {
+            assertTrue(r.err().contains(parts + " partitions, routed (each trace file read once)"),
+                    "--partitions " + parts + " " + args + ": " + r.err());
+        }
         Map<String, String> out = new TreeMap<>();
         for (String ext : CIAT_OUTPUTS) {
             out.put(ext, Files.readString(Path.of(base + ext)));

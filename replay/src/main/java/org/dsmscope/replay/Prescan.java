@@ -150,7 +150,7 @@ final class Prescan implements java.io.Serializable {
         profile = new WorkProfile(hasFetch.length);
     }
 
-    /** Makes {@link #run} decide {@link #routable} too (one look at every record; thread traces without -i). */
+    /** Makes {@link #run} decide {@link #routable} too (one look at every record; thread and {@code -i} traces). */
     void checkRoutes() {
         checkRoutes = true;
     }
@@ -348,7 +348,7 @@ final class Prescan implements java.io.Serializable {
         long callNo = 0;
         long[] boundB = skeleton ? new long[16] : null;
         long[] ioB = skeleton ? new long[4] : null;
-        RouteCheck route = checkRoutes && !skeleton ? new RouteCheck() : null;
+        RouteCheck route = checkRoutes ? new RouteCheck() : null;
         try {
             boolean findFetch = !skeleton && r.extended();
             sk.unverified = !r.endPromised();
@@ -367,6 +367,15 @@ final class Prescan implements java.io.Serializable {
                         if (findFetch && !hasFetch[t] && hasFetch(r.runWords(), r.runStart(), n)) {
                             hasFetch[t] = true;
                             findFetch = false;
+                        }
+                    }
+                } else {
+                    // With -i: memory records a run at a time, each one instruction unless the trace is stopped
+                    long m = memoryRuns(t, r, route);
+                    if (!stopped) {
+                        instrA += m;
+                        if (pcValid) {
+                            pc += m * InstructionStream.WORD;
                         }
                     }
                 }
@@ -499,6 +508,39 @@ final class Prescan implements java.io.Serializable {
             System.arraycopy(boundB, 0, sk.boundAt, 0, sk.bounds);
             System.arraycopy(ioB, 0, sk.ioAt, 0, sk.ios);
         }
+    }
+
+    /**
+     * With {@code -i}: reads the memory records before trace t's next other record, a run at a time ({@link
+     * TraceReader#peekRun}), counted and looked at for the work profile and the route check as the records {@code
+     * next()} reads are; returns how many.
+     */
+    private long memoryRuns(int t, TraceReader r, RouteCheck route) {
+        long m = 0;
+        for (int n; (n = r.peekRun(Integer.MAX_VALUE)) > 0; ) {
+            long[] w = r.runWords();
+            int from = r.runStart();
+            int k = 0;
+            while (k < n && TraceReader.wordKind(w[from + k]) == RecordKind.MEMORY) {
+                k++;
+            }
+            if (k == 0) {
+                return m;
+            }
+            r.skip(k);
+            m += k;
+            records[t] += k;
+            if (profile != null) {
+                profile.countRun(t, w, from, k);
+            }
+            if (route != null && route.routable) {
+                route.run(w, from, k, r.addressHigh());
+            }
+            if (k < n) {
+                return m;
+            }
+        }
+        return m;
     }
 
     /** Advances the call trace to its next call record and checks it against the detailed one. */

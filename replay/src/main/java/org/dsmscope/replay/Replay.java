@@ -405,17 +405,18 @@ public final class Replay implements ReplayContext {
      * every call record and the data accesses {@code routing} says it needs, and in place of the others a gap
      * that its engine runs as they would run ({@link Analysis#skipped}): every partition schedules exactly as a
      * serial run and delivers its accesses in the serial order with the serial clocks; its context says
-     * {@link ReplayContext#routed}. {@code routing} is asked once, after the prescan, with this replay as context
-     * (its work profile and threads). Runs as {@link #runInPartitions} instead ({@link #partitionMode()} says which)
-     * for a live replay, {@code -i}, {@link ReplayOptions#skipBadRecords}, one partition, and trace sets in which a
-     * thread has branch, procedure or fetch records or a loop of loads that could be a spin ({@link RouteCheck}).
+     * {@link ReplayContext#routed}; with {@code -i} the slice engine runs the gaps so ({@code SliceEngine}).
+     * {@code routing} is asked once, after the prescan, with this replay as context (its work profile and threads).
+     * Runs as {@link #runInPartitions} instead ({@link #partitionMode()} says which) for a live replay,
+     * {@link ReplayOptions#skipBadRecords}, one partition, and trace sets in which a trace has branch, procedure or
+     * fetch records or a loop of loads that could be a spin ({@link RouteCheck}).
      */
     public <A extends Analysis> List<A> runRouted(int parts, java.util.function.IntFunction<A> factory,
             java.util.function.Function<ReplayContext, Router> routing) {
         if (parts < 1 || parts > 1024) {
             throw new BadInputException("partitions: " + parts + " out of range (1..1024)");
         }
-        if (source != null || parts == 1 || o.interleave > 0 || o.skipBadRecords) {
+        if (source != null || parts == 1 || o.skipBadRecords) {
             return runInPartitions(parts, factory);
         }
         prescan(parts, true);

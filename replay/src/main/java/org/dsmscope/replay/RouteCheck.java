@@ -5,10 +5,10 @@ import org.dsmscope.trace.RecordKind;
 import org.dsmscope.trace.TraceReader;
 
 /**
- * Whether one thread trace can be routed ({@link Replay#runRouted}, replay/README.md "Partitioned replay"): it holds
- * only memory and call records (no branch, procedure or fetch records, whose instruction stream every partition
- * would need), and no run of loads that a {@link SpinDetector} could take for a spin. The second is a superset of
- * the detector's rule on the thread's own records: a spin is a run of n &ge; ({@value SpinDetector#MIN_REREADS} +
+ * Whether one trace (a thread, or a process with {@code -i}) can be routed ({@link Replay#runRouted}, replay/README.md
+ * "Partitioned replay"): it holds only memory and call records (no branch, procedure or fetch records, whose
+ * instruction stream every partition would need), and no run of loads that a {@link SpinDetector} could take for a
+ * spin. The second is a superset of the detector's rule on the thread's own records: a spin is a run of n &ge; ({@value SpinDetector#MIN_REREADS} +
  * 1)&middot;k loads of k &le; {@value SpinDetector#MAX_LOCATIONS} locations (address and size) with no store or call
  * between, so a thread none of whose windows of loads between stores and calls with d &le; 4 distinct locations
  * is 5&middot;d loads long can spin in no interleaving. Per load: the five most recent distinct locations and

@@ -1,5 +1,6 @@
 package org.dsmscope.replay;
 
+import org.dsmscope.trace.CallType;
 import org.dsmscope.trace.RecordKind;
 import org.dsmscope.trace.TraceReader;
 
@@ -53,6 +54,12 @@ final class SliceEngine {
     /** Per trace: swapped-out clocks after its last segment so far, and the processor that segment ran on. */
     private final long[] ioPending;
     private final int[] lastCpu;
+    /**
+     * Routed replay ({@link Replay#runRouted}): per trace, the data accesses of a {@link CallType#ROUTED_GAP}
+     * record not run yet, and the gap's bytes while none of it has run (told with its first piece).
+     */
+    private final long[] gapLeft;
+    private final long[] gapBytes;
     private int last = -1;
     /** Set by {@link #forceWaiting}: the next segment start skips the wait for its trace's first instruction. */
     private boolean forced;
@@ -88,6 +95,8 @@ final class SliceEngine {
         contention = new long[nt];
         ioPending = new long[nt];
         lastCpu = new int[nt];
+        gapLeft = new long[nt];
+        gapBytes = new long[nt];
         java.util.Arrays.fill(owner, -1);
         java.util.Arrays.fill(first, -1);
         java.util.Arrays.fill(laneWaits, -1);
@@ -120,7 +129,7 @@ final class SliceEngine {
             laneIdle(c, laneClock[c], e);
         }
         for (int t = 0; t < nt; t++) {
-            if (!finished[t] && rd[t].next() != RecordKind.EOF) {
+            if (!finished[t] && (gapLeft[t] > 0 || rd[t].next() != RecordKind.EOF)) {
                 rp.bad(rd[t].name() + ": byte offset " + rd[t].offset() + ": records beyond the scheduled slices");
             }
             // after its last segment: swapped out for an I/O that ended it, then idle
@@ -262,6 +271,9 @@ final class SliceEngine {
         if (finished[t]) {
             return false;
         }
+        if (gapLeft[t] > 0) {
+            return gap(c, t, to);
+        }
         TraceReader r = rd[t];
         int k = pending[t] ? r.kind() : r.next();
         boolean instrBearing = instructions(t, k, r) > 0;
@@ -303,12 +315,57 @@ final class SliceEngine {
                 }
                 break;
             case RecordKind.CALL:
+                if (r.callType() == CallType.ROUTED_GAP) {
+                    replayed--;
+                    gapLeft[t] = r.arg(1);
+                    gapBytes[t] = r.arg(2) | r.arg(3) << 32;
+                    return gapLeft[t] > 0 ? gap(c, t, to) : record(c, t, to);
+                }
                 call(c, t, r);
                 break;
             default:
                 branch(c, t, k, r);
                 break;
         }
+        return true;
+    }
+
+    /**
+     * Runs accesses of trace t's routed gap on lane c as the serial run runs the records it stands for, each
+     * {@link #record} step of that run at once: false, leaving the gap, if the segment's instructions are done (the
+     * serial run stops at the next memory record); else a stopped trace's next record (no clock: one per step, as
+     * the serial run reads them, since the other lanes at this clock go between them), or accesses from this clock
+     * up to the smallest clock of the other lanes that can run (at least one: the serial run picks lane c for each
+     * while its clock is below theirs) and up to the segment's last instruction; tells the analyses
+     * ({@link Analysis#skipped}).
+     */
+    private boolean gap(int c, int t, long to) {
+        if (stopped[t]) {
+            gapLeft[t]--;
+            gapBytes[t] = 0;
+            replayed++;
+            return true;
+        }
+        if (instr[t] >= to) {
+            return false;
+        }
+        long clk = laneClock[c];
+        long others = Long.MAX_VALUE;
+        for (int d = 0; d < p; d++) {
+            if (d != c && laneWaits[d] < 0 && (inSeg[d] || seg[d] < sched.segments(d))) {
+                others = Math.min(others, laneClock[d]);
+            }
+        }
+        long take = Math.min(Math.min(gapLeft[t], to - instr[t]), Math.max(1, others - clk));
+        take = Math.min(take, Integer.MAX_VALUE);
+        long bytes = gapBytes[t];
+        gapBytes[t] = 0;
+        for (Analysis a : an) {
+            a.skipped(t, clk, (int) take, bytes);
+        }
+        gapLeft[t] -= take;
+        replayed += take;
+        tick(c, t, take);
         return true;
     }
 
@@ -363,7 +420,7 @@ final class SliceEngine {
     private void call(int c, int t, TraceReader r) {
         times.read(t, r);
         int type = r.callType();
-        if (type == org.dsmscope.trace.CallType.MARKER) {
+        if (type == CallType.MARKER) {
             long cmd = r.arg(1);
             if (cmd == 1 || cmd == 3) {
                 stopped[t] = true;
@@ -371,11 +428,11 @@ final class SliceEngine {
                 stopped[t] = false;
             }
         }
-        if (handleIo && (type == org.dsmscope.trace.CallType.FILE_READ
-                || type == org.dsmscope.trace.CallType.FILE_WRITE)) {
+        if (handleIo && (type == CallType.FILE_READ
+                || type == CallType.FILE_WRITE)) {
             int q = rp.options().distributedIo ? c : 0;
             for (Analysis a : an) {
-                a.io(t, c, q, laneClock[c], type == org.dsmscope.trace.CallType.FILE_READ, r.arg(1), r.arg(2));
+                a.io(t, c, q, laneClock[c], type == CallType.FILE_READ, r.arg(1), r.arg(2));
             }
         }
         ev.type = type;
