@@ -39,6 +39,7 @@ public final class RouteSplitter implements AutoCloseable {
     private final int[] to;
     private long idx;
     private long bytes;
+    private long shipped;
     private boolean done;
 
     /**
@@ -139,6 +140,7 @@ public final class RouteSplitter implements AutoCloseable {
             if (k == RecordKind.MEMORY) {
                 int size = r.size();
                 int c = route.route(thread, r.address(), size, to);
+                shipped += c;
                 for (int i = 0; i < c; i++) {
                     int p = to[i];
                     gapTo(p, idx, bytes);
@@ -166,6 +168,16 @@ public final class RouteSplitter implements AutoCloseable {
         return !done;
     }
 
+    /** Data accesses read so far. */
+    public long accesses() {
+        return idx;
+    }
+
+    /** Data accesses written so far, summed over the partitions (an access that several need counts as often). */
+    public long routed() {
+        return shipped;
+    }
+
     /** A run of memory-record words (addresses' high word {@code high}). */
     private void batch(long[] words, int from, int n, long high) {
         long base = idx - from;
@@ -173,6 +185,7 @@ public final class RouteSplitter implements AutoCloseable {
             long word = words[i];
             int size = MemType.bytes((int) (word >>> 32));
             int c = route.route(thread, high | (word & 0xFFFFFFFFL), size, to);
+            shipped += c;
             long at = base + i;
             for (int j = 0; j < c; j++) {
                 int p = to[j];

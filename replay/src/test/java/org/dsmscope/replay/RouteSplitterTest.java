@@ -34,6 +34,11 @@ class RouteSplitterTest {
 
     /** Every thread's trace split by {@code plan}'s router: {@code [thread][partition]} routed stream bytes. */
     static byte[][][] split(TraceSet set, Replay.Plan plan, Replay.Router router) throws IOException {
+        return split(set, plan, router, new long[2]);
+    }
+
+    /** {@link #split(TraceSet, Replay.Plan, Replay.Router)}, adding the accesses read and routed to {@code count}. */
+    static byte[][][] split(TraceSet set, Replay.Plan plan, Replay.Router router, long[] count) throws IOException {
         int parts = plan.parts();
         byte[][][] out = new byte[set.size()][parts][];
         for (int t = 0; t < set.size(); t++) {
@@ -47,6 +52,8 @@ class RouteSplitterTest {
                 while (s.step()) {
                     // routes the whole trace
                 }
+                count[0] += s.accesses();
+                count[1] += s.routed();
             }
             for (int p = 0; p < parts; p++) {
                 out[t][p] = bytes[p].toByteArray();
@@ -120,16 +127,21 @@ class RouteSplitterTest {
     }
 
     @Test
-    void eachPartitionsStream_holdsOnlyItsShareOfTheAccesses() throws Exception {
+    void eachAccessIsReadOnceAndRoutedOnce_andEachPartitionsStreamHoldsOnlyItsShare() throws Exception {
         ForkJoinGen.Params p = new ForkJoinGen.Params();
         p.threads = 4;
         p.instructions = 20_000;
         TraceSet set = ForkJoinGen.write(dir, "fj", p);
         Replay.Plan plan = new Replay(set, null, new ReplayOptions()).plan(4, true);
+        long[] count = new long[2];
         byte[][][] streams = split(set, plan, RouteSplitter.router(plan, ctx -> (thread, address, size, to) -> {
             to[0] = (int) ((address >>> 12) % 4);
             return 1;
-        }));
+        }), count);
+        RoutedReplayTest.Seen serial = new RoutedReplayTest.Seen();
+        new Replay(set, null, new ReplayOptions()).add(serial).run();
+        assertEquals(serial.all.size(), count[0], "every access read once");
+        assertEquals(serial.all.size(), count[1], "every access routed to its one partition");
         for (int t = 0; t < set.size(); t++) {
             long sum = 0;
             for (byte[] s : streams[t]) {
