@@ -3,6 +3,7 @@ package org.dsmscope.cluster;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Serializable;
+import java.nio.channels.ReadableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.function.IntFunction;
 import org.dsmscope.cdat.Cdat;
 import org.dsmscope.cdat.CdatOptions;
 import org.dsmscope.cdat.CdatPart;
@@ -110,6 +112,8 @@ final class CdatJob extends PartitionJob implements Callable<Integer> {
                     }
                 }
                 out.flush();
+                err.println("dsmscope: cluster cdat: " + run.mode());
+                err.flush();
             }
         }
         return 0;
@@ -121,7 +125,7 @@ final class CdatJob extends PartitionJob implements Callable<Integer> {
     }
 
     @Override
-    Serializable run(int k, Replay.Plan plan, Inputs in) {
+    Serializable run(int k, Replay.Plan plan, Inputs in, IntFunction<ReadableByteChannel> routed) {
         List<Cdat> sims = new ArrayList<>();
         for (int i = 0; i < cfgNames.size(); i++) {
             CdatConfig c = CdatConfig.parse(cfgNames.get(i), cfgTexts.get(i));
@@ -132,7 +136,7 @@ final class CdatJob extends PartitionJob implements Callable<Integer> {
         boolean done = false;
         try {
             new Replay(in.detailed, in.calls, flags.replayOptions()).runPartition(plan, k,
-                    PartitionedCdat.fanout(sims));
+                    PartitionedCdat.fanout(sims), routed);
             CdatPart[] parts = new CdatPart[sims.size()];
             for (int i = 0; i < parts.length; i++) {
                 parts[i] = sims.get(i).part();

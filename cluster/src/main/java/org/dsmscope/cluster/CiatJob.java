@@ -2,20 +2,25 @@ package org.dsmscope.cluster;
 
 import java.io.PrintWriter;
 import java.io.Serializable;
+import java.nio.channels.ReadableByteChannel;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
+import java.util.function.IntFunction;
 import org.dsmscope.ciat.Ciat;
 import org.dsmscope.ciat.CiatOptions;
 import org.dsmscope.ciat.CiatPart;
 import org.dsmscope.ciat.CiatResult;
+import org.dsmscope.ciat.CiatRouter;
 import org.dsmscope.ciat.Partitioned;
 import org.dsmscope.ciat.age.AccessAge;
 import org.dsmscope.ciat.comm.CommStats;
 import org.dsmscope.ciat.memory.AddressRanges;
 import org.dsmscope.replay.Replay;
+import org.dsmscope.replay.ReplayContext;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -94,6 +99,8 @@ final class CiatJob extends PartitionJob implements Callable<Integer> {
             CiatResult res = Partitioned.mergeAndWriteParts(parts, d.outputBase(), co, d.replay.problems(),
                     d.replay.problemCount(), written);
             summary(res, written);
+            err.println("dsmscope: cluster ciat: " + run.mode());
+            err.flush();
         }
         return 0;
     }
@@ -104,13 +111,18 @@ final class CiatJob extends PartitionJob implements Callable<Integer> {
     }
 
     @Override
-    Serializable run(int k, Replay.Plan plan, Inputs in) {
+    Function<ReplayContext, Replay.Router> routing(int parts) {
+        return CiatRouter.of(ciatOptions(), parts);
+    }
+
+    @Override
+    Serializable run(int k, Replay.Plan plan, Inputs in, IntFunction<ReadableByteChannel> routed) {
         CiatOptions co = ciatOptions();
         co.writeFiles = false; // the driver writes the outputs; a partition's event spill goes to a temporary file
         Ciat ciat = new Ciat(co);
         boolean done = false;
         try {
-            new Replay(in.detailed, in.calls, flags.replayOptions()).runPartition(plan, k, ciat);
+            new Replay(in.detailed, in.calls, flags.replayOptions()).runPartition(plan, k, ciat, routed);
             done = true;
             return CiatPart.of(ciat);
         } finally {

@@ -30,7 +30,7 @@ final class Driver implements AutoCloseable {
         boolean ok = false;
         try {
             Replay replay = new Replay(in.detailed, in.calls, job.flags().replayOptions());
-            Replay.Plan plan = replay.plan(parts);
+            Replay.Plan plan = replay.plan(parts, job.routing(parts) != null);
             ok = true;
             return new Driver(job, in, replay, plan);
         } finally {

@@ -16,11 +16,17 @@ final class Outcome implements Serializable {
     final String error;
     /** Where the task ran (executor and host), for the error line. */
     final String where;
+    /** The error was met reading a trace file in a shuffle's map task (else in the partition's replay). */
+    final boolean inMap;
+    /** Bytes of routed streams the partition received through the shuffle (0: it read the trace set). */
+    final long received;
 
-    Outcome(int part, Serializable value, String error, String where) {
+    Outcome(int part, Serializable value, String error, String where, boolean inMap, long received) {
         this.part = part;
         this.value = value;
         this.error = error;
         this.where = where;
+        this.inMap = inMap;
+        this.received = received;
     }
 }

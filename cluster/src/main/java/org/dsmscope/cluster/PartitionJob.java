@@ -1,17 +1,21 @@
 package org.dsmscope.cluster;
 
 import java.io.Serializable;
+import java.nio.channels.ReadableByteChannel;
 import java.nio.file.Path;
+import java.util.function.Function;
+import java.util.function.IntFunction;
 import org.apache.hadoop.conf.Configuration;
 import org.dsmscope.replay.Replay;
+import org.dsmscope.replay.ReplayContext;
 import org.dsmscope.trace.TraceSet;
 
 /**
  * The work of one Spark task (SPEC §4 "Partitioning"): partition k of the driver's plan, replayed from the trace
  * set the task opens itself, analysed, and returned as a compact serializable value ({@code CiatPart}, {@code
- * CdatPart}s). Today each task reads the whole trace set and keeps its partition's share of the work; a routed
- * plan (each task reading only the records of its addresses) changes {@link #open} and the replay it feeds, not
- * this boundary. The cluster commands are their own jobs: the options a task needs travel with it.
+ * CdatPart}s). The task reads partition k's routed streams, shuffled to it by address partition ({@link Shuffle}),
+ * where the job routes ({@link #routing}) and the plan's traces do; else the whole trace set, keeping its
+ * partition's share of the work. The cluster commands are their own jobs: the options a task needs travel with it.
  */
 abstract class PartitionJob implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -23,8 +27,20 @@ abstract class PartitionJob implements Serializable {
     /** The replay options. */
     abstract ReplayFlags flags();
 
-    /** Partition k of {@code plan.parts()}: the shippable result of its analysis. */
-    abstract Serializable run(int k, Replay.Plan plan, Inputs in);
+    /**
+     * Partition k of {@code plan.parts()}: the shippable result of its analysis; thread t's records from {@code
+     * routed.apply(t)} (its routed stream, {@link Replay#runPartition(Replay.Plan, int, org.dsmscope.replay.Analysis,
+     * IntFunction)}), or from the trace files of {@code in} when {@code routed} is null.
+     */
+    abstract Serializable run(int k, Replay.Plan plan, Inputs in, IntFunction<ReadableByteChannel> routed);
+
+    /**
+     * What {@link Replay#runRouted} would be given for this analysis in {@code parts} partitions (which partitions
+     * need an access), or null where the analysis has no router: then every task reads the whole trace set.
+     */
+    Function<ReplayContext, Replay.Router> routing(int parts) {
+        return null;
+    }
 
     /** The trace sets as a task opened them, and the scratch folders of their copies (deleted by {@link #close}). */
     static final class Inputs implements AutoCloseable {
@@ -51,11 +67,19 @@ abstract class PartitionJob implements Serializable {
 
     /** Opens this job's trace sets in this process ({@link TraceInput#open}); close the result when done. */
     Inputs open(Configuration conf, String root) {
+        return open(conf, root, false);
+    }
+
+    /**
+     * Opens this job's trace sets; with {@code namesOnly}, the detailed traces only for their names and sidecars
+     * (copies: {@link TraceInput#open(Path, Configuration, String, boolean)}), for a replay of routed streams.
+     */
+    Inputs open(Configuration conf, String root, boolean namesOnly) {
         Path sd = detailed.scratch();
         Path sc = calls == null ? null : calls.scratch();
         boolean ok = false;
         try {
-            TraceSet d = detailed.open(sd, conf, root);
+            TraceSet d = detailed.open(sd, conf, root, namesOnly);
             TraceSet c = calls == null ? null : calls.open(sc, conf, root);
             ok = true;
             return new Inputs(d, c, sd, sc);

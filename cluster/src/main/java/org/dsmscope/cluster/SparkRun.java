@@ -2,23 +2,19 @@ package org.dsmscope.cluster;
 
 import java.io.PrintWriter;
 import java.io.Serializable;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.spark.SparkConf;
-import org.apache.spark.SparkEnv;
 import org.apache.spark.SparkJobInfo;
 import org.apache.spark.SparkStageInfo;
-import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.api.java.function.Function;
 import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.util.LongAccumulator;
 import org.apache.spark.util.SerializableConfiguration;
 import org.dsmscope.replay.Replay;
-import org.dsmscope.trace.BadInputException;
 
 /**
  * A Spark application running one partitioned analysis (cluster/README.md): starts the context (its UI link on
@@ -37,6 +33,7 @@ final class SparkRun implements AutoCloseable {
     private final String tool;
     private final PrintWriter err;
     private final boolean progress;
+    private String mode;
 
     /**
      * Starts a Spark context for {@code tool} ("cluster ciat") on {@code master} (null: spark-submit's, else
@@ -122,79 +119,89 @@ final class SparkRun implements AutoCloseable {
     private List<Serializable> collect(PartitionJob job, Replay.Plan plan) {
         int parts = plan.parts();
         Broadcast<Replay.Plan> shared = sc.broadcast(plan);
-        Task task = new Task(job, shared, new SerializableConfiguration(sc.hadoopConfiguration()),
+        Tasks tasks = new Tasks(job, shared, new SerializableConfiguration(sc.hadoopConfiguration()),
                 sc.getConf().getInt(HALT_PARTITION, -1), sc.getConf().get(EXECUTOR_ROOT, null));
-        List<Integer> ks = IntStream.range(0, parts).boxed().collect(Collectors.toList());
-        sc.setJobDescription(tool + ": " + parts + " partitions");
         Progress shown = progress ? new Progress() : null;
-        List<Outcome> got;
         try {
-            got = sc.parallelize(ks, parts).map(task).collect();
+            if (shuffles(job, plan)) {
+                List<Serializable> v = values(shuffled(tasks, parts), parts, true);
+                if (v != null) {
+                    return v;
+                }
+                // a partition's replay failed on its routed streams, which name no trace file position: the tasks
+                // below read the trace set and find the error again where it lies
+            }
+            List<Integer> ks = IntStream.range(0, parts).boxed().collect(Collectors.toList());
+            sc.setJobDescription(tool + ": " + parts + " partitions, each reading the whole trace set");
+            List<Outcome> got = sc.parallelize(ks, parts).map(k -> tasks.replay(k, Tasks.where(), null)).collect();
+            mode = "each task read the whole trace set" + (job.routing(parts) == null ? ""
+                    : " (the traces do not route: replay/README.md \"Partitioned replay\")");
+            return values(got, parts, false);
         } finally {
             if (shown != null) {
                 shown.close();
             }
             shared.destroy();
         }
+    }
+
+    /** True if the partitions' records go through a shuffle: the job routes and the plan's traces do. */
+    private static boolean shuffles(PartitionJob job, Replay.Plan plan) {
+        return plan.routable() && plan.threads() <= Shuffle.MAX_THREADS && job.routing(plan.parts()) != null;
+    }
+
+    /** Map tasks route each trace file once; the blocks are shuffled by partition; reduce task k replays k. */
+    private List<Outcome> shuffled(Tasks tasks, int parts) {
+        int n = tasks.plan.value().threads();
+        List<Integer> ts = IntStream.range(0, n).boxed().collect(Collectors.toList());
+        sc.setJobDescription(tool + ": " + n + " trace files routed to " + parts + " partitions");
+        LongAccumulator read = sc.sc().longAccumulator("dsmscope accesses read");
+        LongAccumulator routed = sc.sc().longAccumulator("dsmscope accesses routed");
+        List<Outcome> got = sc.parallelize(ts, n)
+                .flatMapToPair(new Shuffle.Split(tasks, read, routed))
+                .partitionBy(new Shuffle.ByPartition(parts))
+                .mapPartitionsWithIndex(new Shuffle.Replays(tasks), false)
+                .collect();
+        long all = 0;
+        long most = 0;
+        for (Outcome o : got) {
+            all += o.received;
+            most = Math.max(most, o.received);
+        }
+        mode = String.format(Locale.ROOT, "records shuffled by address partition: %d trace files read once by %d"
+                + " map tasks, %d data accesses routed %d times to %d partitions (a replay per partition: %d);"
+                + " routed streams of %d bytes, at most %d to one partition", n, n, read.value(), routed.value(),
+                parts, read.value() * parts, all, most);
+        return got;
+    }
+
+    /**
+     * The tasks' values in partition order; a task stopped by a user's mistake throws {@link ClusterError} naming it
+     * (the first in partition order); with {@code routed}, an error met in a replay of routed streams gives null.
+     */
+    private static List<Serializable> values(List<Outcome> got, int parts, boolean routed) {
         List<Serializable> values = new ArrayList<>();
         for (Outcome o : got) {
             if (o.error != null) {
-                throw new ClusterError(o.error + " (partition " + o.part + " of " + parts + ", " + o.where
-                        + "; no results written)");
+                if (routed && !o.inMap) {
+                    return null;
+                }
+                throw new ClusterError(o.error + " (partition " + o.part + " of " + parts + ", " + (o.inMap
+                        ? "routing its trace file on " : "") + o.where + "; no results written)");
             }
             values.add(o.value);
         }
         return values;
     }
 
+    /** How the last {@link #run} read the traces (for the line the commands print), or null before one. */
+    String mode() {
+        return mode;
+    }
+
     @Override
     public void close() {
         sc.stop();
-    }
-
-    /** One partition's task, run on an executor. */
-    private static final class Task implements Function<Integer, Outcome> {
-        private static final long serialVersionUID = 1L;
-        private final PartitionJob job;
-        private final Broadcast<Replay.Plan> plan;
-        private final SerializableConfiguration hadoop;
-        private final int halt;
-        private final String root;
-
-        Task(PartitionJob job, Broadcast<Replay.Plan> plan, SerializableConfiguration hadoop, int halt, String root) {
-            this.job = job;
-            this.plan = plan;
-            this.hadoop = hadoop;
-            this.halt = halt;
-            this.root = root;
-        }
-
-        @Override
-        public Outcome call(Integer k) {
-            String where = where();
-            Serializable v;
-            try (PartitionJob.Inputs in = job.open(hadoop.value(), root)) {
-                v = job.run(k, plan.value(), in);
-            } catch (BadInputException | UncheckedIOException e) {
-                return new Outcome(k, null, e.getMessage(), where);
-            }
-            TaskContext tc = TaskContext.get();
-            if (k == halt && tc != null && tc.attemptNumber() == 0) {
-                Runtime.getRuntime().halt(137); // the test's killed executor: Spark retries the task elsewhere
-            }
-            return new Outcome(k, v, null, where);
-        }
-
-        private static String where() {
-            SparkEnv env = SparkEnv.get();
-            String host;
-            try {
-                host = java.net.InetAddress.getLocalHost().getHostName();
-            } catch (java.net.UnknownHostException e) {
-                host = "unknown host";
-            }
-            return "executor " + (env == null ? "?" : env.executorId()) + " on " + host;
-        }
     }
 
     /** Polls Spark's status tracker and shows each active stage's tasks on one line of standard error. */

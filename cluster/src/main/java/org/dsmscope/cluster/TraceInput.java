@@ -89,33 +89,74 @@ final class TraceInput implements Serializable {
      * {@link BadInputException} naming the file.
      */
     TraceSet open(Path scratch, Configuration conf, String root) {
+        return open(scratch, conf, root, false);
+    }
+
+    /**
+     * {@link #open(Path, Configuration, String)}; with {@code namesOnly}, a copied set's thread traces ({@code
+     * NAME.p.0} …) are left where they lie and stand as empty files in {@code scratch}: a replay of routed streams
+     * ({@link Shuffle}) takes only their names, the call traces and the sidecars from the set.
+     */
+    TraceSet open(Path scratch, Configuration conf, String root, boolean namesOnly) {
         if (direct()) {
             return TraceSet.ofPrefix(root == null ? localPath : root + localPath);
         }
         String name = name();
+        copy(scratch, conf, p -> p.getName().startsWith(name + ".") && !p.getName().endsWith(".crc"),
+                namesOnly ? threadTrace(name) : null, ".0: no such file (no file " + name + ".* in %s)");
+        return TraceSet.ofPrefix(scratch.resolve(name).toString());
+    }
+
+    /**
+     * Thread {@code t}'s trace file, read where it lies ({@link #direct}; {@code root} as in {@link #open}) or copied
+     * alone into {@code scratch}: what a shuffle's map task routes ({@link Shuffle}).
+     */
+    Path file(int t, Path scratch, Configuration conf, String root) {
+        if (direct()) {
+            return TraceSet.ofPrefix(root == null ? localPath : root + localPath).files().get(t);
+        }
+        String want = name() + "." + t;
+        copy(scratch, conf, p -> p.getName().equals(want), null, "." + t + ": no such file (not in %s)");
+        return scratch.resolve(want);
+    }
+
+    /** A thread trace file of set {@code name} ({@code NAME.p.t}, with p the set's number of threads). */
+    private static java.util.function.Predicate<String> threadTrace(String name) {
+        return f -> f.startsWith(name + ".") && f.substring(name.length() + 1).matches("[0-9]+");
+    }
+
+    /**
+     * Copies the files of this set's folder that {@code which} accepts into {@code scratch} through Hadoop, those
+     * {@code empty} accepts (if not null) as empty files; throws {@link BadInputException} when none is there (this
+     * set's URI, then {@code missing} with the folder for {@code %s}).
+     */
+    private void copy(Path scratch, Configuration conf, org.apache.hadoop.fs.PathFilter which,
+            java.util.function.Predicate<String> empty, String missing) {
         org.apache.hadoop.fs.Path prefix = new org.apache.hadoop.fs.Path(hadoopUri);
         try {
             FileSystem fs = prefix.getFileSystem(conf);
-            FileStatus[] list = fs.listStatus(prefix.getParent(),
-                    p -> p.getName().startsWith(name + ".") && !p.getName().endsWith(".crc"));
+            FileStatus[] list = fs.listStatus(prefix.getParent(), which);
             int copied = 0;
             for (FileStatus s : list) {
                 if (s.isFile()) {
-                    fs.copyToLocalFile(false, s.getPath(), new org.apache.hadoop.fs.Path(
-                            scratch.resolve(s.getPath().getName()).toUri()), true);
+                    String f = s.getPath().getName();
+                    if (empty != null && empty.test(f)) {
+                        Files.createFile(scratch.resolve(f));
+                    } else {
+                        fs.copyToLocalFile(false, s.getPath(), new org.apache.hadoop.fs.Path(
+                                scratch.resolve(f).toUri()), true);
+                    }
                     copied++;
                 }
             }
             if (copied == 0) {
-                throw new BadInputException(hadoopUri + ".0: no such file (no file " + name + ".* in "
-                        + prefix.getParent() + ")");
+                throw new BadInputException(hadoopUri + String.format(missing, prefix.getParent()));
             }
         } catch (java.io.FileNotFoundException e) {
             throw new BadInputException(hadoopUri + ": no such file or folder (" + e.getMessage() + ")");
         } catch (IOException e) {
             throw new UncheckedIOException(hadoopUri + ": cannot read: " + e.getMessage(), e);
         }
-        return TraceSet.ofPrefix(scratch.resolve(name).toString());
     }
 
     /** A new scratch folder for copies (null when the files are read where they lie). */

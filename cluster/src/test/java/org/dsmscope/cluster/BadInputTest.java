@@ -56,6 +56,28 @@ class BadInputTest {
     }
 
     @Test
+    void aCorruptRecordOnlyTheMapTasksSee_isNamedWithItsFileAndOffsetAndStatus2() throws Exception {
+        ClusterFixture.forkJoin(dir, 5_000);
+        // the executors read the set under another folder (test hook), where one file has a corrupt record: the
+        // driver's prescan passes, the map task routing that file meets it
+        Path elsewhere = dir.resolve("elsewhere");
+        Path copy = ClusterFixture.copy(dir, Path.of(elsewhere + dir.toString()));
+        Path f = copy.resolve("fj.4.1");
+        try (RandomAccessFile raf = new RandomAccessFile(f.toFile(), "rw")) {
+            raf.seek(raf.length() / 2 & ~7L);
+            raf.write(new byte[] {(byte) 0xEE, (byte) 0xEE, (byte) 0xEE, (byte) 0xEE, (byte) 0xEE, (byte) 0xEE,
+                (byte) 0xEE, (byte) 0xEE});
+        }
+        ClusterFixture.Run r = cluster(args(List.of("ciat", "--master", "local[2]", "--conf",
+                SparkRun.EXECUTOR_ROOT + "=" + elsewhere), dir.resolve("fj.4").toString()));
+        assertEquals(2, r.status(), r.err());
+        String line = errorLine(r);
+        assertTrue(line.contains(f.toString()) && line.contains("byte offset") && line.contains("routing its trace"
+                + " file on executor") && line.contains("no results written"), line);
+        assertFalse(Files.exists(dir.resolve("fj.4.ciat_report")));
+    }
+
+    @Test
     void aTraceSetTheExecutorsCannotRead_namesTheFileTheExecutorAndStatus2() throws Exception {
         ClusterFixture.forkJoin(dir, 2_000);
         Path elsewhere = dir.resolve("elsewhere");

@@ -9,6 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.dsmscope.replay.Replay;
 import org.dsmscope.replay.ReplayOptions;
 import org.dsmscope.trace.TraceSet;
 import org.junit.jupiter.api.Test;
@@ -31,6 +34,16 @@ class LocalClusterTest {
         ok(r);
         assertTrue(r.err().contains("Spark UI"), r.err());
         sameFiles(a, b, "fj.4.ciat_report", "fj.4.memory", "fj.4.ciat_events", "r.json");
+        // the shuffle ran: every access read once, each partition given only its share
+        Matcher m = Pattern.compile("records shuffled by address partition: 4 trace files read once by 4 map tasks,"
+                + " (\\d+) data accesses routed (\\d+) times to 3 partitions").matcher(r.err());
+        assertTrue(m.find(), r.err());
+        Replay serial = new Replay(set, null, new ReplayOptions());
+        serial.run();
+        long read = Long.parseLong(m.group(1));
+        long routed = Long.parseLong(m.group(2));
+        assertTrue(read > 0 && read < serial.records(), "accesses read " + read + ", records " + serial.records());
+        assertTrue(routed >= read && routed < 3 * read, "routed " + routed + " of " + read);
     }
 
     @Test
@@ -46,6 +59,7 @@ class LocalClusterTest {
                 "-ciat_events", "--json", b.resolve("r.json").toString()), b.resolve("ps.5").toUri().toString()));
         ok(r);
         sameFiles(a, b, "ps.5.ciat_report", "ps.5.memory", "ps.5.ciat_events", "r.json");
+        assertTrue(r.err().contains("each task read the whole trace set (the traces do not route"), r.err());
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.dsmscope.cluster.ClusterFixture.args;
 import static org.dsmscope.cluster.ClusterFixture.cluster;
 import static org.dsmscope.cluster.ClusterFixture.ok;
 import static org.dsmscope.cluster.ClusterFixture.sameFiles;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
 import java.io.IOException;
@@ -27,8 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A real standalone Spark cluster on 127.0.0.1: a master and two workers in JVMs of their own, each worker launching
  * its executor JVM (the test class path as the executors' class path, a bare SPARK_HOME). What the analysis computes
- * crosses processes only as Spark ships it, so equal outputs show that nothing relies on memory shared between
- * tasks; a killed executor's task is retried and the outputs stay the same.
+ * crosses processes only as Spark ships it (the plan, CIAT's shuffled routed streams, the partitions' values), so
+ * equal outputs show that nothing relies on memory shared between tasks; a killed executor's task is retried (for
+ * CIAT a reduce task, whose executor's shuffle blocks are lost with it) and the outputs stay the same.
  */
 class StandaloneClusterTest {
     @TempDir
@@ -80,14 +82,15 @@ class StandaloneClusterTest {
     }
 
     @Test
-    void ciatOnTwoWorkers_writesTheSerialRunsOutputs() throws Exception {
+    void ciatShuffledOnTwoWorkers_withAReduceExecutorKilled_writesTheSerialRunsOutputs() throws Exception {
         Path a = Files.createDirectories(home.resolve("ciat-serial"));
         TraceSet set = ClusterFixture.forkJoin(a, 20_000);
         Path b = ClusterFixture.copy(a, home.resolve("ciat-cluster"));
         ClusterFixture.serialCiat(set, new ReplayOptions(), a.resolve("r.json"));
-        ClusterFixture.Run r = cluster(submit(List.of("ciat", "-ciat_events", "--json",
-                b.resolve("r.json").toString()), b.resolve("fj.4").toString()));
+        ClusterFixture.Run r = cluster(submit(List.of("ciat", "--conf", SparkRun.HALT_PARTITION + "=1",
+                "-ciat_events", "--json", b.resolve("r.json").toString()), b.resolve("fj.4").toString()));
         ok(r);
+        assertTrue(r.err().contains("records shuffled by address partition: 4 trace files read once"), r.err());
         sameFiles(a, b, "fj.4.ciat_report", "fj.4.memory", "fj.4.ciat_events", "r.json");
     }
 

@@ -2,6 +2,7 @@ package org.dsmscope.replay;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 import org.dsmscope.trace.BadInputException;
 import org.dsmscope.trace.TraceReader;
 import org.dsmscope.trace.TraceSet;
@@ -43,6 +44,8 @@ public final class Replay implements ReplayContext {
     private boolean symbolsRead;
     /** A partition of a routed replay: its pipe of each thread ({@link #runRouted}); else null. */
     private RoutedPipe[] routedPipes;
+    /** A routed partition run from given streams ({@link #runPartition(Plan, int, Analysis, IntFunction)}); else null. */
+    private IntFunction<java.nio.channels.ReadableByteChannel> routedSources;
     /** This replay runs (or ran last) as a partition of a routed replay ({@link #routed()}). */
     private boolean routedPart;
     /** How the last partitioned run ran: {@link #MODE_ROUTED}, {@link #MODE_REPLAYS}, or null. */
@@ -141,7 +144,7 @@ public final class Replay implements ReplayContext {
         TraceReader[] crd = calls == null ? null : new TraceReader[n];
         try {
             for (int t = 0; t < n; t++) {
-                rd[t] = source != null ? openLive(t) : routedPipes != null ? openRouted(t)
+                rd[t] = source != null ? openLive(t) : routedPipes != null || routedSources != null ? openRouted(t)
                         : Prescan.open(detailed.files().get(t), o, Prescan.REPLAY_BUFFER);
                 if (crd != null && pre.usableCalls[t] > 0) {
                     crd[t] = Prescan.open(calls.files().get(t), o);
@@ -196,11 +199,11 @@ public final class Replay implements ReplayContext {
         }
     }
 
-    /** Thread t's reader over its routed pipe ({@link #runRouted}). */
+    /** Thread t's reader over its routed pipe ({@link #runRouted}) or its given routed stream. */
     private TraceReader openRouted(int t) {
         String name = detailed.files().get(t).toString();
         try {
-            return new TraceReader(routedPipes[t].source(), name, TraceReader.Options.defaults()
+            return new TraceReader(routedPipes != null ? routedPipes[t].source() : routedSources.apply(t), name, TraceReader.Options.defaults()
                     .bufferBytes(Prescan.REPLAY_BUFFER).routedGaps(true));
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(name + ": cannot read: " + e.getMessage(), e);
@@ -506,16 +509,36 @@ public final class Replay implements ReplayContext {
         private final Prescan pre;
         private final int parts;
         private final int threads;
+        private final boolean routable;
 
-        private Plan(Prescan pre, int parts, int threads) {
+        private Plan(Prescan pre, int parts, int threads, boolean routable) {
             this.pre = pre;
             this.parts = parts;
             this.threads = threads;
+            this.routable = routable;
         }
 
         /** The number of partitions this plan is for. */
         public int parts() {
             return parts;
+        }
+
+        /** The number of thread traces this plan is for. */
+        public int threads() {
+            return threads;
+        }
+
+        /**
+         * True if the partitions can run routed ({@link #runPartition(Plan, int, Analysis, IntFunction)}): planned
+         * with {@code routes}, and every thread passed {@link RouteCheck} (as {@link #runRouted} decides).
+         */
+        public boolean routable() {
+            return routable;
+        }
+
+        /** The prescan (package: the offline router's context, {@link RouteSplitter#router}). */
+        Prescan prescan() {
+            return pre;
         }
 
         /** The work profile the prescan counted (every partition derives its share from it). */
@@ -530,6 +553,14 @@ public final class Replay implements ReplayContext {
      * processors, trace set, problems of the prescan) that the partitions' results are merged in. Trace files only.
      */
     public Plan plan(int parts) {
+        return plan(parts, false);
+    }
+
+    /**
+     * {@link #plan(int)}, and with {@code routes} (and several partitions, thread traces, no skipping of bad
+     * records) the prescan also decides whether the partitions can run routed ({@link Plan#routable}).
+     */
+    public Plan plan(int parts, boolean routes) {
         if (parts < 1 || parts > 1024) {
             throw new BadInputException("partitions: " + parts + " out of range (1..1024)");
         }
@@ -540,9 +571,13 @@ public final class Replay implements ReplayContext {
         if (parts > 1) {
             pre.countWork();
         }
+        boolean route = routes && parts > 1 && o.interleave == 0 && !o.skipBadRecords;
+        if (route) {
+            pre.checkRoutes();
+        }
         pre.run(detailed, calls, o.interleave > 0, Math.min(parts, Runtime.getRuntime().availableProcessors()));
         expect();
-        return new Plan(pre, parts, detailed.size());
+        return new Plan(pre, parts, detailed.size(), route && pre.allRoutable());
     }
 
     /**
@@ -552,6 +587,20 @@ public final class Replay implements ReplayContext {
      * sees. Analyses added before ({@link #add}) are not used.
      */
     public <A extends Analysis> A runPartition(Plan plan, int k, A analysis) {
+        return runPartition(plan, k, analysis, null);
+    }
+
+    /**
+     * {@link #runPartition(Plan, int, Analysis)} as a partition of a routed replay (a {@link Plan#routable} plan):
+     * thread t's records come from {@code routed.apply(t)}, the routed stream {@link RouteSplitter} wrote for
+     * partition k from thread t's trace (null: from the trace files, as {@link #runInPartitions}); the partition's
+     * context says {@link ReplayContext#routed} and its callbacks are those of partition k of {@link #runRouted}.
+     */
+    public <A extends Analysis> A runPartition(Plan plan, int k, A analysis,
+            IntFunction<java.nio.channels.ReadableByteChannel> routed) {
+        if (routed != null && !plan.routable) {
+            throw new IllegalStateException("routed streams given for a plan that does not route");
+        }
         if (k < 0 || k >= plan.parts) {
             throw new IllegalArgumentException("partition " + k + " of " + plan.parts);
         }
@@ -563,8 +612,14 @@ public final class Replay implements ReplayContext {
         pre = plan.pre;
         partition = k;
         partitions = plan.parts;
+        routedSources = routed;
+        routedPart = routed != null;
         add(analysis);
-        run();
+        try {
+            run();
+        } finally {
+            routedSources = null;
+        }
         return analysis;
     }
 

@@ -26,7 +26,7 @@ class PlannedPartitionTest {
     @TempDir
     Path dir;
 
-    private static Replay.Plan roundTrip(Replay.Plan plan) throws Exception {
+    static Replay.Plan roundTrip(Replay.Plan plan) throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
             out.writeObject(plan);

@@ -1,0 +1,371 @@
+package org.dsmscope.cluster;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import org.apache.spark.Partitioner;
+import org.apache.spark.api.java.function.Function2;
+import org.apache.spark.api.java.function.PairFlatMapFunction;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.util.LongAccumulator;
+import org.apache.spark.util.SerializableConfiguration;
+import org.dsmscope.replay.Replay;
+import org.dsmscope.replay.RouteSplitter;
+import org.dsmscope.trace.BadInputException;
+import scala.Tuple2;
+
+/**
+ * Records shuffled by address partition (SPEC §4 "Partitioning", cluster/README.md "What is shuffled"): a map task
+ * per thread trace reads the file once and routes it ({@link RouteSplitter}, the decisions of the analysis's {@link
+ * Replay.Router} for the driver's plan) into one routed stream per partition, shipped as blocks of at most {@value
+ * #BLOCK} bytes keyed by (partition, thread, block number); Spark's shuffle brings partition k's blocks to reduce
+ * task k, which spools them to a local file and replays partition k from its threads' streams ({@link
+ * Replay#runPartition(Replay.Plan, int, org.dsmscope.replay.Analysis, java.util.function.IntFunction)}). A map task
+ * that meets a bad record or cannot read its file sends every partition one error block in place of the rest.
+ */
+final class Shuffle {
+    /** Bytes of a shuffled block (the last of a stream is shorter). */
+    static final int BLOCK = 1 << 20;
+    /** Block number of an error block (its bytes: the one-line message, a tab, where the map task ran). */
+    static final long ERROR = 0xFFFFFFFFL;
+    /** At most this many threads: the key holds partition (10 bits), thread (22) and block number (32). */
+    static final int MAX_THREADS = 1 << 22;
+
+    private Shuffle() {
+    }
+
+    /** The key of block {@code seq} of thread {@code t}'s stream to partition {@code part}. */
+    static long key(int part, int t, long seq) {
+        return (long) part << 54 | (long) t << 32 | seq;
+    }
+
+    /** Spark's partition of a block: the analysis partition in its key. */
+    static final class ByPartition extends Partitioner {
+        private static final long serialVersionUID = 1L;
+        private final int parts;
+
+        ByPartition(int parts) {
+            this.parts = parts;
+        }
+
+        @Override
+        public int numPartitions() {
+            return parts;
+        }
+
+        @Override
+        public int getPartition(Object key) {
+            return (int) ((Long) key >>> 54);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof ByPartition && ((ByPartition) o).parts == parts;
+        }
+
+        @Override
+        public int hashCode() {
+            return parts;
+        }
+    }
+
+    /** The map task of a thread trace: its routed streams' blocks, made as the shuffle writer asks for them. */
+    static final class Split implements PairFlatMapFunction<Integer, Long, byte[]> {
+        private static final long serialVersionUID = 1L;
+        private final PartitionJob job;
+        private final Broadcast<Replay.Plan> plan;
+        private final SerializableConfiguration hadoop;
+        private final String root;
+        private final LongAccumulator read;
+        private final LongAccumulator routed;
+
+        /** The map tasks of {@code tasks}; they add the accesses they read and route to {@code read}, {@code routed}. */
+        Split(Tasks tasks, LongAccumulator read, LongAccumulator routed) {
+            this.job = tasks.job;
+            this.plan = tasks.plan;
+            this.hadoop = tasks.hadoop;
+            this.root = tasks.root;
+            this.read = read;
+            this.routed = routed;
+        }
+
+        @Override
+        public Iterator<Tuple2<Long, byte[]>> call(Integer t) {
+            return new Blocks(t, plan.value());
+        }
+
+        /** Routes thread t's trace a step at a time while the shuffle writer takes the blocks. */
+        private final class Blocks implements Iterator<Tuple2<Long, byte[]>> {
+            private final int t;
+            private final int parts;
+            private final ArrayDeque<Tuple2<Long, byte[]>> ready = new ArrayDeque<>();
+            private Path scratch;
+            private RouteSplitter split;
+            private boolean more = true;
+
+            Blocks(int t, Replay.Plan p) {
+                this.t = t;
+                this.parts = p.parts();
+                try {
+                    scratch = job.detailed.scratch();
+                    Path file = job.detailed.file(t, scratch, hadoop.value(), root);
+                    WritableByteChannel[] out = new WritableByteChannel[parts];
+                    for (int k = 0; k < parts; k++) {
+                        out[k] = new BlockOut(k);
+                    }
+                    split = new RouteSplitter(file, t, RouteSplitter.router(p, job.routing(parts)),
+                            job.flags().replayOptions(), out);
+                } catch (BadInputException | UncheckedIOException e) {
+                    failed(e.getMessage());
+                }
+            }
+
+            @Override
+            public boolean hasNext() {
+                while (ready.isEmpty() && more) {
+                    try {
+                        more = split.step();
+                    } catch (BadInputException | UncheckedIOException e) {
+                        failed(e.getMessage());
+                    } catch (IOException e) {
+                        failed(job.detailed.given + "." + t + ": cannot route: " + e.getMessage());
+                    }
+                    if (!more) {
+                        end();
+                    }
+                }
+                return !ready.isEmpty();
+            }
+
+            @Override
+            public Tuple2<Long, byte[]> next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                return ready.poll();
+            }
+
+            /** In place of everything else: one error block to every partition. */
+            private void failed(String message) {
+                ready.clear();
+                byte[] m = (message + "\t" + Tasks.where()).getBytes(StandardCharsets.UTF_8);
+                for (int k = 0; k < parts; k++) {
+                    ready.add(new Tuple2<>(key(k, t, ERROR), m));
+                }
+                more = false;
+                end();
+            }
+
+            private void end() {
+                if (split != null) {
+                    read.add(split.accesses());
+                    routed.add(split.routed());
+                    split.close();
+                    split = null;
+                }
+                TraceInput.delete(scratch);
+                scratch = null;
+            }
+
+            /** Partition k's stream of this thread, cut into blocks. */
+            private final class BlockOut implements WritableByteChannel {
+                private final int k;
+                private byte[] buf = new byte[BLOCK];
+                private int filled;
+                private long seq;
+                private boolean open = true;
+
+                BlockOut(int k) {
+                    this.k = k;
+                }
+
+                @Override
+                public int write(ByteBuffer src) {
+                    int n = src.remaining();
+                    while (src.hasRemaining()) {
+                        int c = Math.min(src.remaining(), BLOCK - filled);
+                        src.get(buf, filled, c);
+                        filled += c;
+                        if (filled == BLOCK) {
+                            ship(buf);
+                            buf = new byte[BLOCK];
+                        }
+                    }
+                    return n;
+                }
+
+                private void ship(byte[] b) {
+                    if (more) {
+                        ready.add(new Tuple2<>(key(k, t, seq++), b));
+                    }
+                    filled = 0;
+                }
+
+                @Override
+                public boolean isOpen() {
+                    return open;
+                }
+
+                @Override
+                public void close() {
+                    if (open && filled > 0) {
+                        ship(Arrays.copyOf(buf, filled));
+                    }
+                    open = false;
+                    buf = null;
+                }
+            }
+        }
+    }
+
+    /** The reduce task of partition k: its blocks spooled, then its replay from its threads' routed streams. */
+    static final class Replays implements Function2<Integer, Iterator<Tuple2<Long, byte[]>>, Iterator<Outcome>> {
+        private static final long serialVersionUID = 1L;
+        private final Tasks tasks;
+
+        Replays(Tasks tasks) {
+            this.tasks = tasks;
+        }
+
+        @Override
+        public Iterator<Outcome> call(Integer k, Iterator<Tuple2<Long, byte[]>> blocks) throws IOException {
+            String where = Tasks.where();
+            Path dir = Files.createTempDirectory("dsmscope-shuffle-");
+            try (Spool spool = new Spool(dir.resolve("part-" + k), tasks.plan.value().threads())) {
+                String failed = null;
+                int failedThread = Integer.MAX_VALUE;
+                while (blocks.hasNext()) {
+                    Tuple2<Long, byte[]> b = blocks.next();
+                    long key = b._1();
+                    int t = (int) (key >>> 32) & (MAX_THREADS - 1);
+                    long seq = key & 0xFFFFFFFFL;
+                    if (seq == ERROR) {
+                        if (t < failedThread) {
+                            failedThread = t;
+                            failed = new String(b._2(), StandardCharsets.UTF_8);
+                        }
+                    } else if (failed == null) {
+                        spool.add(t, seq, b._2());
+                    }
+                }
+                if (failed != null) {
+                    int tab = failed.lastIndexOf('\t');
+                    return List.of(new Outcome(k, null, failed.substring(0, tab), failed.substring(tab + 1), true,
+                            spool.bytes)).iterator();
+                }
+                Outcome o = tasks.replay(k, where, spool::channel);
+                return List.of(new Outcome(k, o.value, o.error, o.where, false, spool.bytes)).iterator();
+            } finally {
+                TraceInput.delete(dir);
+            }
+        }
+    }
+
+    /**
+     * The blocks a reduce task received, in one local file in the order they came, with each thread's blocks
+     * indexed; {@link #channel} reads thread t's stream back in block order.
+     */
+    static final class Spool implements AutoCloseable {
+        private final FileChannel file;
+        private final long[][] at;
+        private final int[][] len;
+        private final long[][] seqs;
+        private final int[] count;
+        /** Bytes received. */
+        long bytes;
+
+        Spool(Path path, int threads) throws IOException {
+            file = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE, StandardOpenOption.DELETE_ON_CLOSE);
+            at = new long[threads][4];
+            len = new int[threads][4];
+            seqs = new long[threads][4];
+            count = new int[threads];
+        }
+
+        void add(int t, long seq, byte[] b) throws IOException {
+            int i = count[t]++;
+            if (i == at[t].length) {
+                at[t] = Arrays.copyOf(at[t], 2 * i);
+                len[t] = Arrays.copyOf(len[t], 2 * i);
+                seqs[t] = Arrays.copyOf(seqs[t], 2 * i);
+            }
+            at[t][i] = bytes;
+            len[t][i] = b.length;
+            seqs[t][i] = seq;
+            ByteBuffer src = ByteBuffer.wrap(b);
+            while (src.hasRemaining()) {
+                file.write(src, bytes + src.position());
+            }
+            bytes += b.length;
+        }
+
+        /** Thread t's routed stream: its blocks in block order (each numbered once, from 0). */
+        ReadableByteChannel channel(int t) {
+            int n = count[t];
+            Integer[] order = new Integer[n];
+            for (int i = 0; i < n; i++) {
+                order[i] = i;
+            }
+            Arrays.sort(order, (a, b) -> Long.compare(seqs[t][a], seqs[t][b]));
+            for (int i = 0; i < n; i++) {
+                if (seqs[t][order[i]] != i) {
+                    throw new IllegalStateException("thread " + t + ": shuffled block " + i + " missing");
+                }
+            }
+            return new ReadableByteChannel() {
+                private int block;
+                private int off;
+
+                @Override
+                public int read(ByteBuffer dst) throws IOException {
+                    while (block < n && off == len[t][order[block]]) {
+                        block++;
+                        off = 0;
+                    }
+                    if (block == n) {
+                        return -1;
+                    }
+                    int i = order[block];
+                    int want = Math.min(dst.remaining(), len[t][i] - off);
+                    ByteBuffer d = dst.duplicate();
+                    d.limit(d.position() + want);
+                    int got = file.read(d, at[t][i] + off);
+                    if (got < 0) {
+                        throw new IOException("shuffle spool: short file");
+                    }
+                    dst.position(dst.position() + got);
+                    off += got;
+                    return got;
+                }
+
+                @Override
+                public boolean isOpen() {
+                    return true;
+                }
+
+                @Override
+                public void close() {
+                    // the spool closes the file
+                }
+            };
+        }
+
+        @Override
+        public void close() throws IOException {
+            file.close();
+        }
+    }
+}

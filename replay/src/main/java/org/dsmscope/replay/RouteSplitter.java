@@ -1,0 +1,236 @@
+package org.dsmscope.replay;
+
+import java.io.IOException;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.Path;
+import org.dsmscope.trace.CallType;
+import org.dsmscope.trace.MemType;
+import org.dsmscope.trace.RecordKind;
+import org.dsmscope.trace.TraceReader;
+import org.dsmscope.trace.TraceSet;
+import org.dsmscope.trace.TraceWriter;
+
+/**
+ * Offline routing of one thread trace (SPEC §4 "Partitioning", replay/README.md "Partitioned replay"): reads the
+ * trace once and writes one routed stream per partition, the format a routed partition's reader takes ({@code
+ * TraceReader.Options.routedGaps}): SMAIT words with the extended header, every call record, the data accesses
+ * {@link Replay.Router} gives the partition, and for each run of accesses it does not need one {@link
+ * CallType#ROUTED_GAP} record with their count and bytes. The streams are those the live router hands a routed
+ * replay's pipes, but written where the caller says (a Spark map task's shuffle blocks) and read back later by
+ * {@link Replay#runPartition(Replay.Plan, int, Analysis, java.util.function.IntFunction)}, in another process.
+ * The caller drives it a step at a time ({@link #step}), so that what it writes can be shipped as it comes.
+ * Nothing is allocated per record.
+ */
+public final class RouteSplitter implements AutoCloseable {
+    /** Records routed per {@link #step}. */
+    static final int STEP = 4096;
+
+    private final Replay.Router route;
+    private final int parts;
+    private final int thread;
+    private final TraceReader r;
+    private final TraceWriter[] w;
+    /** Per partition: index (among this trace's memory records) of the first one it has not been given. */
+    private final long[] given;
+    /** Per partition: the trace's data bytes before {@link #given}. */
+    private final long[] bytesBefore;
+    /** Per partition: where its run of words in the current batch starts, or -1. */
+    private final int[] runFrom;
+    private final int[] to;
+    private long idx;
+    private long bytes;
+    private long shipped;
+    private boolean done;
+
+    /**
+     * Routes thread {@code thread}'s trace {@code file} (read with replay options {@code o}) by {@code route} into
+     * {@code out[p]} for each of the {@code out.length} partitions; each stream is closed at the trace's end.
+     */
+    public RouteSplitter(Path file, int thread, Replay.Router route, ReplayOptions o, WritableByteChannel[] out) {
+        this.route = route;
+        this.thread = thread;
+        this.parts = out.length;
+        given = new long[parts];
+        bytesBefore = new long[parts];
+        runFrom = new int[parts];
+        to = new int[Math.max(parts, 1)];
+        java.util.Arrays.fill(runFrom, -1);
+        r = Prescan.open(file, o);
+        w = new TraceWriter[parts];
+        boolean ok = false;
+        try {
+            for (int p = 0; p < parts; p++) {
+                w[p] = new TraceWriter(out[p], file.toString(), TraceWriter.Options.classic().addr64(true)
+                        .bufferBytes(64 << 10));
+            }
+            ok = true;
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(file + ": cannot route: " + e.getMessage(), e);
+        } finally {
+            if (!ok) {
+                Prescan.close(r);
+            }
+        }
+    }
+
+    /**
+     * The router that {@code routing} (what {@link Replay#runRouted} is given) makes for {@code plan}, with a context
+     * of the plan's threads, partitions, work profile and synchronization variables (no trace set, no clocks): the
+     * decisions of {@code runRouted}'s router, made anywhere the plan is.
+     */
+    public static Replay.Router router(Replay.Plan plan, java.util.function.Function<ReplayContext, Replay.Router>
+            routing) {
+        Prescan pre = plan.prescan();
+        int n = plan.threads();
+        int np = plan.parts();
+        return routing.apply(new ReplayContext() {
+            @Override
+            public int threads() {
+                return n;
+            }
+
+            @Override
+            public int processors() {
+                return n;
+            }
+
+            @Override
+            public TraceSet traces() {
+                return null;
+            }
+
+            @Override
+            public boolean isSyncVariable(long address) {
+                return pre.isSyncVariable(address);
+            }
+
+            @Override
+            public long clock(int t) {
+                return 0;
+            }
+
+            @Override
+            public int partitions() {
+                return np;
+            }
+
+            @Override
+            public WorkProfile workProfile() {
+                return pre.profile;
+            }
+        });
+    }
+
+    /**
+     * Routes up to {@value #STEP} records and hands each partition's writer what it has (its stream gets the bytes
+     * when the writer's buffer fills or the trace ends); returns false once the trace has ended and every stream is
+     * closed. A bad record throws {@code BadInputException} naming the trace file and byte offset.
+     */
+    public boolean step() throws IOException {
+        int left = STEP;
+        while (left > 0 && !done) {
+            int n = r.nextRun(left);
+            if (n > 0) {
+                batch(r.runWords(), r.runStart(), n, r.addressHigh());
+                left -= n;
+                continue;
+            }
+            int k = r.next();
+            left--;
+            if (k == RecordKind.MEMORY) {
+                int size = r.size();
+                int c = route.route(thread, r.address(), size, to);
+                shipped += c;
+                for (int i = 0; i < c; i++) {
+                    int p = to[i];
+                    gapTo(p, idx, bytes);
+                    w[p].copy(r);
+                    given[p] = idx + 1;
+                    bytesBefore[p] = bytes + Math.max(size, 0);
+                }
+                idx++;
+                bytes += Math.max(size, 0);
+            } else if (k == RecordKind.EOF) {
+                for (int p = 0; p < parts; p++) {
+                    gapTo(p, idx, bytes);
+                    w[p].close();
+                }
+                Prescan.close(r);
+                done = true;
+            } else {
+                // calls (the plan's RouteCheck let no other kind through): every partition
+                for (int p = 0; p < parts; p++) {
+                    gapTo(p, idx, bytes);
+                    w[p].copy(r);
+                }
+            }
+        }
+        return !done;
+    }
+
+    /** Data accesses read so far. */
+    public long accesses() {
+        return idx;
+    }
+
+    /** Data accesses written so far, summed over the partitions (an access that several need counts as often). */
+    public long routed() {
+        return shipped;
+    }
+
+    /** A run of memory-record words (addresses' high word {@code high}). */
+    private void batch(long[] words, int from, int n, long high) {
+        long base = idx - from;
+        for (int i = from, end = from + n; i < end; i++) {
+            long word = words[i];
+            int size = MemType.bytes((int) (word >>> 32));
+            int c = route.route(thread, high | (word & 0xFFFFFFFFL), size, to);
+            shipped += c;
+            long at = base + i;
+            for (int j = 0; j < c; j++) {
+                int p = to[j];
+                if (runFrom[p] >= 0 && given[p] != at) {
+                    writeRun(p, words, base, high);
+                }
+                if (runFrom[p] < 0) {
+                    gapTo(p, at, bytes);
+                    runFrom[p] = i;
+                }
+                given[p] = at + 1;
+                bytesBefore[p] = bytes + size;
+            }
+            bytes += size;
+        }
+        idx += n;
+        for (int p = 0; p < parts; p++) {
+            if (runFrom[p] >= 0) {
+                writeRun(p, words, base, high);
+            }
+        }
+    }
+
+    private void writeRun(int p, long[] words, long base, long high) {
+        int from = runFrom[p];
+        w[p].words(words, from, (int) (given[p] - base) - from, high);
+        runFrom[p] = -1;
+    }
+
+    /** Writes partition p's gap up to memory record {@code upTo}, whose data bytes before it are {@code b}. */
+    private void gapTo(int p, long upTo, long b) {
+        long count = upTo - given[p];
+        if (count > 0) {
+            long gb = b - bytesBefore[p];
+            w[p].call(CallType.ROUTED_GAP, 0, 0, count, gb & 0xFFFFFFFFL, gb >>> 32, 0);
+            given[p] = upTo;
+            bytesBefore[p] = b;
+        }
+    }
+
+    /** Closes the trace (the streams are closed by {@link #step} at the trace's end only). */
+    @Override
+    public void close() {
+        if (!done) {
+            Prescan.close(r);
+        }
+    }
+}
