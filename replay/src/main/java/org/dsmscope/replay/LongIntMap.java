@@ -4,7 +4,8 @@ import java.util.Arrays;
 
 /**
  * Open-addressing map from long keys to non-negative int values (linear probing, no per-entry objects). Used for
- * the replay's synchronization objects and the sync-variable set (and the viewer's last writer per address); {@link #get} returns -1 for a missing key.
+ * the replay's synchronization objects and the sync-variable set (and the viewer's last writer per address), and
+ * the work profile's pages ({@link WorkProfile}); {@link #get} returns -1 for a missing key.
  */
 public final class LongIntMap implements java.io.Serializable {
     private static final long serialVersionUID = 1L;
@@ -54,6 +55,42 @@ public final class LongIntMap implements java.io.Serializable {
             if (keys[i] == key) {
                 vals[i] = value;
                 return;
+            }
+        }
+    }
+
+    /**
+     * Adds {@code delta} (&ge; 0) to the value of {@code key}, which starts at 0 if it is missing; the sum stops at
+     * {@link Integer#MAX_VALUE}.
+     */
+    void add(long key, int delta) {
+        if ((size + 1) * 2 > keys.length) {
+            grow();
+        }
+        for (int i = slot(key, mask);; i = (i + 1) & mask) {
+            if (vals[i] < 0) {
+                keys[i] = key;
+                vals[i] = delta;
+                size++;
+                return;
+            }
+            if (keys[i] == key) {
+                vals[i] = (int) Math.min(Integer.MAX_VALUE, (long) vals[i] + delta);
+                return;
+            }
+        }
+    }
+
+    /** A key and its value ({@link #forEach}). */
+    interface Entry {
+        void accept(long key, int value);
+    }
+
+    /** Calls {@code f} with every key and its value, in table order (the same for the same insertions). */
+    void forEach(Entry f) {
+        for (int i = 0; i < keys.length; i++) {
+            if (vals[i] >= 0) {
+                f.accept(keys[i], vals[i]);
             }
         }
     }
