@@ -42,21 +42,8 @@ public final class LongIntMap implements java.io.Serializable {
 
     /** Sets {@code key} to {@code value} (value must be &ge; 0). */
     public void put(long key, int value) {
-        if ((size + 1) * 2 > keys.length) {
-            grow();
-        }
-        for (int i = slot(key, mask);; i = (i + 1) & mask) {
-            if (vals[i] < 0) {
-                keys[i] = key;
-                vals[i] = value;
-                size++;
-                return;
-            }
-            if (keys[i] == key) {
-                vals[i] = value;
-                return;
-            }
-        }
+        int i = entry(key); // before vals is read: entry may grow the table
+        vals[i] = value;
     }
 
     /**
@@ -64,19 +51,24 @@ public final class LongIntMap implements java.io.Serializable {
      * {@link Integer#MAX_VALUE}.
      */
     void add(long key, int delta) {
+        int i = entry(key);
+        vals[i] = (int) Math.min(Integer.MAX_VALUE, (long) vals[i] + delta);
+    }
+
+    /** The index of {@code key}'s entry, made with value 0 if it is missing. */
+    private int entry(long key) {
         if ((size + 1) * 2 > keys.length) {
             grow();
         }
         for (int i = slot(key, mask);; i = (i + 1) & mask) {
             if (vals[i] < 0) {
                 keys[i] = key;
-                vals[i] = delta;
+                vals[i] = 0;
                 size++;
-                return;
+                return i;
             }
             if (keys[i] == key) {
-                vals[i] = (int) Math.min(Integer.MAX_VALUE, (long) vals[i] + delta);
-                return;
+                return i;
             }
         }
     }
