@@ -22,6 +22,7 @@ import org.dsmscope.ciat.report.EventTrace;
 import org.dsmscope.ciat.report.JsonReport;
 import org.dsmscope.ciat.report.TextReport;
 import org.dsmscope.ciat.table.LocationState;
+import org.dsmscope.ciat.table.PageOwners;
 import org.dsmscope.replay.Analysis;
 import org.dsmscope.replay.CallEvent;
 import org.dsmscope.replay.Phase;
@@ -70,8 +71,8 @@ public final class Ciat implements Analysis {
     // other records (fetches, branches, calls).
     private int part;
     private int parts = 1;
-    /** Owner of every page slot ({@link PartitionPlan#slotOwners}). */
-    private short[] slotOwner;
+    /** Owner of every page ({@link PartitionPlan#owners}). */
+    private PageOwners owners;
     /** Per thread: this partition keeps its access-age stream ({@link PartitionPlan#ageOwner}). */
     private boolean[] ageMine;
     /** Per thread: this partition counts its data accesses in the mix ({@link PartitionPlan#mixOwner}). */
@@ -124,7 +125,7 @@ public final class Ciat implements Analysis {
         spin = part == 0 && !c.routed() ? new SpinDetector(threads, null) : null;
         PartitionPlan plan = PartitionPlan.of(parts, threads, opt.ageScope == AccessAge.Scope.GLOBAL,
                 c.workProfile());
-        slotOwner = plan.slotOwners();
+        owners = plan.owners();
         warm = parts > 1 && c.workProfile() == null;
         if (warm) {
             planAt = opt.livePlanAt;
@@ -141,8 +142,8 @@ public final class Ciat implements Analysis {
             threadMine[t] = ageMine[t] || mixMine[t];
         }
         // while warm, every partition keeps every page's state
-        comm.partition(part, warm ? 1 : parts, slotOwner);
-        memory.partition(part, warm ? 1 : parts, slotOwner);
+        comm.partition(part, warm ? 1 : parts, owners);
+        memory.partition(part, warm ? 1 : parts, owners);
         fused = comm.fuses();
         runKind = new int[threads];
         runLength = new long[threads];
@@ -354,9 +355,9 @@ public final class Ciat implements Analysis {
         warm = false;
         PartitionPlan plan = PartitionPlan.live(parts, threads, opt.ageScope == AccessAge.Scope.GLOBAL,
                 WorkProfile.of(warmThreads, warmSlots, 0));
-        slotOwner = plan.slotOwners();
-        comm.partition(part, parts, slotOwner);
-        memory.partition(part, parts, slotOwner);
+        owners = plan.owners();
+        comm.partition(part, parts, owners);
+        memory.partition(part, parts, owners);
         warmThreads = null;
         warmSlots = null;
         silent = null;
@@ -369,7 +370,7 @@ public final class Ciat implements Analysis {
 
     /** The partition owning a 4 KiB page ({@link PartitionPlan}). */
     private int owner(long page) {
-        return slotOwner[(int) page & (WorkProfile.SLOTS - 1)];
+        return owners.owner(page);
     }
 
     private void partitioned(PhaseStats ph, long seq, int cpu, long clock, boolean store, long address, int size) {
@@ -533,7 +534,7 @@ public final class Ciat implements Analysis {
         if (warm) {
             // the run ended before the live plan: partition 0 kept the results of every page
             warm = false;
-            short[] all = new short[WorkProfile.SLOTS];
+            PageOwners all = PageOwners.ofSlots(new short[WorkProfile.SLOTS]);
             comm.partition(part, parts, all);
             memory.partition(part, parts, all);
         }

@@ -1,6 +1,7 @@
 package org.dsmscope.ciat;
 
 import org.dsmscope.ciat.age.AccessAge;
+import org.dsmscope.ciat.table.PageOwners;
 import org.dsmscope.replay.Replay;
 import org.dsmscope.replay.ReplayContext;
 
@@ -8,7 +9,7 @@ import org.dsmscope.replay.ReplayContext;
  * Which partitions of a routed CIAT run ({@code Replay.runRouted}, module README "Parallel analysis") need a data
  * access: the partition that keeps its thread's access age, the one that counts its thread's mix, and the owner of
  * every 4 KiB page its bytes touch, as the {@link PartitionPlan} that every partition derives from the same work
- * profile deals them (SPEC §4). An access of no bytes goes to every partition, as in a replay per partition.
+ * profile deals them (SPEC §4). An access to a page private to its thread needs only the thread's partition. An access of no bytes goes to every partition, as in a replay per partition.
  * Partition 0 also counts the records that are not data accesses, which every partition gets anyway. Immutable:
  * the router threads share one.
  */
@@ -16,7 +17,7 @@ public final class CiatRouter implements Replay.Router {
     private final int parts;
     private final int[] ageOwner;
     private final int[] mixOwner;
-    private final short[] slotOwner;
+    private final PageOwners owners;
 
     /**
      * What {@code Replay.runRouted} asks for: the router of CIAT options {@code opt} in {@code parts} partitions,
@@ -37,7 +38,7 @@ public final class CiatRouter implements Replay.Router {
             ageOwner[t] = plan.ageOwner(t);
             mixOwner[t] = plan.mixOwner(t);
         }
-        slotOwner = plan.slotOwners();
+        owners = plan.owners();
     }
 
     @Override
@@ -58,7 +59,7 @@ public final class CiatRouter implements Replay.Router {
         long first = address >>> 12;
         long last = (address + size - 1) >>> 12;
         for (long page = first; ; page++) {
-            int o = slotOwner[(int) page & (slotOwner.length - 1)];
+            int o = owners.owner(page);
             boolean seen = false;
             for (int i = 0; i < n; i++) {
                 seen |= to[i] == o;

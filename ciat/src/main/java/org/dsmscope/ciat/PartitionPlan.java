@@ -1,5 +1,6 @@
 package org.dsmscope.ciat;
 
+import org.dsmscope.ciat.table.PageOwners;
 import org.dsmscope.replay.WorkProfile;
 
 /**
@@ -35,6 +36,7 @@ public final class PartitionPlan {
     private final int[] ageOwner;
     private final int[] mixOwner;
     private final short[] slotOwner = new short[WorkProfile.SLOTS];
+    private PageOwners owners;
 
     private PartitionPlan(int parts, int threads) {
         this.parts = parts;
@@ -59,9 +61,11 @@ public final class PartitionPlan {
             for (int s = 0; s < WorkProfile.SLOTS; s++) {
                 p.slotOwner[s] = (short) (s % parts);
             }
+            p.owners = PageOwners.ofSlots(p.slotOwner);
             return p;
         }
         p.balance(profile, globalAge);
+        p.owners = PageOwners.of(p.slotOwner, profile, p.mixOwner);
         return p;
     }
 
@@ -76,9 +80,14 @@ public final class PartitionPlan {
         if (globalAge) {
             load[parts - 1] += AGE_COST * total;
         }
-        // Threads, largest first (ties by index), each to the least loaded partition (ties to the higher one).
+        // Threads with their private pages, largest first (ties by index), each to the least loaded partition
+        // (ties to the higher one).
         double perThread = globalAge ? MIX_COST : AGE_COST + MIX_COST;
-        for (int t : largestFirst(threads, profile::threadAccesses)) {
+        double[] cost = new double[threads];
+        for (int t = 0; t < threads; t++) {
+            cost[t] = perThread * profile.threadAccesses(t) + PAGE_COST * profile.privateAccesses(t);
+        }
+        for (int t : largestFirst(threads, u -> cost[u])) {
             int best = parts - 1;
             for (int k = parts - 2; k >= 0; k--) {
                 if (load[k] < load[best]) {
@@ -87,9 +96,13 @@ public final class PartitionPlan {
             }
             mixOwner[t] = best;
             ageOwner[t] = globalAge ? parts - 1 : best;
-            load[best] += perThread * profile.threadAccesses(t);
+            load[best] += cost[t];
         }
-        dealSlots(profile::slotAccesses, load, total);
+        long shared = 0;
+        for (int s = 0; s < WorkProfile.SLOTS; s++) {
+            shared += profile.sharedSlotAccesses(s);
+        }
+        dealSlots(profile::sharedSlotAccesses, load, shared);
     }
 
     /**
@@ -143,6 +156,7 @@ public final class PartitionPlan {
             w[s] = c > 0 && c >= hot ? c : c > 0 ? each : 0;
         }
         p.dealSlots(s -> w[s], load, counted);
+        p.owners = PageOwners.ofSlots(p.slotOwner);
         return p;
     }
 
@@ -157,7 +171,7 @@ public final class PartitionPlan {
     private void dealSlots(java.util.function.IntToLongFunction weight, double[] load, long total) {
         // Each partition's share of the page work fills it up to a common level where it can.
         double[] share = level(load, PAGE_COST * total);
-        for (int s : largestFirst(WorkProfile.SLOTS, weight)) {
+        for (int s : largestFirst(WorkProfile.SLOTS, weight::applyAsLong)) {
             long w = weight.applyAsLong(s);
             if (w == 0) {
                 slotOwner[s] = (short) (s % parts);
@@ -175,13 +189,13 @@ public final class PartitionPlan {
     }
 
     /** Indices 0 .. n-1 by decreasing {@code weight}, ties in index order. */
-    private static Integer[] largestFirst(int n, java.util.function.IntToLongFunction weight) {
+    private static Integer[] largestFirst(int n, java.util.function.IntToDoubleFunction weight) {
         Integer[] order = new Integer[n];
         for (int i = 0; i < n; i++) {
             order[i] = i;
         }
-        java.util.Arrays.sort(order, (a, b) -> weight.applyAsLong(a) != weight.applyAsLong(b)
-                ? Long.compare(weight.applyAsLong(b), weight.applyAsLong(a)) : Integer.compare(a, b));
+        java.util.Arrays.sort(order, (a, b) -> weight.applyAsDouble(a) != weight.applyAsDouble(b)
+                ? Double.compare(weight.applyAsDouble(b), weight.applyAsDouble(a)) : Integer.compare(a, b));
         return order;
     }
 
@@ -228,12 +242,17 @@ public final class PartitionPlan {
 
     /** The partition that keeps the state of 4 KiB page {@code page}. */
     public int pageOwner(long page) {
-        return slotOwner[(int) page & (WorkProfile.SLOTS - 1)];
+        return owners.owner(page);
+    }
+
+    /** The owner of every 4 KiB page: for the per-access checks of the router, Communication and MemoryUsage. */
+    public PageOwners owners() {
+        return owners;
     }
 
     /**
-     * The owner of every page slot (index: page number mod {@value WorkProfile#SLOTS}); a copy for the per-access
-     * checks of {@code Communication} and {@code MemoryUsage}.
+     * The owner of every page slot (index: page number mod {@value WorkProfile#SLOTS}): the owner of each page that
+     * is not private to one thread.
      */
     public short[] slotOwners() {
         return slotOwner.clone();

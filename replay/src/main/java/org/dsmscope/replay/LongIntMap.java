@@ -4,7 +4,8 @@ import java.util.Arrays;
 
 /**
  * Open-addressing map from long keys to non-negative int values (linear probing, no per-entry objects). Used for
- * the replay's synchronization objects and the sync-variable set (and the viewer's last writer per address); {@link #get} returns -1 for a missing key.
+ * the replay's synchronization objects and the sync-variable set (and the viewer's last writer per address), and
+ * the work profile's pages ({@link WorkProfile}); {@link #get} returns -1 for a missing key.
  */
 public final class LongIntMap implements java.io.Serializable {
     private static final long serialVersionUID = 1L;
@@ -41,19 +42,47 @@ public final class LongIntMap implements java.io.Serializable {
 
     /** Sets {@code key} to {@code value} (value must be &ge; 0). */
     public void put(long key, int value) {
+        int i = entry(key); // before vals is read: entry may grow the table
+        vals[i] = value;
+    }
+
+    /**
+     * Adds {@code delta} (&ge; 0) to the value of {@code key}, which starts at 0 if it is missing; the sum stops at
+     * {@link Integer#MAX_VALUE}.
+     */
+    void add(long key, int delta) {
+        int i = entry(key);
+        vals[i] = (int) Math.min(Integer.MAX_VALUE, (long) vals[i] + delta);
+    }
+
+    /** The index of {@code key}'s entry, made with value 0 if it is missing. */
+    private int entry(long key) {
         if ((size + 1) * 2 > keys.length) {
             grow();
         }
         for (int i = slot(key, mask);; i = (i + 1) & mask) {
             if (vals[i] < 0) {
                 keys[i] = key;
-                vals[i] = value;
+                vals[i] = 0;
                 size++;
-                return;
+                return i;
             }
             if (keys[i] == key) {
-                vals[i] = value;
-                return;
+                return i;
+            }
+        }
+    }
+
+    /** A key and its value ({@link #forEach}). */
+    interface Entry {
+        void accept(long key, int value);
+    }
+
+    /** Calls {@code f} with every key and its value, in table order (the same for the same insertions). */
+    void forEach(Entry f) {
+        for (int i = 0; i < keys.length; i++) {
+            if (vals[i] >= 0) {
+                f.accept(keys[i], vals[i]);
             }
         }
     }

@@ -32,7 +32,7 @@ final class Prescan implements java.io.Serializable {
     final Skeleton[] skeletons;
     /** µs of the run's first call record (unwrapped), 0 if there are none. */
     long t0;
-    /** The work per thread and page slot (partitioned runs: {@link #countWork}), else null. */
+    /** The work per thread, page slot and private page (partitioned runs: {@link #countWork}), else null. */
     WorkProfile profile;
     /** Records of each detailed trace (what the replay will count: {@link Replay#expectedRecords}). */
     final long[] records;
@@ -199,6 +199,9 @@ final class Prescan implements java.io.Serializable {
         }
         t0 = first == Long.MAX_VALUE ? 0 : first;
         indexSyncPages();
+        if (profile != null) {
+            profile.resolvePages();
+        }
         if (skeleton) {
             for (Skeleton sk : skeletons) {
                 sk.rebase(t0);
@@ -359,7 +362,7 @@ final class Prescan implements java.io.Serializable {
                     for (int n; (n = r.nextRun(Integer.MAX_VALUE)) > 0; ) {
                         records[t] += n;
                         if (profile != null) {
-                            profile.countRun(t, r.runWords(), r.runStart(), n);
+                            profile.countRun(t, r.runWords(), r.runStart(), n, r.addressHigh());
                         }
                         if (route != null && route.routable) {
                             route.run(r.runWords(), r.runStart(), n, r.addressHigh());

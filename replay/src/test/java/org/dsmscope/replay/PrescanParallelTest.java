@@ -53,6 +53,17 @@ class PrescanParallelTest {
                 b.append(p.profile.slotAccesses(s) == 0 ? "" : " s" + s + "=" + p.profile.slotAccesses(s));
             }
             b.append(" other ").append(p.profile.otherRecords());
+            List<String> priv = new ArrayList<>();
+            p.profile.forEachPrivatePage((page, t) -> priv.add(page + ":" + t));
+            priv.sort(null);
+            b.append(" private ").append(priv);
+            for (int t = 0; t < p.hasFetch.length; t++) {
+                b.append(' ').append(p.profile.privateAccesses(t));
+            }
+            for (int s = 0; s < WorkProfile.SLOTS; s++) {
+                long v = p.profile.sharedSlotAccesses(s);
+                b.append(v == 0 ? "" : " shared" + s + "=" + v);
+            }
         }
         return b.toString();
     }

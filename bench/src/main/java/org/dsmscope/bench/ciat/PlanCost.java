@@ -12,13 +12,14 @@ import org.dsmscope.replay.WorkProfile;
 import org.dsmscope.trace.TraceSet;
 
 /**
- * How evenly CIAT's partitions share the work of a trace set (ciat/README.md "Balanced partitions"): one replay
- * counts every data access by thread and page slot, every fetched instruction by code page slot and every call;
+ * How evenly CIAT's partitions share the work of a trace set (ciat/README.md "Balanced plan"): one replay
+ * counts every data access by thread and 4 KiB page, every fetched instruction by code page and every call;
  * then, for the round-robin plan, the plan made from the prescan's {@link WorkProfile} and the live plan (made as
  * on-the-fly partitions make it, from the counts of the first {@code CiatOptions.livePlanAt} accesses), it prints each
  * partition's estimated cost ({@link PartitionPlan}'s weights; a fetched instruction at {@link
- * PartitionPlan#PAGE_COST} on its code page's owner) and the largest over the mean. Usage: {@code PlanCost
- * TRACE_PREFIX PARTITIONS}.
+ * PartitionPlan#PAGE_COST} on its code page's owner) and the largest over the mean, and the data accesses a routed
+ * run gives each partition ({@code CiatRouter}: its thread's age and mix owners and its first page's owner) and
+ * their sum over the accesses. Usage: {@code PlanCost TRACE_PREFIX PARTITIONS}.
  */
 public final class PlanCost {
     private PlanCost() {
@@ -27,8 +28,12 @@ public final class PlanCost {
     /** Counts what the replay delivers and keeps the profile the prescan made. */
     private static final class Counts implements Analysis {
         long[] threads;
-        final long[] slots = new long[WorkProfile.SLOTS];
-        final long[] code = new long[WorkProfile.SLOTS];
+        /** Per 4 KiB data page: accesses by thread. */
+        final java.util.TreeMap<Long, long[]> pages = new java.util.TreeMap<>();
+        /** Per 4 KiB code page: fetched instructions. */
+        final java.util.TreeMap<Long, long[]> code = new java.util.TreeMap<>();
+        long last = -1;
+        long[] lastCounts;
         long calls;
         WorkProfile profile;
         /** The counts of the first {@link #firstN} data accesses, as a live run's partitions take them. */
@@ -52,7 +57,12 @@ public final class PlanCost {
         @Override
         public void access(int thread, int cpu, long clock, int memType, int size, boolean store, long address) {
             threads[thread]++;
-            slots[WorkProfile.slotOf(address)]++;
+            long page = address >>> 12;
+            if (page != last) {
+                last = page;
+                lastCounts = pages.computeIfAbsent(page, k -> new long[threads.length]);
+            }
+            lastCounts[thread]++;
             if (seen < firstN) {
                 if (seen >= firstN >>> 1) {
                     firstThreads[thread]++;
@@ -66,7 +76,7 @@ public final class PlanCost {
 
         @Override
         public void fetch(int thread, int cpu, long clock, long address, int size) {
-            code[WorkProfile.slotOf(address)]++;
+            code.computeIfAbsent(address >>> 12, k -> new long[1])[0]++;
         }
 
         @Override
@@ -75,11 +85,32 @@ public final class PlanCost {
         }
     }
 
-    /** Per partition: the data accesses of the threads whose age it keeps, of its pages, and its largest slots. */
+    /**
+     * Per partition: the data accesses of the threads whose age it keeps, of its pages, those a routed run gives
+     * it, and its largest slots.
+     */
     private static void details(Counts c, PartitionPlan p, int n) {
+        long[] page = new long[n];
+        long[] routed = new long[n];
+        long[][] bySlot = new long[n][WorkProfile.SLOTS];
+        for (java.util.Map.Entry<Long, long[]> e : c.pages.entrySet()) {
+            int o = p.pageOwner(e.getKey());
+            long[] by = e.getValue();
+            for (int t = 0; t < by.length; t++) {
+                page[o] += by[t];
+                bySlot[o][(int) (e.getKey() & (WorkProfile.SLOTS - 1))] += by[t];
+                routed[p.ageOwner(t)] += by[t];
+                if (p.mixOwner(t) != p.ageOwner(t)) {
+                    routed[p.mixOwner(t)] += by[t];
+                }
+                if (o != p.ageOwner(t) && o != p.mixOwner(t)) {
+                    routed[o] += by[t];
+                }
+            }
+        }
+        long accesses = Arrays.stream(c.threads).sum();
         for (int k = 0; k < n; k++) {
             long age = 0;
-            long page = 0;
             StringBuilder th = new StringBuilder();
             for (int t = 0; t < c.threads.length; t++) {
                 if (p.ageOwner(t) == k) {
@@ -87,23 +118,23 @@ public final class PlanCost {
                     th.append(' ').append(t);
                 }
             }
+            long[] mine = bySlot[k];
             Integer[] order = new Integer[WorkProfile.SLOTS];
-            int owned = 0;
             for (int s = 0; s < WorkProfile.SLOTS; s++) {
-                if (p.pageOwner(s) == k) {
-                    page += c.slots[s];
-                    order[owned++] = s;
-                }
+                order[s] = s;
             }
-            Integer[] mine = Arrays.copyOf(order, owned);
-            Arrays.sort(mine, (x, y) -> Long.compare(c.slots[y], c.slots[x]));
+            Arrays.sort(order, (x, y) -> Long.compare(mine[y], mine[x]));
             StringBuilder top = new StringBuilder();
-            for (int i = 0; i < Math.min(4, mine.length); i++) {
-                top.append(String.format(Locale.ROOT, " %d:%d", mine[i], c.slots[mine[i]]));
+            for (int i = 0; i < 4 && mine[order[i]] > 0; i++) {
+                top.append(String.format(Locale.ROOT, " %d:%d", order[i], mine[order[i]]));
             }
-            System.out.printf(Locale.ROOT, "  partition %d: age threads%s (%d accesses); %d slots, %d page accesses;"
-                    + " largest slots%s%n", k, th, age, owned, page, top);
+            System.out.printf(Locale.ROOT, "  partition %d: age threads%s (%d accesses); %d page accesses; routed %d"
+                    + " accesses (%.3f of all); largest slots%s%n", k, th, age, page[k], routed[k],
+                    accesses == 0 ? 0.0 : (double) routed[k] / accesses, top);
         }
+        System.out.printf(Locale.ROOT, "  routed in all: %d accesses, %.3f times the %d of the trace%n",
+                Arrays.stream(routed).sum(), accesses == 0 ? 0.0 : (double) Arrays.stream(routed).sum() / accesses,
+                accesses);
     }
 
     /** Prints the estimates. */
@@ -127,8 +158,11 @@ public final class PlanCost {
                 cost[p.ageOwner(t)] += PartitionPlan.AGE_COST * c.threads[t];
                 cost[p.mixOwner(t)] += PartitionPlan.MIX_COST * c.threads[t];
             }
-            for (int s = 0; s < WorkProfile.SLOTS; s++) {
-                cost[p.pageOwner(s)] += PartitionPlan.PAGE_COST * (c.slots[s] + c.code[s]);
+            for (java.util.Map.Entry<Long, long[]> e : c.pages.entrySet()) {
+                cost[p.pageOwner(e.getKey())] += PartitionPlan.PAGE_COST * Arrays.stream(e.getValue()).sum();
+            }
+            for (java.util.Map.Entry<Long, long[]> e : c.code.entrySet()) {
+                cost[p.pageOwner(e.getKey())] += PartitionPlan.PAGE_COST * e.getValue()[0];
             }
             double sum = Arrays.stream(cost).sum();
             double max = Arrays.stream(cost).max().orElse(0);

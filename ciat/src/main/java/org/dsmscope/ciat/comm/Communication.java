@@ -1,6 +1,7 @@
 package org.dsmscope.ciat.comm;
 
 import org.dsmscope.ciat.table.LocationState;
+import org.dsmscope.ciat.table.PageOwners;
 import org.dsmscope.ciat.table.ReaderSets;
 
 /**
@@ -64,8 +65,8 @@ public final class Communication {
     private final PairCounts scratch;
     private int part;
     private int parts = 1;
-    /** Owner of every page slot (page number mod its length) in a partitioned run, else null. */
-    private short[] owners;
+    /** Owner of every page in a partitioned run, else null. */
+    private PageOwners owners;
     /** Packed layout, {@link #accessTouching}: the accessing thread's first-thread field (0: no memory usage). */
     private long touchMe;
     /** {@link #accessTouching}: the access's count did not fit its anchor word. */
@@ -100,14 +101,19 @@ public final class Communication {
      * other pages are skipped.
      */
     public void partition(int part, int parts, short[] slotOwners) {
+        partition(part, parts, PageOwners.ofSlots(slotOwners));
+    }
+
+    /** Keeps only the 4 KiB pages of partition {@code part} of {@code parts} ({@code owners}: the owner of each). */
+    public void partition(int part, int parts, PageOwners owners) {
         this.part = part;
         this.parts = parts;
-        this.owners = parts > 1 ? slotOwners : null;
+        this.owners = parts > 1 ? owners : null;
     }
 
     private boolean foreign(long page) {
-        short[] o = owners;
-        return o != null && o[(int) page & (o.length - 1)] != part;
+        PageOwners o = owners;
+        return o != null && o.owner(page) != part;
     }
 
     /** Number of byte locations with communication state (data locations touched). */

@@ -3,6 +3,7 @@ package org.dsmscope.ciat.memory;
 import java.io.IOException;
 import java.io.Writer;
 import org.dsmscope.ciat.table.LocationState;
+import org.dsmscope.ciat.table.PageOwners;
 
 /**
  * Memory usage (seed 000 §4.5, seed 001 §5.1 and §5.7): per byte location a code bit, a data bit, an
@@ -46,8 +47,8 @@ public final class MemoryUsage {
     private long fetchedInstructions;
     private int part;
     private int parts = 1;
-    /** Owner of every page slot (page number mod its length) in a partitioned run, else null. */
-    private short[] owners;
+    /** Owner of every page in a partitioned run, else null. */
+    private PageOwners owners;
 
     /** Memory usage in its own location table. */
     public MemoryUsage() {
@@ -70,14 +71,19 @@ public final class MemoryUsage {
      * to no page (bytes accessed, fetches, zero-byte stores).
      */
     public void partition(int part, int parts, short[] slotOwners) {
+        partition(part, parts, PageOwners.ofSlots(slotOwners));
+    }
+
+    /** Keeps only the 4 KiB pages of partition {@code part} of {@code parts} ({@code owners}: the owner of each). */
+    public void partition(int part, int parts, PageOwners owners) {
         this.part = part;
         this.parts = parts;
-        this.owners = parts > 1 ? slotOwners : null;
+        this.owners = parts > 1 ? owners : null;
     }
 
     private boolean foreign(long page) {
-        short[] o = owners;
-        return o != null && o[(int) page & (o.length - 1)] != part;
+        PageOwners o = owners;
+        return o != null && o.owner(page) != part;
     }
 
     /** A data access of {@code size} bytes (0 for a zero-byte store) by {@code thread}. */
