@@ -534,7 +534,7 @@ final class Prescan implements java.io.Serializable {
             m += k;
             records[t] += k;
             if (profile != null) {
-                profile.countRun(t, w, from, k);
+                profile.countRun(t, w, from, k, r.addressHigh());
             }
             if (route != null && route.routable) {
                 route.run(w, from, k, r.addressHigh());
