@@ -36,6 +36,26 @@ class CacheArrayDealTest {
         }
     }
 
+    /**
+     * A partition's share of the serial directory's first size (its table starts there): its set indexes' part of
+     * it, rounded up, so the shares add up to at least the serial size and a partition without sets starts empty.
+     */
+    @Test
+    void directoryShare_isThePartitionsPartOfTheSetIndexes() {
+        assertEquals(8192, new CacheArray.Deal(128, 1, 2).share(Machine.DIRECTORY_START));
+        assertEquals(4096, new CacheArray.Deal(4, 3, 16).share(Machine.DIRECTORY_START)); // one of the 4 indexes
+        assertEquals(0, new CacheArray.Deal(4, 5, 16).share(Machine.DIRECTORY_START)); // none
+        for (int parts : new int[] {3, 7}) {
+            int sum = 0;
+            for (int k = 0; k < parts; k++) {
+                int share = new CacheArray.Deal(128, k, parts).share(Machine.DIRECTORY_START);
+                assertEquals((Machine.DIRECTORY_START * (128 / parts + (k < 128 % parts ? 1 : 0)) + 127) / 128, share);
+                sum += share;
+            }
+            assertEquals(Machine.DIRECTORY_START, sum, 1.0 * parts, parts + " partitions");
+        }
+    }
+
     /** The lines of a partition's sets, filled, found, touched and invalidated in both caches: the same choices. */
     @Property(tries = 60)
     void onItsLines_aPartitionsCacheChoosesAsTheSerialCache(@ForAll long seed,
