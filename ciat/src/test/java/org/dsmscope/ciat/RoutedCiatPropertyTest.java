@@ -39,7 +39,52 @@ class RoutedCiatPropertyTest {
     void routedRun_writesTheSameBytesAsASerialRun(@ForAll @IntRange(min = 0, max = 3) int partsIndex,
             @ForAll @IntRange(min = 1, max = 6) int threads, @ForAll long seed, @ForAll boolean global,
             @ForAll boolean events, @ForAll boolean tiny) throws IOException {
-        int parts = PARTS[partsIndex];
+        check(PARTS[partsIndex], threads, seed, global, events, tiny);
+    }
+
+    /**
+     * A trace set whose threads' private pages (below 4 GiB and above, where the plan looks them up in the profile's
+     * hash table) the work profile knows: routed, its pages go with their threads, and the bytes are the serial
+     * run's.
+     */
+    @org.junit.jupiter.api.Test
+    void routedRun_withPrivatePagesKnown_writesTheSameBytesAsASerialRun() throws IOException {
+        Path dir = Files.createTempDirectory("ciat-private");
+        try {
+            TraceSet set = write(dir, "r", 4, 12345);
+            org.dsmscope.replay.WorkProfile[] profile = new org.dsmscope.replay.WorkProfile[1];
+            new Replay(set, null, new ReplayOptions()).add(new org.dsmscope.replay.Analysis() {
+                @Override
+                public boolean wantsWorkProfile() {
+                    return true;
+                }
+
+                @Override
+                public void begin(org.dsmscope.replay.ReplayContext c) {
+                    profile[0] = c.workProfile();
+                }
+            }).run();
+            int[] below = new int[4];
+            int[] above = new int[4];
+            profile[0].forEachPrivatePage((page, t) -> (page < 1 << 20 ? below : above)[t]++);
+            for (int t = 0; t < 4; t++) {
+                org.junit.jupiter.api.Assertions.assertTrue(below[t] > 0 && above[t] > 0,
+                        "thread " + t + ": " + below[t] + " private pages below 4 GiB, " + above[t] + " above");
+            }
+        } finally {
+            try (var s = Files.list(dir)) {
+                s.forEach(p -> p.toFile().delete());
+            }
+            Files.deleteIfExists(dir);
+        }
+        for (int parts : new int[] {2, 3}) {
+            check(parts, 4, 12345, false, true, false);
+            check(parts, 4, 12345, true, false, false);
+        }
+    }
+
+    private static void check(int parts, int threads, long seed, boolean global, boolean events, boolean tiny)
+            throws IOException {
         Path dir = Files.createTempDirectory("ciat-routed");
         try {
             TraceSet set = write(dir, "r", threads, seed);
