@@ -50,6 +50,23 @@ class RoutedReplayTest {
     }
 
     /**
+     * Routes thread t's accesses to partition k with the probability {@code density[t][k]}, decided per address
+     * (and {@code salt}): the same address always goes to the same partitions.
+     */
+    static Replay.Router byDensity(double[][] density, long salt) {
+        return (thread, address, size, to) -> {
+            int n = 0;
+            for (int k = 0; k < density[thread].length; k++) {
+                long h = new SplittableRandom(address * 31 + k + salt).nextLong() >>> 11;
+                if (h * 0x1.0p-53 < density[thread][k]) {
+                    to[n++] = k;
+                }
+            }
+            return n;
+        };
+    }
+
+    /**
      * Logs what a partition sees: its accesses, its gaps expanded into one line per skipped access (clocks from
      * the gap's), and everything else; {@code mine} the accesses alone; {@code given} per line of {@code all}
      * whether it was delivered (false: skipped).
@@ -184,17 +201,7 @@ class RoutedReplayTest {
                     row[k] = densities[rnd.nextInt(densities.length)];
                 }
             }
-            long salt = rnd.nextLong();
-            Replay.Router router = (thread, address, size, to) -> {
-                int n = 0;
-                for (int k = 0; k < parts; k++) {
-                    long h = new SplittableRandom(address * 31 + k + salt).nextLong() >>> 11;
-                    if (h * 0x1.0p-53 < density[thread][k]) {
-                        to[n++] = k;
-                    }
-                }
-                return n;
-            };
+            Replay.Router router = byDensity(density, rnd.nextLong());
             Seen serial = new Seen();
             new Replay(set, null, TestTraces.parallel()).add(serial).run();
             Replay routed = new Replay(set, null, TestTraces.parallel());

@@ -106,17 +106,7 @@ class RoutedSliceTest {
                 row[k] = densities[rnd.nextInt(densities.length)];
             }
         }
-        long salt = rnd.nextLong();
-        return (thread, address, size, to) -> {
-            int n = 0;
-            for (int k = 0; k < parts; k++) {
-                long h = new SplittableRandom(address * 31 + k + salt).nextLong() >>> 11;
-                if (h * 0x1.0p-53 < density[thread][k]) {
-                    to[n++] = k;
-                }
-            }
-            return n;
-        };
+        return RoutedReplayTest.byDensity(density, rnd.nextLong());
     }
 
     @Property(tries = 60)
