@@ -96,7 +96,7 @@ class PartitionedCdatPropertyTest {
     /**
      * Serial, then 2, 3, 7 and 16 partitions: the same report and JSON for every configuration; {@code routed}:
      * the partitions run routed ({@link PartitionedCdat#runRouted}), and they do if the trace set routes (thread
-     * traces without branches; {@code -i} falls back to a replay per partition).
+     * thread and process traces without branches).
      */
     private static void compare(Path dir, SplittableRandom rnd, TraceSet set, ReplayOptions o, int cpus,
             boolean routed) throws IOException {
@@ -127,7 +127,7 @@ class PartitionedCdatPropertyTest {
             Replay replay = new Replay(set, null, o);
             List<Cdat> merged = routed ? PartitionedCdat.runRouted(replay, parts, make, cfgs, opt.hpux)
                     : PartitionedCdat.run(replay, parts, make);
-            assertEquals(routed && o.interleave == 0 ? Replay.MODE_ROUTED : Replay.MODE_REPLAYS,
+            assertEquals(routed ? Replay.MODE_ROUTED : Replay.MODE_REPLAYS,
                     replay.partitionMode(), "the partitions' mode");
             for (int i = 0; i < cfgs.size(); i++) {
                 CdatResult want = one.get(i).result();
