@@ -83,6 +83,14 @@ public final class AgeTracker {
     private int[] sfen;
     private int supers;
     /**
+     * The superblock whose tree prefix {@link #fenSum} holds (-1: none): consecutive ages of a sweep over data
+     * last touched in order start in the same superblock, so the walk is made once for them; an update of an
+     * earlier superblock adjusts the kept sum ({@link #blockAdd}), so it stays exact.
+     */
+    private int fenSb = -1;
+    /** The tree's sum over the superblocks before {@link #fenSb}. */
+    private long fenSum;
+    /**
      * Removals not yet in the tree (see {@link #dec}): way w holds {@code decAmount[w]} keys removed from block
      * {@code decBlock[w]} (-1: empty). Several ways, because a loop that reuses data at two distances (the
      * matrix multiply's row of A a few hundred accesses back and B's column a whole matrix back) removes from two
@@ -135,20 +143,23 @@ public final class AgeTracker {
     }
 
     /**
-     * The group word of {@code key} (0 if its page is new) plus the count at the timestamp it holds, changing
-     * nothing: loads that bring the word and that count into the cache ahead of the key's {@link #access} (the
-     * value only keeps the loads from being optimized away). {@link AccessAge} peeks at a whole run of held
-     * accesses first, so that their cache misses overlap instead of stalling one access after another.
+     * The group word of {@code key} (0 if its page is new), changing nothing: a load that brings the word into the
+     * cache ahead of the key's {@link #access}. {@link AccessAge} peeks at the words of a whole run of held accesses
+     * first, then at the counts they name ({@link #peekCount}), so that their cache misses overlap instead of
+     * stalling one access after another; two passes, because a count's address is known only once its word is.
      */
     public int peek(long key) {
         int s = pages.get(key >>> PAGE_SHIFT);
-        if (s < 0) {
-            return 0;
-        }
-        int e = last[s][(int) ((key >>> GROUP_SHIFT) & (GROUPS - 1))];
-        // and the count of the key's previous timestamp, which the access reads and decrements, and its block's
-        // sum, which the age reads when the block is old
-        return e > 0 ? e + cnt[e] + bsum[e >> BLOCK_SHIFT] : e;
+        return s < 0 ? 0 : last[s][(int) ((key >>> GROUP_SHIFT) & (GROUPS - 1))];
+    }
+
+    /**
+     * For a group word {@code e} that {@link #peek} returned: the count at its timestamp, which the access reads
+     * and decrements, plus its block's sum, which the age reads when the block is old (loads ahead, as
+     * {@link #peek}; the value only keeps them from being optimized away).
+     */
+    public int peekCount(int e) {
+        return e > 0 ? cnt[e] + bsum[e >> BLOCK_SHIFT] : 0;
     }
 
     /** Number of key pages allocated (4096 keys each). */
@@ -520,6 +531,9 @@ public final class AgeTracker {
         for (int i = sb + 1; i <= supers; i += i & -i) {
             sfen[i] += d;
         }
+        if (sb < fenSb) {
+            fenSum += d;
+        }
     }
 
     /**
@@ -527,9 +541,16 @@ public final class AgeTracker {
      * less the removals not yet added up when their block lies there.
      */
     private long superPrefix(int sb) {
-        long s = 0;
-        for (int i = sb; i > 0; i -= i & -i) {
-            s += sfen[i];
+        long s;
+        if (sb == fenSb) {
+            s = fenSum;
+        } else {
+            s = 0;
+            for (int i = sb; i > 0; i -= i & -i) {
+                s += sfen[i];
+            }
+            fenSb = sb;
+            fenSum = s;
         }
         int from = sb << SUPER_SHIFT;
         for (int w = 0; w < DEC_WAYS; w++) {
@@ -575,6 +596,7 @@ public final class AgeTracker {
         bsum = new int[(supers + 1) << SUPER_SHIFT];
         ssum = new int[supers + 1];
         sfen = new int[supers + 1];
+        fenSb = -1;
     }
 
     private int slot(long page) {
