@@ -43,7 +43,7 @@ public final class AccessAge {
     /** Group words of a run's accesses, read ahead by {@link #analyse(int, int)}. */
     private final int[] words;
     private AgeStats heldStats;
-    /** Sum of the words {@link AgeTracker#peek} returned (kept so that the loads are not optimized away). */
+    /** Sum of the values {@link AgeTracker#peekCount} returned (kept so that the loads are not optimized away). */
     private int peeked;
 
     /**
