@@ -40,10 +40,8 @@ public final class AccessAge {
     private final long[][] heldAddress;
     private final int[][] heldSize;
     private final int[] held;
-    /** Group words of a run's accesses, read ahead by {@link #analyse(int, int)}. */
-    private final int[] words;
     private AgeStats heldStats;
-    /** Sum of the values {@link AgeTracker#peekCount} returned (kept so that the loads are not optimized away). */
+    /** Sum of the words {@link AgeTracker#peek} returned (kept so that the loads are not optimized away). */
     private int peeked;
 
     /**
@@ -67,7 +65,6 @@ public final class AccessAge {
         heldAddress = new long[trackers.length][];
         heldSize = new int[trackers.length][];
         held = new int[trackers.length];
-        words = new int[run];
     }
 
     /** The scope. */
@@ -143,16 +140,11 @@ public final class AccessAge {
         AgeStats st = heldStats;
         long[] addr = heldAddress[i];
         int[] sizes = heldSize[i];
-        // Touch the run's group words first, then the counts they name: independent loads whose misses overlap
-        // (the tracker's updates depend on each other, so without this each access would wait for its own miss);
-        // in two passes, so that each pass's loads do not wait for the other's.
-        int[] w = words;
-        for (int k = 0; k < n; k++) {
-            w[k] = tr.peek(addr[k] >>> shift);
-        }
+        // Touch the run's group words first: independent loads whose misses overlap (the tracker's updates depend
+        // on each other, so without this each access would wait for its own miss).
         int touched = 0;
         for (int k = 0; k < n; k++) {
-            touched += tr.peekCount(w[k]);
+            touched += tr.peek(addr[k] >>> shift);
         }
         peeked += touched;
         for (int k = 0; k < n; k++) {

@@ -143,23 +143,20 @@ public final class AgeTracker {
     }
 
     /**
-     * The group word of {@code key} (0 if its page is new), changing nothing: a load that brings the word into the
-     * cache ahead of the key's {@link #access}. {@link AccessAge} peeks at the words of a whole run of held accesses
-     * first, then at the counts they name ({@link #peekCount}), so that their cache misses overlap instead of
-     * stalling one access after another; two passes, because a count's address is known only once its word is.
+     * The group word of {@code key} (0 if its page is new) plus the count at the timestamp it holds, changing
+     * nothing: loads that bring the word and that count into the cache ahead of the key's {@link #access} (the
+     * value only keeps the loads from being optimized away). {@link AccessAge} peeks at a whole run of held
+     * accesses first, so that their cache misses overlap instead of stalling one access after another.
      */
     public int peek(long key) {
         int s = pages.get(key >>> PAGE_SHIFT);
-        return s < 0 ? 0 : last[s][(int) ((key >>> GROUP_SHIFT) & (GROUPS - 1))];
-    }
-
-    /**
-     * For a group word {@code e} that {@link #peek} returned: the count at its timestamp, which the access reads
-     * and decrements, plus its block's sum, which the age reads when the block is old (loads ahead, as
-     * {@link #peek}; the value only keeps them from being optimized away).
-     */
-    public int peekCount(int e) {
-        return e > 0 ? cnt[e] + bsum[e >> BLOCK_SHIFT] : 0;
+        if (s < 0) {
+            return 0;
+        }
+        int e = last[s][(int) ((key >>> GROUP_SHIFT) & (GROUPS - 1))];
+        // and the count of the key's previous timestamp, which the access reads and decrements, and its block's
+        // sum, which the age reads when the block is old
+        return e > 0 ? e + cnt[e] + bsum[e >> BLOCK_SHIFT] : e;
     }
 
     /** Number of key pages allocated (4096 keys each). */
