@@ -140,10 +140,17 @@ public final class SpinDetector {
             close(t, false);
             k = 0;
         } else if (k == MAX_LOCATIONS) {
-            // no loop yet: keep the most recent distinct loads
-            System.arraycopy(addr, base + 1, addr, base, k - 1);
-            System.arraycopy(bytes, base + 1, bytes, base, k - 1);
-            System.arraycopy(first, base + 1, first, base, k - 1);
+            // no loop yet: keep the most recent distinct loads (a thread streaming through its data comes here
+            // on every load: straight moves of the 3 kept of MAX_LOCATIONS = 4, not three array copies)
+            addr[base] = addr[base + 1];
+            addr[base + 1] = addr[base + 2];
+            addr[base + 2] = addr[base + 3];
+            bytes[base] = bytes[base + 1];
+            bytes[base + 1] = bytes[base + 2];
+            bytes[base + 2] = bytes[base + 3];
+            first[base] = first[base + 1];
+            first[base + 1] = first[base + 2];
+            first[base + 2] = first[base + 3];
             k--;
         }
         addr[base + k] = a;

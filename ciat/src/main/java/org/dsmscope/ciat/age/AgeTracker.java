@@ -83,6 +83,14 @@ public final class AgeTracker {
     private int[] sfen;
     private int supers;
     /**
+     * The superblock whose tree prefix {@link #fenSum} holds (-1: none): consecutive ages of a sweep over data
+     * last touched in order start in the same superblock, so the walk is made once for them; an update of an
+     * earlier superblock adjusts the kept sum ({@link #blockAdd}), so it stays exact.
+     */
+    private int fenSb = -1;
+    /** The tree's sum over the superblocks before {@link #fenSb}. */
+    private long fenSum;
+    /**
      * Removals not yet in the tree (see {@link #dec}): way w holds {@code decAmount[w]} keys removed from block
      * {@code decBlock[w]} (-1: empty). Several ways, because a loop that reuses data at two distances (the
      * matrix multiply's row of A a few hundred accesses back and B's column a whole matrix back) removes from two
@@ -520,6 +528,9 @@ public final class AgeTracker {
         for (int i = sb + 1; i <= supers; i += i & -i) {
             sfen[i] += d;
         }
+        if (sb < fenSb) {
+            fenSum += d;
+        }
     }
 
     /**
@@ -527,9 +538,16 @@ public final class AgeTracker {
      * less the removals not yet added up when their block lies there.
      */
     private long superPrefix(int sb) {
-        long s = 0;
-        for (int i = sb; i > 0; i -= i & -i) {
-            s += sfen[i];
+        long s;
+        if (sb == fenSb) {
+            s = fenSum;
+        } else {
+            s = 0;
+            for (int i = sb; i > 0; i -= i & -i) {
+                s += sfen[i];
+            }
+            fenSb = sb;
+            fenSum = s;
         }
         int from = sb << SUPER_SHIFT;
         for (int w = 0; w < DEC_WAYS; w++) {
@@ -575,6 +593,7 @@ public final class AgeTracker {
         bsum = new int[(supers + 1) << SUPER_SHIFT];
         ssum = new int[supers + 1];
         sfen = new int[supers + 1];
+        fenSb = -1;
     }
 
     private int slot(long page) {
