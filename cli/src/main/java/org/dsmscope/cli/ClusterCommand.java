@@ -24,7 +24,7 @@ import picocli.CommandLine.Parameters;
             "  cluster ciat [--master URL] [options] [CALLS_URI] TRACE_URI",
             "  cluster cdat [--master URL] [options] [CALLS_URI] TRACE_URI cfg_file",
             "Runs cluster/target/dsmscope-cluster-*-all.jar (or $DSMSCOPE_CLUSTER_JAR)",
-            "in a child JVM (options: $DSMSCOPE_CLUSTER_JAVA_OPTS, default -Xmx4g;",
+            "in a child JVM (options: $DSMSCOPE_CLUSTER_JAVA_OPTS, default -Xmx4g and late C2;",
             "its classes shared through NAME.jsa beside the jar, made by the first run).",
             "Build that jar with: mvn -B -pl cluster -am package -DskipTests"})
 public final class ClusterCommand implements Callable<Integer> {
@@ -44,6 +44,16 @@ public final class ClusterCommand implements Callable<Integer> {
             "--add-opens=java.base/sun.util.calendar=ALL-UNNAMED",
             "--add-opens=java.security.jgss/sun.security.krb5=ALL-UNNAMED",
             "-Dio.netty.tryReflectionSetAccessible=true");
+
+    /**
+     * The child JVM's options without $DSMSCOPE_CLUSTER_JAVA_OPTS: 4 GiB of heap, and C2 compilation (tier 4) ten
+     * times later than by default. Spark's start runs thousands of methods a few thousand times each, which C2
+     * would compile for nothing (some seconds of CPU); the replay's loops run millions of times and still reach C2
+     * within their first second (cluster/README.md "Running it").
+     */
+    static final String DEFAULT_JAVA_OPTIONS = "-Xmx4g -XX:Tier4InvocationThreshold=50000"
+            + " -XX:Tier4MinInvocationThreshold=6000 -XX:Tier4CompileThreshold=150000"
+            + " -XX:Tier4BackEdgeThreshold=400000";
 
     /** How to build the jar, said when it is missing. */
     static final String BUILD = "mvn -B -pl cluster -am package -DskipTests";
@@ -71,7 +81,7 @@ public final class ClusterCommand implements Callable<Integer> {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         String opts = System.getenv("DSMSCOPE_CLUSTER_JAVA_OPTS");
-        for (String o : (opts == null || opts.isBlank() ? "-Xmx4g" : opts).trim().split("\\s+")) {
+        for (String o : (opts == null || opts.isBlank() ? DEFAULT_JAVA_OPTIONS : opts).trim().split("\\s+")) {
             cmd.add(o);
         }
         cmd.addAll(SPARK_JAVA_OPTIONS);
