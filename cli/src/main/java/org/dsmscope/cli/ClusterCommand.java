@@ -4,6 +4,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -23,7 +24,8 @@ import picocli.CommandLine.Parameters;
             "  cluster ciat [--master URL] [options] [CALLS_URI] TRACE_URI",
             "  cluster cdat [--master URL] [options] [CALLS_URI] TRACE_URI cfg_file",
             "Runs cluster/target/dsmscope-cluster-*-all.jar (or $DSMSCOPE_CLUSTER_JAR)",
-            "in a child JVM (options: $DSMSCOPE_CLUSTER_JAVA_OPTS, default -Xmx4g).",
+            "in a child JVM (options: $DSMSCOPE_CLUSTER_JAVA_OPTS, default -Xmx4g and late C2;",
+            "its classes shared through NAME.jsa beside the jar, made by the first run).",
             "Build that jar with: mvn -B -pl cluster -am package -DskipTests"})
 public final class ClusterCommand implements Callable<Integer> {
     /**
@@ -42,6 +44,16 @@ public final class ClusterCommand implements Callable<Integer> {
             "--add-opens=java.base/sun.util.calendar=ALL-UNNAMED",
             "--add-opens=java.security.jgss/sun.security.krb5=ALL-UNNAMED",
             "-Dio.netty.tryReflectionSetAccessible=true");
+
+    /**
+     * The child JVM's options without $DSMSCOPE_CLUSTER_JAVA_OPTS: 4 GiB of heap, and C2 compilation (tier 4) ten
+     * times later than by default. Spark's start runs thousands of methods a few thousand times each, which C2
+     * would compile for nothing (some seconds of CPU); the replay's loops run millions of times and still reach C2
+     * within their first second (cluster/README.md "Running it").
+     */
+    static final String DEFAULT_JAVA_OPTIONS = "-Xmx4g -XX:Tier4InvocationThreshold=50000"
+            + " -XX:Tier4MinInvocationThreshold=6000 -XX:Tier4CompileThreshold=150000"
+            + " -XX:Tier4BackEdgeThreshold=400000";
 
     /** How to build the jar, said when it is missing. */
     static final String BUILD = "mvn -B -pl cluster -am package -DskipTests";
@@ -69,19 +81,75 @@ public final class ClusterCommand implements Callable<Integer> {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         String opts = System.getenv("DSMSCOPE_CLUSTER_JAVA_OPTS");
-        for (String o : (opts == null || opts.isBlank() ? "-Xmx4g" : opts).trim().split("\\s+")) {
+        for (String o : (opts == null || opts.isBlank() ? DEFAULT_JAVA_OPTIONS : opts).trim().split("\\s+")) {
             cmd.add(o);
         }
         cmd.addAll(SPARK_JAVA_OPTIONS);
+        Path making = classArchive(jar, cmd, opts, args);
         cmd.add("-jar");
         cmd.add(jar.toString());
         cmd.addAll(args);
         Process p = new ProcessBuilder(cmd).inheritIO().start();
+        int status = -1;
         try {
-            return p.waitFor();
+            status = p.waitFor();
+            return status;
         } finally {
             p.destroy();
+            if (making != null) {
+                keep(making, status == 0 ? archive(jar) : null);
+            }
         }
+    }
+
+    /** Moves a new archive into place ({@code to}), or deletes it ({@code to} null); a failure leaves none. */
+    private static void keep(Path making, Path to) {
+        try {
+            if (to != null && Files.isRegularFile(making)) {
+                Files.move(making, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } else {
+                Files.deleteIfExists(making);
+            }
+        } catch (IOException e) {
+            // an archive only saves time: the next run makes another
+        }
+    }
+
+    /** The class-data-sharing archive of {@code jar}: beside it, {@code NAME.jsa}. */
+    static Path archive(Path jar) {
+        String n = jar.getFileName().toString();
+        return jar.resolveSibling((n.endsWith(".jar") ? n.substring(0, n.length() - 4) : n) + ".jsa");
+    }
+
+    /**
+     * Adds to {@code cmd} the class-data-sharing flags of the child JVM (JDK 17 dynamic archives): Spark's some
+     * ten thousand classes are parsed and verified once, into {@link #archive} beside the jar, and mapped by later
+     * runs, which saves seconds of CPU at every start. The first run of an analysis with a jar newer than its
+     * archive makes a new one (returned: a temporary name, moved into place if the run succeeds); none where the
+     * folder is not writable or {@code opts} ($DSMSCOPE_CLUSTER_JAVA_OPTS) sets class sharing itself. {@code args}:
+     * the cluster command's arguments (only an analysis, not its help, makes an archive).
+     */
+    static Path classArchive(Path jar, List<String> cmd, String opts, List<String> args) throws IOException {
+        if (opts != null && (opts.contains("SharedArchiveFile") || opts.contains("ArchiveClassesAtExit")
+                || opts.contains("-Xshare"))) {
+            return null;
+        }
+        Path archive = archive(jar);
+        cmd.add("-Xlog:cds=off");
+        cmd.add("-Xlog:cds+dynamic=off");
+        if (Files.isRegularFile(archive)
+                && Files.getLastModifiedTime(archive).compareTo(Files.getLastModifiedTime(jar)) >= 0) {
+            cmd.add("-XX:SharedArchiveFile=" + archive);
+            return null;
+        }
+        boolean analysis = !args.isEmpty() && (args.get(0).equals("ciat") || args.get(0).equals("cdat"))
+                && !args.contains("--help") && !args.contains("-h");
+        if (!analysis || !Files.isWritable(archive.getParent())) {
+            return null;
+        }
+        Path making = archive.resolveSibling(archive.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
+        cmd.add("-XX:ArchiveClassesAtExit=" + making);
+        return making;
     }
 
     /**

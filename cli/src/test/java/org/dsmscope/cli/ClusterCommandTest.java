@@ -1,11 +1,15 @@
 package org.dsmscope.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,5 +47,34 @@ class ClusterCommandTest {
         assertEquals(old, ClusterCommand.jar(old.toString(), null));
         UserError e = assertThrows(UserError.class, () -> ClusterCommand.jar(home.resolve("no.jar").toString(), null));
         assertTrue(e.getMessage().contains("DSMSCOPE_CLUSTER_JAR"), e.getMessage());
+    }
+
+    @Test
+    void theChildJvmSharesItsClassesThroughAnArchiveBesideTheJar_madeByTheFirstAnalysis() throws Exception {
+        Path jar = Files.writeString(home.resolve("dsmscope-cluster-0.2-all.jar"), "");
+        Path archive = home.resolve("dsmscope-cluster-0.2-all.jsa");
+        assertEquals(archive, ClusterCommand.archive(jar));
+        // no archive yet: an analysis makes one under a temporary name, its help does not
+        List<String> cmd = new ArrayList<>();
+        Path making = ClusterCommand.classArchive(jar, cmd, null, List.of("ciat", "fj.4"));
+        assertTrue(making != null && making.getParent().equals(home) && cmd.contains("-XX:ArchiveClassesAtExit="
+                + making), cmd.toString());
+        cmd.clear();
+        assertNull(ClusterCommand.classArchive(jar, cmd, null, List.of("ciat", "--help")));
+        assertFalse(cmd.stream().anyMatch(c -> c.contains("Archive")), cmd.toString());
+        // an archive newer than the jar is used
+        Files.writeString(archive, "");
+        Files.setLastModifiedTime(jar, java.nio.file.attribute.FileTime.fromMillis(1000));
+        cmd.clear();
+        assertNull(ClusterCommand.classArchive(jar, cmd, null, List.of("ciat", "fj.4")));
+        assertTrue(cmd.contains("-XX:SharedArchiveFile=" + archive), cmd.toString());
+        // one older than the jar is made again
+        Files.setLastModifiedTime(archive, java.nio.file.attribute.FileTime.fromMillis(500));
+        cmd.clear();
+        assertTrue(ClusterCommand.classArchive(jar, cmd, null, List.of("cdat", "fj.4", "x.cfg")) != null);
+        // class sharing set by the user's JVM options: left alone
+        cmd.clear();
+        assertNull(ClusterCommand.classArchive(jar, cmd, "-Xmx2g -Xshare:off", List.of("ciat", "fj.4")));
+        assertTrue(cmd.isEmpty(), cmd.toString());
     }
 }

@@ -16,6 +16,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import org.apache.spark.Partitioner;
+import org.apache.spark.SparkEnv;
 import org.apache.spark.api.java.function.Function2;
 import org.apache.spark.api.java.function.PairFlatMapFunction;
 import org.apache.spark.broadcast.Broadcast;
@@ -30,14 +31,23 @@ import scala.Tuple2;
  * Records shuffled by address partition (SPEC §4 "Partitioning", cluster/README.md "What is shuffled"): a map task
  * per thread trace reads the file once and routes it ({@link RouteSplitter}, the decisions of the analysis's {@link
  * Replay.Router} for the driver's plan) into one routed stream per partition, shipped as blocks of at most {@value
- * #BLOCK} bytes keyed by (partition, thread, block number); Spark's shuffle brings partition k's blocks to reduce
- * task k, which spools them to a local file and replays partition k from its threads' streams ({@link
+ * #BLOCK} bytes (less with many partitions: {@link #blockBytes}) keyed by (partition, thread, block number);
+ * Spark's shuffle brings partition k's blocks to reduce task k, which spools them to a local file and replays
+ * partition k from its threads' streams ({@link
  * Replay#runPartition(Replay.Plan, int, org.dsmscope.replay.Analysis, java.util.function.IntFunction)}). A map task
  * that meets a bad record or cannot read its file sends every partition one error block in place of the rest.
  */
 final class Shuffle {
-    /** Bytes of a shuffled block (the last of a stream is shorter). */
+    /** Bytes of a shuffled block with up to 64 partitions (the last of a stream is shorter). */
     static final int BLOCK = 1 << 20;
+
+    /**
+     * Bytes of a shuffled block with {@code parts} partitions: {@link #BLOCK}, less where a map task's one block in
+     * the making per partition would hold more than 64 MiB, but at least 64 KiB.
+     */
+    static int blockBytes(int parts) {
+        return Math.max(64 << 10, Math.min(BLOCK, (64 << 20) / parts));
+    }
     /** Block number of an error block (its bytes: the one-line message, a tab, where the map task ran). */
     static final long ERROR = 0xFFFFFFFFL;
     /** At most this many threads: the key holds partition (10 bits), thread (22) and block number (32). */
@@ -110,6 +120,7 @@ final class Shuffle {
         private final class Blocks implements Iterator<Tuple2<Long, byte[]>> {
             private final int t;
             private final int parts;
+            private final int block;
             private final ArrayDeque<Tuple2<Long, byte[]>> ready = new ArrayDeque<>();
             private Path scratch;
             private RouteSplitter split;
@@ -118,6 +129,7 @@ final class Shuffle {
             Blocks(int t, Replay.Plan p) {
                 this.t = t;
                 this.parts = p.parts();
+                this.block = blockBytes(parts);
                 try {
                     scratch = job.detailed.scratch();
                     Path file = job.detailed.file(t, scratch, hadoop.value(), root);
@@ -182,7 +194,7 @@ final class Shuffle {
             /** Partition k's stream of this thread, cut into blocks. */
             private final class BlockOut implements WritableByteChannel {
                 private final int k;
-                private byte[] buf = new byte[BLOCK];
+                private byte[] buf = new byte[block];
                 private int filled;
                 private long seq;
                 private boolean open = true;
@@ -195,12 +207,12 @@ final class Shuffle {
                 public int write(ByteBuffer src) {
                     int n = src.remaining();
                     while (src.hasRemaining()) {
-                        int c = Math.min(src.remaining(), BLOCK - filled);
+                        int c = Math.min(src.remaining(), block - filled);
                         src.get(buf, filled, c);
                         filled += c;
-                        if (filled == BLOCK) {
+                        if (filled == block) {
                             ship(buf);
-                            buf = new byte[BLOCK];
+                            buf = new byte[block];
                         }
                     }
                     return n;
@@ -242,7 +254,7 @@ final class Shuffle {
         @Override
         public Iterator<Outcome> call(Integer k, Iterator<Tuple2<Long, byte[]>> blocks) throws IOException {
             String where = Tasks.where();
-            Path dir = Files.createTempDirectory("dsmscope-shuffle-");
+            Path dir = Files.createTempDirectory(localDir(), "dsmscope-shuffle-");
             try (Spool spool = new Spool(dir.resolve("part-" + k), tasks.plan.value().threads())) {
                 String failed = null;
                 int failedThread = Integer.MAX_VALUE;
@@ -271,6 +283,13 @@ final class Shuffle {
                 TraceInput.delete(dir);
             }
         }
+    }
+
+    /** A folder of Spark's local directories ({@code spark.local.dir}, SPARK_LOCAL_DIRS) for the spool. */
+    private static Path localDir() {
+        SparkEnv env = SparkEnv.get();
+        return Path.of(env == null ? System.getProperty("java.io.tmpdir")
+                : org.apache.spark.util.Utils.getLocalDir(env.conf()));
     }
 
     /**

@@ -51,6 +51,10 @@ final class SparkRun implements AutoCloseable {
             conf.setMaster("local[*]");
         }
         conf.set("spark.ui.showConsoleProgress", "false");
+        if (conf.get("spark.master").startsWith("local")) {
+            // one machine: no web UI unless asked for (--conf spark.ui.enabled=true); it costs some seconds of CPU
+            conf.set("spark.ui.enabled", "false");
+        }
         String jar = ownJar();
         if (jar != null && !conf.contains("spark.jars")) {
             conf.set("spark.jars", jar);

@@ -69,16 +69,7 @@ class RouteSplitterTest {
         int parts = new int[] {2, 3, 7, 16}[partsIndex];
         Path d = Files.createTempDirectory("split");
         try {
-            SplittableRandom rnd = new SplittableRandom(seed);
-            ForkJoinGen.Params p = new ForkJoinGen.Params();
-            p.threads = threads;
-            p.instructions = 1 + rnd.nextInt(6000);
-            p.lockRate = rnd.nextInt(3) * 0.02;
-            p.barriers = rnd.nextInt(4);
-            p.sharedBytes = 4096L << rnd.nextInt(4);
-            p.sharedFraction = rnd.nextDouble();
-            p.seed = seed;
-            TraceSet set = ForkJoinGen.write(d, "fj", p);
+            TraceSet set = RoutedReplayTest.randomForkJoin(d, seed, threads, 6000, new SplittableRandom(seed));
             Replay live = new Replay(set, null, new ReplayOptions());
             List<RoutedReplayTest.Seen> together = live.runRouted(parts, k -> new RoutedReplayTest.Seen(),
                     ctx -> RoutedReplayTest.byPageAndThread(parts));

@@ -128,6 +128,22 @@ class RoutedReplayTest {
         }
     }
 
+    /**
+     * A fork-join trace set {@code fj} in {@code d} of {@code threads} threads of up to {@code instructions}
+     * instructions, with locks, barriers, shared and private pages drawn from {@code rnd}.
+     */
+    static TraceSet randomForkJoin(Path d, long seed, int threads, int instructions, SplittableRandom rnd) {
+        ForkJoinGen.Params p = new ForkJoinGen.Params();
+        p.threads = threads;
+        p.instructions = 1 + rnd.nextInt(instructions);
+        p.lockRate = rnd.nextInt(3) * 0.02;
+        p.barriers = rnd.nextInt(4);
+        p.sharedBytes = 4096L << rnd.nextInt(4);
+        p.sharedFraction = rnd.nextDouble();
+        p.seed = seed;
+        return ForkJoinGen.write(d, "fj", p);
+    }
+
     @Property(tries = 40)
     void routedPartitions_seeTheSerialRunsAccessesTheyAreGiven_andGapsInPlace(@ForAll long seed,
             @ForAll @IntRange(min = 1, max = 6) int threads, @ForAll @IntRange(min = 0, max = 3) int partsIndex,
@@ -136,15 +152,7 @@ class RoutedReplayTest {
         Path d = Files.createTempDirectory("routed");
         try {
             SplittableRandom rnd = new SplittableRandom(seed);
-            ForkJoinGen.Params p = new ForkJoinGen.Params();
-            p.threads = threads;
-            p.instructions = 1 + rnd.nextInt(3000);
-            p.lockRate = rnd.nextInt(3) * 0.02;
-            p.barriers = rnd.nextInt(4);
-            p.sharedBytes = 4096L << rnd.nextInt(4);
-            p.sharedFraction = rnd.nextDouble();
-            p.seed = seed;
-            TraceSet set = ForkJoinGen.write(d, "fj", p);
+            TraceSet set = randomForkJoin(d, seed, threads, 3000, rnd);
             Seen serial = new Seen();
             new Replay(set, null, new ReplayOptions()).add(serial).run();
             Replay routed = new Replay(set, null, new ReplayOptions());
