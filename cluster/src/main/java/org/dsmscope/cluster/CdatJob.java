@@ -13,15 +13,18 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import java.util.function.IntFunction;
 import org.dsmscope.cdat.Cdat;
 import org.dsmscope.cdat.CdatOptions;
 import org.dsmscope.cdat.CdatPart;
+import org.dsmscope.cdat.CdatRouter;
 import org.dsmscope.cdat.CdatResult;
 import org.dsmscope.cdat.Counters;
 import org.dsmscope.cdat.PartitionedCdat;
 import org.dsmscope.cdat.config.CdatConfig;
 import org.dsmscope.replay.Replay;
+import org.dsmscope.replay.ReplayContext;
 import org.dsmscope.trace.BadInputException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -30,7 +33,8 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code dsmscope cluster cdat}: CDAT (seed 000 §5, SPEC §6) in partitions by cache set on a Spark cluster (SPEC §4
- * "Partitioning", cdat/README.md "Partitions"): the prescan and plan on the driver, partition k of N of every
+ * "Partitioning", cdat/README.md "Partitions"): the prescan and plan on the driver, records shuffled to the
+ * partitions by cache set ({@link CdatRouter}, cluster/README.md "What is shuffled"), partition k of N of every
  * configuration in Spark task k ({@link CdatPart}s back), {@link Cdat#mergeParts} on the driver. Report and JSON are
  * those of {@code dsmscope cdat}; configurations that ask for traffic traces are refused (not merged here).
  */
@@ -122,6 +126,16 @@ final class CdatJob extends PartitionJob implements Callable<Integer> {
     @Override
     ReplayFlags flags() {
         return flags;
+    }
+
+    /** The lines of every configuration's cache sets, as {@code dsmscope cdat --partitions} routes them. */
+    @Override
+    Function<ReplayContext, Replay.Router> routing(int parts) {
+        List<CdatConfig> cfgs = new ArrayList<>();
+        for (int i = 0; i < cfgNames.size(); i++) {
+            cfgs.add(CdatConfig.parse(cfgNames.get(i), cfgTexts.get(i)));
+        }
+        return CdatRouter.of(cfgs, flags.hpux, parts);
     }
 
     @Override

@@ -75,5 +75,7 @@ class LocalClusterTest {
                 b.resolve("r.json").toString()), b.resolve("fj.4").toString(), cfg.toString()));
         ok(r);
         sameFiles(a, b, "fj.4.cdat_report", "r.json");
+        assertTrue(r.err().contains("records shuffled by address partition: 4 trace files read once by 4 map tasks"),
+                r.err());
     }
 }
