@@ -41,6 +41,19 @@ public final class CiatRouter implements Replay.Router {
         owners = plan.owners();
     }
 
+    /**
+     * Gaps of up to this many accesses go to a partition as the accesses ({@code Replay.Router.fill}): such an
+     * access is another partition's thread on another partition's page, which {@link Ciat#access} only numbers and
+     * counts, exactly as {@link Ciat#skipped}; a gap record costs the partition six words read on the reader's
+     * slow path and, in lockstep, a round that visits every thread (replay/README.md "Partitioned replay").
+     */
+    static final int FILL = 8;
+
+    @Override
+    public int fill() {
+        return FILL;
+    }
+
     @Override
     public int route(int thread, long address, int size, int[] to) {
         if (size <= 0) {

@@ -14,7 +14,8 @@ import org.dsmscope.trace.TraceWriter;
  * The router of a routed partitioned replay (SPEC §4 "Partitioning", replay/README.md "Partitioned replay"):
  * reads each thread trace once, after the prescan, and writes into each partition's {@link RoutedPipe} of that
  * thread the data accesses the partition needs ({@link Replay.Router}), every call record, and for each run of
- * accesses it does not need one {@link CallType#ROUTED_GAP} record with their count and bytes. Files are dealt
+ * accesses it does not need one {@link CallType#ROUTED_GAP} record with their count and bytes, or, for a run of at
+ * most {@link Replay.Router#fill()} accesses, the accesses themselves (cheaper for the partition). Files are dealt
  * largest first to the router threads; a thread routes its files a chunk of at most {@value #CHUNK} records at a
  * time, in turn, and after each chunk hands every partition its share of everything read so far (records and the
  * gap up to there) before it looks for room: a file none of whose pipes is over its capacity goes on, and a thread
@@ -31,9 +32,12 @@ final class RecordRouter {
     private final int parts;
     private final ReplayOptions o;
     private final Object room;
+    /** {@link Replay.Router#fill()}: the longest gap given as its accesses instead. */
+    private final int fill;
 
     RecordRouter(Replay.Router route, int parts, ReplayOptions o, Object room) {
         this.route = route;
+        this.fill = Math.max(0, route.fill());
         this.parts = parts;
         this.o = o;
         this.room = room;
@@ -140,12 +144,20 @@ final class RecordRouter {
                 long at = base + i;
                 for (int j = 0; j < c; j++) {
                     int p = to[j];
-                    if (runFrom[p] >= 0 && next[p] != at) {
-                        flushRun(p, words, base, high);
-                    }
-                    if (runFrom[p] < 0) {
-                        gapTo(p, at, bytes);
-                        runFrom[p] = i;
+                    long g = at - next[p];
+                    if (g > 0 && g <= fill && next[p] >= base + from && fillable(words, (int) (next[p] - base), i)) {
+                        // the few accesses p does not need before this one go to it themselves instead of a gap
+                        if (runFrom[p] < 0) {
+                            runFrom[p] = (int) (next[p] - base);
+                        }
+                    } else {
+                        if (runFrom[p] >= 0 && g > 0) {
+                            flushRun(p, words, base, high);
+                        }
+                        if (runFrom[p] < 0) {
+                            gapTo(p, at, bytes);
+                            runFrom[p] = i;
+                        }
                     }
                     next[p] = at + 1;
                     bytesAt[p] = bytes + size;
@@ -158,6 +170,18 @@ final class RecordRouter {
                     flushRun(p, words, base, high);
                 }
             }
+        }
+
+        /** True if the memory words {@code a} to {@code b - 1} are each of at least one byte within one 4 KiB page. */
+        private boolean fillable(long[] words, int a, int b) {
+            for (int k = a; k < b; k++) {
+                long word = words[k];
+                int size = MemType.bytes((int) (word >>> 32));
+                if (size <= 0 || (word & 0xFFF) + size > 0x1000) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         private void flushRun(int p, long[] words, long base, long high) {

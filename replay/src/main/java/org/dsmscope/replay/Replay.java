@@ -399,6 +399,19 @@ public final class Replay implements ReplayContext {
          * of {@code size} bytes at {@code address}, and returns how many; {@code to} has room for every partition.
          */
         int route(int thread, long address, int size, int[] to);
+
+        /**
+         * The longest run of a thread's data accesses that a partition does not need which the router may give it
+         * as the accesses themselves instead of a gap record; 0 (the default): never. A short gap costs a partition
+         * more than its accesses (a six-word record, read on the engine's slow path, and a round of lockstep in
+         * which every thread is visited). Only runs of accesses of at least one byte, each within one 4 KiB page,
+         * are given so, and only from inside one batch of the router's reader; the partition's analysis must
+         * handle such an access exactly as {@link Analysis#skipped} of that one access and its bytes (CIAT does:
+         * another partition's thread on another partition's page, ciat/README.md "Parallel analysis").
+         */
+        default int fill() {
+            return 0;
+        }
     }
 
     /**

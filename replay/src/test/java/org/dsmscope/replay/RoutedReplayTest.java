@@ -16,6 +16,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import org.dsmscope.replay.gen.ForkJoinGen;
 import org.dsmscope.trace.BadInputException;
+import org.dsmscope.trace.MemType;
 import org.dsmscope.trace.TraceSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -148,7 +149,15 @@ class RoutedReplayTest {
     void routedPartitions_seeTheSerialRunsAccessesTheyAreGiven_andGapsInPlace(@ForAll long seed,
             @ForAll @IntRange(min = 1, max = 6) int threads, @ForAll @IntRange(min = 0, max = 3) int partsIndex,
             @ForAll boolean tiny) throws IOException {
-        int parts = new int[] {2, 3, 7, 16}[partsIndex];
+        routeForkJoin(seed, threads, new int[] {2, 3, 7, 16}[partsIndex], tiny, 0);
+    }
+
+    /**
+     * A random fork-join trace set replayed serially and routed by page and thread into {@code parts} partitions
+     * (pipes of 0 to 100 bytes if {@code tiny}; gaps of up to {@code fill} accesses given as the accesses): each
+     * partition sees the serial run ({@link #assertSeeTheSerialRun}).
+     */
+    private static void routeForkJoin(long seed, int threads, int parts, boolean tiny, int fill) throws IOException {
         Path d = Files.createTempDirectory("routed");
         try {
             SplittableRandom rnd = new SplittableRandom(seed);
@@ -159,7 +168,7 @@ class RoutedReplayTest {
             if (tiny) {
                 routed.routedCapacity(rnd.nextInt(100));
             }
-            Replay.Router router = byPageAndThread(parts);
+            Replay.Router router = filling(byPageAndThread(parts), fill);
             List<Seen> ps = routed.runRouted(parts, k -> new Seen(), ctx -> router);
             assertSeeTheSerialRun(serial, routed, ps, router);
         } finally {
@@ -228,18 +237,48 @@ class RoutedReplayTest {
      * order, at the same access numbers and clocks; its calls, waits, phases, times and bytes are the serial run's.
      */
     private static void assertSeeTheSerialRun(Seen serial, Replay routed, List<Seen> ps, Replay.Router router) {
-        assertSeeTheSerialRun(serial, serial.all.size() + countCalls(serial), routed, ps, router);
+        assertSeeTheSerialRun(serial, routed, ps, router, new long[1]);
     }
 
     /** The same, where the serial run replayed {@code serialRecords} records (gaps counted: {@link Replay#records}). */
     static void assertSeeTheSerialRun(Seen serial, long serialRecords, Replay routed, List<? extends Seen> ps,
             Replay.Router router) {
+        assertSeeTheSerialRun(serial, serialRecords, routed, ps, router, new long[1]);
+    }
+
+    /** As above, counting the accesses given in place of gaps ({@code filled}, below). */
+    private static void assertSeeTheSerialRun(Seen serial, Replay routed, List<Seen> ps, Replay.Router router,
+            long[] filled) {
+        assertSeeTheSerialRun(serial, serial.all.size() + countCalls(serial), routed, ps, router, filled);
+    }
+
+    /**
+     * As above, where the router may give a partition a short run of accesses it does not need in place of a gap
+     * ({@link Replay.Router#fill()}): such accesses count as skipped, and come in runs of at most {@code fill()}
+     * accesses of one page each; {@code filled[0]} counts the accesses given so.
+     */
+    private static void assertSeeTheSerialRun(Seen serial, long serialRecords, Replay routed,
+            List<? extends Seen> ps, Replay.Router router, long[] filled) {
         assertEquals(Replay.MODE_ROUTED, routed.partitionMode());
         for (int k = 0; k < ps.size(); k++) {
             Seen s = ps.get(k);
             assertTrue(s.ctx.routed());
             List<Boolean> given = givenTo(serial, router, k);
-            assertEquals(numbered(serial.all, given), numbered(s.all, s.given),
+            List<Boolean> got = new ArrayList<>(s.given);
+            List<String> mine = new ArrayList<>();
+            for (int i = 0, m = 0; i < Math.min(got.size(), given.size()); i++) {
+                if (got.get(i)) {
+                    String a = s.mine.get(m++);
+                    if (given.get(i)) {
+                        mine.add(a);
+                    } else {
+                        got.set(i, false);
+                        filled[0]++;
+                    }
+                }
+            }
+            assertFilledShort(serial, given, s.given, router.fill(), k);
+            assertEquals(numbered(serial.all, given), numbered(s.all, got),
                     "partition " + k + ": accesses and gaps in the serial order");
             assertEquals(serial.other, s.other, "partition " + k + ": calls, waits and phases");
             assertEquals(serial.bytes, s.bytes, "partition " + k + ": bytes");
@@ -249,9 +288,90 @@ class RoutedReplayTest {
                     expected.add(serial.mine.get(i));
                 }
             }
-            assertEquals(expected, s.mine, "partition " + k + ": its accesses");
+            assertEquals(expected, mine, "partition " + k + ": its accesses");
         }
         assertEquals(serialRecords, routed.records(), "records counted with gaps");
+    }
+
+    /**
+     * Per thread, the accesses partition k does not need ({@code given} false) but was given ({@code got} true)
+     * come in runs of at most {@code fill}, each access of at least one byte within one page.
+     */
+    private static void assertFilledShort(Seen serial, List<Boolean> given, List<Boolean> got, int fill, int k) {
+        if (got.size() != given.size()) {
+            return; // the comparison of the numbered lists reports it
+        }
+        java.util.Map<String, Integer> run = new java.util.HashMap<>();
+        for (int i = 0; i < serial.mine.size(); i++) {
+            String[] f = serial.mine.get(i).split(" ");
+            boolean filled = got.get(i) && !given.get(i);
+            int r = filled ? run.merge(f[0], 1, Integer::sum) : 0;
+            if (!filled) {
+                run.put(f[0], 0);
+                continue;
+            }
+            long a = Long.parseLong(f[2], 16);
+            int size = Integer.parseInt(f[3]);
+            assertTrue(size > 0 && (a & 0xFFF) + size <= 0x1000, "partition " + k + ": given in place of a gap: "
+                    + serial.mine.get(i));
+            assertTrue(r <= fill, "partition " + k + ": " + r + " accesses given in place of a gap, fill " + fill);
+        }
+    }
+
+    /** {@code router} with {@link Replay.Router#fill()} = {@code fill}. */
+    static Replay.Router filling(Replay.Router router, int fill) {
+        return new Replay.Router() {
+            @Override
+            public int route(int thread, long address, int size, int[] to) {
+                return router.route(thread, address, size, to);
+            }
+
+            @Override
+            public int fill() {
+                return fill;
+            }
+        };
+    }
+
+    @Property(tries = 40)
+    void routersThatFill_giveShortGapsAsTheirAccesses_andKeepTheSerialNumbers(@ForAll long seed,
+            @ForAll @IntRange(min = 1, max = 6) int threads, @ForAll @IntRange(min = 0, max = 3) int partsIndex,
+            @ForAll @IntRange(min = 1, max = 16) int fill, @ForAll boolean tiny) throws IOException {
+        routeForkJoin(seed, threads, new int[] {2, 3, 7, 16}[partsIndex], tiny, fill);
+    }
+
+    /**
+     * One thread's stores, partition 1 needing every third: with fill 2 it gets them all and no gap; with fill 1
+     * the pairs between come as gaps; a store across a page boundary that it does not need is never given.
+     */
+    @Test
+    void aRouterThatFills_givesGapsUpToItsFill_ofAccessesWithinOnePage() {
+        TraceSet set = TestTraces.write(dir, "fill", w -> {
+            w.stores(300, 0x10000);
+            w.w.memory(MemType.STORE, 4, MemType.FIXED, 0x20000);
+            w.w.memory(MemType.STORE, 4, MemType.FIXED, 0x20FFE);
+            w.w.memory(MemType.STORE, 4, MemType.FIXED, 0x21004);
+        }, w -> w.stores(10, 0x90000));
+        Replay.Router everyThird = (thread, address, size, to) -> {
+            int n = 0;
+            to[n++] = 0;
+            if (thread == 1 || (address < 0x20000 ? (address - 0x10000) / 4 % 3 == 2 : address != 0x20FFE)) {
+                to[n++] = 1;
+            }
+            return n;
+        };
+        Seen serial = new Seen();
+        new Replay(set, null, TestTraces.parallel()).add(serial).run();
+        for (int fill : new int[] {1, 2}) {
+            Replay routed = new Replay(set, null, TestTraces.parallel());
+            Replay.Router router = filling(everyThird, fill);
+            List<Seen> ps = routed.runRouted(2, k -> new Seen(), ctx -> router);
+            long[] filled = new long[1];
+            assertSeeTheSerialRun(serial, routed, ps, router, filled);
+            long skipped = ps.get(1).given.stream().filter(g -> !g).count();
+            assertEquals(fill == 1 ? 0 : 200, filled[0], "fill " + fill);
+            assertEquals(fill == 1 ? 201 : 1, skipped, "fill " + fill);
+        }
     }
 
     /** Per access of the serial run, in its order, whether the router gives it to partition k. */

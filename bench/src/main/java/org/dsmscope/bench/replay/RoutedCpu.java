@@ -1,0 +1,132 @@
+package org.dsmscope.bench.replay;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.dsmscope.ciat.Ciat;
+import org.dsmscope.ciat.CiatOptions;
+import org.dsmscope.ciat.CiatRouter;
+import org.dsmscope.replay.Analysis;
+import org.dsmscope.replay.Replay;
+import org.dsmscope.replay.ReplayOptions;
+import org.dsmscope.trace.TraceSet;
+
+/**
+ * CPU-time harness for the routed partitioned replay (SPEC §4 "Partitioning", replay/README.md "Partitioned
+ * replay"): runs a trace set {@code reps} times in {@code parts} partitions, routed as CIAT routes
+ * ({@link CiatRouter}) or with one replay per partition, feeding each partition a counting analysis ({@code noop}:
+ * what the router, the pipes and the partitions' replays cost) or CIAT without output files ({@code ciat}), and
+ * prints the CPU time of the partitions' threads and of the router threads, sampled every 5 ms
+ * ({@code ThreadMXBean}; a thread's last sample before it ends, so each figure may miss up to 5 ms a thread). In
+ * one JVM, after the first run, the JIT's work is out of the figures. Usage: {@code java -cp
+ * bench/target/benchmarks.jar org.dsmscope.bench.replay.RoutedCpu noop|ciat PREFIX PARTS REPS [routed|replays]}.
+ */
+public final class RoutedCpu {
+    private RoutedCpu() {
+    }
+
+    /** Counts delivered and skipped accesses and the {@code skipped} calls. */
+    static final class Count implements Analysis {
+        long accesses;
+        long skipped;
+        long skips;
+
+        @Override
+        public void access(int thread, int cpu, long clock, int memType, int size, boolean store, long address) {
+            accesses++;
+        }
+
+        @Override
+        public void skipped(int thread, long clock, int count, long bytes) {
+            skipped += count;
+            skips++;
+        }
+    }
+
+    /** Samples the CPU time of every live thread until stopped; keeps each thread's last sample by name. */
+    private static final class Sampler extends Thread {
+        final ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        final Map<Long, Long> cpu = new HashMap<>();
+        final Map<Long, String> names = new HashMap<>();
+        volatile boolean stop;
+
+        @Override
+        public void run() {
+            while (!stop) {
+                for (Thread t : Thread.getAllStackTraces().keySet()) {
+                    long c = mx.getThreadCpuTime(t.getId());
+                    if (c > 0) {
+                        cpu.put(t.getId(), c);
+                        names.put(t.getId(), t.getName());
+                    }
+                }
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }
+
+        /** CPU seconds of the threads whose names start with {@code prefix}. */
+        double seconds(String prefix) {
+            double s = 0;
+            for (Map.Entry<Long, Long> e : cpu.entrySet()) {
+                if (names.get(e.getKey()).startsWith(prefix)) {
+                    s += e.getValue() / 1e9;
+                }
+            }
+            return s;
+        }
+    }
+
+    /** Entry point: {@code noop|ciat PREFIX PARTS REPS [routed|replays]}. */
+    public static void main(String[] args) throws InterruptedException {
+        if (args.length < 4 || !(args[0].equals("noop") || args[0].equals("ciat"))) {
+            System.err.println("usage: RoutedCpu noop|ciat TRACE_PREFIX PARTS REPS [routed|replays]");
+            System.exit(2);
+        }
+        boolean ciat = args[0].equals("ciat");
+        TraceSet ts = TraceSet.ofPrefix(args[1]);
+        int parts = Integer.parseInt(args[2]);
+        int reps = Integer.parseInt(args[3]);
+        boolean routed = args.length < 5 || args[4].equals("routed");
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        CiatOptions co = new CiatOptions();
+        co.writeFiles = false;
+        for (int i = 0; i < reps; i++) {
+            Sampler sampler = new Sampler();
+            sampler.setDaemon(true);
+            sampler.start();
+            long main0 = mx.getCurrentThreadCpuTime();
+            long w0 = System.nanoTime();
+            Replay r = new Replay(ts, null, new ReplayOptions());
+            List<? extends Analysis> out = routed
+                    ? r.runRouted(parts, k -> ciat ? new Ciat(co) : new Count(), CiatRouter.of(co, parts))
+                    : r.runInPartitions(parts, k -> ciat ? new Ciat(co) : new Count());
+            double wall = (System.nanoTime() - w0) / 1e9;
+            double mainCpu = (mx.getCurrentThreadCpuTime() - main0) / 1e9;
+            sampler.stop = true;
+            sampler.join();
+            String counts = "";
+            if (!ciat) {
+                long acc = 0;
+                long sk = 0;
+                long skips = 0;
+                for (Analysis a : out) {
+                    Count c = (Count) a;
+                    acc += c.accesses;
+                    sk += c.skipped;
+                    skips += c.skips;
+                }
+                counts = String.format("; %d accesses delivered, %d skipped in %d calls", acc, sk, skips);
+            }
+            System.out.printf("%s %s %d partitions (%s) run %d: wall %.2f s, CPU partitions %.2f s (with the prescan"
+                    + " on this thread), router %.2f s, prescan helpers %.2f s%s%n", args[0], args[1], parts,
+                    r.partitionMode(), i, wall, mainCpu + sampler.seconds("dsmscope-replay-partition"),
+                    sampler.seconds("dsmscope-router"), sampler.seconds("dsmscope-prescan"), counts);
+        }
+    }
+}
