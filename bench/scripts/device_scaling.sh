@@ -38,9 +38,13 @@ ciat "ciat p=16 (again)" 16
 JOPTS=-Ddsmscope.partitions.mode=replays ciat "ciat p=16 replays" 16
 JOPTS=-Ddsmscope.partitions.mode=replays ciat "ciat p=4 replays" 4
 for n in 2 4 8 16; do [ -s ref1/fj.16.ciat_report ] && cmp -s ref1/fj.16.ciat_report ref$n/fj.16.ciat_report && cmp -s ref1/fj.16.memory ref$n/fj.16.memory && echo "ciat p=$n identical" || echo "ciat p=$n DIFFERS"; done | tee -a $LOG
-for n in 1 16; do
-  { time run "cdat p=$n" cdat --no-progress --partitions $n --config "$D/dsm16.cfg" fj.16 ; } 2>&1 | tee -a $LOG
+cdat() { # label n
+  { time run "$1" cdat --progress --partitions $2 --config "$D/dsm16.cfg" fj.16 ; } 2>&1 | grep -v '^cdat: [0-9]' | tee -a $LOG
+}
+for n in 1 16 4; do
+  cdat "cdat p=$n" $n
   mkdir -p cref$n; mv fj.16*cdat* cref$n/ 2>/dev/null
 done
-{ [ -n "$(ls cref1)" ] && diff -rq cref1 cref16 >/dev/null && echo "cdat p=16 identical" || echo "cdat p=16 DIFFERS"; } | tee -a $LOG
+JOPTS=-Ddsmscope.partitions.mode=replays cdat "cdat p=16 replays" 16
+for n in 4 16; do { [ -n "$(ls cref1)" ] && diff -rq cref1 cref$n >/dev/null && echo "cdat p=$n identical" || echo "cdat p=$n DIFFERS"; } | tee -a $LOG; done
 ls cref1 | tee -a $LOG
