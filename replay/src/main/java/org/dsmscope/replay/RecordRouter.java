@@ -4,17 +4,12 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
-import org.dsmscope.trace.CallType;
-import org.dsmscope.trace.MemType;
-import org.dsmscope.trace.RecordKind;
-import org.dsmscope.trace.TraceReader;
-import org.dsmscope.trace.TraceWriter;
 
 /**
  * The router of a routed partitioned replay (SPEC §4 "Partitioning", replay/README.md "Partitioned replay"):
  * reads each thread trace once, after the prescan, and writes into each partition's {@link RoutedPipe} of that
  * thread the data accesses the partition needs ({@link Replay.Router}), every call record, and for each run of
- * accesses it does not need one {@link CallType#ROUTED_GAP} record with their count and bytes, or, for a run of at
+ * accesses it does not need one {@code ROUTED_GAP} record with their count and bytes, or, for a run of at
  * most {@link Replay.Router#fill()} accesses, the accesses themselves (cheaper for the partition). Files are dealt
  * largest first to the router threads; a thread routes its files a chunk of at most {@value #CHUNK} records at a
  * time, in turn, and after each chunk hands every partition its share of everything read so far (records and the
@@ -26,55 +21,33 @@ import org.dsmscope.trace.TraceWriter;
  */
 final class RecordRouter {
     /** Records routed per turn of a file. */
-    static final int CHUNK = 4096;
+    static final int CHUNK = RouteSplitter.STEP;
 
     private final Replay.Router route;
     private final int parts;
     private final ReplayOptions o;
     private final Object room;
-    /** {@link Replay.Router#fill()}: the longest gap given as its accesses instead. */
-    private final int fill;
 
     RecordRouter(Replay.Router route, int parts, ReplayOptions o, Object room) {
         this.route = route;
-        this.fill = Math.max(0, route.fill());
         this.parts = parts;
         this.o = o;
         this.room = room;
     }
 
-    /** One thread trace being routed. */
+    /** One thread trace being routed: a {@link RouteSplitter} into the thread's pipes, handing off every turn. */
     private final class File {
-        final int t;
-        final TraceReader r;
         final RoutedPipe[] pipes;
-        final TraceWriter[] w;
-        /** Per partition: index (among this trace's memory records) of the first one it has not been given. */
-        final long[] next;
-        /** Per partition: the trace's data bytes up to {@link #next}. */
-        final long[] bytesAt;
-        /** Per partition: where its run of words in the current batch starts, or -1. */
-        final int[] runFrom;
-        final int[] to;
-        long idx;
-        long bytes;
+        final RouteSplitter split;
         boolean done;
 
-        File(int t, Path file, RoutedPipe[] pipes) throws IOException {
-            this.t = t;
+        File(int t, Path file, RoutedPipe[] pipes) {
             this.pipes = pipes;
-            this.r = Prescan.open(file, o);
-            w = new TraceWriter[parts];
-            next = new long[parts];
-            bytesAt = new long[parts];
-            runFrom = new int[parts];
-            to = new int[Math.max(parts, 1)];
-            java.util.Arrays.fill(runFrom, -1);
+            java.nio.channels.WritableByteChannel[] sinks = new java.nio.channels.WritableByteChannel[parts];
             for (int p = 0; p < parts; p++) {
-                w[p] = new TraceWriter(pipes[p].sink(), file.toString(), TraceWriter.Options.classic().addr64(true)
-                        .bufferBytes(16 << 10));
-                w[p].flush();
+                sinks[p] = pipes[p].sink();
             }
+            split = new RouteSplitter(file, t, route, o, sinks, 16 << 10, true);
         }
 
         boolean blocked() {
@@ -88,122 +61,7 @@ final class RecordRouter {
 
         /** Routes up to {@link #CHUNK} records, then hands every partition its share of what was read. */
         void turn() throws IOException {
-            int left = CHUNK;
-            while (left > 0 && !done) {
-                int n = r.nextRun(left);
-                if (n > 0) {
-                    batch(r.runWords(), r.runStart(), n, r.addressHigh());
-                    left -= n;
-                    continue;
-                }
-                int k = r.next();
-                left--;
-                if (k == RecordKind.MEMORY) {
-                    int size = r.size();
-                    int c = route.route(t, r.address(), size, to);
-                    for (int i = 0; i < c; i++) {
-                        int p = to[i];
-                        gap(p);
-                        w[p].copy(r);
-                        next[p] = idx + 1;
-                        bytesAt[p] = bytes + Math.max(size, 0);
-                    }
-                    idx++;
-                    bytes += Math.max(size, 0);
-                } else if (k == RecordKind.EOF) {
-                    for (int p = 0; p < parts; p++) {
-                        gap(p);
-                        w[p].close();
-                    }
-                    Prescan.close(r);
-                    done = true;
-                    return;
-                } else {
-                    // calls (and, in a trace the prescan let through, any other record): every partition
-                    for (int p = 0; p < parts; p++) {
-                        gap(p);
-                        w[p].copy(r);
-                    }
-                }
-            }
-            for (int p = 0; p < parts; p++) {
-                gap(p);
-                w[p].flush();
-            }
-        }
-
-        /** A run of memory-record words (the prescan found no other kind in this trace). */
-        private void batch(long[] words, int from, int n, long high) {
-            long base = idx - from;
-            int[] to = this.to;
-            for (int i = from, end = from + n; i < end; i++) {
-                long word = words[i];
-                int f1 = (int) (word >>> 32);
-                int size = MemType.bytes(f1);
-                int c = route.route(t, high | (word & 0xFFFFFFFFL), size, to);
-                long at = base + i;
-                for (int j = 0; j < c; j++) {
-                    int p = to[j];
-                    long g = at - next[p];
-                    if (g > 0 && g <= fill && next[p] >= base + from && fillable(words, (int) (next[p] - base), i)) {
-                        // the few accesses p does not need before this one go to it themselves instead of a gap
-                        if (runFrom[p] < 0) {
-                            runFrom[p] = (int) (next[p] - base);
-                        }
-                    } else {
-                        if (runFrom[p] >= 0 && g > 0) {
-                            flushRun(p, words, base, high);
-                        }
-                        if (runFrom[p] < 0) {
-                            gapTo(p, at, bytes);
-                            runFrom[p] = i;
-                        }
-                    }
-                    next[p] = at + 1;
-                    bytesAt[p] = bytes + size;
-                }
-                bytes += size;
-            }
-            idx += n;
-            for (int p = 0; p < parts; p++) {
-                if (runFrom[p] >= 0) {
-                    flushRun(p, words, base, high);
-                }
-            }
-        }
-
-        /** True if the memory words {@code a} to {@code b - 1} are each of at least one byte within one 4 KiB page. */
-        private boolean fillable(long[] words, int a, int b) {
-            for (int k = a; k < b; k++) {
-                long word = words[k];
-                int size = MemType.bytes((int) (word >>> 32));
-                if (size <= 0 || (word & 0xFFF) + size > 0x1000) {
-                    return false;
-                }
-            }
-            return true;
-        }
-
-        private void flushRun(int p, long[] words, long base, long high) {
-            int from = runFrom[p];
-            w[p].words(words, from, (int) (next[p] - base) - from, high);
-            runFrom[p] = -1;
-        }
-
-        /** The gap of partition p up to the current record. */
-        private void gap(int p) {
-            gapTo(p, idx, bytes);
-        }
-
-        /** Writes partition p's gap up to memory record {@code upTo}, whose data bytes before it are {@code b}. */
-        private void gapTo(int p, long upTo, long b) {
-            long count = upTo - next[p];
-            if (count > 0) {
-                long gb = b - bytesAt[p];
-                w[p].call(CallType.ROUTED_GAP, 0, 0, count, gb & 0xFFFFFFFFL, gb >>> 32, 0);
-                next[p] = upTo;
-                bytesAt[p] = b;
-            }
+            done = !split.step();
         }
     }
 
@@ -255,7 +113,7 @@ final class RecordRouter {
         } finally {
             for (File f : fs) {
                 if (f != null && !f.done) {
-                    Prescan.close(f.r);
+                    f.split.close();
                 }
             }
         }

@@ -15,8 +15,10 @@ import org.dsmscope.trace.TraceWriter;
  * trace once and writes one routed stream per partition, the format a routed partition's reader takes ({@code
  * TraceReader.Options.routedGaps}): SMAIT words with the extended header, every call record, the data accesses
  * {@link Replay.Router} gives the partition, and for each run of accesses it does not need one {@link
- * CallType#ROUTED_GAP} record with their count and bytes. The streams are those the live router hands a routed
- * replay's pipes, but written where the caller says (a Spark map task's shuffle blocks) and read back later by
+ * CallType#ROUTED_GAP} record with their count and bytes, or, for a run of at most {@link Replay.Router#fill()}
+ * accesses of one page each, the accesses themselves. The live router ({@code RecordRouter}) routes each file
+ * with one of these into the partitions' pipes; offline, the streams are written where the caller says (a Spark
+ * map task's shuffle blocks) and read back later by
  * {@link Replay#runPartition(Replay.Plan, int, Analysis, java.util.function.IntFunction)}, in another process.
  * The caller drives it a step at a time ({@link #step}), so that what it writes can be shipped as it comes.
  * Nothing is allocated per record.
@@ -26,6 +28,9 @@ public final class RouteSplitter implements AutoCloseable {
     static final int STEP = 4096;
 
     private final Replay.Router route;
+    /** {@link Replay.Router#fill()}: the longest gap given as its accesses instead. */
+    private final int fill;
+    private final boolean handOff;
     private final int parts;
     private final int thread;
     private final TraceReader r;
@@ -47,9 +52,20 @@ public final class RouteSplitter implements AutoCloseable {
      * {@code out[p]} for each of the {@code out.length} partitions; each stream is closed at the trace's end.
      */
     public RouteSplitter(Path file, int thread, Replay.Router route, ReplayOptions o, WritableByteChannel[] out) {
+        this(file, thread, route, o, out, 64 << 10, false);
+    }
+
+    /**
+     * As above, with writers of {@code bufferBytes}; {@code handOff}: every {@link #step} ends by giving each stream
+     * everything read so far (the gap up to there, the writer flushed), as the live router does for its pipes.
+     */
+    RouteSplitter(Path file, int thread, Replay.Router route, ReplayOptions o, WritableByteChannel[] out,
+            int bufferBytes, boolean handOff) {
         this.route = route;
+        this.fill = Math.max(0, route.fill());
         this.thread = thread;
         this.parts = out.length;
+        this.handOff = handOff;
         given = new long[parts];
         bytesBefore = new long[parts];
         runFrom = new int[parts];
@@ -61,7 +77,10 @@ public final class RouteSplitter implements AutoCloseable {
         try {
             for (int p = 0; p < parts; p++) {
                 w[p] = new TraceWriter(out[p], file.toString(), TraceWriter.Options.classic().addr64(true)
-                        .bufferBytes(64 << 10));
+                        .bufferBytes(bufferBytes));
+                if (handOff) {
+                    w[p].flush();
+                }
             }
             ok = true;
         } catch (IOException e) {
@@ -165,6 +184,12 @@ public final class RouteSplitter implements AutoCloseable {
                 }
             }
         }
+        if (handOff && !done) {
+            for (int p = 0; p < parts; p++) {
+                gapTo(p, idx, bytes);
+                w[p].flush();
+            }
+        }
         return !done;
     }
 
@@ -189,12 +214,20 @@ public final class RouteSplitter implements AutoCloseable {
             long at = base + i;
             for (int j = 0; j < c; j++) {
                 int p = to[j];
-                if (runFrom[p] >= 0 && given[p] != at) {
-                    writeRun(p, words, base, high);
-                }
-                if (runFrom[p] < 0) {
-                    gapTo(p, at, bytes);
-                    runFrom[p] = i;
+                long g = at - given[p];
+                if (g > 0 && g <= fill && given[p] >= base + from && fillable(words, (int) (given[p] - base), i)) {
+                    // the few accesses p does not need before this one go to it themselves instead of a gap
+                    if (runFrom[p] < 0) {
+                        runFrom[p] = (int) (given[p] - base);
+                    }
+                } else {
+                    if (runFrom[p] >= 0 && g > 0) {
+                        writeRun(p, words, base, high);
+                    }
+                    if (runFrom[p] < 0) {
+                        gapTo(p, at, bytes);
+                        runFrom[p] = i;
+                    }
                 }
                 given[p] = at + 1;
                 bytesBefore[p] = bytes + size;
@@ -207,6 +240,18 @@ public final class RouteSplitter implements AutoCloseable {
                 writeRun(p, words, base, high);
             }
         }
+    }
+
+    /** True if the memory words {@code a} to {@code b - 1} are each of at least one byte within one 4 KiB page. */
+    private static boolean fillable(long[] words, int a, int b) {
+        for (int k = a; k < b; k++) {
+            long word = words[k];
+            int size = MemType.bytes((int) (word >>> 32));
+            if (size <= 0 || (word & 0xFFF) + size > 0x1000) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void writeRun(int p, long[] words, long base, long high) {
