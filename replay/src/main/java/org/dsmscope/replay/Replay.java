@@ -48,6 +48,12 @@ public final class Replay implements ReplayContext {
     private IntFunction<java.nio.channels.ReadableByteChannel> routedSources;
     /** This replay runs (or ran last) as a partition of a routed replay ({@link #routed()}). */
     private boolean routedPart;
+    /**
+     * System property: the router threads of a routed run (default: one per partition, at most one per trace file);
+     * any number from 1 routes the same records (replay/README.md "Partitioned replay").
+     */
+    public static final String ROUTERS_PROPERTY = "dsmscope.routers";
+
     /** How the last partitioned run ran: {@link #MODE_ROUTED}, {@link #MODE_REPLAYS}, or null. */
     private String mode;
     /** Bytes a routed pipe holds before its router waits for the partition ({@link #runRouted}); -1: automatic. */
@@ -452,7 +458,8 @@ public final class Replay implements ReplayContext {
                 pipes[t][p] = new RoutedPipe(cap, room);
             }
         }
-        int workers = Math.min(parts, n);
+        int workers = Math.min(Integer.getInteger(ROUTERS_PROPERTY, parts), n);
+        workers = Math.max(1, workers);
         int[] worker = Prescan.deal(detailed.files(), workers);
         Runnable[] routers = new Runnable[workers];
         routingStop.set(false);

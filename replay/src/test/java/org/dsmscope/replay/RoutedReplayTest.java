@@ -152,6 +152,24 @@ class RoutedReplayTest {
         routeForkJoin(seed, threads, new int[] {2, 3, 7, 16}[partsIndex], tiny, 0);
     }
 
+    /** Any number of router threads ({@link Replay#ROUTERS_PROPERTY}) routes the same records, tiny pipes or not. */
+    @Property(tries = 20)
+    void fewerRouterThreadsThanPartitions_routeTheSameRecords(@ForAll long seed,
+            @ForAll @IntRange(min = 2, max = 6) int threads, @ForAll @IntRange(min = 1, max = 3) int routers,
+            @ForAll boolean tiny) throws IOException {
+        String before = System.getProperty(Replay.ROUTERS_PROPERTY);
+        System.setProperty(Replay.ROUTERS_PROPERTY, Integer.toString(routers));
+        try {
+            routeForkJoin(seed, threads, 7, tiny, 0);
+        } finally {
+            if (before == null) {
+                System.clearProperty(Replay.ROUTERS_PROPERTY);
+            } else {
+                System.setProperty(Replay.ROUTERS_PROPERTY, before);
+            }
+        }
+    }
+
     /**
      * A random fork-join trace set replayed serially and routed by page and thread into {@code parts} partitions
      * (pipes of 0 to 100 bytes if {@code tiny}; gaps of up to {@code fill} accesses given as the accesses): each
