@@ -59,7 +59,8 @@ class LocalClusterTest {
                 "-ciat_events", "--json", b.resolve("r.json").toString()), b.resolve("ps.5").toUri().toString()));
         ok(r);
         sameFiles(a, b, "ps.5.ciat_report", "ps.5.memory", "ps.5.ciat_events", "r.json");
-        assertTrue(r.err().contains("each task read the whole trace set (the traces do not route"), r.err());
+        assertTrue(r.err().contains("records shuffled by address partition: 5 trace files read once by 5 map tasks"),
+                r.err());
     }
 
     @Test

@@ -577,7 +577,7 @@ public final class Replay implements ReplayContext {
     }
 
     /**
-     * {@link #plan(int)}, and with {@code routes} (and several partitions, thread traces, no skipping of bad
+     * {@link #plan(int)}, and with {@code routes} (and several partitions, no skipping of bad
      * records) the prescan also decides whether the partitions can run routed ({@link Plan#routable}).
      */
     public Plan plan(int parts, boolean routes) {
@@ -591,7 +591,7 @@ public final class Replay implements ReplayContext {
         if (parts > 1) {
             pre.countWork();
         }
-        boolean route = routes && parts > 1 && o.interleave == 0 && !o.skipBadRecords;
+        boolean route = routes && parts > 1 && !o.skipBadRecords;
         if (route) {
             pre.checkRoutes();
         }
