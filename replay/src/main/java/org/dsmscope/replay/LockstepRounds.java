@@ -7,19 +7,25 @@ import org.dsmscope.trace.TraceReader;
 
 /**
  * Lockstep rounds of a {@link ThreadEngine} (seed 001 §3's scheduling, SPEC §4, replay/README.md "Scheduling").
- * When every runnable thread has clock c and the next records of each are plain memory records, which advance a
- * clock by exactly one and change no state, the replay runs them one record per thread per round, in cyclic order
- * from the thread the engine picked, round after round; this runs the same records in the same order straight from
- * the readers' arrays, without choosing a thread per record.
+ * When every runnable thread is at clock c or c + 1 and the next records of each are plain memory records, which
+ * advance a clock by exactly one and change no state, the replay runs one record per thread per round in one
+ * cyclic order, round after round: in round c the threads at c (from the thread the engine picked, the first after
+ * the one run last), in every later round all of them, starting after the last thread of round c. This runs the
+ * same records in the same order straight from the readers' arrays, without choosing a thread per record. The
+ * threads already at c + 1 are holes of round c: the state a call leaves (it takes no clock, and the thread that
+ * made it runs its next record after the other threads of its round), so the rounds go on after a call at the
+ * cost of one look at every thread, not a round of single steps. A thread whose next record only the engine
+ * handles (a call, a wait's resumption, the end of its trace, a record the reader's runs do not cover) ends the
+ * rounds just before its turn, where the engine's own scheduling goes on.
  *
  * <p>In a routed partition ({@link Replay#runRouted}) a thread inside a {@link CallType#ROUTED_GAP} takes part with
  * one skipped access per round, and goes on with the records after the gap, through any number of gaps, in the
- * same window: the rounds end only where a thread's next record is not a data access or a gap (a call, the end of
- * its trace, a record the reader's runs do not cover). Skipped accesses are told in bulk: the ones between two
- * delivered accesses, of whatever threads, in one {@link Analysis#skipped} before the later one, so the numbers of
- * the delivered accesses stay the serial run's. When every thread of the rounds is inside a gap, all of them
- * advance at once by the shortest gap left. So a partition's rounds cost one step per thread per round in which
- * it gets an access, one per gap record, and no call per skipped access.
+ * same window. Skipped accesses are told in bulk: the ones between two delivered accesses, of whatever threads, in
+ * one {@link Analysis#skipped} before the later one, counted by place (every unit of the rounds is one thread's
+ * access of one round), so the numbers of the delivered accesses stay the serial run's. A round visits only the
+ * threads with records; the threads inside gaps wait in a {@link GapQueue} keyed by the round their gap ends in,
+ * and when every thread is inside a gap the rounds jump to the first gap end. So a partition's rounds cost one
+ * step per delivered access, O(log threads) per gap, and no call per skipped access.
  */
 final class LockstepRounds {
     /** Most rounds taken at once when a thread reconstructs its instruction stream, and the fewest worth taking. */
@@ -29,8 +35,9 @@ final class LockstepRounds {
     private static final long[] STOP = {-1L};
 
     private final ThreadEngine e;
-    /** The runnable threads in round order. */
+    /** The runnable threads in round order; the same threads from the picked one, while they are collected. */
     private final int[] order;
+    private final int[] picked;
     /** Per thread (by place in {@link #order}): its current run of words, null inside a gap, or {@link #STOP}. */
     private final long[][] segWords;
     /** Where the run was peeked, the next word of it, and its end, in {@link #segWords}. */
@@ -38,57 +45,96 @@ final class LockstepRounds {
     private final int[] segPos;
     private final int[] segEnd;
     private final long[] segHigh;
+    /** Per place: the thread is at c + 1 when the rounds begin (a hole of round c); how many places before each. */
+    private final boolean[] hole;
+    private final int[] holesBefore;
+    /** The holes in all. */
+    private int holes;
+    /** The places with records (not inside a gap) in order, how many, and the next round's list while it is made. */
+    private int[] act;
+    private int[] act2;
+    private int na;
+    /** The places whose gap ends in the current round, in order. */
+    private final int[] ended;
+    /** The places inside a gap (and the holes until round c + 1), by the round their next record runs in. */
+    private final GapQueue gaps;
 
     LockstepRounds(ThreadEngine e) {
         this.e = e;
         int n = e.n;
         order = new int[n];
+        picked = new int[n];
         segWords = new long[n][];
         segStart = new int[n];
         segPos = new int[n];
         segEnd = new int[n];
         segHigh = new long[n];
-        gapEnd = new long[n];
+        hole = new boolean[n];
+        holesBefore = new int[n + 1];
         act = new int[n];
+        act2 = new int[n];
+        ended = new int[n];
+        gaps = new GapQueue(n);
     }
 
     /**
-     * Runs lockstep rounds from thread t (which the engine picked) at clock c. Returns false, having run nothing,
-     * when they do not apply: a thread at another clock, resuming, stopped, in fetch mode or with a record held; one
-     * runnable thread; a thread whose next record is not a data access or a gap (it may have read it: then it is
-     * held, {@link ThreadEngine#heldKind}, or a gap the thread is now in, as running that thread would leave it).
+     * Runs lockstep rounds from thread t (which the engine picked, holding no record and not resuming) at clock c.
+     * Returns the accesses run (delivered or skipped), 0 when the rounds do not apply and nothing ran: a thread at
+     * a clock other than c and c + 1, stopped, in fetch mode or in an instruction's tail; one runnable thread; t's
+     * next record not a data access or a gap (it may have read it: then it is held, {@link ThreadEngine#heldKind},
+     * or a gap t is now in, as running t would leave it). With instruction streams, only threads all at c, none
+     * holding a record.
      */
-    boolean run(int t, long c) {
+    long run(int t, long c) {
         ThreadEngine e = this.e;
         int m = 0;
+        int lastAtC = 0;
         boolean fetches = false;
+        boolean uneven = false;
         for (int i = 0, u = t; i < e.n; i++, u = u + 1 == e.n ? 0 : u + 1) {
             if (e.state[u] == ThreadEngine.RUNNABLE) {
+                long cu = e.clock[u];
                 // with exact reconstruction a memory record may take more than one clock: no rounds
-                if (e.clock[u] != c || e.resume[u] || e.stopped[u] || e.fetchMode[u] || e.heldKind[u] != 0
-                        || e.tail[u] || e.code != null && e.pcValid[u]) {
-                    return false;
+                if (cu != c && cu != c + 1 || e.stopped[u] || e.fetchMode[u] || e.tail[u]
+                        || e.code != null && e.pcValid[u]) {
+                    return 0;
                 }
+                if (cu == c) {
+                    lastAtC = m;
+                }
+                uneven |= cu != c || e.resume[u] || e.heldKind[u] != 0;
                 fetches |= e.pcValid[u];
-                order[m++] = u;
+                picked[m++] = u;
             }
         }
+        this.m = m;
         if (m < 2) {
-            return false;
+            return 0;
         }
-        return fetches ? fetchRounds(m) : rounds(m, c);
+        if (fetches) {
+            if (uneven) {
+                return 0;
+            }
+            System.arraycopy(picked, 0, order, 0, m);
+            return fetchRounds(m);
+        }
+        // round c+1 and later start after the last thread at c: the threads after it, then those up to it
+        int rest = m - 1 - lastAtC;
+        System.arraycopy(picked, lastAtC + 1, order, 0, rest);
+        System.arraycopy(picked, 0, order, rest, lastAtC + 1);
+        return rounds(m, c, rest);
     }
 
     /**
      * Rounds of threads some of which reconstruct their instruction stream (a fetch before each access): at most
      * {@value #FETCH_ROUNDS}, each record through {@link ThreadEngine#memory}, at least {@value #MIN_ROUNDS}, or none.
      */
-    private boolean fetchRounds(int m) {
+    private long fetchRounds(int m) {
         ThreadEngine e = this.e;
         int rounds = FETCH_ROUNDS;
         for (int k = 0; k < m; k++) {
             if (e.gapLeft[order[k]] > 0) {
-                return false; // routed traces have no instruction stream: not reached
+                return 0; // routed traces have no instruction stream: not reached
             }
             TraceReader r = e.rd[order[k]];
             int a = r.peekRun(rounds);
@@ -99,7 +145,7 @@ final class LockstepRounds {
                 j++;
             }
             if (j < MIN_ROUNDS) {
-                return false;
+                return 0;
             }
             rounds = j;
             segWords[k] = w;
@@ -119,38 +165,55 @@ final class LockstepRounds {
             segWords[k] = null;
         }
         e.last = order[m - 1];
-        return true;
+        return (long) rounds * m;
     }
 
     /**
-     * Rounds without instruction streams: what {@link ThreadEngine#memory} and {@link ThreadEngine#gap} do record
-     * by record, with what every record of a round shares done once. Every record of the rounds is a delivered
-     * access or a skipped one, one per thread per round, so the skipped accesses before a delivered one are counted
-     * by place (unit {@code (round - c) * m + k} is thread order[k]'s of that round) and a thread inside a gap costs
-     * nothing until the round its gap ends in ({@link #gapEnd}): a round in which no gap ends visits only the
-     * threads with records ({@link #act}); one in which every thread is inside a gap is not visited. A thread's
-     * clock ({@link ReplayContext#clock}) is advanced with each access delivered, and at the end of its gap and of
-     * the rounds; busy counts and last instructions are set at the end.
+     * Rounds without instruction streams, from round c whose first thread is at place {@code first} (the places
+     * before it are holes): what {@link ThreadEngine#memory} and {@link ThreadEngine#gap} do record by record, with
+     * what every record of a round shares done once. Unit {@code (round - c) * m + k} is thread order[k]'s record
+     * of that round, so the skipped accesses before a delivered one are counted by place (less the holes); a thread
+     * inside a gap costs nothing until the round its gap ends in ({@link #gaps}): a round visits the threads with
+     * records ({@link #act}) and those whose gap ends in it. A thread's clock ({@link ReplayContext#clock}) is
+     * advanced with each access delivered, and at the end of its gap and of the rounds; busy counts and last
+     * instructions are set at the end.
      */
-    private boolean rounds(int m, long c) {
+    private long rounds(int m, long c, int first) {
         ThreadEngine e = this.e;
-        for (int k = 0; k < m; k++) {
-            if (!load(k)) {
-                for (int i = 0; i < k; i++) {
-                    segWords[i] = null; // peeked, not read
-                }
-                return false;
-            }
-        }
-        if (!e.announced) {
-            e.announce();
+        int t = order[first];
+        if (e.resume[t] || e.heldKind[t] != 0 || !load(first)) {
+            return 0;
         }
         long[] gapLeft = e.gapLeft;
         long[] gapBytes = e.gapBytes;
+        int nh = 0;
+        for (int k = 0; k < m; k++) {
+            int u = order[k];
+            hole[k] = e.clock[u] != c;
+            holesBefore[k] = nh;
+            if (hole[k]) {
+                nh++;
+            }
+            if (k != first && (e.resume[u] || e.heldKind[u] != 0 || !load(k))) {
+                segWords[k] = STOP; // the engine handles its next record: the rounds end before its turn
+                segPos[k] = 0;
+            }
+        }
+        holesBefore[m] = nh;
+        holes = nh;
+        if (!e.announced) {
+            e.announce();
+        }
+        gaps.clear();
+        int na = 0;
         for (int k = 0; k < m; k++) {
             int u = order[k];
             if (segWords[k] == null) {
-                gapEnd[k] = c + gapLeft[u];
+                gaps.add(k, e.clock[u] + gapLeft[u]);
+            } else if (hole[k]) {
+                gaps.add(k, c + 1); // its first record is in round c + 1
+            } else {
+                act[na++] = k;
             }
             bytes += gapBytes[u];
             gapBytes[u] = 0;
@@ -159,15 +222,16 @@ final class LockstepRounds {
         this.c = c;
         this.m = m;
         long cj = c;
-        int k = 0;
-        listActive();
+        int k = first;
         rounds:
         for (;;) {
-            if (cj < nextGapEnd) {
+            long next = gaps.first();
+            if (cj < next) {
                 if (na == 0) {
-                    cj = nextGapEnd; // every thread inside a gap
+                    cj = next; // every thread inside a gap
                     continue;
                 }
+                int[] act = this.act;
                 int kept = 0;
                 for (int a = 0; a < na; a++) {
                     k = act[a];
@@ -176,96 +240,96 @@ final class LockstepRounds {
                     }
                     if (segWords[k] != null) {
                         act[kept++] = k;
-                    } else {
-                        nextGapEnd = Math.min(nextGapEnd, gapEnd[k]); // went into a gap
                     }
                 }
                 na = kept;
                 cj++;
                 continue;
             }
-            // a round in which a gap ends: every thread, listing them anew
+            // a round in which gaps end: the threads with records and those whose gap ends, in order
+            int ne = 0;
+            while (gaps.first() == cj) {
+                ended[ne++] = gaps.poll();
+            }
+            int[] act = this.act;
+            int[] to = act2;
             int listed = 0;
-            long next = Long.MAX_VALUE;
-            for (k = 0; k < m; k++) {
-                if (segWords[k] == null && gapEnd[k] == cj) {
-                    // its gap is over: this round's record is the first after it
-                    int u = order[k];
-                    gapLeft[u] = 0;
-                    e.clock[u] = cj;
-                    next(k);
+            for (int a = 0, b = 0; a < na || b < ne; ) {
+                if (b == ne || a < na && act[a] < ended[b]) {
+                    k = act[a++];
+                } else {
+                    k = ended[b++];
                     if (segWords[k] == null) {
-                        gapEnd[k] = cj + gapLeft[u];
+                        // its gap is over: this round's record is the first after it
+                        int u = order[k];
+                        gapLeft[u] = 0;
+                        e.clock[u] = cj;
+                        next(k);
+                        if (segWords[k] == null) {
+                            gaps.add(k, cj + gapLeft[u]);
+                            continue;
+                        }
                     }
+                }
+                if (!deliver(k, cj)) {
+                    break rounds;
                 }
                 if (segWords[k] != null) {
-                    if (!deliver(k, cj)) {
-                        break rounds;
-                    }
-                }
-                if (segWords[k] == null) {
-                    next = Math.min(next, gapEnd[k]);
-                } else {
-                    act[listed++] = k;
+                    to[listed++] = k;
                 }
             }
+            act2 = act;
+            this.act = to;
             na = listed;
-            nextGapEnd = next;
             cj++;
         }
-        // the rounds end before thread order[k] of round cj; order[0] always runs first
+        // the rounds end before thread order[k] of round cj, after at least thread order[first] of round c
         long unit = (cj - c) * m + k;
-        if (unit - told > 1 || bytes > 0) {
-            tell(unit);
+        long left = skippedBefore(unit);
+        if (left > 0 || bytes > 0) {
+            tell(unit, left);
         }
         for (int i = 0; i < m; i++) {
             int u = order[i];
-            long at = i < k ? cj + 1 : cj;
+            long from = hole[i] ? c + 1 : c;
+            long at = Math.max(i < k ? cj + 1 : cj, from);
             long[] w = segWords[i];
             if (w == null) {
-                gapLeft[u] = gapEnd[i] - at;
+                gapLeft[u] = gaps.end(i) - at;
             } else if (w != STOP) {
                 e.rd[u].skip(segPos[i] - segStart[i]);
             }
             segWords[i] = null;
             e.clock[u] = at;
-            if (at > c) {
+            if (at > from) {
                 e.lastInstr[u] = at - 1;
-                e.cur.busy[u] += at - c;
-                e.replayed += at - c;
+                e.cur.busy[u] += at - from;
+                e.replayed += at - from;
             }
         }
-        e.last = k > 0 ? order[k - 1] : order[m - 1];
-        return true;
+        int lastPlace = k > 0 ? k - 1 : m - 1;
+        if (cj == c) {
+            while (hole[lastPlace]) {
+                lastPlace--; // the last thread run in round c (place first at the latest)
+            }
+        }
+        e.last = order[lastPlace];
+        return unit - (cj == c ? holesBefore[k] : nh); // the places before the first are holes
     }
 
     /** The rounds' first clock and number of threads. */
     private long c;
     private int m;
-    /** Per thread inside a gap (by place): the round its gap ends in (the clock its next record runs at). */
-    private final long[] gapEnd;
-    /** The places of the threads with records (not inside a gap), in order; how many; the first gap end. */
-    private final int[] act;
-    private int na;
-    private long nextGapEnd;
-    /** Lists the threads with records ({@link #act}) and finds the first round a gap ends in. */
-    private void listActive() {
-        int na = 0;
-        long next = Long.MAX_VALUE;
-        for (int k = 0; k < m; k++) {
-            if (segWords[k] == null) {
-                next = Math.min(next, gapEnd[k]);
-            } else {
-                act[na++] = k;
-            }
-        }
-        this.na = na;
-        nextGapEnd = next;
+
+    /** The number of threads of the rounds last tried. */
+    int threads() {
+        return m;
     }
 
     /**
      * Delivers the next access of thread order[k] in round cj (after telling the skipped ones before it); false,
-     * delivering nothing, if its next record is not a data access. Loads its next segment when its run is used up.
+     * delivering nothing, if its next record is not a data access. Loads its next segment when its run is used up,
+     * and queues the thread if that is a gap.
      */
     private boolean deliver(int k, long cj) {
         long word = segWords[k][segPos[k]];
@@ -274,7 +338,10 @@ final class LockstepRounds {
         }
         long unit = (cj - c) * m + k;
         if (unit - told > 1) {
-            tell(unit);
+            long left = skippedBefore(unit);
+            if (left > 0) {
+                tell(unit, left);
+            }
         }
         told = unit;
         int u = order[k];
@@ -287,7 +354,7 @@ final class LockstepRounds {
             e.rd[u].skip(p - segStart[k]);
             next(k);
             if (segWords[k] == null) {
-                gapEnd[k] = cj + 1 + e.gapLeft[u];
+                gaps.add(k, cj + 1 + e.gapLeft[u]);
             }
         }
         return true;
@@ -297,20 +364,39 @@ final class LockstepRounds {
     private long told;
     private long bytes;
 
+    /** The skipped accesses between unit {@link #told} and {@code unit}: the units between, less the holes. */
+    private long skippedBefore(long unit) {
+        long n = unit - told - 1;
+        if (holes > 0 && told + 1 < m) {
+            n -= holesBefore[(int) Math.min(unit, m)] - holesBefore[(int) (told + 1)];
+        }
+        return n;
+    }
+
     /**
-     * Tells the analyses the skipped accesses from the one after unit {@link #told} to the one before
+     * Tells the analyses the {@code left} skipped accesses from the one after unit {@link #told} to the one before
      * {@code unit}, in one {@link Analysis#skipped} (of several threads: thread and clock are the first's), with the
      * bytes of the gaps entered so far (with none, when the rounds end in a gap just entered).
      */
-    private void tell(long unit) {
+    private void tell(long unit, long left) {
         long first = told + 1;
-        long left = unit - first;
         do {
+            while (left > 0 && first < m && hole[(int) first]) {
+                first++;
+            }
             int count = (int) Math.min(left, Integer.MAX_VALUE);
             e.accessSink.skipped(order[(int) (first % m)], c + first / m, count, bytes);
             bytes = 0;
-            first += count;
             left -= count;
+            for (int n = count; n > 0; first++) {
+                if (first >= m) {
+                    first += n; // no holes past round c
+                    break;
+                }
+                if (!hole[(int) first]) {
+                    n--;
+                }
+            }
         } while (left > 0);
     }
 

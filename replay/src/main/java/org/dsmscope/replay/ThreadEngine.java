@@ -146,20 +146,29 @@ final class ThreadEngine {
             int t = pick();
             if (t >= 0) {
                 long c = clock[t];
-                if (bound == c) {
-                    // lockstep rounds; after failed attempts (short runs between branches: a level-3 trace) the
-                    // next ones wait 1, 2, 4 ... 64 scheduling decisions, since a failed look-ahead costs more than
-                    // the rounds save there; a success resets the wait
+                if (bound - c <= 1 && heldKind[t] == 0 && !resume[t]) {
+                    // lockstep rounds; after attempts that ran less than a round (short runs between branches: a
+                    // level-3 trace) the next ones wait 1, 2, 4 ... 64 scheduling decisions, since a failed
+                    // look-ahead costs more than the rounds save there; a longer run resets the wait
                     if (roundsBackoff > 0) {
                         roundsBackoff--;
-                    } else if (rounds(t, c)) {
-                        roundsFailed = 0;
-                        continue;
                     } else {
-                        roundsBackoff = 1 << Math.min(roundsFailed++, 6);
+                        long ran = rounds(t, c);
+                        if (ran > 0 && ran >= lockstep.threads()) {
+                            roundsFailed = 0;
+                        } else {
+                            roundsBackoff = 1 << Math.min(roundsFailed++, 6);
+                        }
+                        if (ran > 0) {
+                            continue;
+                        }
                     }
                 }
                 step(t);
+                if (clock[t] == c) {
+                    // a call (or a wait, or the end): the next decision may start rounds, the others' holes
+                    continue;
+                }
                 // Fast path while threads run in lockstep: the next thread after t (cyclically) that still has
                 // the minimum clock c is exactly what pick() would choose; run it for one record.
                 for (int u = next(t, c); u >= 0; u = next(u, c)) {
@@ -210,8 +219,8 @@ final class ThreadEngine {
     /** The lockstep rounds ({@link LockstepRounds}), made on first use. */
     private LockstepRounds lockstep;
 
-    /** Runs lockstep rounds from thread t at clock c if they apply ({@link LockstepRounds#run}). */
-    private boolean rounds(int t, long c) {
+    /** Runs lockstep rounds from thread t at clock c if they apply ({@link LockstepRounds#run}); the accesses run. */
+    private long rounds(int t, long c) {
         if (lockstep == null) {
             lockstep = new LockstepRounds(this);
         }

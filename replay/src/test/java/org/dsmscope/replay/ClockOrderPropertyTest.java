@@ -200,7 +200,7 @@ class ClockOrderPropertyTest {
     }
 
     /** The engine's accesses and clocks equal the reference's; every thread's phase times add up to the same. */
-    private static void assertMatchesReference(List<int[]>[] ops, boolean stream) throws IOException {
+    static void assertMatchesReference(List<int[]>[] ops, boolean stream) throws IOException {
         Path dir = Files.createTempDirectory("prop");
         try {
             ReplayOptions o = new ReplayOptions();
