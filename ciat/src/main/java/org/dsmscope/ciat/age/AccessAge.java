@@ -41,8 +41,8 @@ public final class AccessAge {
     private final int[][] heldSize;
     private final int[] held;
     private AgeStats heldStats;
-    /** Sum of the words {@link AgeTracker#peek} returned (kept so that the loads are not optimized away). */
-    private int peeked;
+    /** The page slots {@link AgeTracker#peek} found for the run being analysed. */
+    private final int[] slotBuf;
 
     /**
      * Access age for {@code threads} threads; {@code granularity} a power of two; {@code rate} in (0, 1], 1 for
@@ -65,6 +65,7 @@ public final class AccessAge {
         heldAddress = new long[trackers.length][];
         heldSize = new int[trackers.length][];
         held = new int[trackers.length];
+        slotBuf = new int[run];
     }
 
     /** The scope. */
@@ -141,22 +142,21 @@ public final class AccessAge {
         long[] addr = heldAddress[i];
         int[] sizes = heldSize[i];
         // Touch the run's group words first: independent loads whose misses overlap (the tracker's updates depend
-        // on each other, so without this each access would wait for its own miss).
-        int touched = 0;
+        // on each other, so without this each access would wait for its own miss); their page slots are kept.
+        int[] slots = slotBuf;
         for (int k = 0; k < n; k++) {
-            touched += tr.peek(addr[k] >>> shift);
+            slots[k] = tr.peek(addr[k] >>> shift);
         }
-        peeked += touched;
         for (int k = 0; k < n; k++) {
-            analyse(tr, addr[k], sizes[k], st);
+            analyse(tr, addr[k], sizes[k], slots[k], st);
         }
     }
 
-    private void analyse(AgeTracker tr, long address, int size, AgeStats st) {
+    private void analyse(AgeTracker tr, long address, int size, int slot, AgeStats st) {
         long first = address >>> shift;
         long lastKey = (address + size - 1) >>> shift;
         if (threshold >= (1L << 24)) {
-            long age = tr.access(first, lastKey);
+            long age = tr.access(first, lastKey, slot);
             st.record(age < 0 ? -1 : age << shift, 1);
             return;
         }
@@ -165,7 +165,7 @@ public final class AccessAge {
             return;
         }
         long end = Math.min(lastKey, (block << 3) | 7);
-        long age = tr.access(first, end);
+        long age = tr.access(first, end, slot);
         st.record(age < 0 ? -1 : Math.round((age << shift) / rate), weight);
     }
 

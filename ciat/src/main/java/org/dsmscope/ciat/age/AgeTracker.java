@@ -85,11 +85,17 @@ public final class AgeTracker {
     /**
      * The superblock whose tree prefix {@link #fenSum} holds (-1: none): consecutive ages of a sweep over data
      * last touched in order start in the same superblock, so the walk is made once for them; an update of an
-     * earlier superblock adjusts the kept sum ({@link #blockAdd}), so it stays exact.
+     * earlier superblock adjusts the kept sum ({@link #blockAdd}), so it stays exact. A second entry
+     * ({@link #fenSb2}) keeps a sweep's prefix while accesses at random distances (a thread's shared data between
+     * its sequential private data) walk the tree: with one entry each of them cost the sweep a walk as well.
      */
     private int fenSb = -1;
     /** The tree's sum over the superblocks before {@link #fenSb}. */
     private long fenSum;
+    /** The other kept superblock prefix (-1: none), replaced when neither matches (the one not used last). */
+    private int fenSb2 = -1;
+    /** The tree's sum over the superblocks before {@link #fenSb2}. */
+    private long fenSum2;
     /**
      * Removals not yet in the tree (see {@link #dec}): way w holds {@code decAmount[w]} keys removed from block
      * {@code decBlock[w]} (-1: empty). Several ways, because a loop that reuses data at two distances (the
@@ -124,6 +130,8 @@ public final class AgeTracker {
      * the bucket (see {@link #since}).
      */
     private int bucketShift = -1;
+    /** See {@link #touched}. */
+    private long touched;
 
     /** An empty tracker. */
     public AgeTracker() {
@@ -143,20 +151,25 @@ public final class AgeTracker {
     }
 
     /**
-     * The group word of {@code key} (0 if its page is new) plus the count at the timestamp it holds, changing
-     * nothing: loads that bring the word and that count into the cache ahead of the key's {@link #access} (the
-     * value only keeps the loads from being optimized away). {@link AccessAge} peeks at a whole run of held
-     * accesses first, so that their cache misses overlap instead of stalling one access after another.
+     * The slot of {@code key}'s page (-1 if the page is new), changing nothing but {@link #touched}: loads that bring
+     * the key's group word, the count at the timestamp it holds (which the access reads and decrements) and that
+     * timestamp's block sum (which the age reads when the block is old) into the cache ahead of the key's
+     * {@link #access}, which is given the slot so that it makes no page lookup of its own. {@link AccessAge} peeks at
+     * a whole run of held accesses first, so that their cache misses overlap instead of stalling one access after
+     * another.
      */
     public int peek(long key) {
         int s = pages.get(key >>> PAGE_SHIFT);
-        if (s < 0) {
-            return 0;
+        if (s >= 0) {
+            int e = last[s][(int) ((key >>> GROUP_SHIFT) & (GROUPS - 1))];
+            touched += e > 0 ? e + cnt[e] + bsum[e >> BLOCK_SHIFT] : e;
         }
-        int e = last[s][(int) ((key >>> GROUP_SHIFT) & (GROUPS - 1))];
-        // and the count of the key's previous timestamp, which the access reads and decrements, and its block's
-        // sum, which the age reads when the block is old
-        return e > 0 ? e + cnt[e] + bsum[e >> BLOCK_SHIFT] : e;
+        return s;
+    }
+
+    /** Sum of the words {@link #peek} loaded (kept so that the loads are not optimized away). */
+    public long touched() {
+        return touched;
     }
 
     /** Number of key pages allocated (4096 keys each). */
@@ -176,6 +189,14 @@ public final class AgeTracker {
      * infinite.
      */
     public long access(long first, long lastKey) {
+        return access(first, lastKey, -1);
+    }
+
+    /**
+     * {@link #access(long, long)}, given the slot of {@code first}'s page as {@link #peek} returned it (-1: look it
+     * up).
+     */
+    public long access(long first, long lastKey, int firstSlot) {
         if (lastKey - first >= TIMESTAMP_KEYS) {
             return accessMany(first, lastKey);
         }
@@ -192,7 +213,7 @@ public final class AgeTracker {
                 && (g0 >>> GROUPS_SHIFT) == (g1 >>> GROUPS_SHIFT)) {
             // The common case, an aligned 4- or 8-key access: one or two whole groups of one page that share a
             // previous timestamp (or are both new) move to t in one update; otherwise the general path below.
-            int s = slot(g0 >>> GROUPS_SHIFT);
+            int s = firstSlot >= 0 ? firstSlot : slot(g0 >>> GROUPS_SHIFT);
             int[] l = last[s];
             int i0 = (int) (g0 & (GROUPS - 1));
             int i1 = (int) (g1 & (GROUPS - 1));
@@ -531,6 +552,9 @@ public final class AgeTracker {
         if (sb < fenSb) {
             fenSum += d;
         }
+        if (sb < fenSb2) {
+            fenSum2 += d;
+        }
     }
 
     /**
@@ -541,11 +565,20 @@ public final class AgeTracker {
         long s;
         if (sb == fenSb) {
             s = fenSum;
+        } else if (sb == fenSb2) {
+            // the entry used last comes first
+            s = fenSum2;
+            fenSb2 = fenSb;
+            fenSum2 = fenSum;
+            fenSb = sb;
+            fenSum = s;
         } else {
             s = 0;
             for (int i = sb; i > 0; i -= i & -i) {
                 s += sfen[i];
             }
+            fenSb2 = fenSb;
+            fenSum2 = fenSum;
             fenSb = sb;
             fenSum = s;
         }
@@ -594,6 +627,7 @@ public final class AgeTracker {
         ssum = new int[supers + 1];
         sfen = new int[supers + 1];
         fenSb = -1;
+        fenSb2 = -1;
     }
 
     private int slot(long page) {

@@ -177,11 +177,22 @@ public final class Communication {
      */
     public boolean accessTouching(int cpu, int thread, long clock, boolean store, long address, int size,
             CommStats st, CommEventSink sink) {
+        return accessTouching(null, cpu, thread, clock, store, address, size, st, sink);
+    }
+
+    /**
+     * {@link #accessTouching}, given the group words {@code m} of the access's page when the caller has looked
+     * them up already ({@link HeldAccesses}' first loop; packed layout), or null.
+     */
+    boolean accessTouching(long[] m, int cpu, int thread, long clock, boolean store, long address, int size,
+            CommStats st, CommEventSink sink) {
         int off = (int) address & (PAGE - 1);
         if (packed && (size == 8 || size == 4) && (off & (GROUP - 1)) == 0 && off + size <= PAGE
                 && !foreign(address >>> PAGE_SHIFT)) {
             // The common case (aligned 4- and 8-byte accesses, groups not split): one or two group words at once.
-            long[] m = loc.state(loc.slot(address >>> PAGE_SHIFT));
+            if (m == null) {
+                m = loc.state(loc.slot(address >>> PAGE_SHIFT));
+            }
             int g = off >>> GROUP_SHIFT;
             int h = g + (size >>> GROUP_SHIFT) - 1;
             if (((m[g] | m[h]) & SPLIT) == 0) {

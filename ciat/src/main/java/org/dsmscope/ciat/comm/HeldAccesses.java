@@ -23,6 +23,11 @@ public final class HeldAccesses {
     private final int[] cpu = new int[CAPACITY];
     private final int[] thread = new int[CAPACITY];
     private final long[] overflow = new long[CAPACITY];
+    /**
+     * Per access, its page's slot as the first loop of {@link #run} found it (-1: no state yet), so that the second
+     * loop needs no page lookup of its own (a slot, not the array: storing a reference costs a write barrier).
+     */
+    private final int[] slot = new int[CAPACITY];
     private int n;
     private CommStats stats;
     private CommEventSink sink;
@@ -77,9 +82,10 @@ public final class HeldAccesses {
         long sum = 0;
         for (int i = 0; i < k; i++) {
             long a = address[i];
-            long[] m = loc.find(a >>> LocationState.PAGE_SHIFT);
-            if (m != null) {
-                sum += m[((int) a & (LocationState.PAGE - 1)) >>> LocationState.GROUP_SHIFT];
+            int s = loc.findSlot(a >>> LocationState.PAGE_SHIFT);
+            slot[i] = s;
+            if (s >= 0) {
+                sum += loc.state(s)[((int) a & (LocationState.PAGE - 1)) >>> LocationState.GROUP_SHIFT];
             }
         }
         touched += sum;
@@ -89,7 +95,9 @@ public final class HeldAccesses {
         for (int i = 0; i < k; i++) {
             int ss = sizeStore[i];
             long a = address[i];
-            if (!comm.accessTouching(cpu[i], thread[i], clock[i], ss >>> 24 != 0, a, ss & 0xFFFFFF, st, sk)) {
+            int s = slot[i];
+            long[] m = s < 0 ? null : loc.state(s);
+            if (!comm.accessTouching(m, cpu[i], thread[i], clock[i], ss >>> 24 != 0, a, ss & 0xFFFFFF, st, sk)) {
                 overflow[full++] = a;
             }
         }

@@ -176,6 +176,11 @@ public final class LocationState {
 
     private static final long[] EMPTY = new long[0];
 
+    /** The slot of {@code page}, or -1 if the page has no state yet (allocates nothing). */
+    public int findSlot(long page) {
+        return pages.get(page);
+    }
+
     /** The state array of {@code page}'s slot, or null if the page has no state yet (allocates nothing). */
     public long[] find(long page) {
         int s = pages.get(page);

@@ -340,6 +340,43 @@ class AccessAgePropertyTest {
         assertBucketsOnly(keys, want, shift);
     }
 
+    /**
+     * Accesses given the page slots that {@link AgeTracker#peek} returned for their whole run before the run began
+     * (as {@link AccessAge} does; -1 for a page the run itself adds) give exactly the textbook ages, and in
+     * {@link AgeTracker#bucketsOnly} mode their buckets: the slot replaces the access's own page lookup.
+     */
+    @Property(tries = 8)
+    void accessesGivenThePeekedSlotsOfTheirRun_giveTheAgesOfAccessesWithout(
+            @ForAll @net.jqwik.api.constraints.IntRange(min = 1, max = 1000) int seed,
+            @ForAll @net.jqwik.api.constraints.IntRange(min = 300, max = 30000) int distinctGroups,
+            @ForAll @net.jqwik.api.constraints.IntRange(min = 1, max = 1100) int run) {
+        List<long[]> keys = mixedKeys(seed, 20_000, distinctGroups, 4, 100, 1000);
+        List<Long> want = textbook(keys);
+        AgeTracker exact = new AgeTracker();
+        AgeTracker buckets = new AgeTracker();
+        buckets.bucketsOnly(0);
+        int[] slotsExact = new int[run];
+        int[] slotsBuckets = new int[run];
+        for (int from = 0; from < keys.size(); from += run) {
+            int to = Math.min(keys.size(), from + run);
+            for (int i = from; i < to; i++) {
+                slotsExact[i - from] = exact.peek(keys.get(i)[0]);
+                slotsBuckets[i - from] = buckets.peek(keys.get(i)[0]);
+            }
+            for (int i = from; i < to; i++) {
+                long[] k = keys.get(i);
+                assertEquals((long) want.get(i), exact.access(k[0], k[1], slotsExact[i - from]), "access " + i);
+                long got = buckets.access(k[0], k[1], slotsBuckets[i - from]);
+                long w = want.get(i);
+                if (w < 0 || got < 0) {
+                    assertEquals(w, got, "access " + i);
+                } else {
+                    assertEquals(AgeStats.bucket(w), AgeStats.bucket(got), "access " + i + ", exact " + w);
+                }
+            }
+        }
+    }
+
     @Property(tries = 10)
     void heldRunsOfEachStream_giveTheAgesOfEachStreamInItsOwnOrder(
             @ForAll @net.jqwik.api.constraints.IntRange(min = 1, max = 1500) int threads,
