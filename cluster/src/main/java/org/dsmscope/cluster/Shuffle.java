@@ -138,7 +138,7 @@ final class Shuffle {
                         out[k] = new BlockOut(k);
                     }
                     split = new RouteSplitter(file, t, RouteSplitter.router(p, job.routing(parts)),
-                            job.flags().replayOptions(), out);
+                            job.replayOptions(), out);
                 } catch (BadInputException | UncheckedIOException e) {
                     failed(e.getMessage());
                 }
