@@ -28,6 +28,11 @@ abstract class PartitionJob implements Serializable {
     /** The call traces, or null. */
     TraceInput calls;
 
+    /** True if every trace set is read where it lies (no copy through Hadoop: tasks need no Hadoop configuration). */
+    boolean direct() {
+        return detailed.direct() && (calls == null || calls.direct());
+    }
+
     /** The replay model's options ({@code dsmscope ciat|cdat}'s, options module). */
     @CommandLine.Mixin
     ReplayFlags flags = new ReplayFlags();
