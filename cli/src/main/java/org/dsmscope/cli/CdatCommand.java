@@ -3,17 +3,13 @@ package org.dsmscope.cli;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import org.dsmscope.cdat.Cdat;
-import org.dsmscope.cdat.CdatOptions;
-import org.dsmscope.cdat.CdatResult;
-import org.dsmscope.cdat.Counters;
 import org.dsmscope.cdat.PartitionedCdat;
 import org.dsmscope.cdat.config.CdatConfig;
+import org.dsmscope.options.CdatFlags;
+import org.dsmscope.options.Summary;
 import org.dsmscope.replay.Replay;
 import org.dsmscope.replay.ReplayOptions;
 import org.dsmscope.trace.BadInputException;
@@ -46,19 +42,9 @@ public final class CdatCommand implements Callable<Integer> {
     @CommandLine.Mixin
     ReplayArgs r = new ReplayArgs();
 
-    @Option(names = "--config", paramLabel = "cfg_file",
-            description = "a configuration to simulate (repeatable: one replay feeds them all)")
-    List<Path> configs = new ArrayList<>();
-
-    @Option(names = "--memory", paramLabel = "FILE",
-            description = "memory usage file for RR2 and Oracle (default: trace_file.p.memory, from dsmscope ciat)")
-    Path memory;
-
-    @Option(names = "--check", description = "run the coherence checker beside the simulation (slower)")
-    boolean check;
-
-    @Option(names = "--json", paramLabel = "FILE", description = "also write the results as JSON (one configuration)")
-    Path json;
+    /** CDAT's options, shared with {@code dsmscope cluster cdat} (options module). */
+    @CommandLine.Mixin
+    CdatFlags cdat = new CdatFlags();
 
     @Option(names = "--partitions", paramLabel = "N",
             description = {"parallel simulation: each machine's lines in N partitions by cache set, on N threads",
@@ -102,7 +88,7 @@ public final class CdatCommand implements Callable<Integer> {
         RunFiles.warnUnverified(spec.commandLine().getErr(), replay.unverified());
         PrintWriter out = spec.commandLine().getOut();
         for (Cdat sim : sims) {
-            summary(out, sim.result());
+            Summary.cdat(out, sim.result());
             for (Path p : sim.written()) {
                 out.println("cdat: wrote " + p);
             }
@@ -120,28 +106,8 @@ public final class CdatCommand implements Callable<Integer> {
      * positional arguments (removed from {@code sets}, which keeps the trace sets).
      */
     List<CdatConfig> configurations(List<String> sets) {
-        List<Path> cfgFiles = configFiles;
-        cfgFiles.addAll(configs);
-        if (cfgFiles.isEmpty()) {
-            if (sets.isEmpty() || sets.size() == 1 && r.traceList == null) {
-                throw new UserError("cdat: no configuration file given; usage: " + USAGE);
-            }
-            cfgFiles.add(Path.of(sets.remove(sets.size() - 1)));
-        }
-        List<CdatConfig> cfgs = new ArrayList<>();
-        Set<String> names = new HashSet<>();
-        for (Path f : cfgFiles) {
-            CdatConfig c = CdatConfig.parse(f);
-            if (!names.add(c.name)) {
-                throw new UserError("cdat: two configurations are named '" + c.name + "' (their outputs would"
-                        + " collide): give one a 'name = ...' item");
-            }
-            cfgs.add(c);
-        }
-        if (json != null && cfgs.size() > 1) {
-            throw new UserError("option --json: one file per configuration; give one configuration");
-        }
-        return cfgs;
+        configFiles.addAll(cdat.configFiles(sets, r.traceList == null ? 2 : 1, "cdat", USAGE));
+        return cdat.configurations(configFiles, "cdat");
     }
 
     /**
@@ -165,11 +131,7 @@ public final class CdatCommand implements Callable<Integer> {
 
     /** The number of partitions {@code --partitions} asks for (0: one per core), checked. */
     int partitionCount() {
-        int parts = partitions == 0 ? Runtime.getRuntime().availableProcessors() : partitions;
-        if (parts < 1 || parts > 1024) {
-            throw new UserError("option --partitions: value " + partitions + " out of range (0..1024)");
-        }
-        return parts;
+        return CiatCommand.partitionCount(partitions);
     }
 
     /**
@@ -207,7 +169,7 @@ public final class CdatCommand implements Callable<Integer> {
             if (!replay.isLive() && !Replay.MODE_REPLAYS.equals(System.getProperty(CiatCommand.MODE_PROPERTY))
                     && CiatCommand.replaysFit(parts, replay.traces().size())) {
                 try {
-                    List<Cdat> sims = PartitionedCdat.runRouted(replay, parts, make, cfgs, r.hpux);
+                    List<Cdat> sims = PartitionedCdat.runRouted(replay, parts, make, cfgs, r.replay.hpux());
                     mode = replay.partitionMode();
                     return sims;
                 } catch (BadInputException e) {
@@ -250,13 +212,7 @@ public final class CdatCommand implements Callable<Integer> {
 
     /** The CDAT of configuration {@code c}, one of {@code of} in this run, with this command's options. */
     private Cdat cdat(CdatConfig c, int of) {
-        CdatOptions o = new CdatOptions();
-        o.memoryFile = memory;
-        o.hpux = r.hpux;
-        o.check = check;
-        o.json = json;
-        o.suffix = of > 1 ? c.name : null;
-        return new Cdat(c, o);
+        return new Cdat(c, cdat.cdatOptions(c, of, r.replay.hpux()));
     }
 
     /**
@@ -267,7 +223,7 @@ public final class CdatCommand implements Callable<Integer> {
         String base = ts[0].base();
         List<Path> ins = RunFiles.traceInputs(ts);
         ins.addAll(configFiles);
-        ins.add(memory != null ? memory : Path.of(base + ".memory"));
+        ins.add(cdat.memory() != null ? cdat.memory() : Path.of(base + ".memory"));
         List<Path> outs = new ArrayList<>();
         for (CdatConfig c : cfgs) {
             String suffix = cfgs.size() > 1 ? c.name : null;
@@ -279,8 +235,8 @@ public final class CdatCommand implements Callable<Integer> {
                 outs.add(Cdat.output(base, suffix, "cdat_general.0"));
             }
         }
-        if (json != null) {
-            outs.add(json);
+        if (cdat.json() != null) {
+            outs.add(cdat.json());
         }
         RunFiles.check(ins, outs);
     }
@@ -296,19 +252,5 @@ public final class CdatCommand implements Callable<Integer> {
                 sims.forEach(Cdat::abandon);
             }
         }
-    }
-
-    private static void summary(PrintWriter out, CdatResult res) {
-        CdatConfig c = res.config;
-        Counters a = res.aggregate;
-        long[] d = a.streams[Counters.DATA];
-        long acc = d[Counters.HIT] + d[Counters.MISS];
-        out.printf(Locale.ROOT, "cdat: %s: %d processors in %d nodes, protocol %d, %s; data %d accesses, %.2f%%"
-                + " hits; misses %.2f%% local, %.2f%% remote; %d transactions, average latency %.4f%n",
-                c.name, c.processors(), c.nodes, c.protocol, c.pagePolicy.label(), acc,
-                acc == 0 ? 0.0 : 100.0 * d[Counters.HIT] / acc,
-                d[Counters.MISS] == 0 ? 0.0 : 100.0 * d[Counters.MISS_LOCAL] / d[Counters.MISS],
-                d[Counters.MISS] == 0 ? 0.0 : 100.0 * d[Counters.MISS_REMOTE] / d[Counters.MISS],
-                a.totalTransactions(), a.averageLatency());
     }
 }

@@ -4,7 +4,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.dsmscope.ciat.Ciat;
 import org.dsmscope.ciat.CiatOptions;
@@ -12,9 +11,9 @@ import org.dsmscope.ciat.CiatResult;
 import org.dsmscope.ciat.CiatRouter;
 import org.dsmscope.ciat.ParallelCiat;
 import org.dsmscope.ciat.Partitioned;
-import org.dsmscope.ciat.age.AccessAge;
-import org.dsmscope.ciat.comm.CommStats;
-import org.dsmscope.ciat.memory.AddressRanges;
+import org.dsmscope.options.CiatFlags;
+import org.dsmscope.options.Partitions;
+import org.dsmscope.options.Summary;
 import org.dsmscope.replay.Replay;
 import org.dsmscope.replay.ReplayOptions;
 import org.dsmscope.trace.BadInputException;
@@ -44,36 +43,9 @@ public final class CiatCommand implements Callable<Integer> {
     @CommandLine.Mixin
     ReplayArgs r = new ReplayArgs();
 
-    @Option(names = "-ciat_events", description = "write the communication event trace NAME.p.ciat_events")
-    boolean events;
-
-    @Option(names = "--json", paramLabel = "FILE", description = "also write the results as JSON")
-    Path json;
-
-    @Option(names = "--age-scope", paramLabel = "thread|global",
-            description = "access age per thread's stream (default) or over the interleaved stream")
-    String ageScope = "thread";
-
-    @Option(names = "--age-granularity", paramLabel = "BYTES",
-            description = "access-age location size, a power of two (default 1; e.g. 64 for line-sized caches)")
-    int granularity = 1;
-
-    @Option(names = "--sample", paramLabel = "RATE",
-            description = "sampled access age (SHARDS) at this rate, 0 < RATE <= 1 (default 1: exact)")
-    double sample = 1;
-
-    @Option(names = "--busy1", paramLabel = "N", description = "busy time of a one-thread run, for the speedup")
-    long busy1 = -1;
-
-    @Option(names = "--spin-as-wait",
-            description = "book spin-waiting as imbalance (lock spins: contention) instead of as spin time")
-    boolean spinAsWait;
-
-    @Option(names = "--private-range", paramLabel = "LO-HI", description = "a private address range (repeatable)")
-    List<String> privateRanges = new ArrayList<>();
-
-    @Option(names = "--shared-range", paramLabel = "LO-HI", description = "a shared address range (repeatable)")
-    List<String> sharedRanges = new ArrayList<>();
+    /** CIAT's options, shared with {@code dsmscope cluster ciat} (options module). */
+    @CommandLine.Mixin
+    CiatFlags ciat = new CiatFlags();
 
     @Option(names = "--partitions", paramLabel = "N",
             description = {"parallel analysis: CIAT's work in N address partitions on N threads, each replaying",
@@ -111,7 +83,7 @@ public final class CiatCommand implements Callable<Integer> {
             err.flush();
         }
         RunFiles.warnUnverified(spec.commandLine().getErr(), replay.unverified());
-        summary(done.result(), done.written());
+        Summary.ciat(spec.commandLine().getOut(), done.result(), done.written());
         if (replay.problemCount() > 0) {
             problems(replay, done.written());
         }
@@ -162,11 +134,7 @@ public final class CiatCommand implements Callable<Integer> {
 
     /** The number of partitions {@code --partitions N} asks for (0: one per core), checked (also EXPLAIN's). */
     static int partitionCount(int partitions) {
-        int parts = partitions == 0 ? Runtime.getRuntime().availableProcessors() : partitions;
-        if (parts < 1 || parts > 1024) {
-            throw new UserError("option --partitions: value " + partitions + " out of range (0..1024)");
-        }
-        return parts;
+        return Partitions.count(partitions, Runtime.getRuntime().availableProcessors());
     }
 
     /** What a CIAT run gave: its results and the files it wrote, report first. */
@@ -298,44 +266,6 @@ public final class CiatCommand implements Callable<Integer> {
 
     /** The CIAT options these command-line options give (also used by on-the-fly CIAT). */
     CiatOptions ciatOptions() {
-        CiatOptions o = new CiatOptions();
-        o.events = events;
-        o.json = json;
-        switch (ageScope.toLowerCase(Locale.ROOT)) {
-            case "thread": o.ageScope = AccessAge.Scope.THREAD; break;
-            case "global": o.ageScope = AccessAge.Scope.GLOBAL; break;
-            default: throw new UserError("option --age-scope: '" + ageScope + "' is not thread or global");
-        }
-        o.ageGranularity = granularity;
-        o.sampleRate = sample;
-        o.busy1 = busy1;
-        o.spinAsWait = spinAsWait;
-        AddressRanges r = new AddressRanges();
-        if (this.r.hpux) {
-            r.hpux();
-        }
-        for (String s : privateRanges) {
-            long[] lh = AddressRanges.parse("--private-range", s);
-            r.addPrivate(lh[0], lh[1]);
-        }
-        for (String s : sharedRanges) {
-            long[] lh = AddressRanges.parse("--shared-range", s);
-            r.addShared(lh[0], lh[1]);
-        }
-        o.ranges = r;
-        return o;
-    }
-
-    private void summary(CiatResult res, List<Path> written) {
-        PrintWriter out = spec.commandLine().getOut();
-        long loads = res.aggregate.mix.totalLoads(-1);
-        long stores = res.aggregate.mix.totalStores(-1);
-        CommStats c = res.aggregate.comm;
-        out.printf(Locale.ROOT, "ciat: %d threads, %d phases, %d loads, %d stores; RAW %d WAR %d WAW %d RAR %d%n",
-                res.threads, res.phases.size(), loads, stores, c.raw, c.war, c.waw, c.rar);
-        for (Path p : written) {
-            out.println("ciat: wrote " + p);
-        }
-        out.flush();
+        return ciat.ciatOptions(r.replay.hpux());
     }
 }

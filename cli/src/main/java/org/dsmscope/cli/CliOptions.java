@@ -3,6 +3,7 @@ package org.dsmscope.cli;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.dsmscope.options.ReadFlags;
 import org.dsmscope.trace.Codec;
 
 /** Parsing of the trace options several commands share (byte order, trace type, codec, output names). */
@@ -12,14 +13,7 @@ final class CliOptions {
 
     /** {@code big} / {@code little} → the byte order; null → {@code dflt}. */
     static ByteOrder byteOrder(String s, ByteOrder dflt) {
-        if (s == null) {
-            return dflt;
-        }
-        switch (s.toLowerCase()) {
-            case "big": case "big-endian": return ByteOrder.BIG_ENDIAN;
-            case "little": case "little-endian": return ByteOrder.LITTLE_ENDIAN;
-            default: throw new UserError("unknown byte order '" + s + "' (expected big or little)");
-        }
+        return ReadFlags.byteOrder(s, dflt);
     }
 
     /** The codec for {@code --type normal|compressed} and {@code --codec}. */

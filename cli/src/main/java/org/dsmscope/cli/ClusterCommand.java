@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -89,7 +90,9 @@ public final class ClusterCommand implements Callable<Integer> {
         cmd.add("-jar");
         cmd.add(jar.toString());
         cmd.addAll(args);
-        Process p = new ProcessBuilder(cmd).inheritIO().start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).inheritIO();
+        sparkUser(pb.environment(), args, System.getProperty("user.name"));
+        Process p = pb.start();
         int status = -1;
         try {
             status = p.waitFor();
@@ -99,6 +102,31 @@ public final class ClusterCommand implements Callable<Integer> {
             if (making != null) {
                 keep(making, status == 0 ? archive(jar) : null);
             }
+        }
+    }
+
+    /**
+     * Sets {@code SPARK_USER} to {@code user} in the child's environment {@code env} for a local master (no {@code
+     * --master}, or {@code local…}) where it is unset: Spark then takes the application's user from it instead of
+     * initializing Hadoop's {@code UserGroupInformation}, which parses Hadoop's default configuration, about a
+     * quarter of the Spark context's start (cluster/README.md "Running it"). Other masters keep Hadoop's user (a
+     * secured cluster's may differ from the account's name).
+     */
+    static void sparkUser(Map<String, String> env, List<String> args, String user) {
+        if (env.containsKey("SPARK_USER") || user == null || user.isEmpty()) {
+            return;
+        }
+        String master = null;
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (a.equals("--master") && i + 1 < args.size()) {
+                master = args.get(i + 1);
+            } else if (a.startsWith("--master=")) {
+                master = a.substring("--master=".length());
+            }
+        }
+        if (master == null || master.startsWith("local")) {
+            env.put("SPARK_USER", user);
         }
     }
 

@@ -74,12 +74,12 @@ public final class OnTheFlyCdat extends OnTheFlySink {
 
             @Override
             public List<Path> outputs() {
-                return c.json == null ? List.of() : List.of(c.json);
+                return c.cdat.json() == null ? List.of() : List.of(c.cdat.json());
             }
 
             @Override
             public List<Path> inputs() {
-                return c.memory == null ? List.of() : List.of(c.memory);
+                return c.cdat.memory() == null ? List.of() : List.of(c.cdat.memory());
             }
         };
     }

@@ -86,7 +86,7 @@ public final class OnTheFlyCiat extends OnTheFlySink {
 
             @Override
             public List<Path> outputs() {
-                return c.json == null ? List.of() : List.of(c.json);
+                return c.ciat.json() == null ? List.of() : List.of(c.ciat.json());
             }
         };
     }

@@ -91,7 +91,7 @@ public final class SweepCommand implements Callable<Integer> {
         for (Sweep.Point p : points) {
             CdatOptions o = new CdatOptions();
             o.memoryFile = memory;
-            o.hpux = r.hpux;
+            o.hpux = r.replay.hpux();
             o.suffix = p.config().name;
             Cdat sim = new Cdat(p.config(), o);
             sims.add(sim);

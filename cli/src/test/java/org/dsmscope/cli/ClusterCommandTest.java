@@ -77,4 +77,21 @@ class ClusterCommandTest {
         assertNull(ClusterCommand.classArchive(jar, cmd, "-Xmx2g -Xshare:off", List.of("ciat", "fj.4")));
         assertTrue(cmd.isEmpty(), cmd.toString());
     }
+
+    @Test
+    void aLocalMastersChild_takesItsUserFromSparkUser_otherMastersKeepHadoops() {
+        java.util.Map<String, String> env = new java.util.HashMap<>();
+        ClusterCommand.sparkUser(env, List.of("ciat", "--master", "local[2]", "fj.4"), "ann");
+        assertEquals("ann", env.get("SPARK_USER"));
+        env.clear();
+        ClusterCommand.sparkUser(env, List.of("ciat", "fj.4"), "ann");
+        assertEquals("ann", env.get("SPARK_USER"), "no --master: local[*]");
+        env.clear();
+        ClusterCommand.sparkUser(env, List.of("ciat", "--master=spark://h:7077", "fj.4"), "ann");
+        ClusterCommand.sparkUser(env, List.of("ciat", "--master", "yarn", "fj.4"), "ann");
+        assertTrue(env.isEmpty(), env.toString());
+        env.put("SPARK_USER", "bob");
+        ClusterCommand.sparkUser(env, List.of("ciat", "fj.4"), "ann");
+        assertEquals("bob", env.get("SPARK_USER"), "the user's own setting is kept");
+    }
 }

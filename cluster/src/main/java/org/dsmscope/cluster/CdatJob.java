@@ -8,10 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import java.util.function.IntFunction;
@@ -19,16 +16,15 @@ import org.dsmscope.cdat.Cdat;
 import org.dsmscope.cdat.CdatOptions;
 import org.dsmscope.cdat.CdatPart;
 import org.dsmscope.cdat.CdatRouter;
-import org.dsmscope.cdat.CdatResult;
-import org.dsmscope.cdat.Counters;
 import org.dsmscope.cdat.PartitionedCdat;
 import org.dsmscope.cdat.config.CdatConfig;
+import org.dsmscope.options.CdatFlags;
+import org.dsmscope.options.Summary;
 import org.dsmscope.replay.Replay;
 import org.dsmscope.replay.ReplayContext;
 import org.dsmscope.trace.BadInputException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
@@ -36,7 +32,8 @@ import picocli.CommandLine.Parameters;
  * "Partitioning", cdat/README.md "Partitions"): the prescan and plan on the driver, records shuffled to the
  * partitions by cache set ({@link CdatRouter}, cluster/README.md "What is shuffled"), partition k of N of every
  * configuration in Spark task k ({@link CdatPart}s back), {@link Cdat#mergeParts} on the driver. Report and JSON are
- * those of {@code dsmscope cdat}; configurations that ask for traffic traces are refused (not merged here).
+ * those of {@code dsmscope cdat}, and so are the options (options module); configurations that ask for traffic
+ * traces are refused (not merged here).
  */
 @Command(name = "cdat", sortOptions = false, separator = " ",
         description = {"CDAT on a Spark cluster; outputs identical to dsmscope cdat's. Forms:",
@@ -44,28 +41,17 @@ import picocli.CommandLine.Parameters;
             "  cdat [--master URL] [options] [CALLS_URI] TRACE_URI --config cfg_file --config cfg_file ..."})
 final class CdatJob extends PartitionJob implements Callable<Integer> {
     private static final long serialVersionUID = 1L;
+    private static final String USAGE = "cdat [CALLS_URI] TRACE_URI cfg_file";
 
     @Parameters(arity = "1..3", paramLabel = "ARGS", description = "[CALLS_URI] TRACE_URI cfg_file")
     List<String> args = new ArrayList<>();
 
     @CommandLine.Mixin
-    ReplayFlags flags = new ReplayFlags();
-
-    @CommandLine.Mixin
     transient SparkFlags spark = new SparkFlags();
 
-    @Option(names = "--config", paramLabel = "cfg_file", description = "a configuration to simulate (repeatable)")
-    List<String> configs = new ArrayList<>();
-
-    @Option(names = "--memory", paramLabel = "FILE",
-            description = "memory usage file for RR2 and Oracle (default: trace_file.p.memory), read by every task")
-    String memory;
-
-    @Option(names = "--check", description = "run the coherence checker beside the simulation (slower)")
-    boolean check;
-
-    @Option(names = "--json", paramLabel = "FILE", description = "also write the results as JSON (one configuration)")
-    String json;
+    /** CDAT's options, {@code dsmscope cdat}'s (options module). */
+    @CommandLine.Mixin
+    CdatFlags cdat = new CdatFlags();
 
     @CommandLine.Spec
     transient CommandLine.Model.CommandSpec spec;
@@ -76,17 +62,16 @@ final class CdatJob extends PartitionJob implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        flags.replayOptions();
         List<String> sets = new ArrayList<>(args);
         List<CdatConfig> cfgs = configurations(sets);
         if (sets.isEmpty() || sets.size() > 2) {
             throw new ClusterError("cluster cdat: give [CALLS_URI] TRACE_URI and a configuration; got " + args);
         }
+        replayOptions();
+        spark.partitions(1); // --partitions checked before Spark starts
         detailed = TraceInput.of(sets.get(sets.size() - 1), spark.read);
         calls = sets.size() == 2 ? TraceInput.of(sets.get(0), spark.read) : null;
-        if (memory != null) {
-            memory = Path.of(memory).toAbsolutePath().toString();
-        }
+        flags.warnUnused(spec);
         PrintWriter err = spec.commandLine().getErr();
         try (SparkRun run = new SparkRun("cluster cdat", spark.master, "dsmscope cluster cdat " + detailed.name(),
                 spark.conf, err, spark.showProgress())) {
@@ -107,10 +92,9 @@ final class CdatJob extends PartitionJob implements Callable<Integer> {
                     for (Serializable v : got) {
                         mine.add(((CdatPart[]) v)[i]);
                     }
-                    CdatOptions o = options(cfgs.get(i), cfgs.size());
-                    o.json = json == null ? null : Path.of(json);
+                    CdatOptions o = cdat.cdatOptions(cfgs.get(i), cfgs.size(), flags.hpux());
                     Cdat sim = Cdat.mergeParts(cfgs.get(i), o, mine, d.replay, d.outputBase());
-                    summary(out, sim.result());
+                    Summary.cdat(out, sim.result());
                     for (Path p : sim.written()) {
                         out.println("cdat: wrote " + p);
                     }
@@ -123,11 +107,6 @@ final class CdatJob extends PartitionJob implements Callable<Integer> {
         return 0;
     }
 
-    @Override
-    ReplayFlags flags() {
-        return flags;
-    }
-
     /** The lines of every configuration's cache sets, as {@code dsmscope cdat --partitions} routes them. */
     @Override
     Function<ReplayContext, Replay.Router> routing(int parts) {
@@ -135,7 +114,7 @@ final class CdatJob extends PartitionJob implements Callable<Integer> {
         for (int i = 0; i < cfgNames.size(); i++) {
             cfgs.add(CdatConfig.parse(cfgNames.get(i), cfgTexts.get(i)));
         }
-        return CdatRouter.of(cfgs, flags.hpux, parts);
+        return CdatRouter.of(cfgs, flags.hpux(), parts);
     }
 
     @Override
@@ -143,14 +122,14 @@ final class CdatJob extends PartitionJob implements Callable<Integer> {
         List<Cdat> sims = new ArrayList<>();
         for (int i = 0; i < cfgNames.size(); i++) {
             CdatConfig c = CdatConfig.parse(cfgNames.get(i), cfgTexts.get(i));
-            CdatOptions o = options(c, cfgNames.size());
+            CdatOptions o = cdat.cdatOptions(c, cfgNames.size(), flags.hpux());
             o.writeFiles = false; // the driver writes the report and JSON
             sims.add(new Cdat(c, o));
         }
         boolean done = false;
         try {
-            new Replay(in.detailed, in.calls, flags.replayOptions()).runPartition(plan, k,
-                    PartitionedCdat.fanout(sims), routed);
+            new Replay(in.detailed, in.calls, replayOptions()).runPartition(plan, k, PartitionedCdat.fanout(sims),
+                    routed);
             CdatPart[] parts = new CdatPart[sims.size()];
             for (int i = 0; i < parts.length; i++) {
                 parts[i] = sims.get(i).part();
@@ -165,66 +144,26 @@ final class CdatJob extends PartitionJob implements Callable<Integer> {
     }
 
     /**
-     * The configurations, parsed and checked ({@code --config}, else the last positional argument, removed from
-     * {@code sets}); their texts kept for the tasks.
+     * The configurations, parsed and checked as {@code dsmscope cdat} checks them ({@code --config}, else the last
+     * positional argument, removed from {@code sets}), none with traffic traces; their texts kept for the tasks.
      */
     private List<CdatConfig> configurations(List<String> sets) {
-        List<String> files = new ArrayList<>(configs);
-        if (files.isEmpty()) {
-            if (sets.size() < 2) {
-                throw new ClusterError("cluster cdat: no configuration file given; usage: cdat [CALLS_URI] TRACE_URI"
-                        + " cfg_file");
-            }
-            files.add(sets.remove(sets.size() - 1));
-        }
-        List<CdatConfig> cfgs = new ArrayList<>();
-        Set<String> names = new HashSet<>();
-        for (String f : files) {
-            CdatConfig c = CdatConfig.parse(Path.of(f));
-            if (!names.add(c.name)) {
-                throw new ClusterError("cluster cdat: two configurations are named '" + c.name + "' (their outputs"
-                        + " would collide): give one a 'name = ...' item");
-            }
+        List<Path> files = cdat.configFiles(sets, 2, "cluster cdat", USAGE);
+        List<CdatConfig> cfgs = cdat.configurations(files, "cluster cdat");
+        for (int i = 0; i < cfgs.size(); i++) {
+            CdatConfig c = cfgs.get(i);
+            Path f = files.get(i);
             if (c.detailedTrace || c.generalTrace) {
                 throw new ClusterError(f + ": asks for traffic traces (general_trace / detailed_trace), which cluster"
                         + " cdat does not write: set them to 0, or run dsmscope cdat --partitions N");
             }
             try {
-                cfgTexts.add(Files.readString(Path.of(f), StandardCharsets.UTF_8));
+                cfgTexts.add(Files.readString(f, StandardCharsets.UTF_8));
             } catch (IOException e) {
                 throw new BadInputException(f + ": cannot read CDAT configuration file: " + e.getMessage());
             }
             cfgNames.add(c.name);
-            cfgs.add(c);
-        }
-        if (json != null && cfgs.size() > 1) {
-            throw new ClusterError("option --json: one file per configuration; give one configuration");
         }
         return cfgs;
-    }
-
-    /** The CDAT options of configuration {@code c}, one of {@code of} in this run (as {@code dsmscope cdat}'s). */
-    private CdatOptions options(CdatConfig c, int of) {
-        CdatOptions o = new CdatOptions();
-        o.memoryFile = memory == null ? null : Path.of(memory);
-        o.hpux = flags.hpux;
-        o.check = check;
-        o.suffix = of > 1 ? c.name : null;
-        return o;
-    }
-
-    /** The summary line of {@code dsmscope cdat}. */
-    private static void summary(PrintWriter out, CdatResult res) {
-        CdatConfig c = res.config;
-        Counters a = res.aggregate;
-        long[] d = a.streams[Counters.DATA];
-        long acc = d[Counters.HIT] + d[Counters.MISS];
-        out.printf(Locale.ROOT, "cdat: %s: %d processors in %d nodes, protocol %d, %s; data %d accesses, %.2f%%"
-                + " hits; misses %.2f%% local, %.2f%% remote; %d transactions, average latency %.4f%n",
-                c.name, c.processors(), c.nodes, c.protocol, c.pagePolicy.label(), acc,
-                acc == 0 ? 0.0 : 100.0 * d[Counters.HIT] / acc,
-                d[Counters.MISS] == 0 ? 0.0 : 100.0 * d[Counters.MISS_LOCAL] / d[Counters.MISS],
-                d[Counters.MISS] == 0 ? 0.0 : 100.0 * d[Counters.MISS_REMOTE] / d[Counters.MISS],
-                a.totalTransactions(), a.averageLatency());
     }
 }

@@ -46,6 +46,7 @@ public final class ClusterMain implements Runnable {
         });
         cl.setParameterExceptionHandler((e, a) -> {
             err.println("dsmscope: " + e.getMessage());
+            err.println("Try '" + e.getCommandLine().getCommandSpec().qualifiedName() + " --help' for usage.");
             err.flush();
             return 2;
         });

@@ -29,7 +29,7 @@ final class Driver implements AutoCloseable {
         PartitionJob.Inputs in = job.open(run.hadoopConfiguration(), null);
         boolean ok = false;
         try {
-            Replay replay = new Replay(in.detailed, in.calls, job.flags().replayOptions());
+            Replay replay = new Replay(in.detailed, in.calls, job.replayOptions());
             Replay.Plan plan = replay.plan(parts, job.routing(parts) != null);
             ok = true;
             return new Driver(job, in, replay, plan);

@@ -6,9 +6,13 @@ import java.nio.file.Path;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 import org.apache.hadoop.conf.Configuration;
+import org.dsmscope.options.ReadFlags;
+import org.dsmscope.options.ReplayFlags;
 import org.dsmscope.replay.Replay;
 import org.dsmscope.replay.ReplayContext;
+import org.dsmscope.replay.ReplayOptions;
 import org.dsmscope.trace.TraceSet;
+import picocli.CommandLine;
 
 /**
  * The work of one Spark task (SPEC §4 "Partitioning"): partition k of the driver's plan, replayed from the trace
@@ -24,8 +28,25 @@ abstract class PartitionJob implements Serializable {
     /** The call traces, or null. */
     TraceInput calls;
 
-    /** The replay options. */
-    abstract ReplayFlags flags();
+    /** True if every trace set is read where it lies (no copy through Hadoop: tasks need no Hadoop configuration). */
+    boolean direct() {
+        return detailed.direct() && (calls == null || calls.direct());
+    }
+
+    /** The replay model's options ({@code dsmscope ciat|cdat}'s, options module). */
+    @CommandLine.Mixin
+    ReplayFlags flags = new ReplayFlags();
+
+    /** How the trace files are read ({@code dsmscope ciat|cdat}'s, options module). */
+    @CommandLine.Mixin
+    ReadFlags read = new ReadFlags();
+
+    /** The replay options of the command line, checked (as {@code dsmscope ciat|cdat} check them). */
+    ReplayOptions replayOptions() {
+        ReplayOptions o = flags.replayOptions(read);
+        o.validate();
+        return o;
+    }
 
     /**
      * Partition k of {@code plan.parts()}: the shippable result of its analysis; thread t's records from {@code

@@ -21,7 +21,6 @@ import org.apache.spark.api.java.function.Function2;
 import org.apache.spark.api.java.function.PairFlatMapFunction;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.util.LongAccumulator;
-import org.apache.spark.util.SerializableConfiguration;
 import org.dsmscope.replay.Replay;
 import org.dsmscope.replay.RouteSplitter;
 import org.dsmscope.trace.BadInputException;
@@ -96,8 +95,8 @@ final class Shuffle {
         private static final long serialVersionUID = 1L;
         private final PartitionJob job;
         private final Broadcast<Replay.Plan> plan;
-        private final SerializableConfiguration hadoop;
         private final String root;
+        private final Tasks tasks;
         private final LongAccumulator read;
         private final LongAccumulator routed;
 
@@ -105,8 +104,8 @@ final class Shuffle {
         Split(Tasks tasks, LongAccumulator read, LongAccumulator routed) {
             this.job = tasks.job;
             this.plan = tasks.plan;
-            this.hadoop = tasks.hadoop;
             this.root = tasks.root;
+            this.tasks = tasks;
             this.read = read;
             this.routed = routed;
         }
@@ -132,13 +131,13 @@ final class Shuffle {
                 this.block = blockBytes(parts);
                 try {
                     scratch = job.detailed.scratch();
-                    Path file = job.detailed.file(t, scratch, hadoop.value(), root);
+                    Path file = job.detailed.file(t, scratch, tasks.hadoop(), root);
                     WritableByteChannel[] out = new WritableByteChannel[parts];
                     for (int k = 0; k < parts; k++) {
                         out[k] = new BlockOut(k);
                     }
                     split = new RouteSplitter(file, t, RouteSplitter.router(p, job.routing(parts)),
-                            job.flags().replayOptions(), out);
+                            job.replayOptions(), out);
                 } catch (BadInputException | UncheckedIOException e) {
                     failed(e.getMessage());
                 }

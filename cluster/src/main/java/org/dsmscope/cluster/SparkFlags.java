@@ -2,6 +2,7 @@ package org.dsmscope.cluster;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.dsmscope.options.Partitions;
 import picocli.CommandLine.Option;
 
 /** The options of every cluster command that say where and how the Spark application runs (cluster/README.md). */
@@ -37,10 +38,6 @@ final class SparkFlags {
 
     /** The number of partitions: {@code --partitions}, or {@code dflt} for 0; checked. */
     int partitions(int dflt) {
-        int n = partitions == 0 ? dflt : partitions;
-        if (n < 1 || n > 1024) {
-            throw new ClusterError("option --partitions: value " + partitions + " out of range (0..1024)");
-        }
-        return n;
+        return Partitions.count(partitions, dflt);
     }
 }

@@ -123,8 +123,10 @@ final class SparkRun implements AutoCloseable {
     private List<Serializable> collect(PartitionJob job, Replay.Plan plan) {
         int parts = plan.parts();
         Broadcast<Replay.Plan> shared = sc.broadcast(plan);
-        Tasks tasks = new Tasks(job, shared, new SerializableConfiguration(sc.hadoopConfiguration()),
-                sc.getConf().getInt(HALT_PARTITION, -1), sc.getConf().get(EXECUTOR_ROOT, null));
+        Broadcast<SerializableConfiguration> hadoop = job.direct() ? null
+                : sc.broadcast(new SerializableConfiguration(sc.hadoopConfiguration()));
+        Tasks tasks = new Tasks(job, shared, hadoop, sc.getConf().getInt(HALT_PARTITION, -1),
+                sc.getConf().get(EXECUTOR_ROOT, null));
         Progress shown = progress ? new Progress() : null;
         try {
             if (shuffles(job, plan)) {
@@ -146,6 +148,9 @@ final class SparkRun implements AutoCloseable {
                 shown.close();
             }
             shared.destroy();
+            if (hadoop != null) {
+                hadoop.destroy();
+            }
         }
     }
 

@@ -22,14 +22,19 @@ final class Tasks implements Serializable {
     final PartitionJob job;
     /** The driver's plan. */
     final Broadcast<Replay.Plan> plan;
-    /** The application's Hadoop configuration. */
-    final SerializableConfiguration hadoop;
+    /**
+     * The application's Hadoop configuration, broadcast where a trace set is copied through Hadoop; null where every
+     * task reads the files where they lie (a configuration costs each task some hundred milliseconds of CPU to
+     * serialize and read back).
+     */
+    private final Broadcast<SerializableConfiguration> hadoop;
     /** Test hook {@link SparkRun#HALT_PARTITION}, or -1. */
     private final int halt;
     /** Test hook {@link SparkRun#EXECUTOR_ROOT}, or null. */
     final String root;
 
-    Tasks(PartitionJob job, Broadcast<Replay.Plan> plan, SerializableConfiguration hadoop, int halt, String root) {
+    Tasks(PartitionJob job, Broadcast<Replay.Plan> plan, Broadcast<SerializableConfiguration> hadoop, int halt,
+            String root) {
         this.job = job;
         this.plan = plan;
         this.hadoop = hadoop;
@@ -44,7 +49,7 @@ final class Tasks implements Serializable {
      */
     Outcome replay(int k, String where, IntFunction<ReadableByteChannel> routed) {
         Serializable v;
-        try (PartitionJob.Inputs in = job.open(hadoop.value(), root, routed != null)) {
+        try (PartitionJob.Inputs in = job.open(hadoop(), root, routed != null)) {
             v = job.run(k, plan.value(), in, routed);
         } catch (BadInputException | UncheckedIOException e) {
             return new Outcome(k, null, e.getMessage(), where, false, 0);
@@ -54,6 +59,11 @@ final class Tasks implements Serializable {
             Runtime.getRuntime().halt(137); // the test's killed executor: Spark retries the task elsewhere
         }
         return new Outcome(k, v, null, where, false, 0);
+    }
+
+    /** The Hadoop configuration for copies of the trace set, or null where the files are read where they lie. */
+    org.apache.hadoop.conf.Configuration hadoop() {
+        return hadoop == null ? null : hadoop.value().value();
     }
 
     /** Where this task runs: "executor ID on HOST". */

@@ -1,21 +1,21 @@
-package org.dsmscope.cluster;
+package org.dsmscope.options;
 
-import java.nio.ByteOrder;
-import java.util.Locale;
+import java.io.PrintWriter;
+import java.io.Serializable;
 import org.dsmscope.replay.ReplayOptions;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /**
- * The replay options of seed 000 Appendix B that {@code dsmscope ciat} and {@code cdat} take (cli's {@code
- * ReplayArgs}), as a picocli mixin of the cluster commands. A copy of that list rather than cli's class: cli's
- * options are package-private there, and this one must be serializable, because every Spark task rebuilds its
- * {@link ReplayOptions} from it. {@code --skip-bad-records} is left out: a cluster run stops at the first bad
- * record (cluster/README.md "Errors").
+ * The replay options of seed 000 Appendix B that CIAT and CDAT share (phases, scheduler of {@code -i p}, I/O model,
+ * time conversion), as a picocli mixin of {@code dsmscope ciat|cdat} (through cli's {@code ReplayArgs}) and of
+ * {@code dsmscope cluster ciat|cdat}. Serializable: every Spark task rebuilds its {@link ReplayOptions} from it.
  */
-final class ReplayFlags implements java.io.Serializable {
+public final class ReplayFlags implements Serializable {
     private static final long serialVersionUID = 1L;
 
-    @Option(names = "-HPUX", description = "HP-UX ranges: 0x40000000-0x7fffffff private, all others shared-range")
+    @Option(names = "-HPUX", description = {"HP-UX ranges: 0x40000000-0x7fffffff private, all others shared-range",
+        "(CDAT: under RR1 the private range's pages are placed locally)"})
     boolean hpux;
 
     @Option(names = "-p", description = "spawn and join are invisible: start in a parallel phase")
@@ -60,15 +60,16 @@ final class ReplayFlags implements java.io.Serializable {
     @Option(names = "-mhz", paramLabel = "v", description = "processor clock in MHz for time conversion (default 120)")
     double mhz = 120;
 
-    @Option(names = "--byte-order", paramLabel = "big|little",
-            description = "byte order of headerless trace files (default: big-endian unless detected)")
-    String byteOrder;
+    /** {@code -HPUX}: HP-UX's private and shared ranges (CIAT's memory usage, CDAT's RR1 placement). */
+    public boolean hpux() {
+        return hpux;
+    }
 
-    @Option(names = "--seed-stream", description = "rebuild the instruction stream as seed 000 §3 does")
-    boolean seedStream;
-
-    /** The replay options these command-line options give, checked. */
-    ReplayOptions replayOptions() {
+    /**
+     * The replay options these flags and {@code read} (how the trace files are read) give, not yet checked ({@link
+     * ReplayOptions#validate} names the option out of range).
+     */
+    public ReplayOptions replayOptions(ReadFlags read) {
         ReplayOptions o = new ReplayOptions();
         o.parallelStart = parallelStart;
         o.interleave = interleave;
@@ -84,20 +85,32 @@ final class ReplayFlags implements java.io.Serializable {
         o.diskLatency = diskLatency;
         o.ipc = ipc;
         o.mhz = mhz;
-        o.exactStream = !seedStream;
-        o.byteOrder = byteOrder(byteOrder);
-        o.validate();
+        read.applyTo(o);
         return o;
     }
 
-    private static ByteOrder byteOrder(String s) {
-        if (s == null) {
-            return null;
+    /**
+     * Warns on {@code spec}'s standard error (the analysis goes on) about options given on its command line that
+     * change nothing: the slice length without {@code -i}, the I/O model's options without {@code -handle_io}.
+     */
+    public void warnUnused(CommandLine.Model.CommandSpec spec) {
+        warnUnused(spec, "-i", interleave > 0, "-s"); // -a, -rr_interleaving and -k without -i are refused
+        warnUnused(spec, "-handle_io", handleIo, "-buffered_io", "-asynch_io", "-distributed_io", "-dma_bw",
+                "-disk_latency");
+    }
+
+    private static void warnUnused(CommandLine.Model.CommandSpec spec, String needed, boolean given,
+            String... options) {
+        if (given) {
+            return;
         }
-        switch (s.toLowerCase(Locale.ROOT)) {
-            case "big": case "big-endian": return ByteOrder.BIG_ENDIAN;
-            case "little": case "little-endian": return ByteOrder.LITTLE_ENDIAN;
-            default: throw new ClusterError("unknown byte order '" + s + "' (expected big or little)");
+        CommandLine.ParseResult pr = spec.commandLine().getParseResult();
+        PrintWriter err = spec.commandLine().getErr();
+        for (String name : options) {
+            if (pr != null && pr.hasMatchedOption(name)) {
+                err.println("dsmscope: warning: option " + name + " has no effect without " + needed);
+            }
         }
+        err.flush();
     }
 }
