@@ -20,9 +20,9 @@ import org.dsmscope.trace.TraceWriter;
  * accesses of one page each, the accesses themselves. A thread with branch, procedure or fetch records ({@link
  * RouteCheck#stream}: its instruction stream decides clocks and fetches) goes whole to every partition. Before every
  * call record, the first record after one, and the end, a {@link CallType#ROUTED_AT} record gives its byte offset in
- * the trace file, so that a partition's messages name the positions a serial run names. The live router ({@code RecordRouter}) routes each file
- * with one of these into the partitions' pipes; offline, the streams are written where the caller says (a Spark
- * map task's shuffle blocks) and read back later by
+ * the trace file, so that a partition's messages name the positions a serial run names. The live router ({@code
+ * RecordRouter}) routes each file with one of these into the partitions' pipes; offline, the streams are written
+ * where the caller says (a Spark map task's shuffle blocks) and read back later by
  * {@link Replay#runPartition(Replay.Plan, int, Analysis, java.util.function.IntFunction)}, in another process.
  * The caller drives it a step at a time ({@link #step}), so that what it writes can be shipped as it comes.
  * Nothing is allocated per record.
@@ -34,9 +34,9 @@ public final class RouteSplitter implements AutoCloseable {
     private final Replay.Router route;
     /** Every record of the trace goes to every partition ({@link Prescan#whole}). */
     private final boolean whole;
-    /** Not made by {@link #router}: no prescan said the trace holds only memory and call records, so runs are checked. */
+    /** Not made by {@link #router}: no prescan said which traces hold only memory and call records (runs checked). */
     private final boolean unplanned;
-    /** Per partition: the trace file's offset of the next record, to be placed before what it is written next; or -1. */
+    /** Per partition: the trace file's offset of the next record, placed before what it is written next; or -1. */
     private final long[] pendingAt;
     /** The record just routed was a call: the next one's offset is placed for every partition. */
     private boolean afterCall;
