@@ -33,8 +33,8 @@ import org.dsmscope.trace.TraceSet;
 import org.dsmscope.trace.TraceWriter;
 
 /**
- * SPEC §4 "Partitioning" for CDAT: random trace sets (threads with locks, barriers, branches or none (then routed:
- * each trace file read once, {@link CdatRouter}) and page-crossing
+ * SPEC §4 "Partitioning" for CDAT: random trace sets (threads with locks, barriers, branches or none, routed (each
+ * trace file read once, {@link CdatRouter}; threads with branches whole) or one replay per partition, and page-crossing
  * accesses of 1 to 16 bytes; or {@code -i} process traces with disk I/O) simulated on random machines (every protocol
  * variant, every page policy, {@code -HPUX}, LRU / FIFO / random replacement, with and without interconnect caches,
  * sometimes two configurations in one replay, general and detailed traffic traces on or off) give the same text
@@ -48,14 +48,18 @@ class PartitionedCdatPropertyTest {
     private static final long BARRIER = 0x9000;
     private static final long CODE = 0x2000;
 
-    /** {@code routed}: the traces have no branch records, so that the partitions run routed, and they do. */
+    /**
+     * {@code routed}: the partitions run routed, and they do; with {@code branches} (procedure and branch records,
+     * so fetches) every thread goes whole to every partition.
+     */
     @Property(tries = 30)
     void threadTraces_partitionedRunsEqualTheSerialRun(@ForAll long seed,
-            @ForAll @IntRange(min = 1, max = 5) int threads, @ForAll boolean routed) throws IOException {
+            @ForAll @IntRange(min = 1, max = 5) int threads, @ForAll boolean routed, @ForAll boolean branches)
+            throws IOException {
         Path dir = Files.createTempDirectory("cdat-part");
         try {
             SplittableRandom rnd = new SplittableRandom(seed);
-            TraceSet set = threadTraces(dir, rnd, threads, !routed);
+            TraceSet set = threadTraces(dir, rnd, threads, branches);
             compare(dir, rnd, set, new ReplayOptions(), threads, routed);
         } finally {
             delete(dir);
@@ -95,8 +99,8 @@ class PartitionedCdatPropertyTest {
 
     /**
      * Serial, then 2, 3, 7 and 16 partitions: the same report and JSON for every configuration; {@code routed}:
-     * the partitions run routed ({@link PartitionedCdat#runRouted}), and they do if the trace set routes (thread
-     * thread and process traces without branches).
+     * the partitions run routed ({@link PartitionedCdat#runRouted}), and they do (thread traces with branches too:
+     * their threads go whole to every partition).
      */
     private static void compare(Path dir, SplittableRandom rnd, TraceSet set, ReplayOptions o, int cpus,
             boolean routed) throws IOException {

@@ -41,9 +41,8 @@ import org.dsmscope.cli.CiatCommandTest.Run;
 class PartitionsPropertyTest {
     private static final String[] PARTS = {"2", "3", "7", "16"};
     private static final String[] CIAT_OUTPUTS = {".ciat_report", ".memory", ".ciat_events"};
-    /** The {@code --progress} line's ends for the two ways partitions run trace files. */
+    /** The {@code --progress} line's end for partitions that run routed. */
     private static final String ROUTED = "routed (each trace file read once)";
-    private static final String REPLAYS = "one replay of the trace files per partition";
 
     @Property(tries = 8)
     void ciat_threadTraces_partitionedRunsWriteTheSerialRunsBytes(@ForAll @IntRange(min = 1, max = 8) int threads,
@@ -60,7 +59,8 @@ class PartitionsPropertyTest {
                 args.addAll(List.of("--sample", "0.5"));
             }
             args.add(base);
-            ciatSameBytes(dir, base, args, false);
+            // the threads have procedure and branch records: they go whole to every partition, routed
+            ciatSameBytes(dir, base, args, true);
         });
     }
 
@@ -83,11 +83,11 @@ class PartitionsPropertyTest {
             @ForAll @IntRange(min = 10, max = 200) int accesses, @ForAll long seed, @ForAll boolean hpux)
             throws IOException {
         inTempDir(dir -> {
-            // mostly without branches, so that the partitions run routed; else one replay per partition
-            boolean branches = new SplittableRandom(seed).nextInt(3) == 0;
-            String base = RandomTraces.threads(dir, "t", threads, chunks, accesses, seed, branches);
-            cdatEveryVariant(dir, base, hpux ? List.of("-HPUX") : List.of(), new SplittableRandom(seed),
-                    branches ? REPLAYS : ROUTED);
+            // a third with branch records, a third with fetch records in every other thread: those threads go
+            // whole to every partition, still routed
+            int code = new SplittableRandom(seed).nextInt(3);
+            String base = RandomTraces.threads(dir, "t", threads, chunks, accesses, seed, code == 1, code == 2);
+            cdatEveryVariant(dir, base, hpux ? List.of("-HPUX") : List.of(), new SplittableRandom(seed), ROUTED);
         });
     }
 
@@ -99,6 +99,56 @@ class PartitionsPropertyTest {
             String base = RandomTraces.processes(dir, "s", processes, seed);
             cdatEveryVariant(dir, base, scheduler, new SplittableRandom(seed), ROUTED);
         });
+    }
+
+    /**
+     * Damaged thread traces (bad records in them, some files cut short) with procedure and branch or fetch records,
+     * analysed with {@code --skip-bad-records}: CIAT and every CDAT variant, routed, write the serial run's bytes
+     * (the problems and their positions in the trace files included).
+     */
+    @Property(tries = 3)
+    void damagedTraces_skippingBadRecords_partitionedRunsRouteAndWriteTheSerialRunsBytes(
+            @ForAll @IntRange(min = 1, max = 8) int threads, @ForAll @IntRange(min = 1, max = 3) int chunks,
+            @ForAll @IntRange(min = 10, max = 200) int accesses, @ForAll long seed) throws IOException {
+        inTempDir(dir -> {
+            SplittableRandom rnd = new SplittableRandom(seed);
+            boolean fetches = rnd.nextBoolean();
+            String base = RandomTraces.threads(dir, "t", threads, chunks, accesses, seed, !fetches, fetches);
+            damage(dir, rnd);
+            List<String> args = ciatArgs(dir, rnd.nextBoolean(), false);
+            args.add("--skip-bad-records");
+            args.add(base);
+            ciatSameBytes(dir, base, args, true);
+            cdatEveryVariant(dir, base, List.of("--skip-bad-records"), rnd, ROUTED);
+        });
+    }
+
+    /**
+     * Damages the trace files in {@code dir}: in most of them 1 to 4 words after the header replaced by an unknown
+     * record tag or call type (the reader skips them, and a call record's parts after one), some cut short.
+     */
+    private static void damage(Path dir, SplittableRandom rnd) throws IOException {
+        List<Path> files;
+        try (Stream<Path> s = Files.list(dir)) {
+            files = s.filter(f -> f.getFileName().toString().matches(".*\\.\\d+\\.\\d+")).sorted().toList();
+        }
+        for (Path f : files) {
+            long words = Files.size(f) / 8;
+            if (words < 4 || rnd.nextInt(4) == 0) {
+                continue;
+            }
+            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(f,
+                    java.nio.file.StandardOpenOption.WRITE)) {
+                for (int i = 0, n = 1 + rnd.nextInt(4); i < n; i++) {
+                    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(8).putLong(rnd.nextBoolean()
+                            ? 0x00001FF0_00000000L : 0x20000000_12345678L).flip();
+                    ch.write(b, 8 * (1 + rnd.nextLong(words - 1)));
+                }
+                if (rnd.nextInt(4) == 0) {
+                    ch.truncate(8 * (words / 2) + rnd.nextInt(8));
+                }
+            }
+        }
     }
 
     /**

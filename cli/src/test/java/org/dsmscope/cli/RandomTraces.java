@@ -60,6 +60,15 @@ final class RandomTraces {
      */
     static String threads(Path dir, String name, int threads, int chunks, int accesses, long seed,
             boolean branches) {
+        return threads(dir, name, threads, chunks, accesses, seed, branches, false);
+    }
+
+    /**
+     * As {@link #threads(Path, String, int, int, int, long, boolean)}; with {@code fetches} the odd threads write an
+     * instruction-fetch record before each memory record, as a Lackey import does, and no branches.
+     */
+    static String threads(Path dir, String name, int threads, int chunks, int accesses, long seed,
+            boolean branches, boolean fetches) {
         SplittableRandom plan = new SplittableRandom(seed);
         boolean[] markerAfter = new boolean[chunks];
         for (int c = 0; c < chunks; c++) {
@@ -71,8 +80,9 @@ final class RandomTraces {
         for (int t = 0; t < threads; t++) {
             Path f = dir.resolve(TraceSet.fileName(name, threads, t));
             try (TraceWriter w = TraceWriter.create(f, TraceWriter.Options.classic().endRecord(true))) {
-                new ThreadWriter(w, t, threads, new SplittableRandom(seed * 0x9E3779B97F4A7C15L + t), branches)
-                        .run(markerAfter, accesses, serialMarker, stopResume);
+                boolean fetching = fetches && t % 2 == 1;
+                new ThreadWriter(w, t, threads, new SplittableRandom(seed * 0x9E3779B97F4A7C15L + t),
+                        branches && !fetching, fetching).run(markerAfter, accesses, serialMarker, stopResume);
                 w.finish();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
@@ -108,9 +118,11 @@ final class RandomTraces {
         private long pc = CODE;
 
         private final boolean branches;
+        private final boolean fetches;
 
-        ThreadWriter(TraceWriter w, int t, int threads, SplittableRandom rnd, boolean branches) {
+        ThreadWriter(TraceWriter w, int t, int threads, SplittableRandom rnd, boolean branches, boolean fetches) {
             this.branches = branches;
+            this.fetches = fetches;
             this.w = w;
             this.t = t;
             this.threads = threads;
@@ -123,6 +135,9 @@ final class RandomTraces {
         }
 
         private void mem(boolean store, int size, long addr) {
+            if (fetches) {
+                w.fetch(pc, 4);
+            }
             w.memory(store || size == 0 ? MemType.STORE : MemType.LOAD, size,
                     size == 16 ? MemType.VECTOR : MemType.FIXED, addr);
             instr++;

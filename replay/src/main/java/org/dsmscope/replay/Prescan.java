@@ -26,6 +26,11 @@ final class Prescan implements java.io.Serializable {
     final boolean[] hasFetch;
     /** Per thread: it can be routed ({@link RouteCheck}; only when {@link #checkRoutes} was asked for). */
     final boolean[] routable;
+    /**
+     * Per thread: it holds branch, procedure or fetch records ({@link RouteCheck#stream}), so a routed replay gives
+     * every partition all its records (only when {@link #checkRoutes} was asked for).
+     */
+    final boolean[] whole;
     private boolean checkRoutes;
     /** Number of leading call records whose times come from the call trace (all of them unless it mismatched). */
     final long[] usableCalls;
@@ -50,6 +55,7 @@ final class Prescan implements java.io.Serializable {
         this.problems = problems;
         hasFetch = new boolean[n];
         routable = new boolean[n];
+        whole = new boolean[n];
         usableCalls = new long[n];
         skeletons = new Skeleton[n];
         records = new long[n];
@@ -284,6 +290,7 @@ final class Prescan implements java.io.Serializable {
         for (int t = 0; t < n; t++) {
             hasFetch[t] = parts[worker[t]].hasFetch[t];
             routable[t] = parts[worker[t]].routable[t];
+            whole[t] = parts[worker[t]].whole[t];
             usableCalls[t] = parts[worker[t]].usableCalls[t];
             records[t] = parts[worker[t]].records[t];
         }
@@ -506,7 +513,8 @@ final class Prescan implements java.io.Serializable {
             close(c);
         }
         sk.instructions = hasFetch[t] ? instrB : instrA;
-        routable[t] = route != null && route.routable && !hasFetch[t];
+        routable[t] = route != null && route.routable;
+        whole[t] = route != null && (route.stream || hasFetch[t]);
         if (skeleton && hasFetch[t]) {
             System.arraycopy(boundB, 0, sk.boundAt, 0, sk.bounds);
             System.arraycopy(ioB, 0, sk.ioAt, 0, sk.ios);

@@ -429,16 +429,18 @@ public final class Replay implements ReplayContext {
      * serial run and delivers its accesses in the serial order with the serial clocks; its context says
      * {@link ReplayContext#routed}; with {@code -i} the slice engine runs the gaps so ({@code SliceEngine}).
      * {@code routing} is asked once, after the prescan, with this replay as context (its work profile and threads).
-     * Runs as {@link #runInPartitions} instead ({@link #partitionMode()} says which) for a live replay,
-     * {@link ReplayOptions#skipBadRecords}, one partition, and trace sets in which a trace has branch, procedure or
-     * fetch records or a loop of loads that could be a spin ({@link RouteCheck}).
+     * A trace with branch, procedure or fetch records goes whole to every partition (its instruction stream decides
+     * clocks and fetches). With {@link ReplayOptions#skipBadRecords} the router's reader skips the bad records (the
+     * prescan has listed them, as in a serial run), and every partition's messages name positions in the trace files.
+     * Runs as {@link #runInPartitions} instead ({@link #partitionMode()} says which) for a live replay, one
+     * partition, and trace sets in which a trace has a loop of loads that could be a spin ({@link RouteCheck}).
      */
     public <A extends Analysis> List<A> runRouted(int parts, java.util.function.IntFunction<A> factory,
             java.util.function.Function<ReplayContext, Router> routing) {
         if (parts < 1 || parts > 1024) {
             throw new BadInputException("partitions: " + parts + " out of range (1..1024)");
         }
-        if (source != null || parts == 1 || o.skipBadRecords) {
+        if (source != null || parts == 1) {
             return runInPartitions(parts, factory);
         }
         prescan(parts, true);
@@ -446,7 +448,7 @@ public final class Replay implements ReplayContext {
             return runInPartitions(parts, factory);
         }
         mode = MODE_ROUTED;
-        Router route = routing.apply(this);
+        Router route = RouteSplitter.planned(routing.apply(this), pre);
         int n = detailed.size();
         Object room = new Object();
         RoutedPipe[][] pipes = new RoutedPipe[n][parts];
@@ -577,8 +579,8 @@ public final class Replay implements ReplayContext {
     }
 
     /**
-     * {@link #plan(int)}, and with {@code routes} (and several partitions, no skipping of bad
-     * records) the prescan also decides whether the partitions can run routed ({@link Plan#routable}).
+     * {@link #plan(int)}, and with {@code routes} (and several partitions) the prescan also decides whether the
+     * partitions can run routed ({@link Plan#routable}).
      */
     public Plan plan(int parts, boolean routes) {
         if (parts < 1 || parts > 1024) {
@@ -591,7 +593,7 @@ public final class Replay implements ReplayContext {
         if (parts > 1) {
             pre.countWork();
         }
-        boolean route = routes && parts > 1 && !o.skipBadRecords;
+        boolean route = routes && parts > 1;
         if (route) {
             pre.checkRoutes();
         }

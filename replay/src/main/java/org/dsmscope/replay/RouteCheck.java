@@ -6,9 +6,10 @@ import org.dsmscope.trace.TraceReader;
 
 /**
  * Whether one trace (a thread, or a process with {@code -i}) can be routed ({@link Replay#runRouted}, replay/README.md
- * "Partitioned replay"): it holds only memory and call records (no branch, procedure or fetch records, whose
- * instruction stream every partition would need), and no run of loads that a {@link SpinDetector} could take for a
- * spin. The second is a superset of the detector's rule on the thread's own records: a spin is a run of n &ge; ({@value SpinDetector#MIN_REREADS} +
+ * "Partitioned replay"): it holds no run of loads that a {@link SpinDetector} could take for a spin; and, apart
+ * ({@link #stream}), whether it holds branch, procedure or fetch records, whose instruction stream (clocks, program
+ * counter, fetches) every partition needs: the router then gives every partition every record of the trace. The
+ * first is a superset of the detector's rule on the thread's own records: a spin is a run of n &ge; ({@value SpinDetector#MIN_REREADS} +
  * 1)&middot;k loads of k &le; {@value SpinDetector#MAX_LOCATIONS} locations (address and size) with no store or call
  * between, so a thread none of whose windows of loads between stores and calls with d &le; 4 distinct locations
  * is 5&middot;d loads long can spin in no interleaving. Per load: the five most recent distinct locations and
@@ -26,14 +27,16 @@ final class RouteCheck {
     private long runStart;
     /** False once the thread was found not routable. */
     boolean routable = true;
+    /** True once a branch, procedure or fetch record was found (the detector sees none of them: not part of a run). */
+    boolean stream;
 
     /** A run of {@link TraceReader#nextRun} words whose addresses have the high word {@code high}. */
     void run(long[] w, int from, int n, long high) {
         for (int i = from, end = from + n; i < end && routable; i++) {
             long word = w[i];
             if (TraceReader.wordKind(word) != RecordKind.MEMORY) {
-                routable = false;
-                return;
+                stream = true;
+                continue;
             }
             int f1 = (int) (word >>> 32);
             access((f1 & 0xF) == MemType.STORE, MemType.bytes(f1), high | (word & 0xFFFFFFFFL));
@@ -48,7 +51,7 @@ final class RouteCheck {
             m = 0;
             runStart = loads;
         } else {
-            routable = false;
+            stream = true;
         }
     }
 

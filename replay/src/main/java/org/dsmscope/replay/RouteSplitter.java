@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import org.dsmscope.trace.CallType;
 import org.dsmscope.trace.MemType;
 import org.dsmscope.trace.RecordKind;
+import org.dsmscope.trace.SmaitFormat;
 import org.dsmscope.trace.TraceReader;
 import org.dsmscope.trace.TraceSet;
 import org.dsmscope.trace.TraceWriter;
@@ -16,9 +17,12 @@ import org.dsmscope.trace.TraceWriter;
  * TraceReader.Options.routedGaps}): SMAIT words with the extended header, every call record, the data accesses
  * {@link Replay.Router} gives the partition, and for each run of accesses it does not need one {@link
  * CallType#ROUTED_GAP} record with their count and bytes, or, for a run of at most {@link Replay.Router#fill()}
- * accesses of one page each, the accesses themselves. The live router ({@code RecordRouter}) routes each file
- * with one of these into the partitions' pipes; offline, the streams are written where the caller says (a Spark
- * map task's shuffle blocks) and read back later by
+ * accesses of one page each, the accesses themselves. A thread with branch, procedure or fetch records ({@link
+ * RouteCheck#stream}: its instruction stream decides clocks and fetches) goes whole to every partition. Before every
+ * call record, the first record after one, and the end, a {@link CallType#ROUTED_AT} record gives its byte offset in
+ * the trace file, so that a partition's messages name the positions a serial run names. The live router ({@code
+ * RecordRouter}) routes each file with one of these into the partitions' pipes; offline, the streams are written
+ * where the caller says (a Spark map task's shuffle blocks) and read back later by
  * {@link Replay#runPartition(Replay.Plan, int, Analysis, java.util.function.IntFunction)}, in another process.
  * The caller drives it a step at a time ({@link #step}), so that what it writes can be shipped as it comes.
  * Nothing is allocated per record.
@@ -28,6 +32,14 @@ public final class RouteSplitter implements AutoCloseable {
     static final int STEP = 4096;
 
     private final Replay.Router route;
+    /** Every record of the trace goes to every partition ({@link Prescan#whole}). */
+    private final boolean whole;
+    /** Not made by {@link #router}: no prescan said which traces hold only memory and call records (runs checked). */
+    private final boolean unplanned;
+    /** Per partition: the trace file's offset of the next record, placed before what it is written next; or -1. */
+    private final long[] pendingAt;
+    /** The record just routed was a call: the next one's offset is placed for every partition. */
+    private boolean afterCall;
     /** {@link Replay.Router#fill()}: the longest gap given as its accesses instead. */
     private final int fill;
     private final boolean handOff;
@@ -43,13 +55,17 @@ public final class RouteSplitter implements AutoCloseable {
     private final int[] runFrom;
     private final int[] to;
     private long idx;
+    /** Data accesses of a thread that goes whole (not counted in {@link #idx}: it has no gaps). */
+    private long wholeAccesses;
     private long bytes;
     private long shipped;
     private boolean done;
 
     /**
      * Routes thread {@code thread}'s trace {@code file} (read with replay options {@code o}) by {@code route} into
-     * {@code out[p]} for each of the {@code out.length} partitions; each stream is closed at the trace's end.
+     * {@code out[p]} for each of the {@code out.length} partitions; each stream is closed at the trace's end. A
+     * router made by {@link #router} also says which threads go whole to every partition; with any other, a
+     * branch, procedure or fetch record is an {@link IllegalStateException}.
      */
     public RouteSplitter(Path file, int thread, Replay.Router route, ReplayOptions o, WritableByteChannel[] out) {
         this(file, thread, route, o, out, 64 << 10, false);
@@ -61,16 +77,20 @@ public final class RouteSplitter implements AutoCloseable {
      */
     RouteSplitter(Path file, int thread, Replay.Router route, ReplayOptions o, WritableByteChannel[] out,
             int bufferBytes, boolean handOff) {
-        this.route = route;
-        this.fill = Math.max(0, route.fill());
+        this.whole = route instanceof Planned && ((Planned) route).whole[thread];
+        this.unplanned = !(route instanceof Planned);
+        this.route = route instanceof Planned ? ((Planned) route).inner : route;
+        this.fill = Math.max(0, this.route.fill());
         this.thread = thread;
         this.parts = out.length;
         this.handOff = handOff;
         given = new long[parts];
         bytesBefore = new long[parts];
         runFrom = new int[parts];
+        pendingAt = new long[parts];
         to = new int[Math.max(parts, 1)];
         java.util.Arrays.fill(runFrom, -1);
+        java.util.Arrays.fill(pendingAt, -1);
         r = Prescan.open(file, o);
         w = new TraceWriter[parts];
         boolean ok = false;
@@ -102,7 +122,7 @@ public final class RouteSplitter implements AutoCloseable {
         Prescan pre = plan.prescan();
         int n = plan.threads();
         int np = plan.parts();
-        return routing.apply(new ReplayContext() {
+        return planned(routing.apply(new ReplayContext() {
             @Override
             public int threads() {
                 return n;
@@ -137,7 +157,36 @@ public final class RouteSplitter implements AutoCloseable {
             public WorkProfile workProfile() {
                 return pre.profile;
             }
-        });
+        }), pre);
+    }
+
+    /** {@code route} with the threads that the prescan {@code pre} found go whole to every partition. */
+    static Replay.Router planned(Replay.Router route, Prescan pre) {
+        return new Planned(route, pre.whole.clone());
+    }
+
+    /**
+     * An analysis's router and the threads whose every record goes to every partition ({@link Prescan#whole}); a
+     * splitter takes both apart, so its per-access calls go to the analysis's router itself.
+     */
+    private static final class Planned implements Replay.Router {
+        final Replay.Router inner;
+        final boolean[] whole;
+
+        Planned(Replay.Router inner, boolean[] whole) {
+            this.inner = inner;
+            this.whole = whole;
+        }
+
+        @Override
+        public int route(int thread, long address, int size, int[] to) {
+            return inner.route(thread, address, size, to);
+        }
+
+        @Override
+        public int fill() {
+            return inner.fill();
+        }
     }
 
     /**
@@ -150,19 +199,33 @@ public final class RouteSplitter implements AutoCloseable {
         while (left > 0 && !done) {
             int n = r.nextRun(left);
             if (n > 0) {
-                batch(r.runWords(), r.runStart(), n, r.addressHigh());
+                if (afterCall) {
+                    placeNext(r.offset() - (long) SmaitFormat.SIMPLE * (n - 1));
+                }
+                if (whole) {
+                    wholeRun(r.runWords(), r.runStart(), n, r.addressHigh());
+                } else {
+                    if (unplanned) {
+                        refuseCode(r.runWords(), r.runStart(), n);
+                    }
+                    batch(r.runWords(), r.runStart(), n, r.addressHigh());
+                }
                 left -= n;
                 continue;
             }
             int k = r.next();
             left--;
-            if (k == RecordKind.MEMORY) {
+            if (afterCall) {
+                placeNext(r.offset());
+            }
+            if (k == RecordKind.MEMORY && !whole) {
                 int size = r.size();
                 int c = route.route(thread, r.address(), size, to);
                 shipped += c;
                 for (int i = 0; i < c; i++) {
                     int p = to[i];
                     gapTo(p, idx, bytes);
+                    placed(p);
                     w[p].copy(r);
                     given[p] = idx + 1;
                     bytesBefore[p] = bytes + Math.max(size, 0);
@@ -172,16 +235,31 @@ public final class RouteSplitter implements AutoCloseable {
             } else if (k == RecordKind.EOF) {
                 for (int p = 0; p < parts; p++) {
                     gapTo(p, idx, bytes);
+                    at(p, r.offset());
                     w[p].close();
                 }
                 Prescan.close(r);
                 done = true;
-            } else {
-                // calls (the plan's RouteCheck let no other kind through): every partition
+            } else if (k == RecordKind.CALL) {
+                // every partition, placed in the trace file
                 for (int p = 0; p < parts; p++) {
                     gapTo(p, idx, bytes);
+                    at(p, r.offset());
                     w[p].copy(r);
                 }
+                afterCall = true;
+            } else if (whole) {
+                // a memory, branch, procedure or fetch record of a thread that goes whole: every partition
+                if (k == RecordKind.MEMORY) {
+                    wholeAccesses++;
+                    shipped += parts;
+                }
+                for (int p = 0; p < parts; p++) {
+                    placed(p);
+                    w[p].copy(r);
+                }
+            } else {
+                throw refused(r.offset());
             }
         }
         if (handOff && !done) {
@@ -195,12 +273,62 @@ public final class RouteSplitter implements AutoCloseable {
 
     /** Data accesses read so far. */
     public long accesses() {
-        return idx;
+        return idx + wholeAccesses;
     }
 
     /** Data accesses written so far, summed over the partitions (an access that several need counts as often). */
     public long routed() {
         return shipped;
+    }
+
+    /** Throws {@link #refused} at the first word of the run that is not a memory record. */
+    private void refuseCode(long[] words, int from, int n) {
+        for (int i = from, end = from + n; i < end; i++) {
+            if (TraceReader.wordKind(words[i]) != RecordKind.MEMORY) {
+                throw refused(r.offset() - (long) SmaitFormat.SIMPLE * (end - 1 - i));
+            }
+        }
+    }
+
+    /** A branch, procedure or fetch record at {@code offset} in a trace this splitter routes as data accesses. */
+    private IllegalStateException refused(long offset) {
+        return new IllegalStateException(r.name() + ": byte offset " + offset + ": a branch, procedure or fetch"
+                + " record in a trace routed as data accesses alone (route it with RouteSplitter.router of a plan)");
+    }
+
+    /** A run of words of a thread that goes whole: every partition, as they are. */
+    private void wholeRun(long[] words, int from, int n, long high) {
+        int m = 0;
+        for (int i = from, end = from + n; i < end; i++) {
+            if (TraceReader.wordKind(words[i]) == RecordKind.MEMORY) {
+                m++;
+            }
+        }
+        wholeAccesses += m;
+        shipped += (long) m * parts;
+        for (int p = 0; p < parts; p++) {
+            placed(p);
+            w[p].words(words, from, n, high);
+        }
+    }
+
+    /** The record after a call, at trace-file offset {@code offset}: placed for every partition before its next. */
+    private void placeNext(long offset) {
+        afterCall = false;
+        java.util.Arrays.fill(pendingAt, offset);
+    }
+
+    /** Writes partition p's pending position record, if any, before what it is written next. */
+    private void placed(int p) {
+        if (pendingAt[p] >= 0) {
+            at(p, pendingAt[p]);
+        }
+    }
+
+    /** Writes a position record: partition p's next record (or its end) is at {@code offset} of the trace file. */
+    private void at(int p, long offset) {
+        pendingAt[p] = -1;
+        w[p].call(CallType.ROUTED_AT, 0, 0, offset & 0xFFFFFFFFL, offset >>> 32, 0, 0);
     }
 
     /** A run of memory-record words (addresses' high word {@code high}). */
@@ -255,6 +383,7 @@ public final class RouteSplitter implements AutoCloseable {
     }
 
     private void writeRun(int p, long[] words, long base, long high) {
+        placed(p);
         int from = runFrom[p];
         w[p].words(words, from, (int) (given[p] - base) - from, high);
         runFrom[p] = -1;
@@ -264,6 +393,7 @@ public final class RouteSplitter implements AutoCloseable {
     private void gapTo(int p, long upTo, long b) {
         long count = upTo - given[p];
         if (count > 0) {
+            placed(p);
             long gb = b - bytesBefore[p];
             w[p].call(CallType.ROUTED_GAP, 0, 0, count, gb & 0xFFFFFFFFL, gb >>> 32, 0);
             given[p] = upTo;

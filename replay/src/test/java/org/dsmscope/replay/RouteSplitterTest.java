@@ -39,6 +39,12 @@ class RouteSplitterTest {
 
     /** {@link #split(TraceSet, Replay.Plan, Replay.Router)}, adding the accesses read and routed to {@code count}. */
     static byte[][][] split(TraceSet set, Replay.Plan plan, Replay.Router router, long[] count) throws IOException {
+        return split(set, plan, router, new ReplayOptions(), count);
+    }
+
+    /** {@link #split(TraceSet, Replay.Plan, Replay.Router, long[])}, the traces read with replay options {@code o}. */
+    static byte[][][] split(TraceSet set, Replay.Plan plan, Replay.Router router, ReplayOptions o, long[] count)
+            throws IOException {
         int parts = plan.parts();
         byte[][][] out = new byte[set.size()][parts][];
         for (int t = 0; t < set.size(); t++) {
@@ -48,7 +54,7 @@ class RouteSplitterTest {
                 bytes[p] = new ByteArrayOutputStream();
                 ch[p] = Channels.newChannel(bytes[p]);
             }
-            try (RouteSplitter s = new RouteSplitter(set.files().get(t), t, router, new ReplayOptions(), ch)) {
+            try (RouteSplitter s = new RouteSplitter(set.files().get(t), t, router, o, ch)) {
                 while (s.step()) {
                     // routes the whole trace
                 }
@@ -100,17 +106,18 @@ class RouteSplitterTest {
 
     @Test
     void aTraceSetThatDoesNotRoute_givesAPlanThatDoesNot_andRefusesRoutedStreams() throws Exception {
-        ForkJoinGen.Params p = new ForkJoinGen.Params();
-        p.threads = 3;
-        p.instructions = 2000;
-        p.branches = true;
-        TraceSet set = ForkJoinGen.write(dir, "branches", p);
+        // a loop of loads long enough to be a spin
+        TraceSet set = TestTraces.write(dir, "spin", w -> w.spawn(1).stores(3, 0x1000).loads(1, 0x2000)
+                .loads(1, 0x2000).loads(1, 0x2000).loads(1, 0x2000).loads(1, 0x2000).stores(1, 0x2000).join(),
+                w -> w.stores(20, 0x3000));
         Replay.Plan plan = new Replay(set, null, new ReplayOptions()).plan(2, true);
         assertFalse(plan.routable());
         assertThrows(IllegalStateException.class, () -> new Replay(set, null, new ReplayOptions()).runPartition(
                 plan, 0, new RoutedReplayTest.Seen(), t -> Channels.newChannel(new ByteArrayInputStream(
                         new byte[0]))));
-        p.branches = false;
+        ForkJoinGen.Params p = new ForkJoinGen.Params();
+        p.threads = 3;
+        p.instructions = 2000;
         TraceSet plain = ForkJoinGen.write(dir, "plain", p);
         assertTrue(new Replay(plain, null, new ReplayOptions()).plan(2, true).routable());
         assertFalse(new Replay(plain, null, new ReplayOptions()).plan(2).routable(), "not asked to route");

@@ -444,22 +444,12 @@ class RoutedReplayTest {
 
     @Test
     void tracesThatCannotBeRouted_runOneReplayPerPartition_withTheSameResults() {
-        // branch records (an instruction stream every partition needs)
-        ForkJoinGen.Params p = new ForkJoinGen.Params();
-        p.threads = 3;
-        p.instructions = 3000;
-        p.branches = true;
-        assertFallsBack(ForkJoinGen.write(dir, "branches", p), new ReplayOptions());
-        // a loop of loads long enough to be a spin
+        // a loop of loads long enough to be a spin (branch records and skipping bad records route:
+        // RoutedStreamsAndSkipTest)
         TraceSet spin = TestTraces.write(dir, "spin", w -> w.spawn(1).stores(3, 0x1000).loads(1, 0x2000)
                 .loads(1, 0x2000).loads(1, 0x2000).loads(1, 0x2000).loads(1, 0x2000).stores(1, 0x2000).join(),
                 w -> w.stores(20, 0x3000));
         assertFallsBack(spin, new ReplayOptions());
-        // skipping bad records (the problems are the replay's own)
-        p.branches = false;
-        ReplayOptions skip = new ReplayOptions();
-        skip.skipBadRecords = true;
-        assertFallsBack(ForkJoinGen.write(dir, "skip", p), skip);
         // one load fewer than a spin needs: routed
         TraceSet four = TestTraces.write(dir, "four", w -> w.spawn(1).loads(1, 0x2000).loads(1, 0x2000)
                 .loads(1, 0x2000).loads(1, 0x2000).stores(1, 0x2000).join(), w -> w.stores(20, 0x3000));

@@ -1,7 +1,7 @@
 package org.dsmscope.replay;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -249,8 +249,9 @@ class RoutedSliceTest {
         assertEquals(2 * 5, Prescan.OPENED.get() - before, "the prescan and the router: each file twice in all");
     }
 
+    /** A process with branch records goes whole to every partition; the other is routed; the serial callbacks. */
     @Test
-    void processTracesWithBranchRecords_runOneReplayPerPartition_withTheSerialCallbacks() {
+    void processTracesWithBranchRecords_goWholeToEveryPartition_withTheSerialCallbacks() {
         TraceSet set = TestTraces.write(dir, "br", w -> {
             w.w.procStart(0x4C00);
             w.stores(3, 0x1000);
@@ -263,12 +264,19 @@ class RoutedSliceTest {
         OnCpus serial = new OnCpus();
         new Replay(set, null, o).add(serial).run();
         Replay r = new Replay(set, null, o);
-        List<OnCpus> ps = r.runRouted(3, k -> new OnCpus(), ctx -> RoutedReplayTest.byPageAndThread(3));
-        assertEquals(Replay.MODE_REPLAYS, r.partitionMode());
-        for (OnCpus s : ps) {
-            assertFalse(s.seen.ctx.routed());
-            assertEquals(serial.seen.all, s.seen.all);
-            assertEquals(serial.seen.other, s.seen.other);
+        Replay.Router router = RoutedReplayTest.byPageAndThread(3);
+        List<OnCpus> ps = r.runRouted(3, k -> new OnCpus(), ctx -> router);
+        assertEquals(Replay.MODE_ROUTED, r.partitionMode());
+        for (int k = 0; k < ps.size(); k++) {
+            OnCpus s = ps.get(k);
+            assertTrue(s.seen.ctx.routed());
+            List<Boolean> given = RoutedReplayTest.givenTo(serial.seen, router, k);
+            for (int i = 0; i < given.size(); i++) {
+                given.set(i, given.get(i) || serial.seen.all.get(i).startsWith("0 "));
+            }
+            assertEquals(RoutedReplayTest.numbered(serial.seen.all, given),
+                    RoutedReplayTest.numbered(s.seen.all, s.seen.given), "partition " + k);
+            assertEquals(serial.seen.other, s.seen.other, "partition " + k);
         }
     }
 }

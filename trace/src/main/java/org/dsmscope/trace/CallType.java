@@ -102,6 +102,13 @@ public final class CallType {
      * as an unknown call type.
      */
     public static final int ROUTED_GAP = 0x31;
+    /**
+     * Not a trace-file record: in a routed partitioned replay's stream, the record that follows (or the stream's
+     * end) is at byte offset arg1 + 2^32 arg2 of the trace file, so that a routed partition names the trace file's
+     * positions in its messages ({@code TraceReader#offset}). The routed readers take it in without returning it;
+     * every other reader rejects it as an unknown call type.
+     */
+    public static final int ROUTED_AT = 0x32;
 
     private static final String[] NAMES = new String[256];
 

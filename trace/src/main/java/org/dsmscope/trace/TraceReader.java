@@ -57,8 +57,9 @@ public final class TraceReader extends WordStream implements AutoCloseable {
         }
 
         /**
-         * Accept the gap record {@link CallType#ROUTED_GAP} (only the readers of a routed partitioned replay's
-         * streams; in files it is an unknown call type).
+         * Accept the gap record {@link CallType#ROUTED_GAP} and take in the position records {@link
+         * CallType#ROUTED_AT} (only the readers of a routed partitioned replay's streams; in files they are unknown
+         * call types).
          */
         public Options routedGaps(boolean g) {
             this.routedGaps = g;
@@ -111,6 +112,12 @@ public final class TraceReader extends WordStream implements AutoCloseable {
     /** Bits 63..32 of addresses (set by address-high records), already shifted into place. */
     private long addrHi;
     private long skipped;
+    /**
+     * Routed streams ({@link Options#routedGaps}): the trace file's byte offset that the last {@link
+     * CallType#ROUTED_AT} record gave for the record after it, or -1; {@link #records()} when it was read.
+     */
+    private long routedAt = -1;
+    private long routedAtRecords;
     /** Where the first skipped record was and what was wrong with it ("byte offset N: what"), or null. */
     private String firstSkipped;
 
@@ -562,7 +569,7 @@ public final class TraceReader extends WordStream implements AutoCloseable {
             return false;
         }
         if (!CallType.isKnown(t) && !(liveHints && t == CallType.LIVE_JOIN)
-                && !(routedGaps && t == CallType.ROUTED_GAP)) {
+                && !(routedGaps && (t == CallType.ROUTED_GAP || t == CallType.ROUTED_AT))) {
             bad(1, String.format("unknown call type %02x in record tag %08x", t, f1));
             return false;
         }
@@ -590,6 +597,14 @@ public final class TraceReader extends WordStream implements AutoCloseable {
                 return false;
             }
             callWords[i] = (int) v;
+        }
+        if (t == CallType.ROUTED_AT) {
+            // where the next record is in the trace file: taken in, not returned (offset() answers with it)
+            routedAt = CallType.wide(callWords[2] & 0xFFFFFFFFL, callWords[3] & 0xFFFFFFFFL);
+            wi += SmaitFormat.CALL_PARTS;
+            nonRecordBytes += SmaitFormat.CALL_BYTES;
+            routedAtRecords = records();
+            return false;
         }
         if (t == CallType.START_TRACE && !startTraceFirst && records() == 0) {
             startTraceFirst = true;
@@ -639,10 +654,16 @@ public final class TraceReader extends WordStream implements AutoCloseable {
         }
     }
 
-    /** Byte offset of the current record in the uncompressed stream. */
+    /**
+     * Byte offset of the current record in the uncompressed stream; in a routed stream, for a record (or the end)
+     * that a {@link CallType#ROUTED_AT} record placed, its offset in the trace file.
+     */
     public long offset() {
         long end = pos();
         int k = kind();
+        if (routedAt >= 0 && records() == routedAtRecords + (k == RecordKind.EOF ? 0 : 1)) {
+            return routedAt; // a routed stream's record (or end) placed by a ROUTED_AT record: the trace file's
+        }
         return k == RecordKind.EOF ? end : end - (k == RecordKind.CALL ? SmaitFormat.CALL_BYTES : SmaitFormat.SIMPLE);
     }
 
