@@ -418,6 +418,18 @@ public final class Replay implements ReplayContext {
         default int fill() {
             return 0;
         }
+
+        /**
+         * The partition whose analysis detects spins ({@link SpinDetector}), or -1 (the default): none. The routed
+         * run then also gives that partition every access of each thread the prescan found a possible spin in
+         * ({@link ReplayContext#possibleSpin}), and the other threads' stores that may touch such a spin's
+         * locations (module README "Partitioned replay"), so that a detector fed those threads' accesses and every
+         * store it gets, and no other load, decides as in a serial run; the analysis handles the accesses it did
+         * not ask for as {@link Analysis#skipped} ones.
+         */
+        default int spinPartition() {
+            return -1;
+        }
     }
 
     /**
@@ -446,7 +458,7 @@ public final class Replay implements ReplayContext {
             return runInPartitions(parts, factory);
         }
         mode = MODE_ROUTED;
-        Router route = routing.apply(this);
+        Router route = SpinRoutes.Routing.of(routing.apply(this), pre.spinRoutes, parts);
         int n = detailed.size();
         Object room = new Object();
         RoutedPipe[][] pipes = new RoutedPipe[n][parts];
@@ -804,6 +816,11 @@ public final class Replay implements ReplayContext {
     @Override
     public boolean routed() {
         return routedPart;
+    }
+
+    @Override
+    public boolean possibleSpin(int thread) {
+        return pre != null && pre.possibleSpin(thread);
     }
 
     @Override

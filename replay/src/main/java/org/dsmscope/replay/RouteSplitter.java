@@ -28,6 +28,8 @@ public final class RouteSplitter implements AutoCloseable {
     static final int STEP = 4096;
 
     private final Replay.Router route;
+    /** {@link #route} when it gives a spin partition more ({@link SpinRoutes.Routing}), else null. */
+    private final SpinRoutes.Routing spin;
     /** {@link Replay.Router#fill()}: the longest gap given as its accesses instead. */
     private final int fill;
     private final boolean handOff;
@@ -62,6 +64,7 @@ public final class RouteSplitter implements AutoCloseable {
     RouteSplitter(Path file, int thread, Replay.Router route, ReplayOptions o, WritableByteChannel[] out,
             int bufferBytes, boolean handOff) {
         this.route = route;
+        this.spin = route instanceof SpinRoutes.Routing ? (SpinRoutes.Routing) route : null;
         this.fill = Math.max(0, route.fill());
         this.thread = thread;
         this.parts = out.length;
@@ -102,7 +105,7 @@ public final class RouteSplitter implements AutoCloseable {
         Prescan pre = plan.prescan();
         int n = plan.threads();
         int np = plan.parts();
-        return routing.apply(new ReplayContext() {
+        return SpinRoutes.Routing.of(routing.apply(new ReplayContext() {
             @Override
             public int threads() {
                 return n;
@@ -137,7 +140,12 @@ public final class RouteSplitter implements AutoCloseable {
             public WorkProfile workProfile() {
                 return pre.profile;
             }
-        });
+
+            @Override
+            public boolean possibleSpin(int thread) {
+                return pre.possibleSpin(thread);
+            }
+        }), pre.spinRoutes, np);
     }
 
     /**
@@ -158,7 +166,8 @@ public final class RouteSplitter implements AutoCloseable {
             left--;
             if (k == RecordKind.MEMORY) {
                 int size = r.size();
-                int c = route.route(thread, r.address(), size, to);
+                int c = spin == null ? route.route(thread, r.address(), size, to)
+                        : spin.route(thread, r.address(), size, r.isStore(), to);
                 shipped += c;
                 for (int i = 0; i < c; i++) {
                     int p = to[i];
@@ -208,8 +217,11 @@ public final class RouteSplitter implements AutoCloseable {
         long base = idx - from;
         for (int i = from, end = from + n; i < end; i++) {
             long word = words[i];
-            int size = MemType.bytes((int) (word >>> 32));
-            int c = route.route(thread, high | (word & 0xFFFFFFFFL), size, to);
+            int f1 = (int) (word >>> 32);
+            int size = MemType.bytes(f1);
+            long a = high | (word & 0xFFFFFFFFL);
+            int c = spin == null ? route.route(thread, a, size, to)
+                    : spin.route(thread, a, size, (f1 & 0xF) == MemType.STORE, to);
             shipped += c;
             long at = base + i;
             for (int j = 0; j < c; j++) {
