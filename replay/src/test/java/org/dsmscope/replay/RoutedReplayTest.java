@@ -556,6 +556,7 @@ class RoutedReplayTest {
             addr[i] = a;
             bytes[i] = size;
             spin.access(0, i, size, store, a);
+            accessCheck(check, store, size, a);
             int cut = rnd.nextInt(30);
             if (cut == 0) {
                 spin.call(0);
@@ -565,7 +566,6 @@ class RoutedReplayTest {
             } else if (cut == 2) {
                 spin.phaseEnd();
             }
-            accessCheck(check, store, size, a);
         }
         spin.phaseEnd();
         SpinRoutes routes = SpinRoutes.of(new boolean[] {check.spins}, watch, false);
