@@ -443,7 +443,8 @@ public final class Replay implements ReplayContext {
      * {@code routing} is asked once, after the prescan, with this replay as context (its work profile and threads).
      * Runs as {@link #runInPartitions} instead ({@link #partitionMode()} says which) for a live replay,
      * {@link ReplayOptions#skipBadRecords}, one partition, and trace sets in which a trace has branch, procedure or
-     * fetch records or a loop of loads that could be a spin ({@link RouteCheck}).
+     * fetch records ({@link RouteCheck}). A router's {@link Router#spinPartition} also gets what its spin detector
+     * needs ({@link SpinRoutes}).
      */
     public <A extends Analysis> List<A> runRouted(int parts, java.util.function.IntFunction<A> factory,
             java.util.function.Function<ReplayContext, Router> routing) {

@@ -3,7 +3,6 @@ package org.dsmscope.replay;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,7 +24,8 @@ import org.junit.jupiter.api.Test;
  * loops of 1 to 4 locations around the threshold and far above it, flags polled between other loads, stores to the
  * flags by threads that spin and threads that do not, lock spins, loops ended by calls, barriers and phase ends),
  * in 2, 3, 7 and 16 partitions, each given each thread's accesses with a density of its own (decided per address)
- * and the spin partition chosen at random.
+ * and the spin partition chosen at random; also from the streams a {@link RouteSplitter} writes with a plan
+ * serialized and read back (a Spark task's partition).
  */
 class RoutedSpinTest {
     private static final int[] PARTS = {2, 3, 7, 16};
@@ -86,13 +86,13 @@ class RoutedSpinTest {
 
     @Property(tries = 60)
     void theSpinPartitionsDetector_findsTheSerialRunsLoops(@ForAll @IntRange(min = 0, max = 3) int partsIndex,
-            @ForAll @IntRange(min = 1, max = 6) int threads, @ForAll long seed) throws IOException {
+            @ForAll @IntRange(min = 1, max = 6) int threads, @ForAll long seed) throws Exception {
         check(PARTS[partsIndex], threads, seed);
     }
 
     /** Fixed trace sets in which the serial run finds spins (so the property compares spins, not only nothing). */
     @Test
-    void spinsOfFixedTraceSets_areTheSerialRuns() throws IOException {
+    void spinsOfFixedTraceSets_areTheSerialRuns() throws Exception {
         int spins = 0;
         for (long seed = 1; seed <= 8; seed++) {
             spins += check(PARTS[(int) (seed % 4)], 4, seed);
@@ -101,7 +101,7 @@ class RoutedSpinTest {
     }
 
     /** Returns the number of spins of the serial run. */
-    private static int check(int parts, int threads, long seed) throws IOException {
+    private static int check(int parts, int threads, long seed) throws Exception {
         Path dir = Files.createTempDirectory("replay-spin");
         try {
             TraceSet set = SpinGen.write(dir, "s", threads, seed);
@@ -120,7 +120,7 @@ class RoutedSpinTest {
             if (rnd.nextBoolean()) {
                 routed.routedCapacity(rnd.nextInt(64));
             }
-            List<Spins> ps = routed.runRouted(parts, k -> new Spins(), ctx -> new Replay.Router() {
+            Replay.Router router = new Replay.Router() {
                 @Override
                 public int route(int thread, long address, int size, int[] to) {
                     return by.route(thread, address, size, to);
@@ -130,9 +130,20 @@ class RoutedSpinTest {
                 public int spinPartition() {
                     return spinPart;
                 }
-            });
+            };
+            List<Spins> ps = routed.runRouted(parts, k -> new Spins(), ctx -> router);
             assertEquals(Replay.MODE_ROUTED, routed.partitionMode());
             assertEquals(serial.log, ps.get(spinPart).log);
+            if (rnd.nextBoolean()) {
+                // the offline path (a Spark map task per trace, a task per partition): the plan's spin routes
+                Replay.Plan plan = PlannedPartitionTest.roundTrip(new Replay(set, null, new ReplayOptions())
+                        .plan(parts, true));
+                byte[][][] streams = RouteSplitterTest.split(set, plan, RouteSplitter.router(plan, ctx -> router));
+                Spins alone = new Replay(set, null, new ReplayOptions()).runPartition(plan, spinPart, new Spins(),
+                        t -> java.nio.channels.Channels.newChannel(new java.io.ByteArrayInputStream(
+                                streams[t][spinPart])));
+                assertEquals(serial.log, alone.log, "split streams");
+            }
             int n = 0;
             for (String s : serial.log) {
                 n += s.endsWith(" " + SpinDetector.SPIN) || s.endsWith(" " + SpinDetector.LOCK_SPIN) ? 1 : 0;
