@@ -94,10 +94,18 @@ public final class Ciat implements Analysis {
     private final PartialLog partial = new PartialLog();
     private SeqEventFile seqEvents;
     /**
-     * Spin-wait detection (partition 0 only: it sees every access, as every partition of a replay per partition
-     * does; none in a routed replay, which runs only where no thread can spin).
+     * Spin-wait detection (partition 0 only: it sees every access in a replay per partition; in a routed one it is
+     * {@link CiatRouter#spinPartition} and gets every access of the threads that may spin and the stores that may
+     * concern them).
      */
     private SpinDetector spin;
+    /**
+     * Per thread: the detector gets its loads (every thread, but in a routed partition only those that may spin,
+     * {@code ReplayContext.possibleSpin}: of the others it gets some loads, not all, and only stores matter).
+     */
+    private boolean[] spinLoads;
+    /** A routed partition: an access it gets on no page of its own, of another's thread, came for the detector. */
+    private boolean routed;
     /**
      * Serial runs in the packed layout without a listener: data accesses held for the fused pass (analysed a batch
      * at a time, in order, before anything else touches the location table: {@link #runHeld}); else null.
@@ -121,8 +129,12 @@ public final class Ciat implements Analysis {
         memory = new MemoryUsage(loc);
         part = c.partition();
         parts = Math.max(1, c.partitions());
-        // a routed partition (Replay.runRouted) does not see every access, and its traces hold no possible spin
-        spin = part == 0 && !c.routed() ? new SpinDetector(threads, null) : null;
+        routed = c.routed();
+        spin = part == 0 ? new SpinDetector(threads, null) : null;
+        spinLoads = new boolean[threads];
+        for (int t = 0; t < threads; t++) {
+            spinLoads[t] = !routed || c.possibleSpin(t);
+        }
         PartitionPlan plan = PartitionPlan.of(parts, threads, opt.ageScope == AccessAge.Scope.GLOBAL,
                 c.workProfile());
         owners = plan.owners();
@@ -202,13 +214,15 @@ public final class Ciat implements Analysis {
 
     @Override
     public void access(int thread, int cpu, long clock, int memType, int size, boolean store, long address) {
-        if (spin != null) {
+        if (spin != null && (store || spinLoads[thread])) {
             spin.access(thread, clock, size, store, address);
         }
-        if (!threadMine[thread] && !warm && size > 0 && !crossesPage(address, size)
-                && owner(address >>> 12) != part) {
-            // Partitioned: another partition's thread on another partition's page. Nothing here depends on
-            // whether it is a synchronization variable, so that lookup is not made (the access is still numbered).
+        if (!threadMine[thread] && !warm && size > 0 && (crossesPage(address, size) ? routed
+                && owner(address >>> 12) != part && owner((address + size - 1) >>> 12) != part
+                : owner(address >>> 12) != part)) {
+            // Partitioned: another partition's thread on another partition's page(s); in a routed partition only
+            // the spin detector asked for it (CiatRouter.spinPartition), as for a skipped access. Nothing here
+            // depends on whether it is a synchronization variable, so that lookup is not made (it is numbered).
             phase();
             ++accessSeq;
             memory.foreignData(size);

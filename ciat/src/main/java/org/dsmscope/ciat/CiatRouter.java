@@ -54,6 +54,15 @@ public final class CiatRouter implements Replay.Router {
         return FILL;
     }
 
+    /**
+     * Partition 0 detects spins ({@link Ciat}: it books the times): the routed run gives it what its detector
+     * needs besides its own accesses, which it handles as another partition's thread on another partition's page.
+     */
+    @Override
+    public int spinPartition() {
+        return 0;
+    }
+
     @Override
     public int route(int thread, long address, int size, int[] to) {
         if (size <= 0) {

@@ -87,40 +87,54 @@ class RoutedCiatPropertyTest {
             throws IOException {
         Path dir = Files.createTempDirectory("ciat-routed");
         try {
-            TraceSet set = write(dir, "r", threads, seed);
-            String base = set.base();
-            Path sj = dir.resolve("s.json");
-            Ciat serial = new Ciat(options(global, sj, events));
-            new Replay(set, null, new ReplayOptions()).add(serial).run();
-            List<String> ext = new ArrayList<>(List.of(".ciat_report", ".memory"));
-            if (events) {
-                ext.add(".ciat_events");
-            }
-            List<String> expected = new ArrayList<>();
-            for (String e : ext) {
-                expected.add(Files.readString(Path.of(base + e)));
-                Files.delete(Path.of(base + e));
-            }
-            Path pj = dir.resolve("p.json");
-            CiatOptions po = options(global, pj, events);
-            Replay routed = new Replay(set, null, new ReplayOptions());
-            if (tiny) {
-                routed.routedCapacity(seed & 63);
-            }
-            List<Ciat> ps = routed.runRouted(parts, k -> new Ciat(po), CiatRouter.of(po, parts));
-            assertEquals(Replay.MODE_ROUTED, routed.partitionMode());
-            CiatResult res = Partitioned.mergeAndWrite(ps, routed, new ArrayList<>());
-            for (int i = 0; i < ext.size(); i++) {
-                assertEquals(expected.get(i), Files.readString(Path.of(base + ext.get(i))), ext.get(i));
-            }
-            assertEquals(Files.readString(sj), Files.readString(pj));
-            assertEquals(JsonReport.toJson(serial.result()), JsonReport.toJson(res));
+            assertRoutedWritesTheSerialBytes(write(dir, "r", threads, seed), parts, json -> options(global, json,
+                    events), tiny ? seed & 63 : -1);
         } finally {
             try (var s = Files.list(dir)) {
                 s.forEach(p -> p.toFile().delete());
             }
             Files.deleteIfExists(dir);
         }
+    }
+
+    /**
+     * Analyses {@code set} serially and routed in {@code parts} partitions ({@code capacity}: of the pipes, -1 the
+     * default), with the options {@code options} makes for a JSON file: asserts that the run was routed and that
+     * the report, memory usage file, event trace (if on) and JSON are the serial run's bytes; returns the serial
+     * result.
+     */
+    static CiatResult assertRoutedWritesTheSerialBytes(TraceSet set, int parts,
+            java.util.function.Function<Path, CiatOptions> options, long capacity) throws IOException {
+        String base = set.base();
+        Path dir = Path.of(base).toAbsolutePath().getParent();
+        Path sj = dir.resolve("s.json");
+        CiatOptions so = options.apply(sj);
+        Ciat serial = new Ciat(so);
+        new Replay(set, null, new ReplayOptions()).add(serial).run();
+        List<String> ext = new ArrayList<>(List.of(".ciat_report", ".memory"));
+        if (so.events) {
+            ext.add(".ciat_events");
+        }
+        List<String> expected = new ArrayList<>();
+        for (String e : ext) {
+            expected.add(Files.readString(Path.of(base + e)));
+            Files.delete(Path.of(base + e));
+        }
+        Path pj = dir.resolve("p.json");
+        CiatOptions po = options.apply(pj);
+        Replay routed = new Replay(set, null, new ReplayOptions());
+        if (capacity >= 0) {
+            routed.routedCapacity(capacity);
+        }
+        List<Ciat> ps = routed.runRouted(parts, k -> new Ciat(po), CiatRouter.of(po, parts));
+        assertEquals(Replay.MODE_ROUTED, routed.partitionMode());
+        CiatResult res = Partitioned.mergeAndWrite(ps, routed, new ArrayList<>());
+        for (int i = 0; i < ext.size(); i++) {
+            assertEquals(expected.get(i), Files.readString(Path.of(base + ext.get(i))), ext.get(i));
+        }
+        assertEquals(Files.readString(sj), Files.readString(pj));
+        assertEquals(JsonReport.toJson(serial.result()), JsonReport.toJson(res));
+        return serial.result();
     }
 
     private static CiatOptions options(boolean global, Path json, boolean events) {

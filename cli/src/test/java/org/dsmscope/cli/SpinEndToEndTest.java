@@ -20,8 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The spin-barrier example traced at level 2 by the real agent, then {@code dsmscope ciat} and {@code dsmscope
  * export chrome} on it: the spin time each thread is given is the loads of the barrier's flag that the program
  * counted in its waits (each test of the flag is one load, one clock), less at most the 4 loads of each wait too
- * short to be a spin; busy is the rest; {@code --spin-as-wait} books the same clocks as imbalance; the Chrome export
- * shows the same spin per thread.
+ * short to be a spin; busy is the rest; {@code --partitions 2, 3, 7} run routed (each trace file read once) and
+ * write the same bytes; {@code --spin-as-wait} books the same clocks as imbalance; the Chrome export shows the same
+ * spin per thread.
  */
 class SpinEndToEndTest {
     private static final int THREADS = 4;
@@ -31,7 +32,7 @@ class SpinEndToEndTest {
     Path dir;
 
     @Test
-    void spinBarrier_spinTimeIsTheFlagTestsTheProgramCounted() throws Exception {
+    void spinBarrier_spinTimeIsTheFlagTestsTheProgramCounted_alsoInRoutedPartitions() throws Exception {
         Path agent = TraceCommand.findAgentJar();
         assumeTrue(agent != null, "agent jar not built");
         long[] tests = trace(agent);
@@ -50,6 +51,18 @@ class SpinEndToEndTest {
         assertTrue(spinAll > 0, "the threads that arrive first spin");
         String report = Files.readString(Paths.get(set + ".ciat_report"));
         assertTrue(report.contains("RxTxL64: spin " + spinAll + " "), report);
+        String memory = Files.readString(Paths.get(set + ".memory"));
+        for (String n : new String[] {"2", "3", "7"}) {
+            // every worker spins: the partitions run routed, each trace file read once, with the serial bytes
+            Path pj = dir.resolve("sb.p" + n + ".json");
+            CiatCommandTest.Run p = CiatCommandTest.run("ciat", "--progress", "--partitions", n, "--json",
+                    pj.toString(), set);
+            assertEquals(0, p.status(), p.err());
+            assertTrue(p.err().contains("partitions, routed (each trace file read once)"), p.err());
+            assertEquals(report, Files.readString(Paths.get(set + ".ciat_report")), n);
+            assertEquals(memory, Files.readString(Paths.get(set + ".memory")), n);
+            assertEquals(Files.readString(json), Files.readString(pj), n);
+        }
 
         Path jsonWait = dir.resolve("sbw.json");
         assertEquals(0, CiatCommandTest.run("ciat", "--spin-as-wait", "--json", jsonWait.toString(), set).status());

@@ -31,6 +31,14 @@ final class Prescan implements java.io.Serializable {
      * every partition all its records (only when {@link #checkRoutes} was asked for).
      */
     final boolean[] whole;
+    /** Per thread: it has a run of loads that could be a spin ({@link RouteCheck#spins}). */
+    final boolean[] spins;
+    /** A marker stops all threads somewhere (command 3): records leave runs at places their files do not show. */
+    private boolean stopsAll;
+    /** The locations of possible spins, while the traces are scanned ({@link #checkRoutes}). */
+    private transient SpinRoutes.Builder watch = new SpinRoutes.Builder();
+    /** What a routed run gives the partition that detects spins (after {@link #run} with {@link #checkRoutes}). */
+    SpinRoutes spinRoutes;
     private boolean checkRoutes;
     /** Number of leading call records whose times come from the call trace (all of them unless it mismatched). */
     final long[] usableCalls;
@@ -56,6 +64,7 @@ final class Prescan implements java.io.Serializable {
         hasFetch = new boolean[n];
         routable = new boolean[n];
         whole = new boolean[n];
+        spins = new boolean[n];
         usableCalls = new long[n];
         skeletons = new Skeleton[n];
         records = new long[n];
@@ -171,6 +180,11 @@ final class Prescan implements java.io.Serializable {
         return checkRoutes;
     }
 
+    /** True if thread t may spin ({@link SpinRoutes#threads}; false unless the routes were checked). */
+    boolean possibleSpin(int t) {
+        return spinRoutes != null && spinRoutes.threads[t];
+    }
+
     void run(TraceSet detailed, TraceSet calls, boolean skeleton) {
         run(detailed, calls, skeleton, 1);
     }
@@ -205,6 +219,10 @@ final class Prescan implements java.io.Serializable {
         }
         t0 = first == Long.MAX_VALUE ? 0 : first;
         indexSyncPages();
+        if (checkRoutes) {
+            spinRoutes = SpinRoutes.of(spins, watch, stopsAll);
+            watch = null;
+        }
         if (profile != null) {
             profile.resolvePages();
         }
@@ -286,11 +304,14 @@ final class Prescan implements java.io.Serializable {
             if (profile != null) {
                 profile.add(part.profile);
             }
+            watch.addAll(part.watch);
+            stopsAll |= part.stopsAll;
         }
         for (int t = 0; t < n; t++) {
             hasFetch[t] = parts[worker[t]].hasFetch[t];
             routable[t] = parts[worker[t]].routable[t];
             whole[t] = parts[worker[t]].whole[t];
+            spins[t] = parts[worker[t]].spins[t];
             usableCalls[t] = parts[worker[t]].usableCalls[t];
             records[t] = parts[worker[t]].records[t];
         }
@@ -358,7 +379,7 @@ final class Prescan implements java.io.Serializable {
         long callNo = 0;
         long[] boundB = skeleton ? new long[16] : null;
         long[] ioB = skeleton ? new long[4] : null;
-        RouteCheck route = checkRoutes ? new RouteCheck() : null;
+        RouteCheck route = checkRoutes ? new RouteCheck(watch) : null;
         try {
             boolean findFetch = !skeleton && r.extended();
             sk.unverified = !r.endPromised();
@@ -446,6 +467,7 @@ final class Prescan implements java.io.Serializable {
                         }
                         if (type == CallType.MARKER) {
                             long cmd = r.arg(1);
+                            stopsAll |= cmd == 3;
                             if (cmd == 1 || cmd == 3) {
                                 stopped = true;
                             } else if (cmd == 2 || cmd == 4) {
@@ -515,6 +537,7 @@ final class Prescan implements java.io.Serializable {
         sk.instructions = hasFetch[t] ? instrB : instrA;
         routable[t] = route != null && route.routable;
         whole[t] = route != null && (route.stream || hasFetch[t]);
+        spins[t] = route != null && route.spins;
         if (skeleton && hasFetch[t]) {
             System.arraycopy(boundB, 0, sk.boundAt, 0, sk.bounds);
             System.arraycopy(ioB, 0, sk.ioAt, 0, sk.ios);

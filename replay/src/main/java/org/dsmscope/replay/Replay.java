@@ -418,6 +418,18 @@ public final class Replay implements ReplayContext {
         default int fill() {
             return 0;
         }
+
+        /**
+         * The partition whose analysis detects spins ({@link SpinDetector}), or -1 (the default): none. The routed
+         * run then also gives that partition every access of each thread the prescan found a possible spin in
+         * ({@link ReplayContext#possibleSpin}), and the other threads' stores that may touch such a spin's
+         * locations (module README "Partitioned replay"), so that a detector fed those threads' accesses and every
+         * store it gets, and no other load, decides as in a serial run; the analysis handles the accesses it did
+         * not ask for as {@link Analysis#skipped} ones.
+         */
+        default int spinPartition() {
+            return -1;
+        }
     }
 
     /**
@@ -432,8 +444,9 @@ public final class Replay implements ReplayContext {
      * A trace with branch, procedure or fetch records goes whole to every partition (its instruction stream decides
      * clocks and fetches). With {@link ReplayOptions#skipBadRecords} the router's reader skips the bad records (the
      * prescan has listed them, as in a serial run), and every partition's messages name positions in the trace files.
-     * Runs as {@link #runInPartitions} instead ({@link #partitionMode()} says which) for a live replay, one
-     * partition, and trace sets in which a trace has a loop of loads that could be a spin ({@link RouteCheck}).
+     * A router's {@link Router#spinPartition} also gets what its spin detector needs ({@link SpinRoutes}).
+     * Runs as {@link #runInPartitions} instead ({@link #partitionMode()} says which) for a live replay and one
+     * partition.
      */
     public <A extends Analysis> List<A> runRouted(int parts, java.util.function.IntFunction<A> factory,
             java.util.function.Function<ReplayContext, Router> routing) {
@@ -448,7 +461,7 @@ public final class Replay implements ReplayContext {
             return runInPartitions(parts, factory);
         }
         mode = MODE_ROUTED;
-        Router route = RouteSplitter.planned(routing.apply(this), pre);
+        Router route = RouteSplitter.planned(SpinRoutes.Routing.of(routing.apply(this), pre.spinRoutes, parts), pre);
         int n = detailed.size();
         Object room = new Object();
         RoutedPipe[][] pipes = new RoutedPipe[n][parts];
@@ -806,6 +819,11 @@ public final class Replay implements ReplayContext {
     @Override
     public boolean routed() {
         return routedPart;
+    }
+
+    @Override
+    public boolean possibleSpin(int thread) {
+        return pre != null && pre.possibleSpin(thread);
     }
 
     @Override

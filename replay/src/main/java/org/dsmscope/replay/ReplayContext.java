@@ -65,10 +65,20 @@ public interface ReplayContext {
     /**
      * True in a partition of a routed replay ({@link Replay#runRouted}): it gets only the data accesses its
      * analysis said it needs ({@link Replay.Router}), the others as {@link Analysis#skipped} gaps; every other
-     * record and callback is the serial run's. The routed mode runs only on traces in which no thread has a loop
-     * of loads long enough to be a spin ({@link SpinDetector}), so a spin detector there would find nothing.
+     * record and callback is the serial run's. The partition that detects spins gets more ({@link #possibleSpin}).
      */
     default boolean routed() {
+        return false;
+    }
+
+    /**
+     * True if the prescan of a routed run found in thread {@code thread}'s trace a run of loads that a {@link
+     * SpinDetector} could take for a spin ({@code RouteCheck}; every thread where a marker stops all threads): a
+     * routed run gives every access of such a thread to its router's {@link Replay.Router#spinPartition}, and of
+     * the other threads only the stores that may touch such a run's locations, so that partition's detector, fed
+     * these threads' accesses and every store, decides as a serial run's. False in other runs.
+     */
+    default boolean possibleSpin(int thread) {
         return false;
     }
 

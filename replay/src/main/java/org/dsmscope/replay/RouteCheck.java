@@ -5,16 +5,21 @@ import org.dsmscope.trace.RecordKind;
 import org.dsmscope.trace.TraceReader;
 
 /**
- * Whether one trace (a thread, or a process with {@code -i}) can be routed ({@link Replay#runRouted}, replay/README.md
- * "Partitioned replay"): it holds no run of loads that a {@link SpinDetector} could take for a spin; and, apart
- * ({@link #stream}), whether it holds branch, procedure or fetch records, whose instruction stream (clocks, program
- * counter, fetches) every partition needs: the router then gives every partition every record of the trace. The
- * first is a superset of the detector's rule on the thread's own records: a spin is a run of n &ge; ({@value SpinDetector#MIN_REREADS} +
- * 1)&middot;k loads of k &le; {@value SpinDetector#MAX_LOCATIONS} locations (address and size) with no store or call
- * between, so a thread none of whose windows of loads between stores and calls with d &le; 4 distinct locations
- * is 5&middot;d loads long can spin in no interleaving. Per load: the five most recent distinct locations and
- * where each was last loaded, so the longest window with at most d distinct locations ending at this load starts
- * after the (d + 1)-th most recent one's last load. Nothing is allocated per record.
+ * What the prescan learns of one trace (a thread, or a process with {@code -i}) for a routed run ({@link
+ * Replay#runRouted}, replay/README.md "Partitioned replay"): whether it holds branch, procedure or fetch records
+ * ({@link #stream}), whose instruction stream (clocks, program counter, fetches) every partition needs: the router
+ * then gives every partition every record of the trace; and whether it has a run of loads that a {@link
+ * SpinDetector} could take for a spin ({@link #spins}), with the locations of such runs (the "watch set" of {@link
+ * SpinRoutes}). The second is a superset of the detector's rule on the thread's own
+ * records: a spin is a run of n &ge; ({@value SpinDetector#MIN_REREADS} + 1)&middot;k loads of k &le; {@value
+ * SpinDetector#MAX_LOCATIONS} locations (address and size) with no store or call between, and the replay's waits
+ * and phase ends only cut runs shorter, so a thread none of whose windows of loads between stores and calls with
+ * d &le; 4 distinct locations is 5&middot;d loads long can spin in no interleaving, and a loop that can is inside
+ * such a window, whose d locations are then its own. Per load: the five most recent distinct locations and where
+ * each was last loaded, so the longest window with at most d distinct locations ending at this load starts after
+ * the (d + 1)-th most recent one's last load; the largest d whose window is long enough gives the locations to
+ * watch (a superset of every smaller d's). Branch, procedure and fetch records are not part of a run (the detector
+ * sees none of them). Nothing is allocated per record.
  */
 final class RouteCheck {
     private static final int KEEP = SpinDetector.MAX_LOCATIONS + 1;
@@ -25,10 +30,23 @@ final class RouteCheck {
     private int m;
     private long loads;
     private long runStart;
+    /** The locations last added to {@link #watch} (a spin adds the same ones on every load). */
+    private final long[] lastAddr = new long[SpinDetector.MAX_LOCATIONS];
+    private final int[] lastBytes = new int[SpinDetector.MAX_LOCATIONS];
+    private int lastN;
+    /** Where the locations of possible spins go (8-byte blocks, {@link SpinRoutes#addLocation}). */
+    private final SpinRoutes.Builder watch;
     /** False once the thread was found not routable. */
     boolean routable = true;
     /** True once a branch, procedure or fetch record was found (the detector sees none of them: not part of a run). */
     boolean stream;
+    /** True once a run of loads that could be a spin was found. */
+    boolean spins;
+
+    /** A check whose possible spins' locations go to {@code watch}. */
+    RouteCheck(SpinRoutes.Builder watch) {
+        this.watch = watch;
+    }
 
     /** A run of {@link TraceReader#nextRun} words whose addresses have the high word {@code high}. */
     void run(long[] w, int from, int n, long high) {
@@ -86,12 +104,40 @@ final class RouteCheck {
         if (i - runStart + 1 < LOOP) {
             return; // no window of this run is long enough yet
         }
-        for (int d = 1; d < KEEP; d++) {
+        int found = 0;
+        for (int d = 1, top = Math.min(m, KEEP - 1); d <= top; d++) {
             long start = d < m ? at[d] + 1 : runStart;
             if (i - start + 1 >= LOOP * d) {
-                routable = false;
+                found = d;
+            }
+        }
+        if (found > 0) {
+            spins = true;
+            watch(found);
+        }
+    }
+
+    /** The {@code d} most recent distinct locations are those of a possible spin: into {@link #watch}. */
+    private void watch(int d) {
+        if (d <= lastN) {
+            int same = 0;
+            for (int i = 0; i < d; i++) {
+                for (int k = 0; k < lastN; k++) {
+                    if (lastAddr[k] == addr[i] && lastBytes[k] == bytes[i]) {
+                        same++;
+                        break;
+                    }
+                }
+            }
+            if (same == d) {
                 return;
             }
         }
+        for (int i = 0; i < d; i++) {
+            lastAddr[i] = addr[i];
+            lastBytes[i] = bytes[i];
+            watch.addLocation(addr[i], bytes[i]);
+        }
+        lastN = d;
     }
 }

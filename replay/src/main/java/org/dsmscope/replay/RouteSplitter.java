@@ -40,6 +40,8 @@ public final class RouteSplitter implements AutoCloseable {
     private final long[] pendingAt;
     /** The record just routed was a call: the next one's offset is placed for every partition. */
     private boolean afterCall;
+    /** {@link #route} when it gives a spin partition more ({@link SpinRoutes.Routing}), else null. */
+    private final SpinRoutes.Routing spin;
     /** {@link Replay.Router#fill()}: the longest gap given as its accesses instead. */
     private final int fill;
     private final boolean handOff;
@@ -80,6 +82,7 @@ public final class RouteSplitter implements AutoCloseable {
         this.whole = route instanceof Planned && ((Planned) route).whole[thread];
         this.unplanned = !(route instanceof Planned);
         this.route = route instanceof Planned ? ((Planned) route).inner : route;
+        this.spin = this.route instanceof SpinRoutes.Routing ? (SpinRoutes.Routing) this.route : null;
         this.fill = Math.max(0, this.route.fill());
         this.thread = thread;
         this.parts = out.length;
@@ -122,7 +125,7 @@ public final class RouteSplitter implements AutoCloseable {
         Prescan pre = plan.prescan();
         int n = plan.threads();
         int np = plan.parts();
-        return planned(routing.apply(new ReplayContext() {
+        return planned(SpinRoutes.Routing.of(routing.apply(new ReplayContext() {
             @Override
             public int threads() {
                 return n;
@@ -157,7 +160,12 @@ public final class RouteSplitter implements AutoCloseable {
             public WorkProfile workProfile() {
                 return pre.profile;
             }
-        }), pre);
+
+            @Override
+            public boolean possibleSpin(int thread) {
+                return pre.possibleSpin(thread);
+            }
+        }), pre.spinRoutes, np), pre);
     }
 
     /** {@code route} with the threads that the prescan {@code pre} found go whole to every partition. */
@@ -186,6 +194,11 @@ public final class RouteSplitter implements AutoCloseable {
         @Override
         public int fill() {
             return inner.fill();
+        }
+
+        @Override
+        public int spinPartition() {
+            return inner.spinPartition();
         }
     }
 
@@ -220,7 +233,8 @@ public final class RouteSplitter implements AutoCloseable {
             }
             if (k == RecordKind.MEMORY && !whole) {
                 int size = r.size();
-                int c = route.route(thread, r.address(), size, to);
+                int c = spin == null ? route.route(thread, r.address(), size, to)
+                        : spin.route(thread, r.address(), size, r.isStore(), to);
                 shipped += c;
                 for (int i = 0; i < c; i++) {
                     int p = to[i];
@@ -336,8 +350,11 @@ public final class RouteSplitter implements AutoCloseable {
         long base = idx - from;
         for (int i = from, end = from + n; i < end; i++) {
             long word = words[i];
-            int size = MemType.bytes((int) (word >>> 32));
-            int c = route.route(thread, high | (word & 0xFFFFFFFFL), size, to);
+            int f1 = (int) (word >>> 32);
+            int size = MemType.bytes(f1);
+            long a = high | (word & 0xFFFFFFFFL);
+            int c = spin == null ? route.route(thread, a, size, to)
+                    : spin.route(thread, a, size, (f1 & 0xF) == MemType.STORE, to);
             shipped += c;
             long at = base + i;
             for (int j = 0; j < c; j++) {

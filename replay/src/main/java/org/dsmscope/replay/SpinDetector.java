@@ -15,7 +15,9 @@ package org.dsmscope.replay;
  * clocks do not order a spinner's loads against the store that ended them: at a spin barrier the spinners' clocks
  * run ahead of the last arriver's, by the length of their spins, and apart by any amount over the rounds.) Stores
  * are looked for while some thread watches the location: while a thread's loop re-reads it or after it was in a
- * thread's last loop long enough to be a spin. A loop over other locations ends the wait of the thread's loops
+ * thread's last loop long enough to be a spin; such a store counts for a loop that starts later in the
+ * phase only if a loop watching it then was long enough to be a spin (or it was in a last spin set), so a loop that
+ * stays short affects nothing but itself. A loop over other locations ends the wait of the thread's loops
  * before it: those no store confirmed are busy. Its time is from its first load to its last load, inclusive. A spin
  * ended by the thread's own store to a location it spun on (it took the word: a spin lock) is a lock spin; the
  * others wait for other threads' progress.
@@ -212,7 +214,9 @@ public final class SpinDetector {
         for (int t = 0; t < threads; t++) {
             boolean last = cSize[t] != 0 && overlaps(cAddr, cBytes, t * MAX_LOCATIONS, cSize[t], a, sz);
             boolean open = looping[t] && overlapsOpen(t, a, sz);
-            hit |= last || open;
+            // remembered for loops that start later only while a loop long enough to be a spin watches it: a
+            // shorter loop's watch is its own (routing depends on it: replay/README.md "Partitioned replay")
+            hit |= last || open && loads[t] >= (long) (MIN_REREADS + 1) * size[t];
             if (t == thread) {
                 continue;
             }

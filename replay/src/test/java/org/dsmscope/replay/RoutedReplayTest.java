@@ -442,33 +442,52 @@ class RoutedReplayTest {
         assertEquals(5 + 4 * 5, Prescan.OPENED.get() - before, "one replay per partition: the prescan, then 4 reads");
     }
 
+    /**
+     * A trace with a loop of loads long enough to be a spin routes; a router that detects spins ({@code
+     * spinPartition}) gets there every access of the thread that may spin and the other threads' stores to the
+     * loop's location, and nothing more; a loop one load shorter may spin nowhere and adds nothing.
+     */
     @Test
-    void tracesThatCannotBeRouted_runOneReplayPerPartition_withTheSameResults() {
-        // a loop of loads long enough to be a spin (branch records and skipping bad records route:
-        // RoutedStreamsAndSkipTest)
+    void possibleSpins_route_andTheSpinPartitionGetsTheSpinningThreadAndTheStoresToItsLocations() {
         TraceSet spin = TestTraces.write(dir, "spin", w -> w.spawn(1).stores(3, 0x1000).loads(1, 0x2000)
                 .loads(1, 0x2000).loads(1, 0x2000).loads(1, 0x2000).loads(1, 0x2000).stores(1, 0x2000).join(),
-                w -> w.stores(20, 0x3000));
-        assertFallsBack(spin, new ReplayOptions());
-        // one load fewer than a spin needs: routed
+                w -> w.stores(20, 0x3000).loads(3, 0x5000).stores(1, 0x2000).stores(2, 0x4000));
+        Seen serial = new Seen();
+        new Replay(spin, null, new ReplayOptions()).add(serial).run();
+        Replay r = new Replay(spin, null, new ReplayOptions());
+        // partition 1 owns nothing but detects spins: it gets thread 0's accesses and thread 1's store to 0x2000
+        List<Seen> ps = r.runRouted(2, k -> new Seen(), ctx -> new Replay.Router() {
+            @Override
+            public int route(int thread, long address, int size, int[] to) {
+                to[0] = 0;
+                return 1;
+            }
+
+            @Override
+            public int spinPartition() {
+                return 1;
+            }
+        });
+        assertEquals(Replay.MODE_ROUTED, r.partitionMode());
+        assertTrue(ps.get(1).ctx.possibleSpin(0));
+        assertFalse(ps.get(1).ctx.possibleSpin(1));
+        assertEquals(serial.mine, ps.get(0).mine);
+        assertEquals(serial.all, ps.get(1).all);
+        List<String> expected = new java.util.ArrayList<>();
+        for (String a : serial.mine) {
+            if (a.startsWith("0 ") || a.contains(" 2000 ")) {
+                expected.add(a);
+            }
+        }
+        assertEquals(expected, ps.get(1).mine);
+        assertTrue(expected.size() > 9 && expected.size() < serial.mine.size(), expected.toString());
+        // one load fewer than a spin needs: routed, and the spin partition gets no more than it asks for
         TraceSet four = TestTraces.write(dir, "four", w -> w.spawn(1).loads(1, 0x2000).loads(1, 0x2000)
                 .loads(1, 0x2000).loads(1, 0x2000).stores(1, 0x2000).join(), w -> w.stores(20, 0x3000));
-        Replay r = new Replay(four, null, new ReplayOptions());
-        r.runRouted(2, k -> new Seen(), ctx -> byPageAndThread(2));
-        assertEquals(Replay.MODE_ROUTED, r.partitionMode());
-    }
-
-    private static void assertFallsBack(TraceSet set, ReplayOptions o) {
-        Seen serial = new Seen();
-        new Replay(set, null, o).add(serial).run();
-        Replay r = new Replay(set, null, o);
-        List<Seen> ps = r.runRouted(3, k -> new Seen(), ctx -> byPageAndThread(3));
-        assertEquals(Replay.MODE_REPLAYS, r.partitionMode(), set.base());
-        for (Seen s : ps) {
-            assertFalse(s.ctx.routed());
-            assertEquals(serial.all, s.all);
-            assertEquals(serial.other, s.other);
-        }
+        Replay r4 = new Replay(four, null, new ReplayOptions());
+        List<Seen> p4 = r4.runRouted(2, k -> new Seen(), ctx -> byPageAndThread(2));
+        assertEquals(Replay.MODE_ROUTED, r4.partitionMode());
+        assertFalse(p4.get(0).ctx.possibleSpin(0));
     }
 
     @Test
@@ -486,37 +505,51 @@ class RoutedReplayTest {
         }
     }
 
-    @Property(tries = 200)
-    void routeCheck_rejectsEveryThreadInWhichTheSpinDetectorFindsALoop(@ForAll long seed) {
+    /**
+     * Every loop long enough to be a spin that the detector finds, with the thread's calls and with waits or phase
+     * ends anywhere (which the route check does not see), lies in a run the check finds, whose locations it
+     * watches; a thread in which the check finds none has no such loop.
+     */
+    @Property(tries = 300)
+    void routeCheck_findsEveryLoopTheSpinDetectorFinds_andWatchesItsLocations(@ForAll long seed) {
         SplittableRandom rnd = new SplittableRandom(seed);
-        SpinDetector spin = new SpinDetector(1, (t, from, to, state) -> {
-            throw new AssertionError("loop");
-        });
-        RouteCheck check = new RouteCheck();
-        boolean loop = false;
+        int n = 80;
+        long[] addr = new long[n];
+        int[] bytes = new int[n];
+        List<long[]> loops = new java.util.ArrayList<>();
+        SpinDetector spin = new SpinDetector(1, (t, from, to, state) -> loops.add(new long[] {from, to}));
+        SpinRoutes.Builder watch = new SpinRoutes.Builder();
+        RouteCheck check = new RouteCheck(watch);
         int locations = 1 + rnd.nextInt(7);
-        for (int i = 0; i < 60; i++) {
+        for (int i = 0; i < n; i++) {
             long a = 0x1000 + 8L * rnd.nextInt(locations);
             int size = rnd.nextInt(10) == 0 ? 4 : 8;
-            boolean store = rnd.nextInt(12) == 0;
-            try {
-                spin.access(0, i, size, store, a);
-                if (rnd.nextInt(30) == 0) {
-                    spin.call(0);
-                }
-            } catch (AssertionError e) {
-                loop = true;
-            }
+            boolean store = rnd.nextInt(rnd.nextBoolean() ? 12 : 40) == 0;
+            addr[i] = a;
+            bytes[i] = size;
+            spin.access(0, i, size, store, a);
             accessCheck(check, store, size, a);
+            int cut = rnd.nextInt(30);
+            if (cut == 0) {
+                spin.call(0);
+                check.record(org.dsmscope.trace.RecordKind.CALL, null);
+            } else if (cut == 1) {
+                spin.waited(0);
+            } else if (cut == 2) {
+                spin.phaseEnd();
+            }
         }
-        try {
-            spin.phaseEnd();
-        } catch (AssertionError e) {
-            loop = true;
+        spin.phaseEnd();
+        SpinRoutes routes = SpinRoutes.of(new boolean[] {check.spins}, watch, false);
+        if (!loops.isEmpty()) {
+            assertTrue(check.spins, "a loop the detector reports must be a possible spin");
         }
-        if (loop) {
-            assertFalse(check.routable, "a loop the detector reports must make the thread not routable");
+        for (long[] l : loops) {
+            for (long i = l[0]; i < l[1]; i++) {
+                assertTrue(routes.watches(addr[(int) i], bytes[(int) i]), "location of load " + i + " watched");
+            }
         }
+        assertTrue(check.routable);
     }
 
     private static void accessCheck(RouteCheck c, boolean store, int size, long a) {
