@@ -460,7 +460,8 @@ class RoutedReplayTest {
     /**
      * A trace with a loop of loads long enough to be a spin routes; a router that detects spins ({@code
      * spinPartition}) gets there every access of the thread that may spin and the other threads' stores to the
-     * loop's location, and nothing more; a loop one load shorter may spin nowhere and adds nothing.
+     * loop's location, and nothing more; a loop one load shorter may spin nowhere and adds nothing; a marker that
+     * stops all threads makes every thread one that may spin.
      */
     @Test
     void possibleSpins_route_andTheSpinPartitionGetsTheSpinningThreadAndTheStoresToItsLocations() {
@@ -503,6 +504,29 @@ class RoutedReplayTest {
         List<Seen> p4 = r4.runRouted(2, k -> new Seen(), ctx -> byPageAndThread(2));
         assertEquals(Replay.MODE_ROUTED, r4.partitionMode());
         assertFalse(p4.get(0).ctx.possibleSpin(0));
+        // a marker that stops all threads can join runs of other threads at places their files do not show:
+        // every thread may spin, and the spin partition gets every access
+        TraceSet stops = TestTraces.write(dir, "stops", w -> w.call(org.dsmscope.trace.CallType.MARKER, 3, 1, 0)
+                .stores(2, 0x1000).call(org.dsmscope.trace.CallType.MARKER, 4, 2, 0).spawn(1).stores(3, 0x1000)
+                .join(), w -> w.stores(20, 0x3000).loads(3, 0x5000));
+        Seen all = new Seen();
+        new Replay(stops, null, new ReplayOptions()).add(all).run();
+        Replay rs = new Replay(stops, null, new ReplayOptions());
+        List<Seen> pstops = rs.runRouted(2, k -> new Seen(), ctx -> new Replay.Router() {
+            @Override
+            public int route(int thread, long address, int size, int[] to) {
+                to[0] = 0;
+                return 1;
+            }
+
+            @Override
+            public int spinPartition() {
+                return 1;
+            }
+        });
+        assertEquals(Replay.MODE_ROUTED, rs.partitionMode());
+        assertTrue(pstops.get(1).ctx.possibleSpin(0) && pstops.get(1).ctx.possibleSpin(1));
+        assertEquals(all.mine, pstops.get(1).mine);
     }
 
     private static void assertFallsBack(TraceSet set, ReplayOptions o) {
