@@ -457,6 +457,22 @@ class RoutedReplayTest {
         assertFallsBack(ForkJoinGen.write(dir, "skip", p), skip);
     }
 
+    /** Every access to partition 0, spins detected in partition 1 (which then owns nothing but what it needs). */
+    private static Replay.Router allToZeroSpinsInOne() {
+        return new Replay.Router() {
+            @Override
+            public int route(int thread, long address, int size, int[] to) {
+                to[0] = 0;
+                return 1;
+            }
+
+            @Override
+            public int spinPartition() {
+                return 1;
+            }
+        };
+    }
+
     /**
      * A trace with a loop of loads long enough to be a spin routes; a router that detects spins ({@code
      * spinPartition}) gets there every access of the thread that may spin and the other threads' stores to the
@@ -471,19 +487,7 @@ class RoutedReplayTest {
         Seen serial = new Seen();
         new Replay(spin, null, new ReplayOptions()).add(serial).run();
         Replay r = new Replay(spin, null, new ReplayOptions());
-        // partition 1 owns nothing but detects spins: it gets thread 0's accesses and thread 1's store to 0x2000
-        List<Seen> ps = r.runRouted(2, k -> new Seen(), ctx -> new Replay.Router() {
-            @Override
-            public int route(int thread, long address, int size, int[] to) {
-                to[0] = 0;
-                return 1;
-            }
-
-            @Override
-            public int spinPartition() {
-                return 1;
-            }
-        });
+        List<Seen> ps = r.runRouted(2, k -> new Seen(), ctx -> allToZeroSpinsInOne());
         assertEquals(Replay.MODE_ROUTED, r.partitionMode());
         assertTrue(ps.get(1).ctx.possibleSpin(0));
         assertFalse(ps.get(1).ctx.possibleSpin(1));
@@ -512,18 +516,7 @@ class RoutedReplayTest {
         Seen all = new Seen();
         new Replay(stops, null, new ReplayOptions()).add(all).run();
         Replay rs = new Replay(stops, null, new ReplayOptions());
-        List<Seen> pstops = rs.runRouted(2, k -> new Seen(), ctx -> new Replay.Router() {
-            @Override
-            public int route(int thread, long address, int size, int[] to) {
-                to[0] = 0;
-                return 1;
-            }
-
-            @Override
-            public int spinPartition() {
-                return 1;
-            }
-        });
+        List<Seen> pstops = rs.runRouted(2, k -> new Seen(), ctx -> allToZeroSpinsInOne());
         assertEquals(Replay.MODE_ROUTED, rs.partitionMode());
         assertTrue(pstops.get(1).ctx.possibleSpin(0) && pstops.get(1).ctx.possibleSpin(1));
         assertEquals(all.mine, pstops.get(1).mine);
