@@ -442,21 +442,9 @@ class RoutedReplayTest {
         assertEquals(5 + 4 * 5, Prescan.OPENED.get() - before, "one replay per partition: the prescan, then 4 reads");
     }
 
-    /**
-     * A trace with a loop of loads long enough to be a spin routes; a router that detects spins ({@code
-     * spinPartition}) gets there every access of the thread that may spin and the other threads' stores to the
-     * loop's location, and nothing more; a loop one load shorter may spin nowhere and adds nothing.
-     */
-    @Test
-    void possibleSpins_route_andTheSpinPartitionGetsTheSpinningThreadAndTheStoresToItsLocations() {
-        TraceSet spin = TestTraces.write(dir, "spin", w -> w.spawn(1).stores(3, 0x1000).loads(1, 0x2000)
-                .loads(1, 0x2000).loads(1, 0x2000).loads(1, 0x2000).loads(1, 0x2000).stores(1, 0x2000).join(),
-                w -> w.stores(20, 0x3000).loads(3, 0x5000).stores(1, 0x2000).stores(2, 0x4000));
-        Seen serial = new Seen();
-        new Replay(spin, null, new ReplayOptions()).add(serial).run();
-        Replay r = new Replay(spin, null, new ReplayOptions());
-        // partition 1 owns nothing but detects spins: it gets thread 0's accesses and thread 1's store to 0x2000
-        List<Seen> ps = r.runRouted(2, k -> new Seen(), ctx -> new Replay.Router() {
+    /** Every access to partition 0, spins detected in partition 1 (which then owns nothing but what it needs). */
+    private static Replay.Router allToZeroSpinsInOne() {
+        return new Replay.Router() {
             @Override
             public int route(int thread, long address, int size, int[] to) {
                 to[0] = 0;
@@ -467,7 +455,24 @@ class RoutedReplayTest {
             public int spinPartition() {
                 return 1;
             }
-        });
+        };
+    }
+
+    /**
+     * A trace with a loop of loads long enough to be a spin routes; a router that detects spins ({@code
+     * spinPartition}) gets there every access of the thread that may spin and the other threads' stores to the
+     * loop's location, and nothing more; a loop one load shorter may spin nowhere and adds nothing; a marker that
+     * stops all threads makes every thread one that may spin.
+     */
+    @Test
+    void possibleSpins_route_andTheSpinPartitionGetsTheSpinningThreadAndTheStoresToItsLocations() {
+        TraceSet spin = TestTraces.write(dir, "spin", w -> w.spawn(1).stores(3, 0x1000).loads(1, 0x2000)
+                .loads(1, 0x2000).loads(1, 0x2000).loads(1, 0x2000).loads(1, 0x2000).stores(1, 0x2000).join(),
+                w -> w.stores(20, 0x3000).loads(3, 0x5000).stores(1, 0x2000).stores(2, 0x4000));
+        Seen serial = new Seen();
+        new Replay(spin, null, new ReplayOptions()).add(serial).run();
+        Replay r = new Replay(spin, null, new ReplayOptions());
+        List<Seen> ps = r.runRouted(2, k -> new Seen(), ctx -> allToZeroSpinsInOne());
         assertEquals(Replay.MODE_ROUTED, r.partitionMode());
         assertTrue(ps.get(1).ctx.possibleSpin(0));
         assertFalse(ps.get(1).ctx.possibleSpin(1));
@@ -488,6 +493,18 @@ class RoutedReplayTest {
         List<Seen> p4 = r4.runRouted(2, k -> new Seen(), ctx -> byPageAndThread(2));
         assertEquals(Replay.MODE_ROUTED, r4.partitionMode());
         assertFalse(p4.get(0).ctx.possibleSpin(0));
+        // a marker that stops all threads can join runs of other threads at places their files do not show:
+        // every thread may spin, and the spin partition gets every access
+        TraceSet stops = TestTraces.write(dir, "stops", w -> w.call(org.dsmscope.trace.CallType.MARKER, 3, 1, 0)
+                .stores(2, 0x1000).call(org.dsmscope.trace.CallType.MARKER, 4, 2, 0).spawn(1).stores(3, 0x1000)
+                .join(), w -> w.stores(20, 0x3000).loads(3, 0x5000));
+        Seen all = new Seen();
+        new Replay(stops, null, new ReplayOptions()).add(all).run();
+        Replay rs = new Replay(stops, null, new ReplayOptions());
+        List<Seen> pstops = rs.runRouted(2, k -> new Seen(), ctx -> allToZeroSpinsInOne());
+        assertEquals(Replay.MODE_ROUTED, rs.partitionMode());
+        assertTrue(pstops.get(1).ctx.possibleSpin(0) && pstops.get(1).ctx.possibleSpin(1));
+        assertEquals(all.mine, pstops.get(1).mine);
     }
 
     @Test
