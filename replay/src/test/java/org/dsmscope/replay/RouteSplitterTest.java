@@ -105,22 +105,17 @@ class RouteSplitterTest {
     }
 
     @Test
-    void aTraceSetThatDoesNotRoute_givesAPlanThatDoesNot_andRefusesRoutedStreams() throws Exception {
-        // a loop of loads long enough to be a spin
-        TraceSet set = TestTraces.write(dir, "spin", w -> w.spawn(1).stores(3, 0x1000).loads(1, 0x2000)
-                .loads(1, 0x2000).loads(1, 0x2000).loads(1, 0x2000).loads(1, 0x2000).stores(1, 0x2000).join(),
-                w -> w.stores(20, 0x3000));
-        Replay.Plan plan = new Replay(set, null, new ReplayOptions()).plan(2, true);
-        assertFalse(plan.routable());
-        assertThrows(IllegalStateException.class, () -> new Replay(set, null, new ReplayOptions()).runPartition(
-                plan, 0, new RoutedReplayTest.Seen(), t -> Channels.newChannel(new ByteArrayInputStream(
-                        new byte[0]))));
+    void aPlanNotMadeToRoute_isNotRoutable_andRefusesRoutedStreams() throws Exception {
         ForkJoinGen.Params p = new ForkJoinGen.Params();
         p.threads = 3;
         p.instructions = 2000;
         TraceSet plain = ForkJoinGen.write(dir, "plain", p);
         assertTrue(new Replay(plain, null, new ReplayOptions()).plan(2, true).routable());
-        assertFalse(new Replay(plain, null, new ReplayOptions()).plan(2).routable(), "not asked to route");
+        Replay.Plan plan = new Replay(plain, null, new ReplayOptions()).plan(2);
+        assertFalse(plan.routable(), "not asked to route");
+        assertThrows(IllegalStateException.class, () -> new Replay(plain, null, new ReplayOptions()).runPartition(
+                plan, 0, new RoutedReplayTest.Seen(), t -> Channels.newChannel(new ByteArrayInputStream(
+                        new byte[0]))));
         assertFalse(new Replay(plain, null, new ReplayOptions()).plan(1, true).routable(), "one partition");
     }
 
