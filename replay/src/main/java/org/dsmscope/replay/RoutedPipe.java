@@ -21,10 +21,28 @@ final class RoutedPipe {
     private long held;
     private boolean ended;
     private boolean aborted;
+    /** Whether a partition waiting on this empty pipe notifies {@link #room} ({@link #wanted}). */
+    private final boolean tellsWants;
+    /** True while the partition waits for records and none is here (only if {@link #tellsWants}). */
+    private volatile boolean wanted;
 
     RoutedPipe(long cap, Object room) {
+        this(cap, room, false);
+    }
+
+    /**
+     * A pipe of {@code cap} bytes whose router waits on {@code room}; {@code tellsWants}: a partition that finds it
+     * empty also notifies {@code room} and is {@link #wanted} (a live router reads its stream at once then).
+     */
+    RoutedPipe(long cap, Object room, boolean tellsWants) {
         this.cap = cap;
         this.room = room;
+        this.tellsWants = tellsWants;
+    }
+
+    /** True while the partition waits on this pipe, empty (a pipe made to tell its wants; else always false). */
+    boolean wanted() {
+        return wanted;
     }
 
     /** True while the pipe holds more than its capacity. */
@@ -55,6 +73,7 @@ final class RoutedPipe {
                     if (!aborted && n > 0) {
                         chunks.add(copy);
                         held += n;
+                        wanted = false;
                         RoutedPipe.this.notifyAll();
                     }
                 }
@@ -76,11 +95,28 @@ final class RoutedPipe {
         };
     }
 
+    /** Marks the pipe {@link #wanted} if it is empty and wakes the router (outside this pipe's lock: room first). */
+    private void tellWant() {
+        boolean tell;
+        synchronized (this) {
+            tell = chunks.isEmpty() && !ended && !aborted;
+            wanted = tell;
+        }
+        if (tell) {
+            synchronized (room) {
+                room.notifyAll();
+            }
+        }
+    }
+
     /** The partition's side. */
     ReadableByteChannel source() {
         return new ReadableByteChannel() {
             @Override
             public int read(ByteBuffer dst) throws IOException {
+                if (tellsWants) {
+                    tellWant();
+                }
                 int n = 0;
                 boolean drained;
                 synchronized (RoutedPipe.this) {
@@ -96,8 +132,10 @@ final class RoutedPipe {
                         throw new IOException("the routed replay stopped (another part failed)");
                     }
                     if (chunks.isEmpty()) {
+                        wanted = false;
                         return -1;
                     }
+                    wanted = false;
                     boolean wasFull = held > cap;
                     while (dst.hasRemaining() && !chunks.isEmpty()) {
                         ByteBuffer head = chunks.peek();
