@@ -110,6 +110,19 @@ public final class Ciat implements Analysis {
         this.opt = opt;
     }
 
+    /** A partition of a routed live run ({@link CiatRouter#live}), publishing its dealt pages there; else null. */
+    private LiveOwners liveOwners;
+
+    /**
+     * Makes this CIAT a partition of a routed live run (before the replay begins): it publishes the pages it deals
+     * from the first accesses to {@code owners}, which the run's router reads, and partition 0 keeps its spin
+     * detector (the router gives it every access). Returns this.
+     */
+    public Ciat liveRouted(LiveOwners owners) {
+        this.liveOwners = owners;
+        return this;
+    }
+
     @Override
     public void begin(ReplayContext c) {
         this.ctx = c;
@@ -122,7 +135,8 @@ public final class Ciat implements Analysis {
         part = c.partition();
         parts = Math.max(1, c.partitions());
         // a routed partition (Replay.runRouted) does not see every access, and its traces hold no possible spin
-        spin = part == 0 && !c.routed() ? new SpinDetector(threads, null) : null;
+        // (except a live one: its router gives partition 0 every access for the detector, CiatRouter.live)
+        spin = part == 0 && (!c.routed() || liveOwners != null) ? new SpinDetector(threads, null) : null;
         PartitionPlan plan = PartitionPlan.of(parts, threads, opt.ageScope == AccessAge.Scope.GLOBAL,
                 c.workProfile());
         owners = plan.owners();
@@ -356,6 +370,9 @@ public final class Ciat implements Analysis {
         PartitionPlan plan = PartitionPlan.live(parts, threads, opt.ageScope == AccessAge.Scope.GLOBAL,
                 WorkProfile.of(warmThreads, warmSlots, 0));
         owners = plan.owners();
+        if (liveOwners != null) {
+            liveOwners.publish(owners);
+        }
         comm.partition(part, parts, owners);
         memory.partition(part, parts, owners);
         warmThreads = null;

@@ -68,7 +68,7 @@ final class LiveRun {
     private LiveRun(AgentOptions o, AnalysisSink sink, PrintStream err) {
         this.o = o;
         this.p = o.threads;
-        this.readers = Math.max(1, Math.min(1024, sink.liveReaders(o.analysisType(), o.analysisOptions)));
+        this.readers = Math.max(1, Math.min(1024, sink.liveReaders(o.analysisType(), o.analysisOptions, o.level)));
         this.spillCodec = SpillCodec.of(o.codec);
         streams = new LiveStream[p];
         closedStreams = new int[readers];
