@@ -99,14 +99,14 @@ final class RecordRouter {
 
     /**
      * Routes thread {@code t}'s live stream from {@code source} (named {@code name}) into its pipes {@code pipes}
-     * (one per partition, made to tell their wants) on the calling thread until it ends, or {@code stop} is set:
+     * (one per partition, counting the partitions that wait on them in {@code starving}) on the calling thread until it ends, or {@code stop} is set:
      * one router thread per stream, so that the router of a thread the program holds back never keeps another
      * thread's records from the partitions ({@link LiveIntake}).
      */
     void runLive(int t, String name, Replay.Source source, RoutedPipe[] pipes,
-            java.util.concurrent.atomic.AtomicBoolean stop) {
+            java.util.concurrent.atomic.AtomicInteger starving, java.util.concurrent.atomic.AtomicBoolean stop) {
         route(new File[1], stop, i -> new File(t, name, new LiveIntake(source.channel(t), source.polls(), LIVE_BUFFER,
-                pipes, room, stop), pipes));
+                pipes, room, starving, stop), pipes));
     }
 
     /** Makes {@code fs[i]} with {@code make} and routes them until all are done or {@code stop} is set. */

@@ -484,12 +484,13 @@ public final class Replay implements ReplayContext {
         int n = detailed.size();
         Object room = new Object();
         RoutedPipe[][] pipes = new RoutedPipe[n][parts];
+        java.util.concurrent.atomic.AtomicInteger starving = live ? new java.util.concurrent.atomic.AtomicInteger() : null;
         // 4 MiB a pipe, at most 256 MiB in all (at least 64 KiB a pipe)
         long cap = routedCapacity >= 0 ? routedCapacity
                 : Math.min(4L << 20, Math.max(64L << 10, (256L << 20) / ((long) n * parts)));
         for (int t = 0; t < n; t++) {
             for (int p = 0; p < parts; p++) {
-                pipes[t][p] = new RoutedPipe(cap, room, live);
+                pipes[t][p] = new RoutedPipe(cap, room, starving);
             }
         }
         // live: a router thread per stream (LiveIntake); files: dealt largest first to the router threads
@@ -502,7 +503,8 @@ public final class Replay implements ReplayContext {
             int me = w;
             RecordRouter rr = new RecordRouter(route, parts, o, room);
             int[] mine = live ? null : java.util.stream.IntStream.range(0, n).filter(t -> worker[t] == me).toArray();
-            routers[w] = live ? () -> rr.runLive(me, detailed.files().get(me).toString(), source, pipes[me], routingStop)
+            routers[w] = live ? () -> rr.runLive(me, detailed.files().get(me).toString(), source, pipes[me], starving,
+                    routingStop)
                     : () -> rr.run(detailed.files(), mine, pipes, routingStop);
         }
         routedPipes = column(pipes, 0);

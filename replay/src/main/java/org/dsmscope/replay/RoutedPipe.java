@@ -21,23 +21,27 @@ final class RoutedPipe {
     private long held;
     private boolean ended;
     private boolean aborted;
-    /** Whether a partition waiting on this empty pipe notifies {@link #room} ({@link #wanted}). */
-    private final boolean tellsWants;
-    /** True while the partition waits for records and none is here (only if {@link #tellsWants}). */
+    /**
+     * Partitions waiting on an empty pipe, counted by every pipe of a live routed replay ({@link #wanted}); null:
+     * this pipe tells nothing (trace files).
+     */
+    private final java.util.concurrent.atomic.AtomicInteger starving;
+    /** True while the partition waits for records and none is here (only if {@link #starving} is counted). */
     private volatile boolean wanted;
 
     RoutedPipe(long cap, Object room) {
-        this(cap, room, false);
+        this(cap, room, null);
     }
 
     /**
-     * A pipe of {@code cap} bytes whose router waits on {@code room}; {@code tellsWants}: a partition that finds it
-     * empty also notifies {@code room} and is {@link #wanted} (a live router reads its stream at once then).
+     * A pipe of {@code cap} bytes whose router waits on {@code room}; {@code starving} (or null): a partition that
+     * finds it empty counts itself there while it waits, is {@link #wanted}, and notifies {@code room} (a live
+     * router reads its stream blocking once every partition waits so, {@link LiveIntake}).
      */
-    RoutedPipe(long cap, Object room, boolean tellsWants) {
+    RoutedPipe(long cap, Object room, java.util.concurrent.atomic.AtomicInteger starving) {
         this.cap = cap;
         this.room = room;
-        this.tellsWants = tellsWants;
+        this.starving = starving;
     }
 
     /** True while the partition waits on this pipe, empty (a pipe made to tell its wants; else always false). */
@@ -73,7 +77,7 @@ final class RoutedPipe {
                     if (!aborted && n > 0) {
                         chunks.add(copy);
                         held += n;
-                        wanted = false;
+                        satisfied();
                         RoutedPipe.this.notifyAll();
                     }
                 }
@@ -99,8 +103,11 @@ final class RoutedPipe {
     private void tellWant() {
         boolean tell;
         synchronized (this) {
-            tell = chunks.isEmpty() && !ended && !aborted;
-            wanted = tell;
+            tell = chunks.isEmpty() && !ended && !aborted && !wanted;
+            if (tell) {
+                wanted = true;
+                starving.incrementAndGet();
+            }
         }
         if (tell) {
             synchronized (room) {
@@ -109,12 +116,20 @@ final class RoutedPipe {
         }
     }
 
+    /** The partition has records again (or the end): no longer {@link #wanted}. Called holding this. */
+    private void satisfied() {
+        if (wanted) {
+            wanted = false;
+            starving.decrementAndGet();
+        }
+    }
+
     /** The partition's side. */
     ReadableByteChannel source() {
         return new ReadableByteChannel() {
             @Override
             public int read(ByteBuffer dst) throws IOException {
-                if (tellsWants) {
+                if (starving != null) {
                     tellWant();
                 }
                 int n = 0;
@@ -131,11 +146,10 @@ final class RoutedPipe {
                     if (aborted) {
                         throw new IOException("the routed replay stopped (another part failed)");
                     }
+                    satisfied();
                     if (chunks.isEmpty()) {
-                        wanted = false;
                         return -1;
                     }
-                    wanted = false;
                     boolean wasFull = held > cap;
                     while (dst.hasRemaining() && !chunks.isEmpty()) {
                         ByteBuffer head = chunks.peek();

@@ -54,8 +54,12 @@ final class LiveRun {
     private int doneReaders;
     /** Per reader, the streams whose channel it closed. */
     private final int[] closedStreams;
-    /** Per reader, the thread whose stream it waits to be made, or -1 (guarded by this). */
-    private final int[] waitingFor;
+    /**
+     * Per reader and thread, whether the reader waits for the thread's stream to be made (guarded by this): a
+     * reader may wait for several at once, on threads of its own (a routed analysis reads each stream on its own
+     * router thread), each counted once.
+     */
+    private final boolean[][] waitingFor;
     private volatile boolean dead;
     private volatile boolean over;
     private Path spillDir;
@@ -74,8 +78,7 @@ final class LiveRun {
         closedStreams = new int[readers];
         started = new boolean[readers];
         waitingReaders = readers;
-        waitingFor = new int[readers];
-        java.util.Arrays.fill(waitingFor, -1);
+        waitingFor = new boolean[readers][p];
         firstCall = new long[p];
         java.util.Arrays.fill(firstCall, -1);
         long b = Long.getLong("dsmscope.live.budget", Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 8));
@@ -132,8 +135,8 @@ final class LiveRun {
         LiveStream s = new LiveStream(this, index, k, readers, spillCodec);
         streams[index] = s;
         for (int r = 0; r < readers; r++) {
-            if (waitingFor[r] == index) {
-                waitingFor[r] = -1;
+            if (waitingFor[r][index]) {
+                waitingFor[r][index] = false;
                 readerWaits(false);
             }
         }
@@ -205,7 +208,7 @@ final class LiveRun {
                 if (in == null) {
                     synchronized (LiveRun.this) {
                         while (streams[t] == null) {
-                            waitingFor[r] = t;
+                            waitingFor[r][t] = true;
                             readerWaits(true);
                             try {
                                 LiveRun.this.wait();
@@ -213,8 +216,8 @@ final class LiveRun {
                                 Thread.currentThread().interrupt();
                                 throw new java.io.InterruptedIOException("on-the-fly analysis interrupted");
                             } finally {
-                                if (waitingFor[r] >= 0) {
-                                    waitingFor[r] = -1;
+                                if (waitingFor[r][t]) {
+                                    waitingFor[r][t] = false;
                                     readerWaits(false);
                                 }
                             }
