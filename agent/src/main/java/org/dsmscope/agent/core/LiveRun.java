@@ -199,7 +199,7 @@ final class LiveRun {
      * Reader r's channel of thread t; the stream may not exist yet (thread not started): the first read waits for
      * it.
      */
-    private ReadableByteChannel channel(int r, int t) {
+    ReadableByteChannel channel(int r, int t) {
         return new ReadableByteChannel() {
             private ReadableByteChannel in;
             private boolean closed;
@@ -332,6 +332,13 @@ final class LiveRun {
             if (waits) {
                 budgetLock.notifyAll();
             }
+        }
+    }
+
+    /** Waits for records or streams counted now, and readers that have not begun to read (tests). */
+    int waitingReaders() {
+        synchronized (budgetLock) {
+            return waitingReaders;
         }
     }
 
