@@ -118,6 +118,19 @@ public final class Ciat implements Analysis {
         this.opt = opt;
     }
 
+    /** A partition of a routed live run ({@link CiatRouter#live}), publishing its dealt pages there; else null. */
+    private LiveOwners liveOwners;
+
+    /**
+     * Makes this CIAT a partition of a routed live run (before the replay begins): it publishes the pages it deals
+     * from the first accesses to {@code owners}, which the run's router reads, and partition 0 keeps its spin
+     * detector (the router gives it every access). Returns this.
+     */
+    public Ciat liveRouted(LiveOwners owners) {
+        this.liveOwners = owners;
+        return this;
+    }
+
     @Override
     public void begin(ReplayContext c) {
         this.ctx = c;
@@ -133,7 +146,8 @@ public final class Ciat implements Analysis {
         spin = part == 0 ? new SpinDetector(threads, null) : null;
         spinLoads = new boolean[threads];
         for (int t = 0; t < threads; t++) {
-            spinLoads[t] = !routed || c.possibleSpin(t);
+            // a live routed run's partition 0 gets every access (CiatRouter.live): no prescan marked the spinners
+            spinLoads[t] = !routed || liveOwners != null || c.possibleSpin(t);
         }
         PartitionPlan plan = PartitionPlan.of(parts, threads, opt.ageScope == AccessAge.Scope.GLOBAL,
                 c.workProfile());
@@ -370,6 +384,9 @@ public final class Ciat implements Analysis {
         PartitionPlan plan = PartitionPlan.live(parts, threads, opt.ageScope == AccessAge.Scope.GLOBAL,
                 WorkProfile.of(warmThreads, warmSlots, 0));
         owners = plan.owners();
+        if (liveOwners != null) {
+            liveOwners.publish(owners);
+        }
         comm.partition(part, parts, owners);
         memory.partition(part, parts, owners);
         warmThreads = null;

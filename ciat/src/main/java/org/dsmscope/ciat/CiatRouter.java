@@ -10,24 +10,38 @@ import org.dsmscope.replay.ReplayContext;
  * access: the partition that keeps its thread's access age, the one that counts its thread's mix, and the owner of
  * every 4 KiB page its bytes touch, as the {@link PartitionPlan} that every partition derives from the same work
  * profile deals them (SPEC §4). An access to a page private to its thread needs only the thread's partition. An access of no bytes goes to every partition, as in a replay per partition.
- * Partition 0 also counts the records that are not data accesses, which every partition gets anyway. Immutable:
- * the router threads share one.
+ * Partition 0 also counts the records that are not data accesses, which every partition gets anyway. Immutable
+ * (a live run's owners come from {@link LiveOwners}): the router threads share one.
  */
 public final class CiatRouter implements Replay.Router {
     private final int parts;
     private final int[] ageOwner;
     private final int[] mixOwner;
     private final PageOwners owners;
+    /** A live run's owners, dealt by the partitions while they run ({@link #live}); else null. */
+    private final LiveOwners live;
 
     /**
      * What {@code Replay.runRouted} asks for: the router of CIAT options {@code opt} in {@code parts} partitions,
      * made from the replay's context after its prescan (threads, work profile).
      */
     public static java.util.function.Function<ReplayContext, Replay.Router> of(CiatOptions opt, int parts) {
-        return ctx -> new CiatRouter(opt, ctx, parts);
+        return ctx -> new CiatRouter(opt, ctx, parts, null);
     }
 
-    private CiatRouter(CiatOptions opt, ReplayContext ctx, int parts) {
+    /**
+     * The router of a routed live run (no prescan, no work profile): threads as the partitions deal them without a
+     * profile; every access to every partition until the partitions have dealt the pages ({@link LiveOwners}, which
+     * each partition's {@link Ciat#liveRouted} publishes to), then by those owners; and every access to partition
+     * 0, whose spin detector needs them (a live stream's possible spins are not known in advance).
+     */
+    public static java.util.function.Function<ReplayContext, Replay.Router> live(CiatOptions opt, int parts,
+            LiveOwners owners) {
+        return ctx -> new CiatRouter(opt, ctx, parts, owners);
+    }
+
+    private CiatRouter(CiatOptions opt, ReplayContext ctx, int parts, LiveOwners live) {
+        this.live = live;
         int threads = ctx.threads();
         this.parts = parts;
         PartitionPlan plan = PartitionPlan.of(parts, threads, opt.ageScope == AccessAge.Scope.GLOBAL,
@@ -65,7 +79,8 @@ public final class CiatRouter implements Replay.Router {
 
     @Override
     public int route(int thread, long address, int size, int[] to) {
-        if (size <= 0) {
+        PageOwners owners = live == null ? this.owners : live.owners();
+        if (size <= 0 || owners == null) {
             for (int p = 0; p < parts; p++) {
                 to[p] = p;
             }
@@ -77,6 +92,9 @@ public final class CiatRouter implements Replay.Router {
         int n = 1;
         if (m != a) {
             to[n++] = m;
+        }
+        if (live != null && a != 0 && m != 0) {
+            to[n++] = 0; // partition 0's spin detector
         }
         long first = address >>> 12;
         long last = (address + size - 1) >>> 12;

@@ -147,7 +147,7 @@ public final class CdatCommand implements Callable<Integer> {
             spec.commandLine().getErr().flush();
             parts = useful;
         }
-        return parts > 1 && replay.partitionable(parts) ? parts : 1;
+        return parts > 1 && (replay.partitionable(parts) || replay.routesLive(parts)) ? parts : 1;
     }
 
     /**
@@ -155,8 +155,8 @@ public final class CdatCommand implements Callable<Integer> {
      * one CDAT per configuration, with its results and outputs (also used by on-the-fly CDAT). Trace files run
      * routed ({@link PartitionedCdat#runRouted}: each read once) where the partitions' call traces fit ({@link
      * CiatCommand#replaysFit}) unless {@code -Ddsmscope.partitions.mode=replays} asks otherwise, else one replay
-     * per partition where those fit, else serially; live streams with a source per partition one replay per
-     * partition. An error a routed partition finds names a position in its routed stream, so the replays per
+     * per partition where those fit, else serially; live streams with one source routed (each stream read once,
+     * {@link Replay#routesLive}), with a source per partition one replay per partition. An error a routed partition finds names a position in its routed stream, so the replays per
      * partition run then and name the trace file's position. {@link #mode} says which ran.
      */
     List<Cdat> simulate(Replay replay, List<CdatConfig> cfgs, int parts) {
@@ -166,14 +166,15 @@ public final class CdatCommand implements Callable<Integer> {
             for (CdatConfig c : cfgs) {
                 make.add(() -> cdat(c, cfgs.size()));
             }
-            if (!replay.isLive() && !Replay.MODE_REPLAYS.equals(System.getProperty(CiatCommand.MODE_PROPERTY))
+            boolean live = replay.routesLive(parts);
+            if (live || !replay.isLive() && !Replay.MODE_REPLAYS.equals(System.getProperty(CiatCommand.MODE_PROPERTY))
                     && CiatCommand.replaysFit(parts, replay.traces().size())) {
                 try {
                     List<Cdat> sims = PartitionedCdat.runRouted(replay, parts, make, cfgs, r.replay.hpux());
                     mode = replay.partitionMode();
                     return sims;
                 } catch (BadInputException e) {
-                    if (!Replay.MODE_ROUTED.equals(replay.partitionMode())) {
+                    if (live || !Replay.MODE_ROUTED.equals(replay.partitionMode())) {
                         throw e;
                     }
                 }

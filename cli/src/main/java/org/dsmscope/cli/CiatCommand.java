@@ -9,6 +9,7 @@ import org.dsmscope.ciat.Ciat;
 import org.dsmscope.ciat.CiatOptions;
 import org.dsmscope.ciat.CiatResult;
 import org.dsmscope.ciat.CiatRouter;
+import org.dsmscope.ciat.LiveOwners;
 import org.dsmscope.ciat.ParallelCiat;
 import org.dsmscope.ciat.Partitioned;
 import org.dsmscope.options.CiatFlags;
@@ -143,23 +144,29 @@ public final class CiatCommand implements Callable<Integer> {
 
     /**
      * Runs CIAT with options {@code co} on {@code replay}, serially or in {@code parts} address partitions on
-     * worker threads (identical results); also used by on-the-fly CIAT. Trace files are replayed once per partition
-     * ({@link Replay#runInPartitions}) when the partitions' open files fit ({@link #replaysFit}), live streams when
-     * they have a reader per partition ({@link Replay#partitionable}); other live streams and trace sets too large
-     * for that are replayed once and their records handed to the partitions ({@link ParallelCiat}).
+     * worker threads (identical results); also used by on-the-fly CIAT. Trace files are routed ({@link
+     * Replay#runRouted}) or replayed once per partition ({@link Replay#runInPartitions}) when the partitions' open
+     * files fit ({@link #replaysFit}); live streams are routed when they have one reader ({@link
+     * Replay#routesLive}), replayed once per partition when they have a reader per partition ({@link
+     * Replay#partitionable}); trace sets too large for that are replayed once and their records handed to the
+     * partitions ({@link ParallelCiat}).
      */
     static Analysed analyse(Replay replay, CiatOptions co, int parts) {
-        if (parts > 1 && !replay.isLive() && !Replay.MODE_REPLAYS.equals(System.getProperty(MODE_PROPERTY))
+        boolean live = replay.routesLive(parts);
+        if (live || parts > 1 && !replay.isLive() && !Replay.MODE_REPLAYS.equals(System.getProperty(MODE_PROPERTY))
                 && replaysFit(parts, replay.traces().size())) {
             Ciat[] made = new Ciat[parts];
             boolean done = false;
+            // live streams: the pages are dealt by the partitions while they run (LiveOwners), read once
+            LiveOwners owners = new LiveOwners();
             try {
-                List<Ciat> ps = replay.runRouted(parts, k -> made[k] = new Ciat(co), CiatRouter.of(co, parts));
+                List<Ciat> ps = replay.runRouted(parts, k -> made[k] = live ? new Ciat(co).liveRouted(owners)
+                        : new Ciat(co), live ? CiatRouter.live(co, parts, owners) : CiatRouter.of(co, parts));
                 Analysed a = merged(replay, co, ps);
                 done = true;
                 return a;
             } catch (BadInputException e) {
-                if (!Replay.MODE_ROUTED.equals(replay.partitionMode())) {
+                if (live || !Replay.MODE_ROUTED.equals(replay.partitionMode())) {
                     throw e;
                 }
                 // A routed partition names positions in its routed stream: the replays below find the error again

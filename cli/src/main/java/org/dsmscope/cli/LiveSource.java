@@ -20,19 +20,25 @@ import org.dsmscope.trace.CallType;
 final class LiveSource implements Replay.Source {
     private final List<ReadableByteChannel> channels;
     private final LongSupplier firstCallTime;
-    private long[] set = new long[64];
+    /*
+     * Threads: a routed live replay scans each stream on its own router thread (add, under this source's lock) while
+     * the partitions ask isSyncVariable without it. A table is published whole (volatile) when it grows, the bounds
+     * only widen, and a partition has read, through its pipe, every record the router scanned before it: what it
+     * asks about was added before, and visible.
+     */
+    private volatile long[] set = new long[64];
     private int size;
-    private boolean hasZero;
-    private long min = Long.MAX_VALUE;
-    private long max = Long.MIN_VALUE;
+    private volatile boolean hasZero;
+    private volatile long min = Long.MAX_VALUE;
+    private volatile long max = Long.MIN_VALUE;
     /**
      * One bit per 4 KiB page below 4 GiB (the variables are 32-bit call arguments) that holds a variable: a data
      * access between min and max costs one bit test instead of a hash probe unless its page holds one.
      */
     private final long[] pages = new long[1 << 14];
-    /** Bytes of records read by the replay so far, and when the progress property was last set. */
-    private long read;
-    private long reported;
+    /** Bytes of records read by the replay (or the routers) so far, and when the progress property was last set. */
+    private final java.util.concurrent.atomic.AtomicLong read = new java.util.concurrent.atomic.AtomicLong();
+    private volatile long reported;
     /**
      * System property with the bytes of records the analysis has read so far (updated every 64 KiB), so that a
      * program, a test or a debugger can see that the analysis progresses while the program runs.
@@ -63,6 +69,12 @@ final class LiveSource implements Replay.Source {
         return false;
     }
 
+    /** The agent's streams: a read into a buffer holding a call record's 48 bytes returns 0 when nothing came. */
+    @Override
+    public boolean polls() {
+        return true;
+    }
+
     @Override
     public boolean isSyncVariable(long a) {
         if (a < min || a > max) {
@@ -74,6 +86,7 @@ final class LiveSource implements Replay.Source {
         if (a == 0) {
             return hasZero;
         }
+        long[] set = this.set;
         int m = set.length - 1;
         for (int i = hash(a) & m; set[i] != 0; i = (i + 1) & m) {
             if (set[i] == a) {
@@ -88,32 +101,40 @@ final class LiveSource implements Replay.Source {
         return (int) (h ^ (h >>> 32));
     }
 
-    private void add(long a) {
-        min = Math.min(min, a);
-        max = Math.max(max, a);
+    private synchronized void add(long a) {
+        if (a < min) {
+            min = a;
+        }
+        if (a > max) {
+            max = a;
+        }
         pages[(int) (a >>> 18)] |= 1L << (a >>> 12);
         if (a == 0) {
             hasZero = true;
             return;
         }
-        int m = set.length - 1;
-        int i = hash(a) & m;
-        for (; set[i] != 0; i = (i + 1) & m) {
-            if (set[i] == a) {
-                return;
-            }
-        }
-        set[i] = a;
-        if (++size * 2 > set.length) {
-            long[] old = set;
-            set = new long[old.length * 2];
-            size = 0;
-            for (long v : old) {
+        if (insert(set, a) && ++size * 2 > set.length) {
+            long[] grown = new long[set.length * 2];
+            for (long v : set) {
                 if (v != 0) {
-                    add(v);
+                    insert(grown, v);
                 }
             }
+            set = grown;
         }
+    }
+
+    /** Puts {@code a} (not 0) into table {@code t}; false if it was there. */
+    private static boolean insert(long[] t, long a) {
+        int m = t.length - 1;
+        int i = hash(a) & m;
+        for (; t[i] != 0; i = (i + 1) & m) {
+            if (t[i] == a) {
+                return false;
+            }
+        }
+        t[i] = a;
+        return true;
     }
 
     /** A channel that notes argument 1 of synchronization calls in the bytes it passes (8-byte simple records). */
@@ -133,10 +154,10 @@ final class LiveSource implements Replay.Source {
             if (n <= 0) {
                 return n;
             }
-            read += n;
-            if (reports && read - reported >= 64 << 10) {
-                reported = read;
-                System.setProperty(PROGRESS, Long.toString(read));
+            long all = read.addAndGet(n);
+            if (reports && all - reported >= 64 << 10) {
+                reported = all;
+                System.setProperty(PROGRESS, Long.toString(all));
             }
             int i = p0;
             int end = p0 + n;

@@ -50,6 +50,19 @@ public final class OnTheFlyCdat extends OnTheFlySink {
         }
     }
 
+    /** One reader where the partitions are routed ({@link #routes}), else one per partition. */
+    @Override
+    public int liveReaders(String type, List<String> options, int level) {
+        try {
+            CdatCommand c = command(options);
+            List<CdatConfig> cfgs = c.configurations(new ArrayList<>());
+            int parts = Math.min(c.partitionCount(), PartitionedCdat.usefulPartitions(cfgs));
+            return routes(parts, c.r.replayOptions(), level) ? 1 : parts;
+        } catch (RuntimeException e) {
+            return 1; // check() has refused the options
+        }
+    }
+
     @Override
     Parsed parse(List<String> options) {
         CdatCommand c = command(options);
@@ -63,7 +76,9 @@ public final class OnTheFlyCdat extends OnTheFlySink {
             public List<Path> run(Replay replay, PrintStream log) {
                 List<CdatConfig> cfgs = c.configurations(new ArrayList<>());
                 int parts = Math.min(c.partitionCount(), PartitionedCdat.usefulPartitions(cfgs));
-                List<Cdat> sims = c.simulate(replay, cfgs, replay.partitionable(parts) ? parts : 1);
+                int n = replay.partitionable(parts) || replay.routesLive(parts) ? parts : 1;
+                List<Cdat> sims = c.simulate(replay, cfgs, n);
+                mode("to_cdat", replay, n, c.r.progress, log);
                 List<Path> written = new ArrayList<>();
                 for (Cdat s : sims) {
                     written.addAll(s.written());

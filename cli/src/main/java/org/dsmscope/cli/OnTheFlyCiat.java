@@ -10,8 +10,9 @@ import picocli.CommandLine;
  * The on-the-fly CIAT sink (seed 000 §2 and §4 {@code to_ciat}, SPEC §1): the agent finds it with
  * {@code ServiceLoader} in dsmscope.jar and runs it in an isolated class loader at the end of a traced run. It
  * takes the options of {@code dsmscope ciat} (from {@code CIAT_OPTIONS}), parses them with {@link CiatCommand}'s
- * own definitions, and runs the same {@link Replay} and CIAT (serial, or in {@code --partitions N} partitions that
- * each replay the run from a reader of their own, as {@link CiatCommand#analyse}) on the run's per-thread streams,
+ * own definitions, and runs the same {@link Replay} and CIAT (serial, or in {@code --partitions N} partitions into
+ * which one reader of each stream is routed, or that each replay the run from a reader of their own where the
+ * streams do not route: {@link #routes}, {@link CiatCommand#analyse}) on the run's per-thread streams,
  * writing {@code NAME.p.ciat_report}, {@code NAME.p.memory} and the requested extras exactly as {@code dsmscope ciat NAME.p}
  * does on the files of a {@code normal} run: while the program runs ({@link #analyseLive}, the streams read as the
  * agent hands them over, {@link LiveSource}) when the thread count is known, else at the end of the run.
@@ -60,12 +61,26 @@ public final class OnTheFlyCiat extends OnTheFlySink {
         }
     }
 
+    /** One reader where the partitions are routed ({@link #routes}), else one per partition. */
+    @Override
+    public int liveReaders(String type, List<String> options, int level) {
+        try {
+            CiatCommand c = command(options);
+            int parts = c.partitionCount();
+            return routes(parts, c.replayOptions(), level) ? 1 : parts;
+        } catch (RuntimeException e) {
+            return 1; // check() has refused the options
+        }
+    }
+
     /** Runs CIAT on a replay, as {@code dsmscope ciat} does; returns the files written. */
     private static List<Path> run(CiatCommand c, Replay replay, PrintStream log) {
         org.dsmscope.ciat.CiatOptions co = c.ciatOptions();
         // partitions deal the pages from the counts of the first accesses (-Ddsmscope.live.planAt: how many)
         co.livePlanAt = livePlanAt(co.livePlanAt);
-        List<Path> written = CiatCommand.analyse(replay, co, c.partitionCount()).written();
+        int parts = c.partitionCount();
+        List<Path> written = CiatCommand.analyse(replay, co, parts).written();
+        mode("to_ciat", replay, parts, c.r.progress, log);
         problems("to_ciat", replay, written, log);
         return written;
     }

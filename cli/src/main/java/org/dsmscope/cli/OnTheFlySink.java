@@ -75,13 +75,41 @@ abstract class OnTheFlySink implements AnalysisSink {
             for (int t = 0; t < readers.get(0).size(); t++) {
                 names.add(Paths.get(base + "." + t));
             }
+            TraceSet named = TraceSet.of(base, names);
+            if (readers.size() == 1) {
+                // one reader: serial, or routed into the partitions (routes)
+                return c.run(Replay.live(named, new LiveSource(readers.get(0), firstCallTime, true),
+                        c.replayOptions()), log);
+            }
             List<Replay.Source> sources = new ArrayList<>();
             for (int r = 0; r < readers.size(); r++) {
                 sources.add(new LiveSource(readers.get(r), firstCallTime, r == 0));
             }
-            return c.run(Replay.live(TraceSet.of(base, names), sources, c.replayOptions()), log);
+            return c.run(Replay.live(named, sources, c.replayOptions()), log);
         } catch (CommandLine.ParameterException | UserError | BadInputException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+
+    /**
+     * True if a live analysis in {@code parts} partitions routes one reader of each stream into them ({@link
+     * Replay#routesLive}): several partitions, no skipping of bad records, a level below 3 (level 3 writes branch
+     * and procedure records, whose instruction stream every partition needs), and no
+     * {@code -Ddsmscope.partitions.mode=replays} (one reader per partition, for comparisons).
+     */
+    static boolean routes(int parts, ReplayOptions o, int level) {
+        return parts > 1 && !o.skipBadRecords && level < 3
+                && !Replay.MODE_REPLAYS.equals(System.getProperty(CiatCommand.MODE_PROPERTY));
+    }
+
+    /** With {@code --progress}: one line on the program's standard error saying how {@code parts} partitions ran. */
+    static void mode(String type, Replay replay, int parts, Boolean progress, PrintStream log) {
+        if (parts > 1 && Boolean.TRUE.equals(progress)) {
+            log.println("dsmscope agent: " + type + ": " + parts + " partitions, " + (Replay.MODE_ROUTED.equals(
+                    replay.partitionMode()) ? "routed (each thread's stream read once)" : Replay.MODE_REPLAYS.equals(
+                    replay.partitionMode()) ? "one replay of the streams per partition"
+                    : "one replay, records handed to the partitions"));
+            log.flush();
         }
     }
 

@@ -321,6 +321,47 @@ class CdatCommandTest {
     }
 
     /**
+     * Live in 2 and 3 partitions with one reader of each stream routed into them (cdat/README.md "Partitions", the
+     * router's own first-reference table per thread): a serial dsmscope cdat's bytes on the same records, and the
+     * run says it routed.
+     */
+    @Test
+    void toCdat_liveInPartitions_routesOneReaderOfEachStream_andWritesWhatDsmscopeCdatWrites() throws IOException {
+        assumeTrue(TraceCommand.findAgentJar() != null, "agent jar not built");
+        for (int parts : new int[] {2, 3}) {
+            String name = dir.resolve("routed" + parts).toString();
+            // the traced JVM itself (as dsmscope trace starts it), so that its standard error can be read
+            List<String> cmd = List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Xbootclasspath/a:" + TraceCommand.findAgentJar().toAbsolutePath(),
+                    "-Ddsmscope.jar=" + System.getProperty("java.class.path"), "-Ddsmscope.spill.keep=true",
+                    "-javaagent:" + TraceCommand.findAgentJar().toAbsolutePath() + "=level=2,type=to_cdat,threads=3,"
+                            + "name=" + name,
+                    "-cp", Paths.get("target", "test-classes").toAbsolutePath().toString(), LockHeavy.class.getName(),
+                    "2", "500", "64");
+            ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+            pb.environment().put("CONFIGURATION_FILE_NAME", config("numa2x2.cfg").toAbsolutePath().toString());
+            pb.environment().put("CDAT_OPTIONS", "--partitions " + parts + " --progress");
+            Process pr = pb.start();
+            String err = new String(pr.getErrorStream().readAllBytes());
+            try {
+                assertEquals(0, pr.waitFor(), err);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            assertTrue(err.contains("to_cdat: " + parts + " partitions, routed (each thread's stream read once)"), err);
+            Path off = Files.createDirectory(dir.resolve("off-routed" + parts));
+            for (int t = 0; t < 3; t++) {
+                Files.copy(Paths.get(name + ".3." + t), off.resolve("x.3." + t));
+            }
+            assertEquals(0, Main.run("cdat", off.resolve("x.3").toString(), config("numa2x2.cfg").toString()));
+            for (String f : new String[] {"cdat_report", "cdat_detailed", "cdat_general.0", "cdat_general.2"}) {
+                assertEquals(-1L, Files.mismatch(Paths.get(name + ".3." + f), off.resolve("x.3." + f)),
+                        parts + " partitions: " + f);
+            }
+        }
+    }
+
+    /**
      * Issue 22: the main thread and 4 workers on dsm4.cfg's 4 processors: the command says before the replay which
      * threads share a processor, and the report and JSON say it too.
      */

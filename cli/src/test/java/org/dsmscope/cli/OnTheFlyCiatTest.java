@@ -160,6 +160,48 @@ class OnTheFlyCiatTest {
         assertEquals(-1L, Files.mismatch(json, offJson));
     }
 
+    /**
+     * Routed on the fly: one reader of each thread's stream, routed by address into 2 and 3 partitions (the pages
+     * dealt by the live plan mid-run): the bytes of dsmscope ciat on the run's records, report, memory file, event
+     * trace and JSON, and the run says it routed.
+     */
+    @Test
+    void toCiatWithPartitions_routesOneReaderOfEachStream_sameBytesAsDsmscopeCiatOnTheRecords() throws Exception {
+        assumeTrue(TraceCommand.findAgentJar() != null, "agent jar not built");
+        for (int parts : new int[] {2, 3}) {
+            String name = dir.resolve("routed" + parts).toString();
+            Path json = dir.resolve("routed" + parts + ".json");
+            String[] r = finish(liveWith("--partitions " + parts + " --progress -ciat_events --json " + json, name, 3,
+                    "67108864", LockHeavy.class.getName(), "2", "2000", "64"));
+            assertTrue(r[1].contains("to_ciat: " + parts + " partitions, routed (each thread's stream read once)"),
+                    r[1]);
+            Path off = keptRecords(name, 3);
+            Path offJson = off.resolve("x.json");
+            assertEquals(0, Main.run("ciat", "-ciat_events", "--json", offJson.toString(),
+                    off.resolve("x.3").toString()));
+            for (String ext : new String[] {".ciat_report", ".memory", ".ciat_events"}) {
+                assertEquals(-1L, Files.mismatch(Paths.get(name + ".3" + ext), off.resolve("x.3" + ext)),
+                        parts + " partitions: " + ext);
+            }
+            assertEquals(-1L, Files.mismatch(json, offJson), parts + " partitions: JSON");
+        }
+    }
+
+    /** The agent asks for one reader where the partitions route, one per partition where they cannot. */
+    @Test
+    void liveReaders_oneWhereThePartitionsRoute_onePerPartitionForLevel3AndSkipping() {
+        OnTheFlyCiat sink = new OnTheFlyCiat();
+        assertEquals(1, sink.liveReaders("to_ciat", List.of(), 2), "serial");
+        assertEquals(1, sink.liveReaders("to_ciat", List.of("--partitions", "3"), 2), "routed");
+        assertEquals(3, sink.liveReaders("to_ciat", List.of("--partitions", "3"), 3), "level 3: branch records");
+        assertEquals(3, sink.liveReaders("to_ciat", List.of("--partitions", "3", "--skip-bad-records"), 1),
+                "skipping bad records");
+        OnTheFlyCdat cdat = new OnTheFlyCdat();
+        Path cfg = CdatCommandTest.config("numa2x2.cfg").toAbsolutePath();
+        assertEquals(1, cdat.liveReaders("to_cdat", List.of("--partitions", "2", "--config", cfg.toString()), 2));
+        assertEquals(2, cdat.liveReaders("to_cdat", List.of("--partitions", "2", "--config", cfg.toString()), 3));
+    }
+
     @Test
     void toCiatWithTheThreadCount_analysesWhileTheProgramRuns_andWritesTheSameResultsAsDsmscopeCiat()
             throws Exception {

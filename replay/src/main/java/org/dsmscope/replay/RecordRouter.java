@@ -43,11 +43,14 @@ final class RecordRouter {
 
         File(int t, Path file, RoutedPipe[] pipes) {
             this.pipes = pipes;
-            java.nio.channels.WritableByteChannel[] sinks = new java.nio.channels.WritableByteChannel[parts];
-            for (int p = 0; p < parts; p++) {
-                sinks[p] = pipes[p].sink();
-            }
-            split = new RouteSplitter(file, t, route, o, sinks, 16 << 10, true);
+            split = new RouteSplitter(file, t, route, o, sinks(pipes), 16 << 10, true);
+        }
+
+        /** Thread t's live stream, read through {@code intake}. */
+        File(int t, String name, LiveIntake intake, RoutedPipe[] pipes) {
+            this.pipes = pipes;
+            split = new RouteSplitter(intake, name, t, route, sinks(pipes), LIVE_BUFFER);
+            intake.split = split;
         }
 
         boolean blocked() {
@@ -65,6 +68,17 @@ final class RecordRouter {
         }
     }
 
+    private java.nio.channels.WritableByteChannel[] sinks(RoutedPipe[] pipes) {
+        java.nio.channels.WritableByteChannel[] sinks = new java.nio.channels.WritableByteChannel[parts];
+        for (int p = 0; p < parts; p++) {
+            sinks[p] = pipes[p].sink();
+        }
+        return sinks;
+    }
+
+    /** Read buffer of a live stream's router (what the agent has handed over is taken up to this at once). */
+    static final int LIVE_BUFFER = 64 << 10;
+
     private static boolean allBlocked(File[] fs) {
         for (File f : fs) {
             if (!f.done && !f.blocked()) {
@@ -80,9 +94,27 @@ final class RecordRouter {
      */
     void run(List<Path> files, int[] mine, RoutedPipe[][] pipes, java.util.concurrent.atomic.AtomicBoolean stop) {
         File[] fs = new File[mine.length];
+        route(fs, stop, i -> new File(mine[i], files.get(mine[i]), pipes[mine[i]]));
+    }
+
+    /**
+     * Routes thread {@code t}'s live stream from {@code source} (named {@code name}) into its pipes {@code pipes}
+     * (one per partition, counting the partitions that wait on them in {@code starving}) on the calling thread until it ends, or {@code stop} is set:
+     * one router thread per stream, so that the router of a thread the program holds back never keeps another
+     * thread's records from the partitions ({@link LiveIntake}).
+     */
+    void runLive(int t, String name, Replay.Source source, RoutedPipe[] pipes,
+            java.util.concurrent.atomic.AtomicInteger starving, java.util.concurrent.atomic.AtomicBoolean stop) {
+        route(new File[1], stop, i -> new File(t, name, new LiveIntake(source.channel(t), source.polls(), LIVE_BUFFER,
+                pipes, room, starving, stop), pipes));
+    }
+
+    /** Makes {@code fs[i]} with {@code make} and routes them until all are done or {@code stop} is set. */
+    private void route(File[] fs, java.util.concurrent.atomic.AtomicBoolean stop,
+            java.util.function.IntFunction<File> make) {
         try {
-            for (int i = 0; i < mine.length; i++) {
-                fs[i] = new File(mine[i], files.get(mine[i]), pipes[mine[i]]);
+            for (int i = 0; i < fs.length; i++) {
+                fs[i] = make.apply(i);
             }
             int left = fs.length;
             while (left > 0 && !stop.get()) {

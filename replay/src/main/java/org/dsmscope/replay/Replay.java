@@ -88,8 +88,17 @@ public final class Replay implements ReplayContext {
         /** Whether thread t's trace holds instruction-fetch extension records (it must say so before they come). */
         boolean hasFetch(int thread);
 
-        /** {@link ReplayContext#isSyncVariable} for an access being replayed now. */
+        /** {@link ReplayContext#isSyncVariable} for an access being replayed now (any thread may ask). */
         boolean isSyncVariable(long address);
+
+        /**
+         * True if a read of a channel into a buffer that already holds at least 48 bytes returns 0 instead of
+         * waiting when nothing has arrived (the agent's streams do): a routed live replay then waits for a stream
+         * only while a partition needs its records ({@code LiveIntake}). Default false: reads may wait.
+         */
+        default boolean polls() {
+            return false;
+        }
     }
 
     /**
@@ -150,7 +159,7 @@ public final class Replay implements ReplayContext {
         TraceReader[] crd = calls == null ? null : new TraceReader[n];
         try {
             for (int t = 0; t < n; t++) {
-                rd[t] = source != null ? openLive(t) : routedPipes != null || routedSources != null ? openRouted(t)
+                rd[t] = routedPipes != null || routedSources != null ? openRouted(t) : source != null ? openLive(t)
                         : Prescan.open(detailed.files().get(t), o, Prescan.REPLAY_BUFFER);
                 if (crd != null && pre.usableCalls[t] > 0) {
                     crd[t] = Prescan.open(calls.files().get(t), o);
@@ -210,7 +219,7 @@ public final class Replay implements ReplayContext {
         String name = detailed.files().get(t).toString();
         try {
             return new TraceReader(routedPipes != null ? routedPipes[t].source() : routedSources.apply(t), name, TraceReader.Options.defaults()
-                    .bufferBytes(Prescan.REPLAY_BUFFER).routedGaps(true));
+                    .bufferBytes(Prescan.REPLAY_BUFFER).routedGaps(true).liveHints(source != null));
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(name + ": cannot read: " + e.getMessage(), e);
         }
@@ -234,6 +243,25 @@ public final class Replay implements ReplayContext {
     public static <A extends Analysis> List<A> runPartitioned(TraceSet detailed, TraceSet callsOrNull,
             ReplayOptions o, int parts, java.util.function.IntFunction<A> factory) {
         return new Replay(detailed, callsOrNull, o).runInPartitions(parts, factory);
+    }
+
+    /**
+     * True if {@link #runRouted} routes this live replay into {@code parts} partitions: one source (each stream read
+     * once, by its router), several partitions, no skipping of bad records (the readers' skipped records are the
+     * replay's problems) and no thread announced with instruction-fetch records ({@link Source#hasFetch}; a
+     * branch or procedure record in a stream is refused when the router meets it: the producer says before the run
+     * whether it writes any, as the agent's level does). False for trace files.
+     */
+    public boolean routesLive(int parts) {
+        if (source == null || parts < 2 || o.skipBadRecords || partitionSources != null && partitionSources.size() > 1) {
+            return false;
+        }
+        for (int t = 0; t < detailed.size(); t++) {
+            if (source.hasFetch(t)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -445,49 +473,60 @@ public final class Replay implements ReplayContext {
      * clocks and fetches). With {@link ReplayOptions#skipBadRecords} the router's reader skips the bad records (the
      * prescan has listed them, as in a serial run), and every partition's messages name positions in the trace files.
      * A router's {@link Router#spinPartition} also gets what its spin detector needs ({@link SpinRoutes}).
-     * Runs as {@link #runInPartitions} instead ({@link #partitionMode()} says which) for a live replay and one
-     * partition.
+     * A live replay ({@link #live}) routes without a prescan when {@link #routesLive}: a router thread per stream
+     * reads it once ({@code LiveIntake}), the context {@code routing} gets has no work profile, and the partitions
+     * replay as the serial live replay does. Runs as {@link #runInPartitions} instead ({@link #partitionMode()}
+     * says which) for a live replay that does not route and for one partition.
      */
     public <A extends Analysis> List<A> runRouted(int parts, java.util.function.IntFunction<A> factory,
             java.util.function.Function<ReplayContext, Router> routing) {
         if (parts < 1 || parts > 1024) {
             throw new BadInputException("partitions: " + parts + " out of range (1..1024)");
         }
-        if (source != null || parts == 1) {
+        boolean live = source != null;
+        if (live ? !routesLive(parts) : parts == 1) {
             return runInPartitions(parts, factory);
         }
-        prescan(parts, true);
-        if (!pre.allRoutable()) {
-            return runInPartitions(parts, factory);
+        if (!live) {
+            prescan(parts, true);
+            if (!pre.allRoutable()) {
+                return runInPartitions(parts, factory);
+            }
         }
         mode = MODE_ROUTED;
-        Router route = RouteSplitter.planned(SpinRoutes.Routing.of(routing.apply(this), pre.spinRoutes, parts), pre);
+        // a live run has no prescan: its router is the analysis's own (RouteSplitter refuses an instruction stream)
+        Router route = live ? routing.apply(this)
+                : RouteSplitter.planned(SpinRoutes.Routing.of(routing.apply(this), pre.spinRoutes, parts), pre);
         int n = detailed.size();
         Object room = new Object();
         RoutedPipe[][] pipes = new RoutedPipe[n][parts];
+        java.util.concurrent.atomic.AtomicInteger starving = live ? new java.util.concurrent.atomic.AtomicInteger() : null;
         // 4 MiB a pipe, at most 256 MiB in all (at least 64 KiB a pipe)
         long cap = routedCapacity >= 0 ? routedCapacity
                 : Math.min(4L << 20, Math.max(64L << 10, (256L << 20) / ((long) n * parts)));
         for (int t = 0; t < n; t++) {
             for (int p = 0; p < parts; p++) {
-                pipes[t][p] = new RoutedPipe(cap, room);
+                pipes[t][p] = new RoutedPipe(cap, room, starving);
             }
         }
-        int workers = Math.min(Integer.getInteger(ROUTERS_PROPERTY, parts), n);
-        workers = Math.max(1, workers);
-        int[] worker = Prescan.deal(detailed.files(), workers);
+        // live: a router thread per stream (LiveIntake); files: dealt largest first to the router threads
+        int workers = live ? n : Math.max(1, Math.min(Integer.getInteger(ROUTERS_PROPERTY, parts), n));
+        int[] worker = live ? null : Prescan.deal(detailed.files(), workers);
         Runnable[] routers = new Runnable[workers];
         routingStop.set(false);
         routingPipes = pipes;
         for (int w = 0; w < workers; w++) {
             int me = w;
-            int[] mine = java.util.stream.IntStream.range(0, n).filter(t -> worker[t] == me).toArray();
-            routers[w] = () -> new RecordRouter(route, parts, o, room).run(detailed.files(), mine, pipes, routingStop);
+            RecordRouter rr = new RecordRouter(route, parts, o, room);
+            int[] mine = live ? null : java.util.stream.IntStream.range(0, n).filter(t -> worker[t] == me).toArray();
+            routers[w] = live ? () -> rr.runLive(me, detailed.files().get(me).toString(), source, pipes[me], starving,
+                    routingStop)
+                    : () -> rr.run(detailed.files(), mine, pipes, routingStop);
         }
         routedPipes = column(pipes, 0);
         try {
             return runParts(parts, factory, k -> {
-                Replay r = new Replay(detailed, calls, o);
+                Replay r = live ? new Replay(detailed, o, source) : new Replay(detailed, calls, o);
                 r.routedPipes = column(pipes, k);
                 r.routedPart = true;
                 return r;

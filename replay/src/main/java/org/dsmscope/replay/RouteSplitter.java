@@ -3,6 +3,7 @@ package org.dsmscope.replay;
 import java.io.IOException;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
+import org.dsmscope.trace.BadInputException;
 import org.dsmscope.trace.CallType;
 import org.dsmscope.trace.MemType;
 import org.dsmscope.trace.RecordKind;
@@ -79,6 +80,28 @@ public final class RouteSplitter implements AutoCloseable {
      */
     RouteSplitter(Path file, int thread, Replay.Router route, ReplayOptions o, WritableByteChannel[] out,
             int bufferBytes, boolean handOff) {
+        this(Prescan.open(file, o), file.toString(), thread, route, out, bufferBytes, handOff);
+    }
+
+    /**
+     * Routes thread {@code thread}'s live stream {@code in} (an on-the-fly replay's, named {@code name}; join hints
+     * pass to every partition as calls do) into {@code out}, handing off after every step as the live router does.
+     */
+    RouteSplitter(java.nio.channels.ReadableByteChannel in, String name, int thread, Replay.Router route,
+            WritableByteChannel[] out, int bufferBytes) {
+        this(liveReader(in, name, bufferBytes), name, thread, route, out, bufferBytes, true);
+    }
+
+    private static TraceReader liveReader(java.nio.channels.ReadableByteChannel in, String name, int bufferBytes) {
+        try {
+            return new TraceReader(in, name, TraceReader.Options.defaults().bufferBytes(bufferBytes).liveHints(true));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(name + ": cannot read: " + e.getMessage(), e);
+        }
+    }
+
+    private RouteSplitter(TraceReader reader, String name, int thread, Replay.Router route, WritableByteChannel[] out,
+            int bufferBytes, boolean handOff) {
         this.whole = route instanceof Planned && ((Planned) route).whole[thread];
         this.unplanned = !(route instanceof Planned);
         this.route = route instanceof Planned ? ((Planned) route).inner : route;
@@ -94,12 +117,12 @@ public final class RouteSplitter implements AutoCloseable {
         to = new int[Math.max(parts, 1)];
         java.util.Arrays.fill(runFrom, -1);
         java.util.Arrays.fill(pendingAt, -1);
-        r = Prescan.open(file, o);
+        r = reader;
         w = new TraceWriter[parts];
         boolean ok = false;
         try {
             for (int p = 0; p < parts; p++) {
-                w[p] = new TraceWriter(out[p], file.toString(), TraceWriter.Options.classic().addr64(true)
+                w[p] = new TraceWriter(out[p], name, TraceWriter.Options.classic().addr64(true)
                         .bufferBytes(bufferBytes));
                 if (handOff) {
                     w[p].flush();
@@ -107,7 +130,7 @@ public final class RouteSplitter implements AutoCloseable {
             }
             ok = true;
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(file + ": cannot route: " + e.getMessage(), e);
+            throw new java.io.UncheckedIOException(name + ": cannot route: " + e.getMessage(), e);
         } finally {
             if (!ok) {
                 Prescan.close(r);
@@ -276,13 +299,23 @@ public final class RouteSplitter implements AutoCloseable {
                 throw refused(r.offset());
             }
         }
-        if (handOff && !done) {
+        if (handOff) {
+            handOff();
+        }
+        return !done;
+    }
+
+    /**
+     * Gives each stream everything read so far (the gap up to there, the writer flushed): after every {@link #step}
+     * of the live router, and before each read of a live stream, which may wait for the program.
+     */
+    void handOff() {
+        if (!done) {
             for (int p = 0; p < parts; p++) {
                 gapTo(p, idx, bytes);
                 w[p].flush();
             }
         }
-        return !done;
     }
 
     /** Data accesses read so far. */

@@ -21,10 +21,32 @@ final class RoutedPipe {
     private long held;
     private boolean ended;
     private boolean aborted;
+    /**
+     * Partitions waiting on an empty pipe, counted by every pipe of a live routed replay ({@link #wanted}); null:
+     * this pipe tells nothing (trace files).
+     */
+    private final java.util.concurrent.atomic.AtomicInteger starving;
+    /** True while the partition waits for records and none is here (only if {@link #starving} is counted). */
+    private volatile boolean wanted;
 
     RoutedPipe(long cap, Object room) {
+        this(cap, room, null);
+    }
+
+    /**
+     * A pipe of {@code cap} bytes whose router waits on {@code room}; {@code starving} (or null): a partition that
+     * finds it empty counts itself there while it waits, is {@link #wanted}, and notifies {@code room} (a live
+     * router reads its stream blocking once every partition waits so, {@link LiveIntake}).
+     */
+    RoutedPipe(long cap, Object room, java.util.concurrent.atomic.AtomicInteger starving) {
         this.cap = cap;
         this.room = room;
+        this.starving = starving;
+    }
+
+    /** True while the partition waits on this pipe, empty (a pipe made to tell its wants; else always false). */
+    boolean wanted() {
+        return wanted;
     }
 
     /** True while the pipe holds more than its capacity. */
@@ -55,6 +77,7 @@ final class RoutedPipe {
                     if (!aborted && n > 0) {
                         chunks.add(copy);
                         held += n;
+                        satisfied();
                         RoutedPipe.this.notifyAll();
                     }
                 }
@@ -76,11 +99,39 @@ final class RoutedPipe {
         };
     }
 
+    /** Marks the pipe {@link #wanted} if it is empty and wakes the router (outside this pipe's lock: room first). */
+    private void tellWant() {
+        boolean tell;
+        synchronized (this) {
+            tell = chunks.isEmpty() && !ended && !aborted && !wanted;
+            if (tell) {
+                wanted = true;
+                starving.incrementAndGet();
+            }
+        }
+        if (tell) {
+            synchronized (room) {
+                room.notifyAll();
+            }
+        }
+    }
+
+    /** The partition has records again (or the end): no longer {@link #wanted}. Called holding this. */
+    private void satisfied() {
+        if (wanted) {
+            wanted = false;
+            starving.decrementAndGet();
+        }
+    }
+
     /** The partition's side. */
     ReadableByteChannel source() {
         return new ReadableByteChannel() {
             @Override
             public int read(ByteBuffer dst) throws IOException {
+                if (starving != null) {
+                    tellWant();
+                }
                 int n = 0;
                 boolean drained;
                 synchronized (RoutedPipe.this) {
@@ -95,6 +146,7 @@ final class RoutedPipe {
                     if (aborted) {
                         throw new IOException("the routed replay stopped (another part failed)");
                     }
+                    satisfied();
                     if (chunks.isEmpty()) {
                         return -1;
                     }

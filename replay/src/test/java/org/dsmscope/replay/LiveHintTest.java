@@ -34,7 +34,7 @@ class LiveHintTest {
     Path dir;
 
     /** Main spawns two workers, joins them (with hints when {@code hints}), then works a little. */
-    private TraceSet forkJoin(String name, boolean hints) throws IOException {
+    static TraceSet forkJoin(Path dir, String name, boolean hints) throws IOException {
         List<Path> files = new ArrayList<>();
         for (int t = 0; t < 3; t++) {
             Path f = dir.resolve(TraceSet.fileName(name, 3, t));
@@ -74,7 +74,7 @@ class LiveHintTest {
      * end (as the agent's stream would: the join record comes after the joined thread's last record); the workers'
      * bytes at once.
      */
-    private static Replay.Source gated(TraceSet set, Prescan pre) throws IOException {
+    static Replay.Source gated(TraceSet set, Prescan pre) throws IOException {
         CountDownLatch[] ended = {null, new CountDownLatch(1), new CountDownLatch(1)};
         byte[] mainBytes = Files.readAllBytes(set.files().get(0));
         List<Integer> cuts = new ArrayList<>();
@@ -187,9 +187,9 @@ class LiveHintTest {
 
     @Test
     void aJoinHint_letsTheOthersRunBeforeTheJoinRecordExists_andGivesTheResultsOfTheTraceFiles() throws Exception {
-        TraceSet plain = forkJoin("plain", false);
+        TraceSet plain = forkJoin(dir, "plain", false);
         Recorder files = TestTraces.replay(plain);
-        TraceSet hinted = forkJoin("hinted", true);
+        TraceSet hinted = forkJoin(dir, "hinted", true);
         Prescan pre = new Prescan(3, new ReplayOptions(), new Problems());
         pre.run(plain, null, false);
         Recorder live = new Recorder();
@@ -204,7 +204,7 @@ class LiveHintTest {
 
     @Test
     void aHintInATraceFile_isABadRecord() throws Exception {
-        TraceSet hinted = forkJoin("file", true);
+        TraceSet hinted = forkJoin(dir, "file", true);
         BadInputException e = assertThrows(BadInputException.class, () -> TestTraces.replay(hinted));
         assertTrue(e.getMessage().contains("unknown call type 30"), e.getMessage());
     }

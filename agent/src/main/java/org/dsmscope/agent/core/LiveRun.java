@@ -54,8 +54,12 @@ final class LiveRun {
     private int doneReaders;
     /** Per reader, the streams whose channel it closed. */
     private final int[] closedStreams;
-    /** Per reader, the thread whose stream it waits to be made, or -1 (guarded by this). */
-    private final int[] waitingFor;
+    /**
+     * Per reader and thread, whether the reader waits for the thread's stream to be made (guarded by this): a
+     * reader may wait for several at once, on threads of its own (a routed analysis reads each stream on its own
+     * router thread), each counted once.
+     */
+    private final boolean[][] waitingFor;
     private volatile boolean dead;
     private volatile boolean over;
     private Path spillDir;
@@ -68,14 +72,13 @@ final class LiveRun {
     private LiveRun(AgentOptions o, AnalysisSink sink, PrintStream err) {
         this.o = o;
         this.p = o.threads;
-        this.readers = Math.max(1, Math.min(1024, sink.liveReaders(o.analysisType(), o.analysisOptions)));
+        this.readers = Math.max(1, Math.min(1024, sink.liveReaders(o.analysisType(), o.analysisOptions, o.level)));
         this.spillCodec = SpillCodec.of(o.codec);
         streams = new LiveStream[p];
         closedStreams = new int[readers];
         started = new boolean[readers];
         waitingReaders = readers;
-        waitingFor = new int[readers];
-        java.util.Arrays.fill(waitingFor, -1);
+        waitingFor = new boolean[readers][p];
         firstCall = new long[p];
         java.util.Arrays.fill(firstCall, -1);
         long b = Long.getLong("dsmscope.live.budget", Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 8));
@@ -132,8 +135,8 @@ final class LiveRun {
         LiveStream s = new LiveStream(this, index, k, readers, spillCodec);
         streams[index] = s;
         for (int r = 0; r < readers; r++) {
-            if (waitingFor[r] == index) {
-                waitingFor[r] = -1;
+            if (waitingFor[r][index]) {
+                waitingFor[r][index] = false;
                 readerWaits(false);
             }
         }
@@ -196,7 +199,7 @@ final class LiveRun {
      * Reader r's channel of thread t; the stream may not exist yet (thread not started): the first read waits for
      * it.
      */
-    private ReadableByteChannel channel(int r, int t) {
+    ReadableByteChannel channel(int r, int t) {
         return new ReadableByteChannel() {
             private ReadableByteChannel in;
             private boolean closed;
@@ -205,7 +208,7 @@ final class LiveRun {
                 if (in == null) {
                     synchronized (LiveRun.this) {
                         while (streams[t] == null) {
-                            waitingFor[r] = t;
+                            waitingFor[r][t] = true;
                             readerWaits(true);
                             try {
                                 LiveRun.this.wait();
@@ -213,8 +216,8 @@ final class LiveRun {
                                 Thread.currentThread().interrupt();
                                 throw new java.io.InterruptedIOException("on-the-fly analysis interrupted");
                             } finally {
-                                if (waitingFor[r] >= 0) {
-                                    waitingFor[r] = -1;
+                                if (waitingFor[r][t]) {
+                                    waitingFor[r][t] = false;
                                     readerWaits(false);
                                 }
                             }
@@ -329,6 +332,13 @@ final class LiveRun {
             if (waits) {
                 budgetLock.notifyAll();
             }
+        }
+    }
+
+    /** Waits for records or streams counted now, and readers that have not begun to read (tests). */
+    int waitingReaders() {
+        synchronized (budgetLock) {
+            return waitingReaders;
         }
     }
 

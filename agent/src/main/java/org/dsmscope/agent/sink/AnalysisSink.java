@@ -48,6 +48,15 @@ public interface AnalysisSink {
     }
 
     /**
+     * {@link #liveReaders(String, List)} for a run traced at instrumentation {@code level} (level 3 writes branch
+     * and procedure records): what the agent asks. A sink that routes each stream once into its partitions (one
+     * reader) where the records allow it overrides this one. By default the answer without the level.
+     */
+    default int liveReaders(String type, List<String> options, int level) {
+        return liveReaders(type, options);
+    }
+
+    /**
      * Analyses the run while it runs, on a thread of the agent's (and any threads of its own):
      * {@code readers.get(r).get(t)} delivers thread t's SMAIT records (extended format, uncompressed) to reader r
      * as the program produces them, every record to each of the {@link #liveReaders} readers; records the slowest

@@ -325,6 +325,48 @@ class LiveStreamTest {
         assertEquals(0, run.queuedBytes());
     }
 
+    /**
+     * A reader that reads its channels on threads of its own (a routed analysis: a router thread per stream) waits
+     * for two streams to be made at once: each wait is counted once and ends when its stream is made, so once the
+     * streams have ended nobody is counted as waiting (a count left behind would make every producer spill).
+     */
+    @Test
+    void oneReaderWaitingForTwoStreamsOnTwoThreads_isCountedOncePerStream_andNotAfterwards() throws Exception {
+        LiveRun run = run(1, 1 << 20, "zstd", true, 2);
+        byte[][] got = new byte[2][];
+        Throwable[] failed = new Throwable[2];
+        Thread[] readers = new Thread[2];
+        for (int t = 0; t < 2; t++) {
+            int tt = t;
+            readers[t] = new Thread(() -> {
+                try {
+                    got[tt] = readAll(run.channel(0, tt));
+                } catch (Throwable e) {
+                    failed[tt] = e;
+                }
+            });
+            readers[t].start();
+        }
+        for (int i = 0; i < 10_000 && run.waitingReaders() < 2; i++) {
+            Thread.sleep(1);
+        }
+        assertEquals(2, run.waitingReaders(), "both threads wait for their stream to be made");
+        for (int t = 0; t < 2; t++) {
+            OutputStream w = run.stream(t);
+            byte[] c = chunk(t, 100);
+            w.write(c, 0, c.length);
+            w.close();
+        }
+        for (Thread r : readers) {
+            r.join(60_000);
+        }
+        for (int t = 0; t < 2; t++) {
+            assertEquals(null, failed[t]);
+            assertArrayEquals(chunk(t, 100), got[t]);
+        }
+        assertEquals(0, run.waitingReaders(), "no wait left counted");
+    }
+
     @Test
     void aHint_reachesEveryReaderAfterTheBytesWrittenBeforeIt_butNotTheKeptCopy() throws Exception {
         LiveRun run = run(2, 1 << 20, "zstd", true, 1);
