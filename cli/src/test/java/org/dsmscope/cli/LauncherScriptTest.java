@@ -26,13 +26,19 @@ class LauncherScriptTest {
 
     /** Copies the launcher into a fresh root with a fake mvn (exit status {@code mvnStatus}) and java on PATH. */
     private String[] launch(int mvnStatus) throws Exception {
+        return launch(mvnStatus, null);
+    }
+
+    /** As {@link #launch(int)}, with $DSMSCOPE_JAVA_OPTS set to {@code javaOpts} unless it is null. */
+    private String[] launch(int mvnStatus, String javaOpts) throws Exception {
         Path script = Paths.get("").toAbsolutePath().getParent().resolve("bin/dsmscope");
         assumeTrue(Files.isRegularFile(script), "no bin/dsmscope beside the cli module");
         assumeTrue(Files.isExecutable(Paths.get("/bin/bash")), "bash is not installed");
-        Path root = dir.resolve("root");
+        Path run = Files.createTempDirectory(dir, "launch");
+        Path root = run.resolve("root");
         Files.createDirectories(root.resolve("bin"));
         Files.copy(script, root.resolve("bin/dsmscope"));
-        Path fake = Files.createDirectories(dir.resolve("fakebin"));
+        Path fake = Files.createDirectories(run.resolve("fakebin"));
         // Maven 3.8 prints colour resets even with -B -q; this one does so on both streams
         exe(fake.resolve("mvn"), "#!/bin/bash\nprintf '\\033[0m\\033[1mcompiling\\033[m\\n'\nprintf '\\033[0m' >&2\n"
                 + (mvnStatus == 0 ? "mkdir -p cli/target && touch cli/target/dsmscope.jar\n"
@@ -41,7 +47,11 @@ class LauncherScriptTest {
         ProcessBuilder pb = new ProcessBuilder("/bin/bash", root.resolve("bin/dsmscope").toString(), "--version");
         pb.environment().put("PATH", fake + ":" + System.getenv("PATH"));
         pb.environment().remove("DSMSCOPE_NO_BUILD");
-        Path err = dir.resolve("err");
+        pb.environment().remove("DSMSCOPE_JAVA_OPTS");
+        if (javaOpts != null) {
+            pb.environment().put("DSMSCOPE_JAVA_OPTS", javaOpts);
+        }
+        Path err = run.resolve("err");
         Process p = pb.redirectError(err.toFile()).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
@@ -72,5 +82,16 @@ class LauncherScriptTest {
         assertTrue(r[2].contains("dsmscope: the build failed"), r[2]);
         assertFalse((r[1] + r[2]).contains(ESC), "escape codes: " + r[2]);
         assertFalse(r[1].contains("java ran"), r[1]);
+    }
+
+    @Test
+    void javaOptions_default4GiBAndLateC2_replacedWholeByTheEnvironment() throws Exception {
+        String[] r = launch(0);
+        assertTrue(r[1].contains("java ran -Xmx4g -XX:Tier4InvocationThreshold=50000"
+                + " -XX:Tier4MinInvocationThreshold=6000 -XX:Tier4CompileThreshold=150000"
+                + " -XX:Tier4BackEdgeThreshold=400000 -Ddsmscope.home="), r[1]);
+        r = launch(0, "-Xmx1g -XX:+UseSerialGC");
+        assertTrue(r[1].contains("java ran -Xmx1g -XX:+UseSerialGC -Ddsmscope.home="), r[1]);
+        assertFalse(r[1].contains("Tier4"), r[1]);
     }
 }

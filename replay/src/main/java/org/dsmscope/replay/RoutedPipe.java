@@ -11,10 +11,16 @@ import java.util.ArrayDeque;
  * SMAIT words ({@link #sink}), the partition's {@code TraceReader} reads them ({@link #source}), blocking until
  * more come. A write never blocks, so a gap or a partition's share is always accepted; the router itself waits
  * while a pipe holds more than {@link #cap} bytes, and only after it has handed every partition its share of what
- * it has read ({@link RecordRouter}). {@link #abort} wakes both sides after a failure.
+ * it has read ({@link RecordRouter}). {@link #abort} wakes both sides after a failure. Chunks the partition has
+ * read are kept (at most {@value #SPARES}) for the router's next writes, so that routing does not allocate (and
+ * the collector does not copy) a new buffer for every chunk of the trace.
  */
 final class RoutedPipe {
+    /** Drained chunks kept for reuse. */
+    static final int SPARES = 4;
     private final ArrayDeque<ByteBuffer> chunks = new ArrayDeque<>();
+    /** Drained chunks, cleared, for {@link #buffer}. */
+    private final ArrayDeque<ByteBuffer> spare = new ArrayDeque<>(SPARES);
     private final long cap;
     /** Notified when this pipe drains to {@link #cap} or less (the router waiting for room). */
     private final Object room;
@@ -65,13 +71,30 @@ final class RoutedPipe {
         }
     }
 
+    /**
+     * A buffer for a chunk of {@code n} bytes: a spare one if one holds them and is not over twice as large (so
+     * that the pipe's memory stays within twice the bytes it holds), else a new one.
+     */
+    private ByteBuffer buffer(int n) {
+        synchronized (this) {
+            for (int i = spare.size(); i > 0; i--) {
+                ByteBuffer b = spare.poll();
+                if (b.capacity() >= n && b.capacity() <= 2 * n) {
+                    return b;
+                }
+                spare.add(b);
+            }
+        }
+        return ByteBuffer.allocate(n);
+    }
+
     /** The router's side. */
     WritableByteChannel sink() {
         return new WritableByteChannel() {
             @Override
             public int write(ByteBuffer src) {
                 int n = src.remaining();
-                ByteBuffer copy = ByteBuffer.allocate(n);
+                ByteBuffer copy = buffer(n);
                 copy.put(src).flip();
                 synchronized (RoutedPipe.this) {
                     if (!aborted && n > 0) {
@@ -161,6 +184,9 @@ final class RoutedPipe {
                         n += k;
                         if (!head.hasRemaining()) {
                             chunks.poll();
+                            if (spare.size() < SPARES) {
+                                spare.add(head.clear());
+                            }
                         }
                     }
                     held -= n;
