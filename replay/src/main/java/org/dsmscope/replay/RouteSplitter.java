@@ -56,13 +56,34 @@ public final class RouteSplitter implements AutoCloseable {
     }
 
     /**
+     * Routes chunk {@code chunk} of thread {@code thread}'s trace {@code file} (of {@link Replay.Plan#chunks}; a
+     * trace of one chunk is read whole) into {@code out[p]}: chunk i's streams continue chunk i - 1's (no header),
+     * so that a partition reads a thread's chunk streams one after the other as one routed stream.
+     */
+    public RouteSplitter(Replay.Plan plan, Path file, int thread, int chunk, Replay.Router route, ReplayOptions o,
+            WritableByteChannel[] out) {
+        this(open(plan.prescan().chunks[thread], file, o, chunk), file.toString(), thread, route, out, 64 << 10,
+                false, chunk > 0);
+    }
+
+    /**
      * As above, with writers of {@code bufferBytes}; {@code handOff}: every {@link #step} ends by giving each stream
      * everything read so far (the gap up to there, the writer flushed), as the live router does for its pipes.
      */
     RouteSplitter(Path file, int thread, Replay.Router route, ReplayOptions o, WritableByteChannel[] out,
             int bufferBytes, boolean handOff) {
-        this.route = route;
-        this.fill = Math.max(0, route.fill());
+        this(Prescan.open(file, o), file.toString(), thread, route, out, bufferBytes, handOff, false);
+    }
+
+    /**
+     * Routes what reader {@code r} (of the file {@code name}, a whole trace or one chunk of it) reads, as above;
+     * {@code continuation}: the streams continue those of the chunk before (no header).
+     */
+    RouteSplitter(TraceReader r, String name, int thread, Replay.Router route, WritableByteChannel[] out,
+            int bufferBytes, boolean handOff, boolean continuation) {
+        this.r = r;
+        this.route = route.forChunk();
+        this.fill = Math.max(0, this.route.fill());
         this.thread = thread;
         this.parts = out.length;
         this.handOff = handOff;
@@ -71,25 +92,35 @@ public final class RouteSplitter implements AutoCloseable {
         runFrom = new int[parts];
         to = new int[Math.max(parts, 1)];
         java.util.Arrays.fill(runFrom, -1);
-        r = Prescan.open(file, o);
         w = new TraceWriter[parts];
         boolean ok = false;
         try {
             for (int p = 0; p < parts; p++) {
-                w[p] = new TraceWriter(out[p], file.toString(), TraceWriter.Options.classic().addr64(true)
-                        .bufferBytes(bufferBytes));
+                w[p] = new TraceWriter(out[p], name, TraceWriter.Options.classic().addr64(true)
+                        .continuation(continuation).bufferBytes(bufferBytes));
                 if (handOff) {
                     w[p].flush();
                 }
             }
             ok = true;
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(file + ": cannot route: " + e.getMessage(), e);
+            throw new java.io.UncheckedIOException(name + ": cannot route: " + e.getMessage(), e);
         } finally {
             if (!ok) {
                 Prescan.close(r);
             }
         }
+    }
+
+    /** Chunk i of a file cut into {@code cs} (null: the whole file, i = 0). */
+    static TraceReader open(Chunks cs, Path file, ReplayOptions o, int i) {
+        if (cs == null) {
+            if (i != 0) {
+                throw new IllegalArgumentException(file + " is read whole: no chunk " + i);
+            }
+            return Prescan.open(file, o);
+        }
+        return cs.open(file, o, i);
     }
 
     /**

@@ -16,15 +16,28 @@ import java.util.ArrayDeque;
 final class RoutedPipe {
     private final ArrayDeque<ByteBuffer> chunks = new ArrayDeque<>();
     private final long cap;
-    /** Notified when this pipe drains to {@link #cap} or less (the router waiting for room). */
+    /** Notified when this pipe drains to {@link #cap} or less, or empty (the router waiting for room). */
     private final Object room;
+    /** Also notify {@link #room} when a read empties the pipe (a chunk's router counts the held bytes of its thread). */
+    private final boolean notifyEmpty;
     private long held;
     private boolean ended;
     private boolean aborted;
 
     RoutedPipe(long cap, Object room) {
+        this(cap, room, false);
+    }
+
+    /** A pipe of capacity {@code cap} whose drains notify {@code room}; {@code notifyEmpty}: also on emptying. */
+    RoutedPipe(long cap, Object room, boolean notifyEmpty) {
         this.cap = cap;
         this.room = room;
+        this.notifyEmpty = notifyEmpty;
+    }
+
+    /** Bytes held (written, not yet read). */
+    synchronized long held() {
+        return held;
     }
 
     /** True while the pipe holds more than its capacity. */
@@ -112,7 +125,7 @@ final class RoutedPipe {
                         }
                     }
                     held -= n;
-                    drained = wasFull && held <= cap;
+                    drained = wasFull && held <= cap || notifyEmpty && held == 0;
                 }
                 if (drained) {
                     synchronized (room) {
