@@ -11,7 +11,8 @@ import org.dsmscope.trace.TraceReader;
  * replay/README.md "Partitioned replay"): the prescan, which reads every record anyway, notes a {@link
  * TraceReader.Mark} at the first record boundary past every {@link #bytes()} bytes of an uncompressed file (its
  * byte offset, records before it and the address-high word in force), so that chunk i is read from its mark up to
- * the next chunk's, each byte of the file by one reader. Compressed files (one zstd or LZ4 frame, which cannot be
+ * the next chunk's, each byte of the file by one reader; past {@value #MAX} chunks every second mark is dropped
+ * (chunks twice as long). Compressed files (one zstd or LZ4 frame, which cannot be
  * entered in the middle) have no marks and are routed whole. Serializable: it travels in {@link Replay.Plan}.
  */
 final class Chunks implements java.io.Serializable {
@@ -23,6 +24,9 @@ final class Chunks implements java.io.Serializable {
     static final String BYTES_PROPERTY = "dsmscope.chunkBytes";
     /** Default chunk size: 16 MiB of trace, 2 M accesses; a routed chunk per partition then fits its pipe. */
     static final long DEFAULT_BYTES = 16L << 20;
+
+    /** Chunks of a file at most (a cluster's shuffle keys number a thread's chunks in 12 bits). */
+    static final int MAX = 4094;
 
     private final TraceReader.Mark[] starts;
     /** The file's size when it was scanned: where the last chunk ends. */
@@ -72,7 +76,7 @@ final class Chunks implements java.io.Serializable {
      * compressed file.
      */
     static final class Builder {
-        private final long every;
+        private long every;
         private TraceReader.Mark[] marks = new TraceReader.Mark[4];
         private int n;
         /** The position past which the next mark is noted. */
@@ -89,6 +93,15 @@ final class Chunks implements java.io.Serializable {
         void note(TraceReader r) {
             long at = r.position();
             if (at >= next) {
+                if (n == MAX) {
+                    // too many: every second mark goes, the chunks are twice as long
+                    int k = 0;
+                    for (int i = 0; i < n; i += 2) {
+                        marks[k++] = marks[i];
+                    }
+                    n = k;
+                    every *= 2;
+                }
                 if (n == marks.length) {
                     marks = Arrays.copyOf(marks, 2 * n);
                 }
