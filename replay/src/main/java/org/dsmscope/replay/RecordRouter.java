@@ -25,10 +25,10 @@ import org.dsmscope.trace.TraceReader;
  * partition its share of everything read so far (records and the gap up to there). Chunk c of thread t goes on
  * while no partition holds more than the capacity unread in the pipes of t's chunks up to c (a partition's unread
  * bytes before the records routed next; later chunks do not count). A thread's chunk is <i>needed</i> once a
- * partition has read the chunk before it to the end; a needed chunk is taken at once (one a round by each router
- * thread), and up to {@code window} other chunks, the next of the threads least far on, are routed ahead of the
- * partitions. A router thread none of whose chunks can go on and that can take none waits until a partition drains
- * a pipe or finishes a chunk.
+ * partition has read the chunk before it to the end; a needed chunk is taken at once, by a router thread none of
+ * whose chunks can go on, or by a busy one when none is free; up to {@code window} other chunks, the next of the
+ * threads least far on, are routed ahead of the partitions by router threads that are free. A router thread none
+ * of whose chunks can go on and that can take none waits until a partition drains a pipe or finishes a chunk.
  *
  * <p>No deadlock, with any capacity and window ({@code RoutedReplayTest}, {@code ChunkedRouteTest}): as with whole
  * files, a partition never waits for records a router has read, so a partition waiting for a thread's record waits
@@ -69,13 +69,17 @@ final class RecordRouter {
     private int ahead;
     /** Chunks not taken yet. */
     private int untaken;
+    /** Router threads in all, and those with a chunk that can go on. */
+    private final int workers;
+    private int busy;
 
     /**
      * The router of {@code files} (thread t's cut into {@code chunks[t]}, or whole where null) into {@code parts}
      * partitions, pipes of {@code cap} bytes, up to {@code window} chunks routed ahead.
      */
     RecordRouter(Replay.Router route, int parts, ReplayOptions o, Object room, List<Path> files, Chunks[] chunks,
-            long cap, int window) {
+            long cap, int window, int workers) {
+        this.workers = workers;
         this.route = route;
         this.parts = parts;
         this.o = o;
@@ -253,12 +257,13 @@ final class RecordRouter {
 
     /**
      * Takes a chunk for the calling router thread, under {@code room}: a needed one (largest first, then the
-     * lowest thread), else, if {@code idle}, the next chunk of the thread least far on while fewer than {@link
-     * #window} are ahead; returns {thread, chunk}, or null.
+     * lowest thread) if the thread is {@code idle} (none of its chunks can go on) or no router thread is, else, if
+     * {@code idle}, the next chunk of the thread least far on while fewer than {@link #window} are ahead; returns
+     * {thread, chunk}, or null.
      */
     private int[] take(boolean idle) {
         int best = -1;
-        for (int t = 0; t < count.length; t++) {
+        for (int t = 0; t < count.length && (idle || busy == workers); t++) {
             int c = started[t];
             if (c < count[t] && c <= reached[t] && (best < 0 || bytes[t][c] > bytes[best][started[best]])) {
                 best = t;
@@ -284,11 +289,18 @@ final class RecordRouter {
     /** Routes chunks on the calling thread until none is left to take or route; returns early when {@code stop} is set. */
     void run(AtomicBoolean stop) {
         List<Part> mine = new ArrayList<>();
+        boolean counted = false;
         try {
             while (!stop.get()) {
                 int[] next;
                 synchronized (room) {
-                    next = take(allBlocked(mine));
+                    boolean idle = allBlocked(mine);
+                    if (counted == idle) {
+                        // counted among the busy router threads while a chunk of this one can go on
+                        busy += idle ? -1 : 1;
+                        counted = !idle;
+                    }
+                    next = take(idle);
                 }
                 if (next != null) {
                     mine.add(new Part(next[0], next[1]));
@@ -319,6 +331,11 @@ final class RecordRouter {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while routing the traces", e);
         } finally {
+            if (counted) {
+                synchronized (room) {
+                    busy--;
+                }
+            }
             for (Part f : mine) {
                 if (!f.done) {
                     f.split.close();

@@ -463,7 +463,7 @@ public final class Replay implements ReplayContext {
         long cap = routedCapacity >= 0 ? routedCapacity
                 : Math.min(4L << 20, Math.max(64L << 10, (256L << 20) / ((long) (n + window) * parts)));
         RecordRouter router = new RecordRouter(route, parts, o, new Object(), detailed.files(), pre.chunks, cap,
-                window);
+                window, workers);
         Runnable[] routers = new Runnable[workers];
         routingStop.set(false);
         activeRouter = router;

@@ -148,6 +148,27 @@ class ChunkedRouteTest {
         assertEquals(bytes, Chunks.BYTES_OPENED.get() - read, "the routers' ranges: each byte once");
     }
 
+    @Test
+    void compressedTraces_areOneChunkEach_andRouteWhole() {
+        ForkJoinGen.Params g = new ForkJoinGen.Params();
+        g.threads = 2;
+        g.instructions = 20000;
+        g.codec = org.dsmscope.trace.Codec.ZSTD;
+        TraceSet set = ForkJoinGen.write(dir, "z", g);
+        Replay.Plan plan = withChunks(1 << 10, 0, () -> new Replay(set, null, new ReplayOptions()).plan(2, true));
+        for (int t = 0; t < 2; t++) {
+            assertEquals(1, plan.chunks(t), "a zstd frame cannot be entered in the middle");
+            assertEquals(-1, plan.chunkBytes(t, 0));
+        }
+        RoutedReplayTest.Seen serial = new RoutedReplayTest.Seen();
+        new Replay(set, null, new ReplayOptions()).add(serial).run();
+        Replay routed = new Replay(set, null, new ReplayOptions());
+        Replay.Router router = RoutedReplayTest.byPageAndThread(2);
+        List<RoutedReplayTest.Seen> ps = withChunks(1 << 10, 0,
+                () -> routed.runRouted(2, k -> new RoutedReplayTest.Seen(), ctx -> router));
+        RoutedReplayTest.assertSeeTheSerialRun(serial, serial.all.size() + calls(serial), routed, ps, router);
+    }
+
     /**
      * Offline (a Spark map task per chunk): each chunk split on its own, the streams of a partition appended in chunk
      * order and replayed, see what the partition of the live routed replay sees.
