@@ -26,8 +26,12 @@ import org.dsmscope.replay.ReplayContext;
  * </ul>
  * Round-robin pages (RR1, RR2, Oracle's shared and code pages), interconnect caches (dealt by set like the
  * processors' caches), the processors' times and status records (from the replay's schedule, which every partition
- * makes) need nothing more. The first-reference table is per thread: the router routes each thread's accesses in
- * trace order on one router thread (RecordRouter deals whole trace files), which alone touches that thread's table.
+ * makes) need nothing more. The first-reference table is per thread and per chunk: a chunk of a thread's trace (a
+ * whole trace, or a piece of a large one) is routed in trace order on one router thread by a router of its own
+ * ({@link #forChunk}), which alone touches the table. A chunk that begins inside a trace starts with no page noted, so
+ * its first access to a page goes to every partition again; that is still a superset of the serial run's first
+ * references (the thread's first reference to a page is its first in the chunk that holds it), and a page once placed
+ * keeps its home, so the partitions place every page as the serial run does ({@code PartitionedCdatPropertyTest}).
  */
 public final class CdatRouter implements Replay.Router {
     /** Pages remembered per thread in the direct-mapped filter in front of the exact table. */
@@ -45,7 +49,7 @@ public final class CdatRouter implements Replay.Router {
     private final int touchShift;
     /** True if any page can be placed by first reference (1Touch, Oracle); else only -HPUX's private range. */
     private final boolean touchAny;
-    /** Per thread: the pages (of {@link #touchShift}) it has referenced, made on its router thread. */
+    /** Per thread: the pages (of {@link #touchShift}) it has referenced in this router's chunk. */
     private final Pages[] seen;
 
     /**
@@ -86,6 +90,24 @@ public final class CdatRouter implements Replay.Router {
         touchShift = touch == Integer.MAX_VALUE ? -1 : touch;
         touchAny = any;
         seen = new Pages[touchShift < 0 ? 0 : threads];
+    }
+
+    /** A router of the same decisions with no page noted yet (for one chunk). */
+    private CdatRouter(CdatRouter r) {
+        parts = r.parts;
+        partMask = r.partMask;
+        lineShift = r.lineShift;
+        setMask = r.setMask;
+        crossShift = r.crossShift;
+        touchShift = r.touchShift;
+        touchAny = r.touchAny;
+        seen = new Pages[r.seen.length];
+    }
+
+    /** A fresh first-reference table for each chunk; the rest is shared (read only). */
+    @Override
+    public Replay.Router forChunk() {
+        return touchShift < 0 ? this : new CdatRouter(this);
     }
 
     @Override

@@ -66,6 +66,52 @@ class PartitionedCdatPropertyTest {
         }
     }
 
+    /**
+     * Trace files cut into chunks of a few records (replay/README.md "Partitioned replay"), routed on several router
+     * threads: each chunk's router starts with no first reference noted, and the partitions still place every page
+     * (1Touch, Oracle, {@code -HPUX}) and count every set as the serial run does.
+     */
+    @Property(tries = 30)
+    void threadTraces_routedInChunks_equalTheSerialRun(@ForAll long seed,
+            @ForAll @IntRange(min = 1, max = 5) int threads, @ForAll boolean processes) throws IOException {
+        Path dir = Files.createTempDirectory("cdat-chunks");
+        String before = System.getProperty(CHUNK_BYTES);
+        String beforeRouters = System.getProperty(Replay.ROUTERS_PROPERTY);
+        try {
+            SplittableRandom rnd = new SplittableRandom(seed);
+            System.setProperty(CHUNK_BYTES, Long.toString(8L << rnd.nextInt(10)));
+            System.setProperty(Replay.ROUTERS_PROPERTY, Integer.toString(1 + rnd.nextInt(4)));
+            if (processes) {
+                ProcessGen.Params g = new ProcessGen.Params();
+                g.processes = 1 + threads;
+                g.slices = 4;
+                g.sliceInstructions = 60;
+                g.poolBytes = 16 << 10;
+                g.seed = seed;
+                ReplayOptions o = new ReplayOptions();
+                o.interleave = 1 + rnd.nextInt(3);
+                compare(dir, rnd, ProcessGen.write(dir, "s", g), o, o.interleave, true);
+            } else {
+                compare(dir, rnd, threadTraces(dir, rnd, threads, false), new ReplayOptions(), threads, true);
+            }
+        } finally {
+            restore(CHUNK_BYTES, before);
+            restore(Replay.ROUTERS_PROPERTY, beforeRouters);
+            delete(dir);
+        }
+    }
+
+    /** The replay's chunk size property ({@code Chunks.BYTES_PROPERTY}). */
+    private static final String CHUNK_BYTES = "dsmscope.chunkBytes";
+
+    private static void restore(String key, String value) {
+        if (value == null) {
+            System.clearProperty(key);
+        } else {
+            System.setProperty(key, value);
+        }
+    }
+
     @Property(tries = 10)
     void processTraces_partitionedRunsEqualTheSerialRun(@ForAll long seed,
             @ForAll @IntRange(min = 1, max = 3) int p, @ForAll boolean handleIo, @ForAll boolean distributedIo)

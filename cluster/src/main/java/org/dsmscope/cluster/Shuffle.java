@@ -28,9 +28,11 @@ import scala.Tuple2;
 
 /**
  * Records shuffled by address partition (SPEC §4 "Partitioning", cluster/README.md "What is shuffled"): a map task
- * per thread trace reads the file once and routes it ({@link RouteSplitter}, the decisions of the analysis's {@link
- * Replay.Router} for the driver's plan) into one routed stream per partition, shipped as blocks of at most {@value
- * #BLOCK} bytes (less with many partitions: {@link #blockBytes}) keyed by (partition, thread, block number);
+ * per chunk of a thread trace (the whole file, or a piece the driver's prescan cut a large one into: {@link
+ * Replay.Plan#chunks}) reads its bytes once and routes them ({@link RouteSplitter}, the decisions of the analysis's
+ * {@link Replay.Router} for the driver's plan) into one routed stream per partition, shipped as blocks of at most
+ * {@value #BLOCK} bytes (less with many partitions: {@link #blockBytes}) keyed by (partition, thread, chunk, block
+ * number), a thread's chunk streams forming one stream in chunk order;
  * Spark's shuffle brings partition k's blocks to reduce task k, which spools them to a local file and replays
  * partition k from its threads' streams ({@link
  * Replay#runPartition(Replay.Plan, int, org.dsmscope.replay.Analysis, java.util.function.IntFunction)}). A map task
@@ -51,6 +53,21 @@ final class Shuffle {
     static final long ERROR = 0xFFFFFFFFL;
     /** At most this many threads: the key holds partition (10 bits), thread (22) and block number (32). */
     static final int MAX_THREADS = 1 << 22;
+    /** A block number holds the chunk (its high 12 bits: at most 4095 chunks, as the prescan cuts) and the block. */
+    static final int CHUNK_SHIFT = 20;
+
+    /** The block number of block {@code seq} of chunk {@code chunk}'s stream. */
+    static long block(int chunk, long seq) {
+        if (seq >= 1L << CHUNK_SHIFT || chunk >= 4095) {
+            throw new IllegalStateException("chunk " + chunk + ": block " + seq + " past the key's room");
+        }
+        return (long) chunk << CHUNK_SHIFT | seq;
+    }
+
+    /** A map task's input: thread t, chunk c (of {@link Replay.Plan#chunks}, or -1: the whole file). */
+    static long task(int t, int c) {
+        return (long) t << 32 | (c & 0xFFFFFFFFL);
+    }
 
     private Shuffle() {
     }
@@ -91,7 +108,7 @@ final class Shuffle {
     }
 
     /** The map task of a thread trace: its routed streams' blocks, made as the shuffle writer asks for them. */
-    static final class Split implements PairFlatMapFunction<Integer, Long, byte[]> {
+    static final class Split implements PairFlatMapFunction<Long, Long, byte[]> {
         private static final long serialVersionUID = 1L;
         private final PartitionJob job;
         private final Broadcast<Replay.Plan> plan;
@@ -111,13 +128,15 @@ final class Shuffle {
         }
 
         @Override
-        public Iterator<Tuple2<Long, byte[]>> call(Integer t) {
-            return new Blocks(t, plan.value());
+        public Iterator<Tuple2<Long, byte[]>> call(Long task) {
+            return new Blocks((int) (task >>> 32), (int) task.longValue(), plan.value());
         }
 
         /** Routes thread t's trace a step at a time while the shuffle writer takes the blocks. */
         private final class Blocks implements Iterator<Tuple2<Long, byte[]>> {
             private final int t;
+            /** The chunk routed, or -1 for the whole file (its stream is chunk 0's). */
+            private final int chunk;
             private final int parts;
             private final int block;
             private final ArrayDeque<Tuple2<Long, byte[]>> ready = new ArrayDeque<>();
@@ -125,8 +144,9 @@ final class Shuffle {
             private RouteSplitter split;
             private boolean more = true;
 
-            Blocks(int t, Replay.Plan p) {
+            Blocks(int t, int chunk, Replay.Plan p) {
                 this.t = t;
+                this.chunk = chunk;
                 this.parts = p.parts();
                 this.block = blockBytes(parts);
                 try {
@@ -136,8 +156,9 @@ final class Shuffle {
                     for (int k = 0; k < parts; k++) {
                         out[k] = new BlockOut(k);
                     }
-                    split = new RouteSplitter(file, t, RouteSplitter.router(p, job.routing(parts)),
-                            job.replayOptions(), out);
+                    Replay.Router router = RouteSplitter.router(p, job.routing(parts));
+                    split = chunk < 0 ? new RouteSplitter(file, t, router, job.replayOptions(), out)
+                            : new RouteSplitter(p, file, t, chunk, router, job.replayOptions(), out);
                 } catch (BadInputException | UncheckedIOException e) {
                     failed(e.getMessage());
                 }
@@ -219,7 +240,7 @@ final class Shuffle {
 
                 private void ship(byte[] b) {
                     if (more) {
-                        ready.add(new Tuple2<>(key(k, t, seq++), b));
+                        ready.add(new Tuple2<>(key(k, t, block(Math.max(chunk, 0), seq++)), b));
                     }
                     filled = 0;
                 }
@@ -330,7 +351,10 @@ final class Shuffle {
             bytes += b.length;
         }
 
-        /** Thread t's routed stream: its blocks in block order (each numbered once, from 0). */
+        /**
+         * Thread t's routed stream: its blocks in order of chunk, then block (each chunk's numbered once, from 0;
+         * chunks from 0, each with a block at least: a chunk's stream holds a gap or a record).
+         */
         ReadableByteChannel channel(int t) {
             int n = count[t];
             Integer[] order = new Integer[n];
@@ -338,10 +362,14 @@ final class Shuffle {
                 order[i] = i;
             }
             Arrays.sort(order, (a, b) -> Long.compare(seqs[t][a], seqs[t][b]));
+            long want = 0;
             for (int i = 0; i < n; i++) {
-                if (seqs[t][order[i]] != i) {
-                    throw new IllegalStateException("thread " + t + ": shuffled block " + i + " missing");
+                long s = seqs[t][order[i]];
+                if (s != want && s != ((want >>> CHUNK_SHIFT) + 1) << CHUNK_SHIFT || i == 0 && s != 0) {
+                    throw new IllegalStateException("thread " + t + ": shuffled block " + Long.toHexString(want)
+                            + " missing");
                 }
+                want = s + 1;
             }
             return new ReadableByteChannel() {
                 private int block;

@@ -161,12 +161,21 @@ final class SparkRun implements AutoCloseable {
 
     /** Map tasks route each trace file once; the blocks are shuffled by partition; reduce task k replays k. */
     private List<Outcome> shuffled(Tasks tasks, int parts) {
-        int n = tasks.plan.value().threads();
-        List<Integer> ts = IntStream.range(0, n).boxed().collect(Collectors.toList());
+        Replay.Plan plan = tasks.plan.value();
+        int n = plan.threads();
+        // a map task per chunk where the executors read the files where they lie (a chunk's bytes only); a copy
+        // through Hadoop is of a whole file, so a map task then routes the whole file
+        List<Long> ts = new ArrayList<>();
+        for (int t = 0; t < n; t++) {
+            int k = tasks.job.detailed.direct() ? plan.chunks(t) : 1;
+            for (int c = 0; c < k; c++) {
+                ts.add(Shuffle.task(t, k == 1 ? -1 : c));
+            }
+        }
         sc.setJobDescription(tool + ": " + n + " trace files routed to " + parts + " partitions");
         LongAccumulator read = sc.sc().longAccumulator("dsmscope accesses read");
         LongAccumulator routed = sc.sc().longAccumulator("dsmscope accesses routed");
-        List<Outcome> got = sc.parallelize(ts, n)
+        List<Outcome> got = sc.parallelize(ts, ts.size())
                 .flatMapToPair(new Shuffle.Split(tasks, read, routed))
                 .partitionBy(new Shuffle.ByPartition(parts))
                 .mapPartitionsWithIndex(new Shuffle.Replays(tasks), false)
@@ -179,7 +188,7 @@ final class SparkRun implements AutoCloseable {
         }
         mode = String.format(Locale.ROOT, "records shuffled by address partition: %d trace files read once by %d"
                 + " map tasks, %d data accesses routed %d times to %d partitions (a replay per partition: %d);"
-                + " routed streams of %d bytes, at most %d to one partition", n, n, read.value(), routed.value(),
+                + " routed streams of %d bytes, at most %d to one partition", n, ts.size(), read.value(), routed.value(),
                 parts, read.value() * parts, all, most);
         return got;
     }

@@ -39,6 +39,11 @@ final class Prescan implements java.io.Serializable {
     private transient SpinRoutes.Builder watch = new SpinRoutes.Builder();
     /** What a routed run gives the partition that detects spins (after {@link #run} with {@link #checkRoutes}). */
     SpinRoutes spinRoutes;
+    /**
+     * Per thread: where its file is cut into chunks for the routers ({@link #checkRoutes}, an uncompressed file of
+     * more than {@link Chunks#bytes()} bytes), else null (routed whole).
+     */
+    final Chunks[] chunks;
     private boolean checkRoutes;
     /** Number of leading call records whose times come from the call trace (all of them unless it mismatched). */
     final long[] usableCalls;
@@ -65,6 +70,7 @@ final class Prescan implements java.io.Serializable {
         routable = new boolean[n];
         whole = new boolean[n];
         spins = new boolean[n];
+        chunks = new Chunks[n];
         usableCalls = new long[n];
         skeletons = new Skeleton[n];
         records = new long[n];
@@ -312,6 +318,7 @@ final class Prescan implements java.io.Serializable {
             routable[t] = parts[worker[t]].routable[t];
             whole[t] = parts[worker[t]].whole[t];
             spins[t] = parts[worker[t]].spins[t];
+            chunks[t] = parts[worker[t]].chunks[t];
             usableCalls[t] = parts[worker[t]].usableCalls[t];
             records[t] = parts[worker[t]].records[t];
         }
@@ -380,6 +387,8 @@ final class Prescan implements java.io.Serializable {
         long[] boundB = skeleton ? new long[16] : null;
         long[] ioB = skeleton ? new long[4] : null;
         RouteCheck route = checkRoutes ? new RouteCheck(watch) : null;
+        Chunks.Builder marks = checkRoutes && r.codec() == org.dsmscope.trace.Codec.NONE
+                ? new Chunks.Builder(r, Chunks.bytes()) : null;
         try {
             boolean findFetch = !skeleton && r.extended();
             sk.unverified = !r.endPromised();
@@ -399,10 +408,13 @@ final class Prescan implements java.io.Serializable {
                             hasFetch[t] = true;
                             findFetch = false;
                         }
+                        if (marks != null && r.position() >= marks.next) {
+                            marks.note(r);
+                        }
                     }
                 } else {
                     // With -i: memory records a run at a time, each one instruction unless the trace is stopped
-                    long m = memoryRuns(t, r, route);
+                    long m = memoryRuns(t, r, route, marks);
                     if (!stopped) {
                         instrA += m;
                         if (pcValid) {
@@ -419,6 +431,9 @@ final class Prescan implements java.io.Serializable {
                     break;
                 }
                 records[t]++;
+                if (marks != null && r.position() >= marks.next) {
+                    marks.note(r);
+                }
                 if (profile != null) {
                     profile.count(t, k, k == RecordKind.MEMORY ? r.address() : 0);
                 }
@@ -527,6 +542,10 @@ final class Prescan implements java.io.Serializable {
             if (r.skipped() > 0) {
                 problems.add(r.skippedSummary());
             }
+            if (marks != null) {
+                Chunks cs = marks.build(records[t], r.position());
+                chunks[t] = cs.count() > 1 ? cs : null;
+            }
             if (c != null && c.skipped() > 0) {
                 problems.add(c.skippedSummary());
             }
@@ -549,7 +568,7 @@ final class Prescan implements java.io.Serializable {
      * TraceReader#peekRun}), counted and looked at for the work profile and the route check as the records {@code
      * next()} reads are; returns how many.
      */
-    private long memoryRuns(int t, TraceReader r, RouteCheck route) {
+    private long memoryRuns(int t, TraceReader r, RouteCheck route, Chunks.Builder marks) {
         long m = 0;
         for (int n; (n = r.peekRun(Integer.MAX_VALUE)) > 0; ) {
             long[] w = r.runWords();
@@ -569,6 +588,9 @@ final class Prescan implements java.io.Serializable {
             }
             if (route != null && route.routable) {
                 route.run(w, from, k, r.addressHigh());
+            }
+            if (marks != null && r.position() >= marks.next) {
+                marks.note(r);
             }
             if (k < n) {
                 return m;

@@ -2,85 +2,252 @@ package org.dsmscope.replay;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.dsmscope.trace.TraceReader;
 
 /**
  * The router of a routed partitioned replay (SPEC §4 "Partitioning", replay/README.md "Partitioned replay"):
  * reads each thread trace once, after the prescan, and writes into each partition's {@link RoutedPipe} of that
  * thread the data accesses the partition needs ({@link Replay.Router}), every call record, and for each run of
  * accesses it does not need one {@code ROUTED_GAP} record with their count and bytes, or, for a run of at
- * most {@link Replay.Router#fill()} accesses, the accesses themselves (cheaper for the partition). Files are dealt
- * largest first to the router threads; a thread routes its files a chunk of at most {@value #CHUNK} records at a
- * time, in turn, and after each chunk hands every partition its share of everything read so far (records and the
- * gap up to there) before it looks for room: a file none of whose pipes is over its capacity goes on, and a thread
- * none of whose files can waits until a partition drains one. So no partition ever waits for records the router
- * has read, and a router waits only for a partition that has unread records of the file: that partition's replay
- * is behind the one waiting for the file, and the replay furthest behind can always go on (no deadlock, with any
- * capacity: {@code RoutedReplayTest}).
+ * most {@link Replay.Router#fill()} accesses, the accesses themselves (cheaper for the partition).
+ *
+ * <p>The unit of routing is a chunk: a whole trace, or a piece of a large uncompressed one that the prescan cut at
+ * a record boundary ({@link Chunks}). Each chunk has a pipe of its own to each partition, and a partition reads a
+ * thread's chunk pipes one after the other as one stream ({@link #channel}). The router threads share the chunks:
+ * each routes the chunks it took in turns of at most {@value #TURN} records, and after each turn hands every
+ * partition its share of everything read so far (records and the gap up to there). Chunk c of thread t goes on
+ * while no partition holds more than the capacity unread in the pipes of t's chunks up to c (a partition's unread
+ * bytes before the records routed next; later chunks do not count). A thread's chunk is <i>needed</i> once a
+ * partition has read the chunk before it to the end; a needed chunk is taken at once, by a router thread none of
+ * whose chunks can go on, or by a busy one when none is free; up to {@code window} other chunks, the next of the
+ * threads least far on, are routed ahead of the partitions by router threads that are free. A router thread none
+ * of whose chunks can go on and that can take none waits until a partition drains a pipe or finishes a chunk.
+ *
+ * <p>No deadlock, with any capacity and window ({@code RoutedReplayTest}, {@code ChunkedRouteTest}): as with whole
+ * files, a partition never waits for records a router has read, so a partition waiting for a thread's record waits
+ * for the chunk that holds it, which is needed, so taken, and stopped only by another partition that holds more
+ * than the capacity unread in that thread before the record: the replay furthest behind can always go on.
+ * Threads' state: the scheduling fields below are guarded by {@code room}, the lock a partition takes to notify; a
+ * chunk's splitter is used by the one router thread that took it.
  */
 final class RecordRouter {
-    /** Records routed per turn of a file. */
-    static final int CHUNK = RouteSplitter.STEP;
+    /** Records routed per turn of a chunk. */
+    static final int TURN = RouteSplitter.STEP;
 
     private final Replay.Router route;
     private final int parts;
     private final ReplayOptions o;
     private final Object room;
+    private final List<Path> files;
+    private final Chunks[] chunks;
+    /** Chunks per thread. */
+    private final int[] count;
+    /** Bytes of chunk c of thread t (what the needed chunks are taken by: largest first). */
+    private final long[][] bytes;
+    /** {@code pipes[t][c][p]}: chunk c of thread t to partition p. */
+    private final RoutedPipe[][][] pipes;
+    private final int window;
+    private final long cap;
 
-    RecordRouter(Replay.Router route, int parts, ReplayOptions o, Object room) {
+    // guarded by room
+    /** Per thread: chunks taken by a router thread. */
+    private final int[] started;
+    /** Per thread: chunks every partition has read to the end. */
+    private final int[] consumed;
+    /** Per thread: the furthest chunk a partition reads (chunks up to it are needed). */
+    private final int[] reached;
+    /** Per thread and chunk: partitions that have read it to the end. */
+    private final int[][] finishedBy;
+    /** Chunks taken beyond each thread's first unread one, summed over the threads. */
+    private int ahead;
+    /** Chunks not taken yet. */
+    private int untaken;
+    /** Router threads in all, and those with a chunk that can go on. */
+    private final int workers;
+    private int busy;
+
+    /**
+     * The router of {@code files} (thread t's cut into {@code chunks[t]}, or whole where null) into {@code parts}
+     * partitions, pipes of {@code cap} bytes, up to {@code window} chunks routed ahead.
+     */
+    RecordRouter(Replay.Router route, int parts, ReplayOptions o, Object room, List<Path> files, Chunks[] chunks,
+            long cap, int window, int workers) {
+        this.workers = workers;
         this.route = route;
         this.parts = parts;
         this.o = o;
         this.room = room;
+        this.files = files;
+        this.chunks = chunks;
+        this.window = window;
+        this.cap = cap;
+        int n = files.size();
+        count = new int[n];
+        bytes = new long[n][];
+        pipes = new RoutedPipe[n][][];
+        started = new int[n];
+        consumed = new int[n];
+        reached = new int[n];
+        finishedBy = new int[n][];
+        for (int t = 0; t < n; t++) {
+            Chunks cs = chunks[t];
+            int k = cs == null ? 1 : cs.count();
+            count[t] = k;
+            untaken += k;
+            bytes[t] = new long[k];
+            finishedBy[t] = new int[k];
+            pipes[t] = new RoutedPipe[k][parts];
+            for (int c = 0; c < k; c++) {
+                bytes[t][c] = cs == null ? size(files.get(t)) : cs.to(c) - cs.from(c);
+                for (int p = 0; p < parts; p++) {
+                    pipes[t][c][p] = new RoutedPipe(cap, room, k > 1);
+                }
+            }
+        }
     }
 
-    /** One thread trace being routed: a {@link RouteSplitter} into the thread's pipes, handing off every turn. */
-    private final class File {
-        final RoutedPipe[] pipes;
+    /** Chunks in all. */
+    static int total(Chunks[] chunks) {
+        int k = 0;
+        for (Chunks c : chunks) {
+            k += c == null ? 1 : c.count();
+        }
+        return k;
+    }
+
+    private static long size(Path p) {
+        try {
+            return java.nio.file.Files.size(p);
+        } catch (IOException e) {
+            return 0; // the router's open reports it
+        }
+    }
+
+    /** Partition p's stream of thread t: its chunk pipes one after the other. */
+    ReadableByteChannel channel(int t, int p) {
+        return new ReadableByteChannel() {
+            private int c;
+            private ReadableByteChannel cur = pipes[t][0][p].source();
+
+            @Override
+            public int read(ByteBuffer dst) throws IOException {
+                for (;;) {
+                    int n = cur.read(dst);
+                    if (n >= 0) {
+                        return n;
+                    }
+                    finished(t, c);
+                    if (++c == count[t]) {
+                        cur = null;
+                        return -1;
+                    }
+                    cur = pipes[t][c][p].source();
+                }
+            }
+
+            @Override
+            public boolean isOpen() {
+                return true;
+            }
+
+            @Override
+            public void close() {
+                // the pipes are dropped with the router
+            }
+        };
+    }
+
+    /** A partition has read chunk c of thread t to the end. */
+    private void finished(int t, int c) {
+        synchronized (room) {
+            int before = aheadOf(t);
+            reached[t] = Math.max(reached[t], c + 1);
+            ahead += aheadOf(t) - before;
+            if (++finishedBy[t][c] == parts) {
+                consumed[t] = Math.max(consumed[t], c + 1);
+            }
+            room.notifyAll();
+        }
+    }
+
+    /** Chunks of thread t taken beyond the furthest a partition reads. */
+    private int aheadOf(int t) {
+        return Math.max(0, started[t] - reached[t] - 1);
+    }
+
+    /** Ends both sides of every pipe after a failure elsewhere. */
+    void abort() {
+        for (RoutedPipe[][] thread : pipes) {
+            for (RoutedPipe[] chunk : thread) {
+                for (RoutedPipe p : chunk) {
+                    p.abort();
+                }
+            }
+        }
+    }
+
+    /** One chunk being routed: a {@link RouteSplitter} into its pipes, handing off every turn. */
+    private final class Part {
+        final int t;
+        final int c;
+        final RoutedPipe[] out;
         final RouteSplitter split;
         boolean done;
 
-        File(int t, Path file, RoutedPipe[] pipes) {
-            this.pipes = pipes;
-            split = new RouteSplitter(file, t, route, o, sinks(pipes), 16 << 10, true);
+        Part(int t, int c) {
+            this.t = t;
+            this.c = c;
+            out = pipes[t][c];
+            WritableByteChannel[] sinks = new WritableByteChannel[parts];
+            for (int p = 0; p < parts; p++) {
+                sinks[p] = out[p].sink();
+            }
+            Path file = files.get(t);
+            TraceReader r = RouteSplitter.open(chunks[t], file, o, c);
+            split = new RouteSplitter(r, file.toString(), t, route, sinks, 16 << 10, true, c > 0);
         }
 
-        /** Thread t's live stream, read through {@code intake}. */
-        File(int t, String name, LiveIntake intake, RoutedPipe[] pipes) {
-            this.pipes = pipes;
-            split = new RouteSplitter(intake, name, t, route, sinks(pipes), LIVE_BUFFER);
-            intake.split = split;
-        }
-
+        /** True while a partition holds more than the capacity unread in thread t's chunks up to this one. */
         boolean blocked() {
-            for (RoutedPipe p : pipes) {
-                if (p.full()) {
+            if (count[t] == 1) {
+                for (RoutedPipe p : out) {
+                    if (p.full()) {
+                        return true;
+                    }
+                }
+                return false;
+            }
+            int from;
+            synchronized (room) {
+                from = consumed[t];
+            }
+            for (int p = 0; p < parts; p++) {
+                long held = 0;
+                for (int k = from; k <= c; k++) {
+                    held += pipes[t][k][p].held();
+                }
+                if (held > cap) {
                     return true;
                 }
             }
             return false;
         }
 
-        /** Routes up to {@link #CHUNK} records, then hands every partition its share of what was read. */
+        /** Routes up to {@link #TURN} records, then hands every partition its share of what was read. */
         void turn() throws IOException {
             done = !split.step();
         }
     }
 
-    private java.nio.channels.WritableByteChannel[] sinks(RoutedPipe[] pipes) {
-        java.nio.channels.WritableByteChannel[] sinks = new java.nio.channels.WritableByteChannel[parts];
-        for (int p = 0; p < parts; p++) {
-            sinks[p] = pipes[p].sink();
-        }
-        return sinks;
-    }
-
-    /** Read buffer of a live stream's router (what the agent has handed over is taken up to this at once). */
-    static final int LIVE_BUFFER = 64 << 10;
-
-    private static boolean allBlocked(File[] fs) {
-        for (File f : fs) {
+    private static boolean allBlocked(List<Part> ps) {
+        for (Part f : ps) {
             if (!f.done && !f.blocked()) {
                 return false;
             }
@@ -89,49 +256,70 @@ final class RecordRouter {
     }
 
     /**
-     * Routes the files {@code mine} of {@code files} on the calling thread ({@code pipes[t][p]}: thread t's pipe
-     * to partition p) until all are done; returns early, leaving the rest, when {@code stop} is set.
+     * Takes a chunk for the calling router thread, under {@code room}: a needed one (largest first, then the
+     * lowest thread) if the thread is {@code idle} (none of its chunks can go on) or no router thread is, else, if
+     * {@code idle}, the next chunk of the thread least far on while fewer than {@link #window} are ahead; returns
+     * {thread, chunk}, or null.
      */
-    void run(List<Path> files, int[] mine, RoutedPipe[][] pipes, java.util.concurrent.atomic.AtomicBoolean stop) {
-        File[] fs = new File[mine.length];
-        route(fs, stop, i -> new File(mine[i], files.get(mine[i]), pipes[mine[i]]));
-    }
-
-    /**
-     * Routes thread {@code t}'s live stream from {@code source} (named {@code name}) into its pipes {@code pipes}
-     * (one per partition, counting the partitions that wait on them in {@code starving}) on the calling thread until it ends, or {@code stop} is set:
-     * one router thread per stream, so that the router of a thread the program holds back never keeps another
-     * thread's records from the partitions ({@link LiveIntake}).
-     */
-    void runLive(int t, String name, Replay.Source source, RoutedPipe[] pipes,
-            java.util.concurrent.atomic.AtomicInteger starving, java.util.concurrent.atomic.AtomicBoolean stop) {
-        route(new File[1], stop, i -> new File(t, name, new LiveIntake(source.channel(t), source.polls(), LIVE_BUFFER,
-                pipes, room, starving, stop), pipes));
-    }
-
-    /** Makes {@code fs[i]} with {@code make} and routes them until all are done or {@code stop} is set. */
-    private void route(File[] fs, java.util.concurrent.atomic.AtomicBoolean stop,
-            java.util.function.IntFunction<File> make) {
-        try {
-            for (int i = 0; i < fs.length; i++) {
-                fs[i] = make.apply(i);
+    private int[] take(boolean idle) {
+        int best = -1;
+        for (int t = 0; t < count.length && (idle || busy == workers); t++) {
+            int c = started[t];
+            if (c < count[t] && c <= reached[t] && (best < 0 || bytes[t][c] > bytes[best][started[best]])) {
+                best = t;
             }
-            int left = fs.length;
-            while (left > 0 && !stop.get()) {
+        }
+        if (best < 0 && idle && ahead < window) {
+            for (int t = 0; t < count.length; t++) {
+                if (started[t] < count[t] && (best < 0 || started[t] < started[best])) {
+                    best = t;
+                }
+            }
+        }
+        if (best < 0) {
+            return null;
+        }
+        int before = aheadOf(best);
+        started[best]++;
+        ahead += aheadOf(best) - before;
+        untaken--;
+        return new int[] {best, started[best] - 1};
+    }
+
+    /** Routes chunks on the calling thread until none is left to take or route; returns early when {@code stop} is set. */
+    void run(AtomicBoolean stop) {
+        List<Part> mine = new ArrayList<>();
+        boolean counted = false;
+        try {
+            while (!stop.get()) {
+                int[] next;
+                synchronized (room) {
+                    boolean idle = allBlocked(mine);
+                    if (counted == idle) {
+                        // counted among the busy router threads while a chunk of this one can go on
+                        busy += idle ? -1 : 1;
+                        counted = !idle;
+                    }
+                    next = take(idle);
+                }
+                if (next != null) {
+                    mine.add(new Part(next[0], next[1]));
+                }
                 boolean moved = false;
-                for (File f : fs) {
+                for (Part f : mine) {
                     if (!f.done && !f.blocked()) {
                         f.turn();
                         moved = true;
-                        if (f.done) {
-                            left--;
-                        }
                     }
                 }
-                if (!moved) {
+                mine.removeIf(f -> f.done);
+                if (!moved && next == null) {
                     synchronized (room) {
+                        if (mine.isEmpty() && untaken == 0) {
+                            return;
+                        }
                         // checked under the lock a draining partition takes to notify, so no wake-up is lost
-                        if (allBlocked(fs) && !stop.get()) {
+                        if (allBlocked(mine) && !stop.get() && !canTake()) {
                             room.wait(100);
                         }
                     }
@@ -143,11 +331,26 @@ final class RecordRouter {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while routing the traces", e);
         } finally {
-            for (File f : fs) {
-                if (f != null && !f.done) {
+            if (counted) {
+                synchronized (room) {
+                    busy--;
+                }
+            }
+            for (Part f : mine) {
+                if (!f.done) {
                     f.split.close();
                 }
             }
         }
+    }
+
+    /** True if an idle router thread could take a chunk now (under {@code room}). */
+    private boolean canTake() {
+        for (int t = 0; t < count.length; t++) {
+            if (started[t] < count[t] && (started[t] <= reached[t] || ahead < window)) {
+                return true;
+            }
+        }
+        return false;
     }
 }

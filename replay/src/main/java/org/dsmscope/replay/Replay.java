@@ -42,9 +42,10 @@ public final class Replay implements ReplayContext {
     /** The symbol sidecar read once for every partition ({@link #runInPartitions}), if {@link #symbolsRead}. */
     private org.dsmscope.trace.sidecar.SymbolFile symbols;
     private boolean symbolsRead;
-    /** A partition of a routed replay: its pipe of each thread ({@link #runRouted}); else null. */
-    private RoutedPipe[] routedPipes;
-    /** A routed partition run from given streams ({@link #runPartition(Plan, int, Analysis, IntFunction)}); else null. */
+    /**
+     * A routed partition: thread t's routed stream, from the router's pipes ({@link #runRouted}) or given ({@link
+     * #runPartition(Plan, int, Analysis, IntFunction)}); else null.
+     */
     private IntFunction<java.nio.channels.ReadableByteChannel> routedSources;
     /** This replay runs (or ran last) as a partition of a routed replay ({@link #routed()}). */
     private boolean routedPart;
@@ -159,7 +160,7 @@ public final class Replay implements ReplayContext {
         TraceReader[] crd = calls == null ? null : new TraceReader[n];
         try {
             for (int t = 0; t < n; t++) {
-                rd[t] = routedPipes != null || routedSources != null ? openRouted(t) : source != null ? openLive(t)
+                rd[t] = routedSources != null ? openRouted(t) : source != null ? openLive(t)
                         : Prescan.open(detailed.files().get(t), o, Prescan.REPLAY_BUFFER);
                 if (crd != null && pre.usableCalls[t] > 0) {
                     crd[t] = Prescan.open(calls.files().get(t), o);
@@ -214,11 +215,11 @@ public final class Replay implements ReplayContext {
         }
     }
 
-    /** Thread t's reader over its routed pipe ({@link #runRouted}) or its given routed stream. */
+    /** Thread t's reader over its routed stream ({@link #runRouted}, or given). */
     private TraceReader openRouted(int t) {
         String name = detailed.files().get(t).toString();
         try {
-            return new TraceReader(routedPipes != null ? routedPipes[t].source() : routedSources.apply(t), name, TraceReader.Options.defaults()
+            return new TraceReader(routedSources.apply(t), name, TraceReader.Options.defaults()
                     .bufferBytes(Prescan.REPLAY_BUFFER).routedGaps(true).liveHints(source != null));
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(name + ": cannot read: " + e.getMessage(), e);
@@ -325,7 +326,7 @@ public final class Replay implements ReplayContext {
     private <A extends Analysis> List<A> runParts(int parts, java.util.function.IntFunction<A> factory,
             java.util.function.IntFunction<Replay> make, Runnable[] helpers) {
         analyses.clear();
-        routedPart = routedPipes != null;
+        routedPart = routedSources != null;
         // Each partition's replay and analysis are made on the thread that runs them: objects made one after the
         // other by one thread lie side by side, and two threads writing fields in one cache line slow each other
         // down on every record.
@@ -373,7 +374,8 @@ public final class Replay implements ReplayContext {
                 throw new IllegalStateException("interrupted while waiting for the replay partitions", e);
             }
         }
-        routingPipes = null;
+        activeRouter = null;
+        livePipes = null;
         int first = firstFailed.get();
         if (first >= 0) {
             // a routed run: the part that failed first caused the others' failures (their pipes were aborted)
@@ -402,13 +404,20 @@ public final class Replay implements ReplayContext {
         throw new IllegalStateException(e);
     }
 
-    /** The pipes of a routed run in progress (aborted when a part fails), and its stop flag; else null. */
-    private volatile RoutedPipe[][] routingPipes;
+    /** The router of a routed run in progress (its pipes aborted when a part fails), and its stop flag; else null. */
+    private volatile RecordRouter activeRouter;
     private final java.util.concurrent.atomic.AtomicBoolean routingStop = new java.util.concurrent.atomic.AtomicBoolean();
 
+    /** The pipes of a routed live run in progress (aborted when a part fails); else null. */
+    private volatile RoutedPipe[][] livePipes;
+
     private void abortRouting() {
-        RoutedPipe[][] ps = routingPipes;
+        RecordRouter r = activeRouter;
+        RoutedPipe[][] ps = livePipes;
         routingStop.set(true);
+        if (r != null) {
+            r.abort();
+        }
         if (ps != null) {
             for (RoutedPipe[] row : ps) {
                 for (RoutedPipe p : row) {
@@ -416,6 +425,15 @@ public final class Replay implements ReplayContext {
                 }
             }
         }
+    }
+
+    /**
+     * The capacity of a routed pipe: {@link #routedCapacity(long)} if set, else 4 MiB, at most 256 MiB in all for
+     * {@code threads} + {@code ahead} (chunks routed ahead) pipes to each of {@code parts} partitions, at least 64 KiB.
+     */
+    private long routedCapacity(int threads, int parts, int ahead) {
+        return routedCapacity >= 0 ? routedCapacity
+                : Math.min(4L << 20, Math.max(64L << 10, (256L << 20) / ((long) (threads + ahead) * parts)));
     }
 
     /** {@link #partitionMode()} of a routed run. */
@@ -458,6 +476,16 @@ public final class Replay implements ReplayContext {
         default int spinPartition() {
             return -1;
         }
+
+        /**
+         * The router of one chunk of one thread's trace (or of a whole trace), which routes the chunk's accesses in
+         * trace order on one thread: this router (the default) if it keeps no state between accesses; one that does
+         * (CDAT's first references per thread) gives a fresh one, whose decisions must stay exact for a chunk that
+         * begins anywhere in the trace (replay/README.md "Partitioned replay", chunks).
+         */
+        default Router forChunk() {
+            return this;
+        }
     }
 
     /**
@@ -498,51 +526,55 @@ public final class Replay implements ReplayContext {
         Router route = live ? routing.apply(this)
                 : RouteSplitter.planned(SpinRoutes.Routing.of(routing.apply(this), pre.spinRoutes, parts), pre);
         int n = detailed.size();
-        Object room = new Object();
-        RoutedPipe[][] pipes = new RoutedPipe[n][parts];
-        java.util.concurrent.atomic.AtomicInteger starving = live ? new java.util.concurrent.atomic.AtomicInteger() : null;
-        // 4 MiB a pipe, at most 256 MiB in all (at least 64 KiB a pipe)
-        long cap = routedCapacity >= 0 ? routedCapacity
-                : Math.min(4L << 20, Math.max(64L << 10, (256L << 20) / ((long) n * parts)));
-        for (int t = 0; t < n; t++) {
-            for (int p = 0; p < parts; p++) {
-                pipes[t][p] = new RoutedPipe(cap, room, starving);
-            }
-        }
-        // live: a router thread per stream (LiveIntake); files: dealt largest first to the router threads
-        int workers = live ? n : Math.max(1, Math.min(Integer.getInteger(ROUTERS_PROPERTY, parts), n));
-        int[] worker = live ? null : Prescan.deal(detailed.files(), workers);
-        Runnable[] routers = new Runnable[workers];
+        Runnable[] routers;
+        // partition k's channel of thread t
+        java.util.function.IntFunction<IntFunction<java.nio.channels.ReadableByteChannel>> channels;
         routingStop.set(false);
-        routingPipes = pipes;
-        for (int w = 0; w < workers; w++) {
-            int me = w;
-            RecordRouter rr = new RecordRouter(route, parts, o, room);
-            int[] mine = live ? null : java.util.stream.IntStream.range(0, n).filter(t -> worker[t] == me).toArray();
-            routers[w] = live ? () -> rr.runLive(me, detailed.files().get(me).toString(), source, pipes[me], starving,
-                    routingStop)
-                    : () -> rr.run(detailed.files(), mine, pipes, routingStop);
+        if (live) {
+            // a router thread per stream (LiveRouter, LiveIntake)
+            Object room = new Object();
+            RoutedPipe[][] pipes = new RoutedPipe[n][parts];
+            java.util.concurrent.atomic.AtomicInteger starving = new java.util.concurrent.atomic.AtomicInteger();
+            long cap = routedCapacity(n, parts, 0);
+            for (int t = 0; t < n; t++) {
+                for (int p = 0; p < parts; p++) {
+                    pipes[t][p] = new RoutedPipe(cap, room, starving);
+                }
+            }
+            routers = new Runnable[n];
+            for (int t = 0; t < n; t++) {
+                int me = t;
+                routers[t] = () -> LiveRouter.run(route, me, detailed.files().get(me).toString(), source, pipes[me],
+                        room, starving, routingStop);
+            }
+            livePipes = pipes;
+            channels = k -> t -> pipes[t][k].source();
+        } else {
+            // files, or chunks of large files, dealt to the router threads
+            int chunks = RecordRouter.total(pre.chunks);
+            int workers = Math.max(1, Math.min(Integer.getInteger(ROUTERS_PROPERTY, parts), chunks));
+            // chunks routed ahead of the partitions: one a router thread (none where every trace is one chunk)
+            int window = chunks > n ? workers : 0;
+            RecordRouter router = new RecordRouter(route, parts, o, new Object(), detailed.files(), pre.chunks,
+                    routedCapacity(n, parts, window), window, workers);
+            routers = new Runnable[workers];
+            for (int w = 0; w < workers; w++) {
+                routers[w] = () -> router.run(routingStop);
+            }
+            activeRouter = router;
+            channels = k -> t -> router.channel(t, k);
         }
-        routedPipes = column(pipes, 0);
+        routedSources = channels.apply(0);
         try {
             return runParts(parts, factory, k -> {
                 Replay r = live ? new Replay(detailed, o, source) : new Replay(detailed, calls, o);
-                r.routedPipes = column(pipes, k);
+                r.routedSources = channels.apply(k);
                 r.routedPart = true;
                 return r;
             }, routers);
         } finally {
-            routedPipes = null;
+            routedSources = null;
         }
-    }
-
-    /** Partition p's pipe of every thread. */
-    private static RoutedPipe[] column(RoutedPipe[][] pipes, int p) {
-        RoutedPipe[] c = new RoutedPipe[pipes.length];
-        for (int t = 0; t < pipes.length; t++) {
-            c[t] = pipes[t][p];
-        }
-        return c;
     }
 
     /**
@@ -618,6 +650,22 @@ public final class Replay implements ReplayContext {
         /** The work profile the prescan counted (every partition derives its share from it). */
         public WorkProfile workProfile() {
             return pre.profile;
+        }
+
+        /**
+         * The chunks thread t's trace is routed in ({@link RouteSplitter#RouteSplitter(Plan, java.nio.file.Path,
+         * int, int, Router, ReplayOptions, java.nio.channels.WritableByteChannel[])}): 1 for a trace read whole
+         * (compressed, or not larger than a chunk, or a plan that does not route).
+         */
+        public int chunks(int t) {
+            Chunks c = pre.chunks[t];
+            return c == null ? 1 : c.count();
+        }
+
+        /** Bytes of thread t's trace file in chunk i (of {@link #chunks}); -1 for a trace read whole. */
+        public long chunkBytes(int t, int i) {
+            Chunks c = pre.chunks[t];
+            return c == null ? -1 : c.to(i) - c.from(i);
         }
     }
 

@@ -75,12 +75,23 @@ public final class RouteSplitter implements AutoCloseable {
     }
 
     /**
+     * Routes chunk {@code chunk} of thread {@code thread}'s trace {@code file} (of {@link Replay.Plan#chunks}; a
+     * trace of one chunk is read whole) into {@code out[p]}: chunk i's streams continue chunk i - 1's (no header),
+     * so that a partition reads a thread's chunk streams one after the other as one routed stream.
+     */
+    public RouteSplitter(Replay.Plan plan, Path file, int thread, int chunk, Replay.Router route, ReplayOptions o,
+            WritableByteChannel[] out) {
+        this(open(plan.prescan().chunks[thread], file, o, chunk), file.toString(), thread, route, out, 64 << 10,
+                false, chunk > 0);
+    }
+
+    /**
      * As above, with writers of {@code bufferBytes}; {@code handOff}: every {@link #step} ends by giving each stream
      * everything read so far (the gap up to there, the writer flushed), as the live router does for its pipes.
      */
     RouteSplitter(Path file, int thread, Replay.Router route, ReplayOptions o, WritableByteChannel[] out,
             int bufferBytes, boolean handOff) {
-        this(Prescan.open(file, o), file.toString(), thread, route, out, bufferBytes, handOff);
+        this(Prescan.open(file, o), file.toString(), thread, route, out, bufferBytes, handOff, false);
     }
 
     /**
@@ -89,7 +100,7 @@ public final class RouteSplitter implements AutoCloseable {
      */
     RouteSplitter(java.nio.channels.ReadableByteChannel in, String name, int thread, Replay.Router route,
             WritableByteChannel[] out, int bufferBytes) {
-        this(liveReader(in, name, bufferBytes), name, thread, route, out, bufferBytes, true);
+        this(liveReader(in, name, bufferBytes), name, thread, route, out, bufferBytes, true, false);
     }
 
     private static TraceReader liveReader(java.nio.channels.ReadableByteChannel in, String name, int bufferBytes) {
@@ -100,11 +111,17 @@ public final class RouteSplitter implements AutoCloseable {
         }
     }
 
-    private RouteSplitter(TraceReader reader, String name, int thread, Replay.Router route, WritableByteChannel[] out,
-            int bufferBytes, boolean handOff) {
-        this.whole = route instanceof Planned && ((Planned) route).whole[thread];
-        this.unplanned = !(route instanceof Planned);
-        this.route = route instanceof Planned ? ((Planned) route).inner : route;
+    /**
+     * Routes what reader {@code reader} (of the file {@code name}, a whole trace or one chunk of it) reads, as above,
+     * with {@code route}'s router for a chunk ({@link Replay.Router#forChunk}); {@code continuation}: the streams
+     * continue those of the chunk before (no header).
+     */
+    RouteSplitter(TraceReader reader, String name, int thread, Replay.Router route, WritableByteChannel[] out,
+            int bufferBytes, boolean handOff, boolean continuation) {
+        Replay.Router chunk = route.forChunk();
+        this.whole = chunk instanceof Planned && ((Planned) chunk).whole[thread];
+        this.unplanned = !(chunk instanceof Planned);
+        this.route = chunk instanceof Planned ? ((Planned) chunk).inner : chunk;
         this.spin = this.route instanceof SpinRoutes.Routing ? (SpinRoutes.Routing) this.route : null;
         this.fill = Math.max(0, this.route.fill());
         this.thread = thread;
@@ -123,7 +140,7 @@ public final class RouteSplitter implements AutoCloseable {
         try {
             for (int p = 0; p < parts; p++) {
                 w[p] = new TraceWriter(out[p], name, TraceWriter.Options.classic().addr64(true)
-                        .bufferBytes(bufferBytes));
+                        .continuation(continuation).bufferBytes(bufferBytes));
                 if (handOff) {
                     w[p].flush();
                 }
@@ -136,6 +153,17 @@ public final class RouteSplitter implements AutoCloseable {
                 Prescan.close(r);
             }
         }
+    }
+
+    /** Chunk i of a file cut into {@code cs} (null: the whole file, i = 0). */
+    static TraceReader open(Chunks cs, Path file, ReplayOptions o, int i) {
+        if (cs == null) {
+            if (i != 0) {
+                throw new IllegalArgumentException(file + " is read whole: no chunk " + i);
+            }
+            return Prescan.open(file, o);
+        }
+        return cs.open(file, o, i);
     }
 
     /**
@@ -222,6 +250,12 @@ public final class RouteSplitter implements AutoCloseable {
         @Override
         public int spinPartition() {
             return inner.spinPartition();
+        }
+
+        @Override
+        public Replay.Router forChunk() {
+            Replay.Router c = inner.forChunk();
+            return c == inner ? this : new Planned(c, whole);
         }
     }
 

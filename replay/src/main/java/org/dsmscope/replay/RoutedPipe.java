@@ -22,8 +22,10 @@ final class RoutedPipe {
     /** Drained chunks, cleared, for {@link #buffer}. */
     private final ArrayDeque<ByteBuffer> spare = new ArrayDeque<>(SPARES);
     private final long cap;
-    /** Notified when this pipe drains to {@link #cap} or less (the router waiting for room). */
+    /** Notified when this pipe drains to {@link #cap} or less, or empty (the router waiting for room). */
     private final Object room;
+    /** Also notify {@link #room} when a read empties the pipe (a chunk's router counts the held bytes of its thread). */
+    private final boolean notifyEmpty;
     private long held;
     private boolean ended;
     private boolean aborted;
@@ -36,7 +38,7 @@ final class RoutedPipe {
     private volatile boolean wanted;
 
     RoutedPipe(long cap, Object room) {
-        this(cap, room, null);
+        this(cap, room, null, false);
     }
 
     /**
@@ -45,14 +47,30 @@ final class RoutedPipe {
      * router reads its stream blocking once every partition waits so, {@link LiveIntake}).
      */
     RoutedPipe(long cap, Object room, java.util.concurrent.atomic.AtomicInteger starving) {
+        this(cap, room, starving, false);
+    }
+
+    /** A pipe of capacity {@code cap} whose drains notify {@code room}; {@code notifyEmpty}: also on emptying. */
+    RoutedPipe(long cap, Object room, boolean notifyEmpty) {
+        this(cap, room, null, notifyEmpty);
+    }
+
+    private RoutedPipe(long cap, Object room, java.util.concurrent.atomic.AtomicInteger starving,
+            boolean notifyEmpty) {
         this.cap = cap;
         this.room = room;
         this.starving = starving;
+        this.notifyEmpty = notifyEmpty;
     }
 
     /** True while the partition waits on this pipe, empty (a pipe made to tell its wants; else always false). */
     boolean wanted() {
         return wanted;
+    }
+
+    /** Bytes held (written, not yet read). */
+    synchronized long held() {
+        return held;
     }
 
     /** True while the pipe holds more than its capacity. */
@@ -190,7 +208,7 @@ final class RoutedPipe {
                         }
                     }
                     held -= n;
-                    drained = wasFull && held <= cap;
+                    drained = wasFull && held <= cap || notifyEmpty && held == 0;
                 }
                 if (drained) {
                     synchronized (room) {

@@ -174,5 +174,11 @@ final class SpinRoutes implements java.io.Serializable {
         public int spinPartition() {
             return part;
         }
+
+        @Override
+        public Replay.Router forChunk() {
+            Replay.Router c = inner.forChunk();
+            return c == inner ? this : new Routing(c, spins, part);
+        }
     }
 }

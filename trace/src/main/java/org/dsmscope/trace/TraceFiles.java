@@ -32,19 +32,23 @@ final class TraceFiles {
                 throw e;
             }
         }
-        FileChannel ch;
-        try {
-            ch = FileChannel.open(file, StandardOpenOption.READ);
-        } catch (NoSuchFileException e) {
-            throw new BadInputException(file + ": no such trace file");
-        } catch (AccessDeniedException e) {
-            throw new BadInputException(file + ": trace file is not readable (permission denied)");
-        }
+        FileChannel ch = channel(file);
         try {
             return new TraceReader(ch, file.toString(), o);
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;
+        }
+    }
+
+    /** A regular trace file opened for reading; missing or unreadable: a {@link BadInputException}. */
+    static FileChannel channel(Path file) throws IOException {
+        try {
+            return FileChannel.open(file, StandardOpenOption.READ);
+        } catch (NoSuchFileException e) {
+            throw new BadInputException(file + ": no such trace file");
+        } catch (AccessDeniedException e) {
+            throw new BadInputException(file + ": trace file is not readable (permission denied)");
         }
     }
 

@@ -166,6 +166,84 @@ public final class TraceReader extends WordStream implements AutoCloseable {
     }
 
     /**
+     * Where a reader of an uncompressed file stands between two records ({@link #mark}): the byte offset, the
+     * records before it, the address-high word in force and the file's header state, all that a reader needs to
+     * read on from there ({@link #openAt}) without reading what lies before. Serializable (a plan sent to other
+     * processes carries the marks of its trace files).
+     */
+    public static final class Mark implements java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+        final long offset;
+        final long records;
+        final long addressHigh;
+        final boolean big;
+        final boolean extended;
+        final int headerFlags;
+
+        Mark(long offset, long records, long addressHigh, boolean big, boolean extended, int headerFlags) {
+            this.offset = offset;
+            this.records = records;
+            this.addressHigh = addressHigh;
+            this.big = big;
+            this.extended = extended;
+            this.headerFlags = headerFlags;
+        }
+
+        /** Byte offset of the next record in the file. */
+        public long offset() {
+            return offset;
+        }
+
+        /** Records before it (a call record counts once). */
+        public long records() {
+            return records;
+        }
+    }
+
+    /**
+     * Where this reader stands: after the record {@link #next()} (or the run {@link #nextRun}, or the words
+     * {@link #skip}) read last, before the next. Uncompressed files only ({@link Codec#NONE}): a position in a
+     * compressed stream cannot be read from without decoding what lies before it.
+     */
+    public Mark mark() {
+        if (codec != Codec.NONE) {
+            throw new IllegalStateException(name + ": a " + codec + " stream has no marks");
+        }
+        return new Mark(pos(), records(), addrHi, order == ByteOrder.BIG_ENDIAN, extended, headerFlags);
+    }
+
+    /**
+     * Opens {@code file} (uncompressed) to read its records from {@code from} (a {@link #mark} of a reader of the
+     * same file) up to byte offset {@code to} (a later mark's offset, or the file's size): the reader reads no
+     * byte outside that range, and reports the file's own byte offsets and record numbers. The end record that a
+     * header promises is checked only by a range that reaches the end of the file.
+     */
+    public static TraceReader openAt(Path file, Options o, Mark from, long to) throws IOException {
+        java.nio.channels.FileChannel ch = TraceFiles.channel(file);
+        try {
+            if (from.offset < 0 || (from.offset & 7) != 0 || to < from.offset || to > ch.size()) {
+                throw new BadInputException(file + ": cannot read bytes " + from.offset + " to " + to + " of a file of "
+                        + ch.size() + " bytes (the file changed since it was marked)");
+            }
+            return new TraceReader(ch, file.toString(), o, from, to);
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+    }
+
+    /** A reader of the range {@code from} to {@code to} of {@code ch} ({@link #openAt}). */
+    private TraceReader(java.nio.channels.FileChannel ch, String name, Options o, Mark from, long to)
+            throws IOException {
+        super(ch, name, o, from, to);
+        this.skipBad = o.skipBad;
+        this.liveHints = o.liveHints;
+        this.routedGaps = o.routedGaps;
+        this.addrHi = from.addressHigh;
+        fillOrFail();
+    }
+
+    /**
      * Index of the first word from {@code from} on that is not a valid memory, branch, procedure or (extended
      * files) fetch record, or {@link #avail}: the one check of the hot path, done for a whole chunk at a time.
      */
@@ -806,6 +884,11 @@ public final class TraceReader extends WordStream implements AutoCloseable {
     /** Bad records skipped so far (only with skipping on). */
     public long skipped() {
         return skipped;
+    }
+
+    /** Byte offset of the next record in the uncompressed stream (after the record read last). */
+    public long position() {
+        return pos();
     }
 
     /** Records returned so far (a call record counts once). */

@@ -31,6 +31,7 @@ public final class TraceWriter implements AutoCloseable {
         Codec codec = Codec.NONE;
         int bufferBytes = 1 << 20;
         boolean background;
+        boolean continuation;
 
         /** Byte order (big-endian by default, as PA-RISC wrote). */
         public Options order(ByteOrder o) {
@@ -70,6 +71,16 @@ public final class TraceWriter implements AutoCloseable {
             return endRecord;
         }
 
+        /**
+         * Records that continue a stream another writer of these options began (its parts written one after the
+         * other form one stream): no header, and the address-high word in force is taken as unknown, so that an
+         * address-high record goes before the first address whatever the writer before left in force.
+         */
+        public Options continuation(boolean c) {
+            this.continuation = c;
+            return this;
+        }
+
         /** Compression codec. */
         public Options codec(Codec c) {
             this.codec = c;
@@ -99,6 +110,7 @@ public final class TraceWriter implements AutoCloseable {
             c.extended = extended;
             c.addr64 = addr64;
             c.endRecord = endRecord;
+            c.continuation = continuation;
             c.codec = codec;
             c.bufferBytes = bufferBytes;
             c.background = background;
@@ -167,7 +179,9 @@ public final class TraceWriter implements AutoCloseable {
         this.extended = o.extended || o.addr64;
         this.addr64 = o.addr64;
         this.endRecord = o.endRecord;
-        if (extended) {
+        if (o.continuation) {
+            addrHi = addr64 ? -1 : 0; // no high word is -1 (they are 32 bits); without addr64 it is always 0
+        } else if (extended) {
             put(SmaitFormat.HEADER_MAGIC, SmaitFormat.headerWord((addr64 ? SmaitFormat.FLAG_ADDR64 : 0)
                     | (endRecord ? SmaitFormat.FLAG_END : 0)));
         }

@@ -117,6 +117,8 @@ abstract class WordSource implements AutoCloseable {
     static final class Mapped extends WordSource {
         private final FileChannel ch;
         private final long window;
+        /** File position where the words end (the file's size, or the end of a range: {@link TraceReader#openAt}). */
+        private final long end;
         private MappedByteBuffer map;
         private LongBuffer view;
         /** File position of the mapped window. */
@@ -128,9 +130,15 @@ abstract class WordSource implements AutoCloseable {
 
         /** Maps {@code ch} from {@code start} on in windows of {@code window} bytes (a multiple of 8). */
         Mapped(FileChannel ch, long start, long window) {
+            this(ch, start, window, Long.MAX_VALUE);
+        }
+
+        /** Maps {@code ch} from {@code start} up to {@code end} (or the file's end, if sooner). */
+        Mapped(FileChannel ch, long start, long window, long end) {
             this.ch = ch;
             this.window = window;
             this.mapStart = start;
+            this.end = end;
         }
 
         @Override
@@ -154,7 +162,7 @@ abstract class WordSource implements AutoCloseable {
             mapStart = next;
             wlen = 0;
             wpos = 0;
-            long left = ch.size() - next;
+            long left = Math.min(ch.size(), end) - next;
             if (left < 8) {
                 tail = (int) Math.max(0, left);
                 return false;
@@ -232,6 +240,43 @@ abstract class WordSource implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** The bytes of {@code ch} from its position on, {@code bytes} of them at most. */
+    static ReadableByteChannel range(FileChannel ch, long bytes) {
+        return new ReadableByteChannel() {
+            private long left = bytes;
+
+            @Override
+            public int read(ByteBuffer dst) throws IOException {
+                if (left <= 0) {
+                    return -1;
+                }
+                ByteBuffer d = dst;
+                if (dst.remaining() > left) {
+                    d = dst.duplicate();
+                    d.limit(d.position() + (int) left);
+                }
+                int n = ch.read(d);
+                if (n > 0) {
+                    left -= n;
+                    if (d != dst) {
+                        dst.position(d.position());
+                    }
+                }
+                return n;
+            }
+
+            @Override
+            public boolean isOpen() {
+                return ch.isOpen();
+            }
+
+            @Override
+            public void close() throws IOException {
+                ch.close();
+            }
+        };
     }
 
     /** A channel that first returns a few already-read bytes, then the rest of another channel. */

@@ -89,6 +89,35 @@ abstract class WordStream {
         this.src = s;
     }
 
+    /**
+     * Opens the simple records of the uncompressed file {@code fc} from {@code from} (a {@link TraceReader#mark} of
+     * a reader of the same file) up to byte offset {@code to}, with the file's header state, order and positions as
+     * the mark says; reads no byte outside the range (not even the header).
+     */
+    WordStream(FileChannel fc, String name, TraceReader.Options o, TraceReader.Mark from, long to) throws IOException {
+        this.name = name;
+        this.codec = Codec.NONE;
+        long span = to - from.offset;
+        int chunk = (int) Math.min(Math.min(o.bufferBytes >>> 3, CHUNK_WORDS), Math.max(MIN_CHUNK_WORDS,
+                (span >>> 3) + 1));
+        this.words = new long[Math.max(SmaitFormat.CALL_PARTS, chunk)];
+        if (o.mapBytes > 0) {
+            src = new WordSource.Mapped(fc, from.offset, o.mapBytes, to);
+        } else {
+            fc.position(from.offset);
+            src = new WordSource.Channel(WordSource.range(fc, span), Math.min(o.bufferBytes, READ_BYTES), new byte[0], 0);
+        }
+        base = from.offset;
+        order = from.big ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
+        src.order(from.big);
+        extended = from.extended;
+        headerFlags = from.headerFlags;
+        addr64 = (headerFlags & SmaitFormat.FLAG_ADDR64) != 0;
+        // the end record is the file's last: only a range up to the file's end holds it
+        endPromised = (headerFlags & SmaitFormat.FLAG_END) != 0 && to >= fc.size();
+        nonRecordBytes = from.offset - from.records * SmaitFormat.SIMPLE;
+    }
+
     /** Moves the unread words to the front and reads at least one more word unless the stream has ended. */
     final void fill() throws IOException {
         int rem = avail - wi;

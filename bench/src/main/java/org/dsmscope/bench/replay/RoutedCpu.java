@@ -70,6 +70,17 @@ public final class RoutedCpu {
             }
         }
 
+        /** CPU seconds of the busiest thread whose name starts with {@code prefix}. */
+        double most(String prefix) {
+            double s = 0;
+            for (Map.Entry<Long, Long> e : cpu.entrySet()) {
+                if (names.get(e.getKey()).startsWith(prefix)) {
+                    s = Math.max(s, e.getValue() / 1e9);
+                }
+            }
+            return s;
+        }
+
         /** CPU seconds of the threads whose names start with {@code prefix}. */
         double seconds(String prefix) {
             double s = 0;
@@ -124,9 +135,10 @@ public final class RoutedCpu {
                 counts = String.format("; %d accesses delivered, %d skipped in %d calls", acc, sk, skips);
             }
             System.out.printf("%s %s %d partitions (%s) run %d: wall %.2f s, CPU partitions %.2f s (with the prescan"
-                    + " on this thread), router %.2f s, prescan helpers %.2f s%s%n", args[0], args[1], parts,
-                    r.partitionMode(), i, wall, mainCpu + sampler.seconds("dsmscope-replay-partition"),
-                    sampler.seconds("dsmscope-router"), sampler.seconds("dsmscope-prescan"), counts);
+                    + " on this thread), router %.2f s (%.2f s on the busiest router thread), prescan helpers %.2f s%s%n",
+                    args[0], args[1], parts, r.partitionMode(), i, wall,
+                    mainCpu + sampler.seconds("dsmscope-replay-partition"), sampler.seconds("dsmscope-router"),
+                    sampler.most("dsmscope-router"), sampler.seconds("dsmscope-prescan"), counts);
         }
     }
 }
