@@ -372,9 +372,10 @@ public final class RouteSplitter implements AutoCloseable {
     }
 
     /** A branch, procedure or fetch record at {@code offset} in a trace this splitter routes as data accesses. */
-    private IllegalStateException refused(long offset) {
-        return new IllegalStateException(r.name() + ": byte offset " + offset + ": a branch, procedure or fetch"
-                + " record in a trace routed as data accesses alone (route it with RouteSplitter.router of a plan)");
+    private BadInputException refused(long offset) {
+        return new BadInputException(r.name() + ": byte offset " + offset + ": a branch, procedure or fetch record:"
+                + " a routed replay takes memory and call records only where no plan says the trace goes whole (a live"
+                + " stream, or a splitter not made with RouteSplitter.router of a plan)");
     }
 
     /** A run of words of a thread that goes whole: every partition, as they are. */

@@ -441,7 +441,7 @@ class RoutedStreamsAndSkipTest {
         WritableByteChannel[] out = {Channels.newChannel(new ByteArrayOutputStream())};
         try (RouteSplitter s = new RouteSplitter(set.files().get(0), 0, RoutedReplayTest.byPageAndThread(1),
                 new ReplayOptions(), out)) {
-            IllegalStateException e = assertThrows(IllegalStateException.class, () -> {
+            BadInputException e = assertThrows(BadInputException.class, () -> {
                 while (s.step()) {
                     // until the branch record
                 }
