@@ -59,7 +59,8 @@ public final class CiatRouter implements Replay.Router {
      * Gaps of up to this many accesses go to a partition as the accesses ({@code Replay.Router.fill}): such an
      * access is another partition's thread on another partition's page, which {@link Ciat#access} only numbers and
      * counts, exactly as {@link Ciat#skipped}; a gap record costs the partition six words read on the reader's
-     * slow path and, in lockstep, a round that visits every thread (replay/README.md "Partitioned replay").
+     * slow path and, in lockstep, a place in the gap queue (replay/README.md "Partitioned replay"). 8 is a judgment,
+     * not a measured optimum.
      */
     static final int FILL = 8;
 

@@ -134,7 +134,7 @@ final class LockstepRounds {
         int rounds = FETCH_ROUNDS;
         for (int k = 0; k < m; k++) {
             if (e.gapLeft[order[k]] > 0) {
-                return 0; // routed traces have no instruction stream: not reached
+                return 0; // a routed thread inside a gap (threads with an instruction stream go whole): no rounds
             }
             TraceReader r = e.rd[order[k]];
             int a = r.peekRun(rounds);
