@@ -45,15 +45,7 @@ class ChunkedClusterTest {
 
     @Test
     void ciatOfChunkedFiles_mapsEachChunkOnce_andWritesTheSerialRunsOutputs() throws Exception {
-        Path a = tmp.resolve("serial");
-        Files.createDirectories(a);
-        TraceSet set = ClusterFixture.forkJoin(a, 30_000);
-        Path b = ClusterFixture.copy(a, tmp.resolve("cluster"));
-        ClusterFixture.serialCiat(set, new ReplayOptions(), a.resolve("r.json"));
-        ClusterFixture.Run r = cluster(args(List.of("ciat", "--master", "local[2]", "--partitions", "3",
-                "-ciat_events", "--json", b.resolve("r.json").toString()), b.resolve("fj.4").toString()));
-        ok(r);
-        sameFiles(a, b, "fj.4.ciat_report", "fj.4.memory", "fj.4.ciat_events", "r.json");
+        ClusterFixture.Run r = ClusterFixture.localCiatMatchesSerial(tmp).run();
         Matcher m = Pattern.compile("4 trace files read once by (\\d+) map tasks").matcher(r.err());
         assertTrue(m.find(), r.err());
         // 30,000 accesses a thread, 8 bytes each: at least 5 chunks of 48 KiB a file

@@ -101,6 +101,29 @@ final class ClusterFixture {
     }
 
     /** Asserts that every named file has the same bytes in {@code want} and {@code got}. */
+    /**
+     * The 4-thread fork-join trace set (30,000 instructions a thread) analysed serially in {@code tmp/serial} and by
+     * {@code cluster ciat --master local[2] --partitions 3 -ciat_events --json} on a copy in {@code tmp/cluster};
+     * checks that the cluster run succeeded and wrote the serial run's report, memory file, events and JSON; returns
+     * the serial trace set and the cluster run.
+     */
+    static LocalCiat localCiatMatchesSerial(Path tmp) throws IOException {
+        Path a = tmp.resolve("serial");
+        Files.createDirectories(a);
+        TraceSet set = forkJoin(a, 30_000);
+        Path b = copy(a, tmp.resolve("cluster"));
+        serialCiat(set, new ReplayOptions(), a.resolve("r.json"));
+        Run r = cluster(args(List.of("ciat", "--master", "local[2]", "--partitions", "3",
+                "-ciat_events", "--json", b.resolve("r.json").toString()), b.resolve("fj.4").toString()));
+        ok(r);
+        sameFiles(a, b, "fj.4.ciat_report", "fj.4.memory", "fj.4.ciat_events", "r.json");
+        return new LocalCiat(set, r);
+    }
+
+    /** What {@link #localCiatMatchesSerial} ran: the serial trace set and the cluster command's run. */
+    record LocalCiat(TraceSet set, Run run) {
+    }
+
     static void sameFiles(Path want, Path got, String... names) throws IOException {
         for (String n : names) {
             assertArrayEquals(Files.readAllBytes(want.resolve(n)), Files.readAllBytes(got.resolve(n)), n);

@@ -24,16 +24,10 @@ class LocalClusterTest {
 
     @Test
     void ciatOnLocal2_writesTheSerialRunsReportMemoryEventsAndJson() throws Exception {
-        Path a = tmp.resolve("serial");
-        Files.createDirectories(a);
-        TraceSet set = ClusterFixture.forkJoin(a, 30_000);
-        Path b = ClusterFixture.copy(a, tmp.resolve("cluster"));
-        ClusterFixture.serialCiat(set, new ReplayOptions(), a.resolve("r.json"));
-        ClusterFixture.Run r = cluster(args(List.of("ciat", "--master", "local[2]", "--partitions", "3",
-                "-ciat_events", "--json", b.resolve("r.json").toString()), b.resolve("fj.4").toString()));
-        ok(r);
+        ClusterFixture.LocalCiat run = ClusterFixture.localCiatMatchesSerial(tmp);
+        TraceSet set = run.set();
+        ClusterFixture.Run r = run.run();
         assertTrue(r.err().contains("Spark UI"), r.err());
-        sameFiles(a, b, "fj.4.ciat_report", "fj.4.memory", "fj.4.ciat_events", "r.json");
         // the shuffle ran: every access read once, each partition given only its share
         Matcher m = Pattern.compile("records shuffled by address partition: 4 trace files read once by 4 map tasks,"
                 + " (\\d+) data accesses routed (\\d+) times to 3 partitions").matcher(r.err());
