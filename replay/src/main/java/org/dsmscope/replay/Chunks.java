@@ -37,9 +37,18 @@ final class Chunks implements java.io.Serializable {
         this.end = end;
     }
 
-    /** Bytes per chunk at least ({@link #BYTES_PROPERTY}, at least 8). */
+    /** Bytes per chunk at least ({@link #BYTES_PROPERTY}, at least 8); a value that is not a number is refused. */
     static long bytes() {
-        return Math.max(8, Long.getLong(BYTES_PROPERTY, DEFAULT_BYTES));
+        String v = System.getProperty(BYTES_PROPERTY);
+        if (v == null) {
+            return DEFAULT_BYTES;
+        }
+        try {
+            return Math.max(8, Long.parseLong(v.trim()));
+        } catch (NumberFormatException e) {
+            throw new org.dsmscope.trace.BadInputException("-D" + BYTES_PROPERTY + ": '" + v
+                    + "' is not a number of bytes");
+        }
     }
 
     /** The number of chunks (at least 1). */

@@ -116,6 +116,25 @@ class ChunkedRouteTest {
     }
 
     @Test
+    void aChunkSizeThatIsNotANumber_isRefusedNamingTheProperty() {
+        String before = System.getProperty(Chunks.BYTES_PROPERTY);
+        try {
+            System.setProperty(Chunks.BYTES_PROPERTY, "16M");
+            org.dsmscope.trace.BadInputException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    org.dsmscope.trace.BadInputException.class, Chunks::bytes);
+            assertTrue(e.getMessage().contains("-Ddsmscope.chunkBytes: '16M'"), e.getMessage());
+            System.setProperty(Chunks.BYTES_PROPERTY, "3");
+            assertEquals(8, Chunks.bytes());
+        } finally {
+            if (before == null) {
+                System.clearProperty(Chunks.BYTES_PROPERTY);
+            } else {
+                System.setProperty(Chunks.BYTES_PROPERTY, before);
+            }
+        }
+    }
+
+    @Test
     void routersReadEachByteOfAChunkedFileOnce() throws IOException {
         ForkJoinGen.Params g = new ForkJoinGen.Params();
         g.threads = 3;
