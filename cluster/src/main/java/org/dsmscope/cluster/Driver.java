@@ -2,6 +2,7 @@ package org.dsmscope.cluster;
 
 import java.nio.file.Path;
 import org.dsmscope.replay.Replay;
+import org.dsmscope.trace.BadInputException;
 
 /**
  * The driver's side of a cluster run (SPEC §4 "Partitioning"): the trace set opened here (where it lies, or copied
@@ -33,6 +34,8 @@ final class Driver implements AutoCloseable {
             Replay.Plan plan = replay.plan(parts, job.routing(parts) != null);
             ok = true;
             return new Driver(job, in, replay, plan);
+        } catch (BadInputException e) {
+            throw new BadInputException(job.named(e.getMessage(), in), e);
         } finally {
             if (!ok) {
                 in.close();

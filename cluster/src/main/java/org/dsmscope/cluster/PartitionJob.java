@@ -86,6 +86,15 @@ abstract class PartitionJob implements Serializable {
         }
     }
 
+    /**
+     * {@code message} (an error met reading {@code in}) with the scratch copies' files named by the URIs they were
+     * copied from ({@link TraceInput#named}).
+     */
+    String named(String message, Inputs in) {
+        String m = detailed.named(message, in.scratchDetailed);
+        return calls == null ? m : calls.named(m, in.scratchCalls);
+    }
+
     /** Opens this job's trace sets in this process ({@link TraceInput#open}); close the result when done. */
     Inputs open(Configuration conf, String root) {
         return open(conf, root, false);

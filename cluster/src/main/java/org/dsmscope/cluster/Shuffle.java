@@ -160,7 +160,7 @@ final class Shuffle {
                     split = chunk < 0 ? new RouteSplitter(file, t, router, job.replayOptions(), out)
                             : new RouteSplitter(p, file, t, chunk, router, job.replayOptions(), out);
                 } catch (BadInputException | UncheckedIOException e) {
-                    failed(e.getMessage());
+                    failed(job.detailed.named(e.getMessage(), scratch));
                 }
             }
 
@@ -170,7 +170,7 @@ final class Shuffle {
                     try {
                         more = split.step();
                     } catch (BadInputException | UncheckedIOException e) {
-                        failed(e.getMessage());
+                        failed(job.detailed.named(e.getMessage(), scratch));
                     } catch (IOException e) {
                         failed(job.detailed.given + "." + t + ": cannot route: " + e.getMessage());
                     }

@@ -50,7 +50,11 @@ final class Tasks implements Serializable {
     Outcome replay(int k, String where, IntFunction<ReadableByteChannel> routed) {
         Serializable v;
         try (PartitionJob.Inputs in = job.open(hadoop(), root, routed != null)) {
-            v = job.run(k, plan.value(), in, routed);
+            try {
+                v = job.run(k, plan.value(), in, routed);
+            } catch (BadInputException | UncheckedIOException e) {
+                return new Outcome(k, null, job.named(e.getMessage(), in), where, false, 0);
+            }
         } catch (BadInputException | UncheckedIOException e) {
             return new Outcome(k, null, e.getMessage(), where, false, 0);
         }

@@ -104,7 +104,24 @@ final class TraceInput implements Serializable {
         String name = name();
         copy(scratch, conf, p -> p.getName().startsWith(name + ".") && !p.getName().endsWith(".crc"),
                 namesOnly ? threadTrace(name) : null, ".0: no such file (no file " + name + ".* in %s)");
-        return TraceSet.ofPrefix(scratch.resolve(name).toString());
+        try {
+            return TraceSet.ofPrefix(scratch.resolve(name).toString());
+        } catch (BadInputException e) {
+            throw new BadInputException(named(e.getMessage(), scratch), e);
+        }
+    }
+
+    /**
+     * {@code message} with the files of {@code scratch}, this set's copies, named by the URI they were copied from
+     * ({@code /tmp/dsmscope-cluster-…/fj.4.3} becomes {@code hdfs://nn/traces/fj.4.3}); as it is where the files are
+     * read where they lie ({@code scratch} null).
+     */
+    String named(String message, Path scratch) {
+        if (scratch == null || message == null) {
+            return message;
+        }
+        String folder = new org.apache.hadoop.fs.Path(hadoopUri).getParent().toString();
+        return message.replace(scratch + java.io.File.separator, folder + "/");
     }
 
     /**
@@ -155,7 +172,9 @@ final class TraceInput implements Serializable {
         } catch (java.io.FileNotFoundException e) {
             throw new BadInputException(hadoopUri + ": no such file or folder (" + e.getMessage() + ")");
         } catch (IOException e) {
-            throw new UncheckedIOException(hadoopUri + ": cannot read: " + e.getMessage(), e);
+            String m = String.valueOf(e.getMessage());
+            int nl = m.indexOf('\n');
+            throw new BadInputException(hadoopUri + ": cannot read: " + (nl < 0 ? m : m.substring(0, nl)), e);
         }
     }
 
