@@ -151,7 +151,7 @@ final class TraceInput implements Serializable {
             java.util.function.Predicate<String> empty, String missing) {
         org.apache.hadoop.fs.Path prefix = new org.apache.hadoop.fs.Path(hadoopUri);
         try {
-            FileSystem fs = prefix.getFileSystem(conf);
+            FileSystem fs = fileSystem(prefix, conf);
             FileStatus[] list = fs.listStatus(prefix.getParent(), which);
             int copied = 0;
             for (FileStatus s : list) {
@@ -175,6 +175,23 @@ final class TraceInput implements Serializable {
             String m = String.valueOf(e.getMessage());
             int nl = m.indexOf('\n');
             throw new BadInputException(hadoopUri + ": cannot read: " + (nl < 0 ? m : m.substring(0, nl)), e);
+        }
+    }
+
+    /**
+     * The Hadoop file system of {@code prefix}; one whose connector is not on the class path ({@code s3a:} without
+     * {@code hadoop-aws}: Hadoop's default configuration names the class) throws {@link BadInputException}.
+     */
+    private FileSystem fileSystem(org.apache.hadoop.fs.Path prefix, Configuration conf) throws IOException {
+        try {
+            return prefix.getFileSystem(conf);
+        } catch (RuntimeException e) {
+            if (e.getCause() instanceof ClassNotFoundException) {
+                throw new BadInputException(hadoopUri + ": cannot read: the connector of scheme "
+                        + prefix.toUri().getScheme() + " is not on the class path (" + e.getCause().getMessage()
+                        + "; cluster/README.md \"Trace sets on HDFS and S3\")", e);
+            }
+            throw e;
         }
     }
 

@@ -100,6 +100,15 @@ class S3ClusterTest {
     }
 
     @Test
+    void aSchemeWhoseConnectorIsNotOnTheClassPath_isOneLineNamingTheUriWithStatus2() throws Exception {
+        // as s3a: without hadoop-aws: Hadoop's configuration names a file system class that is not there
+        ClusterFixture.Run r = cluster(args(List.of("ciat", "--master", "local[2]", "--conf",
+                "spark.hadoop.fs.gone.impl=org.dsmscope.NoSuchFileSystem"), "gone://bucket/traces/fj.4"));
+        String line = HadoopFixture.failsNaming(r, "gone://bucket/traces/fj.4: cannot read");
+        assertTrue(line.contains("org.dsmscope.NoSuchFileSystem"), line);
+    }
+
+    @Test
     void aSetTheCredentialsMayNotRead_isOneLineNamingItsUriWithStatus2() throws Exception {
         Path local = Files.createDirectories(tmp.resolve("denied"));
         ClusterFixture.forkJoin(local, 2_000);
