@@ -7,10 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.PrivilegedExceptionAction;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -19,21 +22,33 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code cluster ciat|cdat --master local[2]} on trace sets in HDFS (an in-process {@link MiniDFSCluster}, a name
  * node and one data node on 127.0.0.1): read through Hadoop's {@code FileSystem} (cluster/README.md "Trace sets"),
- * the outputs are the serial run's byte for byte; a set that is not there is one line naming its URI, exit status 2.
+ * the outputs are the serial run's byte for byte; a set that is not there, is corrupt or may not be read is one line
+ * naming its URI, exit status 2.
  */
 class HdfsClusterTest {
     @TempDir
     static Path tmp;
+    /** The name node's user. */
+    private static final UserGroupInformation HDFS = UserGroupInformation.createRemoteUser("hdfs");
     private static MiniDFSCluster dfs;
     /** {@code hdfs://127.0.0.1:PORT}. */
     private static String root;
 
     @BeforeAll
     static void startHdfs() throws Exception {
+        // the name node runs as user "hdfs", its superuser; this JVM's own user (the cluster command's) is a plain
+        // user of it, who writes in /traces (mode 777) and to whom a folder of mode 700 of "hdfs" is closed
         Configuration conf = new Configuration();
         conf.set("dfs.replication", "1");
-        dfs = new MiniDFSCluster.Builder(conf, tmp.resolve("dfs").toFile()).numDataNodes(1).build();
-        dfs.waitActive();
+        dfs = HDFS.doAs((PrivilegedExceptionAction<MiniDFSCluster>) () -> {
+            MiniDFSCluster c = new MiniDFSCluster.Builder(conf, tmp.resolve("dfs").toFile()).numDataNodes(1)
+                    .storagesPerDatanode(1).build();
+            c.waitActive();
+            FileSystem fs = c.getFileSystem();
+            fs.mkdirs(new org.apache.hadoop.fs.Path("/traces"));
+            fs.setPermission(new org.apache.hadoop.fs.Path("/traces"), new FsPermission((short) 0777));
+            return c;
+        });
         root = "hdfs://127.0.0.1:" + dfs.getNameNodePort();
     }
 
@@ -82,6 +97,22 @@ class HdfsClusterTest {
         ClusterFixture.Run r = cluster(args(List.of("ciat", "--master", "local[2]"), folder + "/fj.4"));
         String line = HadoopFixture.failsNaming(r, folder + "/fj.4.2");
         assertTrue(line.contains("byte offset"), line);
+    }
+
+    @Test
+    void aFolderClosedToTheUser_isOneLineNamingItsUriWithStatus2() throws Exception {
+        Path local = Files.createDirectories(tmp.resolve("closed"));
+        ClusterFixture.forkJoin(local, 2_000);
+        String folder = root + "/closed";
+        HDFS.doAs((PrivilegedExceptionAction<Void>) () -> {
+            upload(local, folder);
+            dfs.getFileSystem().setPermission(new org.apache.hadoop.fs.Path("/closed"),
+                    new FsPermission((short) 0700));
+            return null;
+        });
+        ClusterFixture.Run r = cluster(args(List.of("ciat", "--master", "local[2]"), folder + "/fj.4"));
+        String line = HadoopFixture.failsNaming(r, folder + "/fj.4: cannot read");
+        assertTrue(line.contains("Permission denied"), line);
     }
 
     @Test
