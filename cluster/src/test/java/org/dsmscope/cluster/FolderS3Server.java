@@ -58,7 +58,8 @@ final class FolderS3Server implements AutoCloseable {
             String auth = ex.getRequestHeaders().getFirst("Authorization");
             Matcher m = auth == null ? null : CREDENTIAL.matcher(auth);
             if (m == null || !m.find() || !m.group(1).equals(ACCESS_KEY)) {
-                error(ex, 403, "InvalidAccessKeyId", "The AWS Access Key Id you provided does not exist in our records.");
+                error(ex, 403, "InvalidAccessKeyId",
+                        "The AWS Access Key Id you provided does not exist in our records.");
                 return;
             }
             String path = URLDecoder.decode(ex.getRequestURI().getRawPath(), StandardCharsets.UTF_8);

@@ -53,13 +53,12 @@ final class HadoopFixture {
 
     /**
      * Generates the 4-thread fork-join set in {@code tmp/serial}, analyses it serially there ({@code -ciat_events},
-     * JSON), puts it into {@code folder} (a Hadoop URI) with {@code upload} and runs {@code cluster ciat --master local[2]
-     * --partitions 3} on {@code folder/fj.4} with {@code conf} (Spark settings, {@code --conf K=V} each); asserts
-     * that the run succeeded, went through the shuffle and wrote the serial run's report, memory usage file, event
-     * trace and JSON.
+     * JSON), puts it into {@code folder} (a Hadoop URI) with {@code upload} and runs {@code cluster ciat --master
+     * local[2] --partitions 3} on {@code folder/fj.4} with {@code conf} (Spark settings, {@code --conf K=V} each);
+     * asserts that the run succeeded, went through the shuffle and wrote the serial run's report, memory usage file,
+     * event trace and JSON.
      */
-    static void ciatMatchesSerial(Path tmp, String folder, Upload upload, List<String> conf)
-            throws IOException {
+    static void ciatMatchesSerial(Path tmp, String folder, Upload upload, List<String> conf) throws IOException {
         Path serial = Files.createDirectories(tmp.resolve("serial"));
         TraceSet set = ClusterFixture.forkJoin(serial, 30_000);
         upload.put(ClusterFixture.copy(serial, tmp.resolve("upload")), folder);
@@ -83,11 +82,10 @@ final class HadoopFixture {
 
     /**
      * Generates the fork-join set in {@code tmp/serial}, runs CDAT with {@link ClusterFixture#CONFIG} serially there,
-     * puts the set into {@code folder} with {@code upload} and runs {@code cluster cdat --master local[2]} on {@code folder/fj.4};
-     * asserts that it went through the shuffle and wrote the serial run's report and JSON.
+     * puts the set into {@code folder} with {@code upload} and runs {@code cluster cdat --master local[2]} on {@code
+     * folder/fj.4}; asserts that it went through the shuffle and wrote the serial run's report and JSON.
      */
-    static void cdatMatchesSerial(Path tmp, String folder, Upload upload, List<String> conf)
-            throws IOException {
+    static void cdatMatchesSerial(Path tmp, String folder, Upload upload, List<String> conf) throws IOException {
         Path serial = Files.createDirectories(tmp.resolve("serial-cdat"));
         TraceSet set = ClusterFixture.forkJoin(serial, 20_000);
         Path cfg = tmp.resolve("numa.cfg");
