@@ -26,7 +26,8 @@ import picocli.CommandLine.Parameters;
             "  cluster cdat [--master URL] [options] [CALLS_URI] TRACE_URI cfg_file",
             "Runs cluster/target/dsmscope-cluster-*-all.jar (or $DSMSCOPE_CLUSTER_JAR)",
             "in a child JVM (options: $DSMSCOPE_CLUSTER_JAVA_OPTS, default -Xmx4g and late C2;",
-            "its classes shared through NAME.jsa beside the jar, made by the first run).",
+            "its classes shared through NAME.jsa beside the jar, made by the first run;",
+            "$DSMSCOPE_CLUSTER_CLASSPATH adds jars, e.g. hadoop-aws and the AWS SDK for s3a://).",
             "Build that jar with: mvn -B -pl cluster -am package -DskipTests"})
 public final class ClusterCommand implements Callable<Integer> {
     /**
@@ -86,9 +87,15 @@ public final class ClusterCommand implements Callable<Integer> {
             cmd.add(o);
         }
         cmd.addAll(SPARK_JAVA_OPTIONS);
-        Path making = classArchive(jar, cmd, opts, args);
-        cmd.add("-jar");
-        cmd.add(jar.toString());
+        String extra = System.getenv("DSMSCOPE_CLUSTER_CLASSPATH");
+        Path making = null;
+        if (extra == null || extra.isBlank()) {
+            making = classArchive(jar, cmd, opts, args);
+            cmd.add("-jar");
+            cmd.add(jar.toString());
+        } else {
+            launchClassPath(cmd, jar, extra);
+        }
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd).inheritIO();
         sparkUser(pb.environment(), args, System.getProperty("user.name"));
@@ -103,6 +110,20 @@ public final class ClusterCommand implements Callable<Integer> {
                 keep(making, status == 0 ? archive(jar) : null);
             }
         }
+    }
+
+    /** The cluster jar's entry point, run with {@code -cp} when jars are added to it. */
+    static final String MAIN = "org.dsmscope.cluster.ClusterMain";
+
+    /**
+     * Adds to {@code cmd} a class path of {@code jar} followed by {@code extra} ($DSMSCOPE_CLUSTER_CLASSPATH: the
+     * user's Hadoop connectors, e.g. hadoop-aws and the AWS SDK for {@code s3a://}, cluster/README.md) and the
+     * entry point. No class-data-sharing archive then: a dynamic archive holds one class path's classes.
+     */
+    static void launchClassPath(List<String> cmd, Path jar, String extra) {
+        cmd.add("-cp");
+        cmd.add(jar + File.pathSeparator + extra.trim());
+        cmd.add(MAIN);
     }
 
     /**

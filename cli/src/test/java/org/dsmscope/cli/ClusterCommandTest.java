@@ -94,4 +94,16 @@ class ClusterCommandTest {
         ClusterCommand.sparkUser(env, List.of("ciat", "fj.4"), "ann");
         assertEquals("bob", env.get("SPARK_USER"), "the user's own setting is kept");
     }
+
+    @Test
+    void addedJars_runTheClusterJarsEntryPointOnAClassPathWithThem_withoutAClassArchive() throws Exception {
+        List<String> cmd = new ArrayList<>();
+        Path jar = home.resolve("dsmscope-cluster-1-all.jar");
+        ClusterCommand.launchClassPath(cmd, jar, " /opt/hadoop-aws.jar:/opt/s3.jar ");
+        assertEquals(List.of("-cp", jar + java.io.File.pathSeparator + "/opt/hadoop-aws.jar:/opt/s3.jar",
+                ClusterCommand.MAIN), cmd);
+        String pom = Files.readString(Path.of("..", "cluster", "pom.xml"));
+        assertTrue(pom.contains("<mainClass>" + ClusterCommand.MAIN + "</mainClass>"),
+                "the entry point named is the shaded jar's Main-Class");
+    }
 }
