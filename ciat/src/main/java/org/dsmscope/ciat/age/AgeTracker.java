@@ -107,9 +107,14 @@ public final class AgeTracker {
     /** The way the next new block of removals takes (first in, first out). */
     private int decNext;
     private long live;
-    /** Renumbering buffers, kept between renumberings. */
-    private int[] rankBuf = new int[0];
-    private byte[] spareCnt;
+    /**
+     * Renumbering state, kept between renumberings: bit t of {@code liveBits} is set when timestamp t holds keys,
+     * and {@code livePrefix[w]} counts the live timestamps below 64w, so that a timestamp's new number is a prefix
+     * count plus one population count (3/16 of a byte per timestamp, read in the cache, where a rank table of one
+     * {@code int} per timestamp would be 4 bytes read at random).
+     */
+    private long[] liveBits = new long[0];
+    private int[] livePrefix = new int[0];
     /** First of the newest PENDING blocks (a multiple of PENDING), whose sums are in pendSum, not in the tree. */
     private int pendBase;
     private final int[] pendSum = new int[PENDING];
@@ -180,8 +185,7 @@ public final class AgeTracker {
     /** Bytes of state held (group timestamps, split groups, tree, map). */
     public long footprintBytes() {
         return (long) pages.size() * GROUPS * 4 + split.length * 4L + cnt.length + bsum.length * 4L + ssum.length * 8L
-                + pages.footprintBytes() + last.length * 8L + rankBuf.length * 4L
-                + (spareCnt == null ? 0 : spareCnt.length);
+                + pages.footprintBytes() + last.length * 8L + liveBits.length * 8L + livePrefix.length * 4L;
     }
 
     /**
@@ -643,32 +647,41 @@ public final class AgeTracker {
 
     /**
      * Renumbers live timestamps 1..live in order and rebuilds the tree, growing it until live + {@code room}
-     * timestamps fill at most half of it.
+     * timestamps fill at most half of it. The counts move down in place (a live timestamp's new number is never
+     * above its old one); a new array is made only when the capacity grows.
      */
     private void compact(int room) {
         byte[] c = cnt;
-        // Reused between renumberings (only live timestamps' entries are read, so stale ones need no clearing).
-        if (rankBuf.length < cap + 1) {
-            rankBuf = new int[cap + 1];
+        int words = (now >> 6) + 1;
+        if (liveBits.length < words) {
+            liveBits = new long[(cap >> 6) + 1];
+            livePrefix = new int[liveBits.length];
         }
-        int[] rank = rankBuf;
+        long[] bits = liveBits;
+        int[] prefix = livePrefix;
         int liveTs = 0;
-        for (int t = 1; t <= now; t++) {
-            if (c[t] != 0) {
-                rank[t] = ++liveTs;
+        for (int w = 0; w < words; w++) {
+            long m = 0;
+            for (int i = 0, t = w << 6, e = Math.min(64, now + 1 - t); i < e; i++) {
+                if (c[t + i] != 0) {
+                    m |= 1L << i;
+                }
             }
+            bits[w] = m;
+            prefix[w] = liveTs;
+            liveTs += Long.bitCount(m);
         }
         for (int s = 0; s < pages.size(); s++) {
             int[] l = last[s];
             for (int i = 0; i < GROUPS; i++) {
                 if (l[i] > 0) {
-                    l[i] = rank[l[i]];
+                    l[i] = rank(l[i]);
                 }
             }
         }
         for (int i = 0, e = splitUsed << GROUP_SHIFT; i < e; i++) {
             if (split[i] != 0) {
-                split[i] = rank[split[i]];
+                split[i] = rank(split[i]);
             }
         }
         // many-key ranges: from their first to their last live timestamp (a range left with one is an ordinary one)
@@ -683,8 +696,8 @@ public final class AgeTracker {
                 hi--;
             }
             if (lo < hi) {
-                bigStart[ranges] = rank[lo];
-                bigEnd[ranges] = rank[hi];
+                bigStart[ranges] = rank(lo);
+                bigEnd[ranges] = rank(hi);
                 ranges++;
             }
         }
@@ -697,12 +710,15 @@ public final class AgeTracker {
             }
             newCap *= 2;
         }
-        byte[] nc = spareCnt != null && spareCnt.length == newCap + BLOCK ? spareCnt : new byte[newCap + BLOCK];
-        java.util.Arrays.fill(nc, (byte) 0);
-        for (int t = 1; t <= now; t++) {
-            if (c[t] != 0) {
-                nc[rank[t]] = c[t];
+        byte[] nc = newCap == cap ? c : new byte[newCap + BLOCK];
+        int r = 0;
+        for (int w = 0; w < words; w++) {
+            for (long m = bits[w]; m != 0; m &= m - 1) {
+                nc[++r] = c[(w << 6) + Long.numberOfTrailingZeros(m)];
             }
+        }
+        if (nc == c) {
+            java.util.Arrays.fill(c, liveTs + 1, now + 1, (byte) 0);
         }
         sizeBlocks((newCap >> BLOCK_SHIFT) + 1);
         int newBase = ((liveTs >> BLOCK_SHIFT) / PENDING) * PENDING;
@@ -725,7 +741,6 @@ public final class AgeTracker {
                 sfen[j] += sfen[i];
             }
         }
-        spareCnt = c;
         cnt = nc;
         // the sums were rebuilt from the exact counts: no removal is pending
         java.util.Arrays.fill(decBlock, -1);
@@ -733,5 +748,10 @@ public final class AgeTracker {
         cap = newCap;
         now = liveTs;
         pendBase = newBase;
+    }
+
+    /** The new number of live timestamp t during {@link #compact}: the live timestamps up to t. */
+    private int rank(int t) {
+        return livePrefix[t >> 6] + Long.bitCount(liveBits[t >> 6] & (-1L >>> (63 - (t & 63))));
     }
 }
