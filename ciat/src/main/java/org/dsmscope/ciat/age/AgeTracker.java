@@ -20,11 +20,14 @@ import org.dsmscope.ciat.table.PageMap;
  * live timestamps are renumbered densely (order kept) and the tree rebuilt, so memory stays proportional to the
  * distinct keys, not the trace length.
  *
- * <p>Layout: keys in pages of 4096 found through a {@link PageMap}; per aligned group of 4 keys one {@code int}:
- * 0 = no key of the group accessed yet, &gt; 0 = the timestamp of all four keys (the common case: aligned 4- and
- * 8-byte accesses move whole groups, so a group's keys share a timestamp), &lt; 0 = the group is split and its four
- * keys' timestamps (0 = never) are in a side table ({@code split}, entry -e-1); a split group whose keys come to
- * share a timestamp again is joined and its entry reused. Results are exactly those of one timestamp per key.
+ * <p>Layout: keys in pages of 4096 found through a {@link PageMap}; a page whose accesses all covered whole aligned
+ * groups of 8 keys (8- and 16-byte data) is wide: one {@code int} per group of 8 keys, the timestamp of all eight
+ * (0 = not accessed yet), half a byte per key. Any other page, or a wide page at its first access that covers part
+ * of a group of 8, has one {@code int} per aligned group of 4 keys: 0 = no key of the group accessed yet, &gt; 0 =
+ * the timestamp of all four keys (aligned 4- and 8-byte accesses move whole groups, so a group's keys share a
+ * timestamp), &lt; 0 = the group is split and its four keys' timestamps (0 = never) are in a side table
+ * ({@code split}, entry -e-1); a split group whose keys come to share a timestamp again is joined and its entry
+ * reused. Results are exactly those of one timestamp per key.
  * Not thread-safe; no allocation per access except when a new page is touched or the side table grows.
  */
 public final class AgeTracker {
@@ -38,6 +41,12 @@ public final class AgeTracker {
     private static final int GROUPS_SHIFT = PAGE_SHIFT - GROUP_SHIFT;
     /** Groups per page. */
     private static final int GROUPS = 1 << GROUPS_SHIFT;
+    /** log2 of the keys per wide group (a page of wide groups: see {@link #last}). */
+    private static final int WIDE_SHIFT = 3;
+    /** Wide groups per page. */
+    private static final int WIDE_GROUPS = 1 << (PAGE_SHIFT - WIDE_SHIFT);
+    /** Keys per page, less one. */
+    private static final int PAGE_MASK = (1 << PAGE_SHIFT) - 1;
     /** log2 of the timestamps per block of the tree. */
     private static final int BLOCK_SHIFT = 5;
     /** Newest blocks whose counts are kept beside the tree (added to it when timestamps move past them). */
@@ -61,7 +70,15 @@ public final class AgeTracker {
     public static final int MAX_KEYS = 1 << 24;
 
     private final PageMap pages = new PageMap();
+    /**
+     * Per page slot, its group timestamps: {@value #WIDE_GROUPS} words of 8 keys each (a wide page: every access
+     * of it so far covered whole aligned groups of 8 keys, as 8-byte data does) or {@value #GROUPS} words of 4 keys
+     * each; the array's length tells which. A wide page turns into a page of 4-key groups, each taking its wide
+     * group's word, at its first access that covers part of a wide group.
+     */
     private int[][] last = new int[4][];
+    /** Group words held by all pages. */
+    private long groupWords;
     /** Split groups: four key timestamps per entry. */
     private int[] split = new int[4 * 4];
     private int splitUsed;
@@ -107,9 +124,14 @@ public final class AgeTracker {
     /** The way the next new block of removals takes (first in, first out). */
     private int decNext;
     private long live;
-    /** Renumbering buffers, kept between renumberings. */
-    private int[] rankBuf = new int[0];
-    private byte[] spareCnt;
+    /**
+     * Renumbering state, kept between renumberings: bit t of {@code liveBits} is set when timestamp t holds keys,
+     * and {@code livePrefix[w]} counts the live timestamps below 64w, so that a timestamp's new number is a prefix
+     * count plus one population count (3/16 of a byte per timestamp, read in the cache, where a rank table of one
+     * {@code int} per timestamp would be 4 bytes read at random).
+     */
+    private long[] liveBits = new long[0];
+    private int[] livePrefix = new int[0];
     /** First of the newest PENDING blocks (a multiple of PENDING), whose sums are in pendSum, not in the tree. */
     private int pendBase;
     private final int[] pendSum = new int[PENDING];
@@ -161,7 +183,8 @@ public final class AgeTracker {
     public int peek(long key) {
         int s = pages.get(key >>> PAGE_SHIFT);
         if (s >= 0) {
-            int e = last[s][(int) ((key >>> GROUP_SHIFT) & (GROUPS - 1))];
+            int[] l = last[s];
+            int e = l[(int) (key & PAGE_MASK) >>> (l.length == GROUPS ? GROUP_SHIFT : WIDE_SHIFT)];
             touched += e > 0 ? e + cnt[e] + bsum[e >> BLOCK_SHIFT] : e;
         }
         return s;
@@ -179,9 +202,8 @@ public final class AgeTracker {
 
     /** Bytes of state held (group timestamps, split groups, tree, map). */
     public long footprintBytes() {
-        return (long) pages.size() * GROUPS * 4 + split.length * 4L + cnt.length + bsum.length * 4L + ssum.length * 8L
-                + pages.footprintBytes() + last.length * 8L + rankBuf.length * 4L
-                + (spareCnt == null ? 0 : spareCnt.length);
+        return groupWords * 4 + split.length * 4L + cnt.length + bsum.length * 4L + ssum.length * 8L
+                + pages.footprintBytes() + last.length * 8L + liveBits.length * 8L + livePrefix.length * 4L;
     }
 
     /**
@@ -207,26 +229,36 @@ public final class AgeTracker {
         if ((t >> BLOCK_SHIFT) >= pendBase + PENDING) {
             movePending(t);
         }
-        long g0 = first >>> GROUP_SHIFT;
-        long g1 = lastKey >>> GROUP_SHIFT;
-        if (g1 - g0 <= 1 && (first & (GROUP - 1)) == 0 && (lastKey & (GROUP - 1)) == GROUP - 1
-                && (g0 >>> GROUPS_SHIFT) == (g1 >>> GROUPS_SHIFT)) {
-            // The common case, an aligned 4- or 8-key access: one or two whole groups of one page that share a
-            // previous timestamp (or are both new) move to t in one update; otherwise the general path below.
-            int s = firstSlot >= 0 ? firstSlot : slot(g0 >>> GROUPS_SHIFT);
+        if (lastKey - first <= 2 * (1 << WIDE_SHIFT) - 1 && (first & (GROUP - 1)) == 0
+                && (lastKey & (GROUP - 1)) == GROUP - 1 && (first >>> PAGE_SHIFT) == (lastKey >>> PAGE_SHIFT)) {
+            // The common case, an aligned access of one or two whole groups of one page (4 or 8 keys in a page of
+            // 4-key groups, 8 or 16 in a wide page) that share a previous timestamp (or are all new): they move to
+            // t in one update; otherwise the general path below.
+            boolean wide = (first & ((1 << WIDE_SHIFT) - 1)) == 0
+                    && (lastKey & ((1 << WIDE_SHIFT) - 1)) == (1 << WIDE_SHIFT) - 1;
+            int s = firstSlot >= 0 ? firstSlot : slot(first >>> PAGE_SHIFT, wide);
             int[] l = last[s];
-            int i0 = (int) (g0 & (GROUPS - 1));
-            int i1 = (int) (g1 & (GROUPS - 1));
+            int shift = l.length == GROUPS ? GROUP_SHIFT : WIDE_SHIFT;
+            int i0 = (int) (first & PAGE_MASK) >>> shift;
+            int i1 = (int) (lastKey & PAGE_MASK) >>> shift;
             int e = l[i0];
-            if (e >= 0 && l[i1] == e) {
+            int e1 = l[i1];
+            if (i1 - i0 <= 1 && (shift == GROUP_SHIFT ? e >= 0 && e1 == e : wide)) {
                 int n = (int) (lastKey - first + 1);
                 long age;
-                if (e == 0) {
-                    age = -1;
-                    live += n;
+                if (e1 == e) {
+                    if (e == 0) {
+                        age = -1;
+                        live += n;
+                    } else {
+                        age = since(e);
+                        dec(e, n);
+                    }
                 } else {
-                    age = since(e);
-                    dec(e, n);
+                    // two wide groups accessed last at different times (or one never): 8 keys leave each
+                    age = e == 0 || e1 == 0 ? -1 : since(Math.min(e, e1));
+                    moveWide(e);
+                    moveWide(e1);
                 }
                 l[i0] = t;
                 l[i1] = t;
@@ -236,6 +268,15 @@ public final class AgeTracker {
             }
         }
         return accessKeys(first, lastKey, t);
+    }
+
+    /** The 8 keys of a wide group leave timestamp e (0: they are new). */
+    private void moveWide(int e) {
+        if (e == 0) {
+            live += 1 << WIDE_SHIFT;
+        } else {
+            dec(e, 1 << WIDE_SHIFT);
+        }
     }
 
     /** The pending blocks enter the tree and the newest PENDING blocks from t's on become pending. */
@@ -261,8 +302,8 @@ public final class AgeTracker {
         int[] l = null;
         for (long g = g0; g <= g1; g++) {
             if (l == null || (g & (GROUPS - 1)) == 0) {
-                int s = slot(g >>> GROUPS_SHIFT); // before reading the field: slot() may grow the array
-                l = last[s];
+                int s = slot(g >>> GROUPS_SHIFT, false); // before reading the field: slot() may grow the array
+                l = narrow(s);
             }
             int e = l[(int) (g & (GROUPS - 1))];
             if (e > 0) {
@@ -630,45 +671,75 @@ public final class AgeTracker {
         fenSb2 = -1;
     }
 
-    private int slot(long page) {
+    /**
+     * The slot of {@code page}, adding it if new: a wide page when {@code wide} (the access covers whole groups of
+     * 8 keys), else a page of 4-key groups.
+     */
+    private int slot(long page, boolean wide) {
         int s = pages.getOrAdd(page);
         if (s == last.length) {
             last = java.util.Arrays.copyOf(last, s * 2);
         }
         if (last[s] == null) {
-            last[s] = new int[GROUPS];
+            last[s] = new int[wide ? WIDE_GROUPS : GROUPS];
+            groupWords += last[s].length;
         }
         return s;
     }
 
+    /** Slot s's page as a page of 4-key groups (a wide page turns into one: each group takes its wide group's word). */
+    private int[] narrow(int s) {
+        int[] w = last[s];
+        if (w.length == GROUPS) {
+            return w;
+        }
+        int[] l = new int[GROUPS];
+        for (int i = 0; i < WIDE_GROUPS; i++) {
+            l[2 * i] = w[i];
+            l[2 * i + 1] = w[i];
+        }
+        last[s] = l;
+        groupWords += GROUPS - WIDE_GROUPS;
+        return l;
+    }
+
     /**
      * Renumbers live timestamps 1..live in order and rebuilds the tree, growing it until live + {@code room}
-     * timestamps fill at most half of it.
+     * timestamps fill at most half of it. The counts move down in place (a live timestamp's new number is never
+     * above its old one); a new array is made only when the capacity grows.
      */
     private void compact(int room) {
         byte[] c = cnt;
-        // Reused between renumberings (only live timestamps' entries are read, so stale ones need no clearing).
-        if (rankBuf.length < cap + 1) {
-            rankBuf = new int[cap + 1];
+        int words = (now >> 6) + 1;
+        if (liveBits.length < words) {
+            liveBits = new long[(cap >> 6) + 1];
+            livePrefix = new int[liveBits.length];
         }
-        int[] rank = rankBuf;
+        long[] bits = liveBits;
+        int[] prefix = livePrefix;
         int liveTs = 0;
-        for (int t = 1; t <= now; t++) {
-            if (c[t] != 0) {
-                rank[t] = ++liveTs;
+        for (int w = 0; w < words; w++) {
+            long m = 0;
+            for (int i = 0, t = w << 6, e = Math.min(64, now + 1 - t); i < e; i++) {
+                if (c[t + i] != 0) {
+                    m |= 1L << i;
+                }
             }
+            bits[w] = m;
+            prefix[w] = liveTs;
+            liveTs += Long.bitCount(m);
         }
         for (int s = 0; s < pages.size(); s++) {
             int[] l = last[s];
-            for (int i = 0; i < GROUPS; i++) {
+            for (int i = 0; i < l.length; i++) {
                 if (l[i] > 0) {
-                    l[i] = rank[l[i]];
+                    l[i] = rank(l[i]);
                 }
             }
         }
         for (int i = 0, e = splitUsed << GROUP_SHIFT; i < e; i++) {
             if (split[i] != 0) {
-                split[i] = rank[split[i]];
+                split[i] = rank(split[i]);
             }
         }
         // many-key ranges: from their first to their last live timestamp (a range left with one is an ordinary one)
@@ -683,8 +754,8 @@ public final class AgeTracker {
                 hi--;
             }
             if (lo < hi) {
-                bigStart[ranges] = rank[lo];
-                bigEnd[ranges] = rank[hi];
+                bigStart[ranges] = rank(lo);
+                bigEnd[ranges] = rank(hi);
                 ranges++;
             }
         }
@@ -697,12 +768,15 @@ public final class AgeTracker {
             }
             newCap *= 2;
         }
-        byte[] nc = spareCnt != null && spareCnt.length == newCap + BLOCK ? spareCnt : new byte[newCap + BLOCK];
-        java.util.Arrays.fill(nc, (byte) 0);
-        for (int t = 1; t <= now; t++) {
-            if (c[t] != 0) {
-                nc[rank[t]] = c[t];
+        byte[] nc = newCap == cap ? c : new byte[newCap + BLOCK];
+        int r = 0;
+        for (int w = 0; w < words; w++) {
+            for (long m = bits[w]; m != 0; m &= m - 1) {
+                nc[++r] = c[(w << 6) + Long.numberOfTrailingZeros(m)];
             }
+        }
+        if (nc == c) {
+            java.util.Arrays.fill(c, liveTs + 1, now + 1, (byte) 0);
         }
         sizeBlocks((newCap >> BLOCK_SHIFT) + 1);
         int newBase = ((liveTs >> BLOCK_SHIFT) / PENDING) * PENDING;
@@ -725,7 +799,6 @@ public final class AgeTracker {
                 sfen[j] += sfen[i];
             }
         }
-        spareCnt = c;
         cnt = nc;
         // the sums were rebuilt from the exact counts: no removal is pending
         java.util.Arrays.fill(decBlock, -1);
@@ -733,5 +806,10 @@ public final class AgeTracker {
         cap = newCap;
         now = liveTs;
         pendBase = newBase;
+    }
+
+    /** The new number of live timestamp t during {@link #compact}: the live timestamps up to t. */
+    private int rank(int t) {
+        return livePrefix[t >> 6] + Long.bitCount(liveBits[t >> 6] & (-1L >>> (63 - (t & 63))));
     }
 }

@@ -169,6 +169,42 @@ class AccessAgePropertyTest {
         assertEquals(reference(keys), got);
     }
 
+    @Provide
+    Arbitrary<List<long[]>> wideStreams() {
+        // Mostly aligned 8- and 16-key accesses (whole wide groups, two of them with different previous timestamps)
+        // over three pages, the first access of a page deciding whether it starts wide, with a few 4-key and odd
+        // accesses that turn a wide page into one of 4-key groups.
+        Arbitrary<long[]> wide = Combinators.combine(Arbitraries.longs().between(0, 40), Arbitraries.of(8, 16))
+                .as((w, n) -> new long[] {4000 + 8 * w, 4000 + 8 * w + n - 1});
+        Arbitrary<long[]> any = Combinators.combine(Arbitraries.longs().between(0, 330),
+                Arbitraries.integers().between(1, 16)).as((a, n) -> new long[] {4000 + a, 4000 + a + n - 1});
+        return Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(20, wide), net.jqwik.api.Tuple.of(1, any))
+                .list().ofMinSize(1).ofMaxSize(400);
+    }
+
+    @Property(tries = 200)
+    void widePages_eightKeyGroupsAndTheirNarrowing_exactAgesMatchLinearScan(
+            @ForAll("wideStreams") List<long[]> keys) {
+        assertEquals(reference(keys), tracked(keys));
+    }
+
+    @Property(tries = 10)
+    void widePages_acrossRenumbering_exactAgesMatchTextbookAlgorithm(@ForAll("wideStreams") List<long[]> seed) {
+        // repeated copies shifted by whole pages: more timestamps than the first capacity, wide pages made late
+        List<long[]> keys = new ArrayList<>();
+        for (int rep = 0; keys.size() < 6000; rep++) {
+            for (long[] k : seed) {
+                keys.add(new long[] {k[0] + 4096L * (rep % 5), k[1] + 4096L * (rep % 5)});
+            }
+        }
+        AgeTracker tr = new AgeTracker();
+        List<Long> got = new ArrayList<>();
+        for (long[] k : keys) {
+            got.add(tr.access(k[0], k[1]));
+        }
+        assertEquals(textbook(keys), got);
+    }
+
     /**
      * Reference for long streams of whole-group accesses of 4 or 8 keys: the textbook algorithm, one mark per key
      * at the time of its latest access in a Fenwick tree over access times, age = marks from the oldest previous
