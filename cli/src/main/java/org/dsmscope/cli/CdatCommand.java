@@ -93,10 +93,7 @@ public final class CdatCommand implements Callable<Integer> {
                 out.println("cdat: wrote " + p);
             }
         }
-        if (replay.problemCount() > 0) {
-            out.println("cdat: continued past " + replay.problemCount() + " problem(s) (--skip-bad-records): the"
-                    + " results cover what could be analysed; problems listed in the report");
-        }
+        Summary.cdatProblems(out, replay.problemCount());
         out.flush();
         return 0;
     }

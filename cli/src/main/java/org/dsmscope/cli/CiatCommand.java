@@ -85,31 +85,9 @@ public final class CiatCommand implements Callable<Integer> {
         }
         RunFiles.warnUnverified(spec.commandLine().getErr(), replay.unverified());
         Summary.ciat(spec.commandLine().getOut(), done.result(), done.written());
-        if (replay.problemCount() > 0) {
-            problems(replay, done.written());
-        }
+        Summary.ciatProblems(spec.commandLine().getOut(), spec.commandLine().getErr(), replay.problems(),
+                replay.problemCount(), done.written());
         return 0;
-    }
-
-    /** Problems listed at most on standard error; the report lists up to 1000. */
-    static final int PROBLEMS_SHOWN = 10;
-
-    /** Says that the results are partial (standard output) and lists the problems (standard error). */
-    private void problems(Replay replay, List<Path> written) {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        List<String> list = replay.problems();
-        for (int i = 0; i < Math.min(list.size(), PROBLEMS_SHOWN); i++) {
-            err.println("dsmscope: warning: " + list.get(i));
-        }
-        if (replay.problemCount() > PROBLEMS_SHOWN) {
-            err.println("dsmscope: warning: ... and " + (replay.problemCount() - PROBLEMS_SHOWN) + " more");
-        }
-        err.flush();
-        out.println("ciat: continued past " + replay.problemCount() + " problem(s) (--skip-bad-records): the results"
-                + " cover what could be analysed"
-                + (written.isEmpty() ? "" : "; problems listed in " + written.get(0)));
-        out.flush();
     }
 
     /**

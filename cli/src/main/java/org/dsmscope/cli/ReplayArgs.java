@@ -26,10 +26,7 @@ final class ReplayArgs {
     @CommandLine.Mixin
     ReplayFlags replay = new ReplayFlags();
 
-    @Option(names = "--skip-bad-records", description = "continue past bad records, counting them")
-    boolean skipBad;
-
-    /** How the trace files are read, shared with {@code dsmscope cluster} (options module). */
+    /** How the trace files are read (bad records too), shared with {@code dsmscope cluster} (options module). */
     @CommandLine.Mixin
     ReadFlags read = new ReadFlags();
 
@@ -43,9 +40,7 @@ final class ReplayArgs {
 
     /** The replay options these command-line options give. */
     ReplayOptions replayOptions() {
-        ReplayOptions o = replay.replayOptions(read);
-        o.skipBadRecords = skipBad;
-        return o;
+        return replay.replayOptions(read);
     }
 
     /**

@@ -86,6 +86,7 @@ final class CdatJob extends PartitionJob implements Callable<Integer> {
             }
             try (Driver d = Driver.open(this, run, parts)) {
                 List<Serializable> got = run.run(this, d.plan);
+                RunProblems problems = d.problems(run);
                 PrintWriter out = spec.commandLine().getOut();
                 for (int i = 0; i < cfgs.size(); i++) {
                     List<CdatPart> mine = new ArrayList<>();
@@ -93,12 +94,13 @@ final class CdatJob extends PartitionJob implements Callable<Integer> {
                         mine.add(((CdatPart[]) v)[i]);
                     }
                     CdatOptions o = cdat.cdatOptions(cfgs.get(i), cfgs.size(), flags.hpux());
-                    Cdat sim = Cdat.mergeParts(cfgs.get(i), o, mine, d.replay, d.outputBase());
+                    Cdat sim = Cdat.mergeParts(cfgs.get(i), o, mine, problems.context(d.replay), d.outputBase());
                     Summary.cdat(out, sim.result());
                     for (Path p : sim.written()) {
                         out.println("cdat: wrote " + p);
                     }
                 }
+                Summary.cdatProblems(out, problems.count());
                 out.flush();
                 err.println("dsmscope: cluster cdat: " + run.mode());
                 err.flush();
@@ -118,7 +120,7 @@ final class CdatJob extends PartitionJob implements Callable<Integer> {
     }
 
     @Override
-    Serializable run(int k, Replay.Plan plan, Inputs in, IntFunction<ReadableByteChannel> routed) {
+    Serializable run(int k, Replay.Plan plan, Replay replay, IntFunction<ReadableByteChannel> routed) {
         List<Cdat> sims = new ArrayList<>();
         for (int i = 0; i < cfgNames.size(); i++) {
             CdatConfig c = CdatConfig.parse(cfgNames.get(i), cfgTexts.get(i));
@@ -128,8 +130,7 @@ final class CdatJob extends PartitionJob implements Callable<Integer> {
         }
         boolean done = false;
         try {
-            new Replay(in.detailed, in.calls, replayOptions()).runPartition(plan, k, PartitionedCdat.fanout(sims),
-                    routed);
+            replay.runPartition(plan, k, PartitionedCdat.fanout(sims), routed);
             CdatPart[] parts = new CdatPart[sims.size()];
             for (int i = 0; i < parts.length; i++) {
                 parts[i] = sims.get(i).part();

@@ -70,9 +70,11 @@ final class CiatJob extends PartitionJob implements Callable<Integer> {
                 parts.add((CiatPart) v);
             }
             List<Path> written = new ArrayList<>();
-            CiatResult res = Partitioned.mergeAndWriteParts(parts, d.outputBase(), co, d.replay.problems(),
-                    d.replay.problemCount(), written);
+            RunProblems p = d.problems(run);
+            CiatResult res = Partitioned.mergeAndWriteParts(parts, d.outputBase(), co, p.list(), p.count(),
+                    written);
             Summary.ciat(spec.commandLine().getOut(), res, written);
+            Summary.ciatProblems(spec.commandLine().getOut(), err, p.list(), p.count(), written);
             err.println("dsmscope: cluster ciat: " + run.mode());
             err.flush();
         }
@@ -85,13 +87,13 @@ final class CiatJob extends PartitionJob implements Callable<Integer> {
     }
 
     @Override
-    Serializable run(int k, Replay.Plan plan, Inputs in, IntFunction<ReadableByteChannel> routed) {
+    Serializable run(int k, Replay.Plan plan, Replay replay, IntFunction<ReadableByteChannel> routed) {
         CiatOptions co = ciatOptions();
         co.writeFiles = false; // the driver writes the outputs; a partition's event spill goes to a temporary file
         Ciat ciat = new Ciat(co);
         boolean done = false;
         try {
-            new Replay(in.detailed, in.calls, replayOptions()).runPartition(plan, k, ciat, routed);
+            replay.runPartition(plan, k, ciat, routed);
             done = true;
             return CiatPart.of(ciat);
         } finally {

@@ -55,6 +55,16 @@ final class Driver implements AutoCloseable {
         return Path.of(d.name()).toString();
     }
 
+    /**
+     * The problems the run continued past ({@code --skip-bad-records}), as the serial run lists them: the prescan's
+     * (this driver's: each file's skipped records, once), then those partition 0's replay met in {@code run}'s last
+     * job (every partition's engine meets the same, with the trace files' positions).
+     */
+    RunProblems problems(SparkRun run) {
+        Outcome first = run.first();
+        return RunProblems.of(replay.problems(), replay.problemCount(), first.problems, first.problemCount);
+    }
+
     @Override
     public void close() {
         in.close();

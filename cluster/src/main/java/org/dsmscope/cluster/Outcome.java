@@ -1,6 +1,8 @@
 package org.dsmscope.cluster;
 
 import java.io.Serializable;
+import java.util.ArrayList;
+import org.dsmscope.replay.Replay;
 
 /**
  * What one Spark task sends back: its partition's value, or the user's mistake that stopped it (a bad record, a
@@ -20,13 +22,38 @@ final class Outcome implements Serializable {
     final boolean inMap;
     /** Bytes of routed streams the partition received through the shuffle (0: it read the trace set). */
     final long received;
+    /**
+     * Partition 0's replay: the problems its engine continued past ({@code --skip-bad-records}; the prescan's are
+     * the driver's), at most 1000 kept, in the order met; empty for the other partitions, which find the same.
+     */
+    final ArrayList<String> problems;
+    /** The number of those problems (may exceed the list's size). */
+    final long problemCount;
 
     Outcome(int part, Serializable value, String error, String where, boolean inMap, long received) {
+        this(part, value, error, where, inMap, received, new ArrayList<>(), 0);
+    }
+
+    private Outcome(int part, Serializable value, String error, String where, boolean inMap, long received,
+            ArrayList<String> problems, long problemCount) {
         this.part = part;
         this.value = value;
         this.error = error;
         this.where = where;
         this.inMap = inMap;
         this.received = received;
+        this.problems = problems;
+        this.problemCount = problemCount;
+    }
+
+    /** Partition {@code part}'s value, with the problems its replay continued past ({@code replay}'s). */
+    static Outcome of(int part, Serializable value, String where, Replay replay) {
+        return part == 0 ? new Outcome(part, value, null, where, false, 0, new ArrayList<>(replay.problems()),
+                replay.problemCount()) : new Outcome(part, value, null, where, false, 0);
+    }
+
+    /** This outcome of a reduce task that received {@code bytes} of routed streams. */
+    Outcome received(long bytes) {
+        return new Outcome(part, value, error, where, false, bytes, problems, problemCount);
     }
 }

@@ -49,11 +49,12 @@ abstract class PartitionJob implements Serializable {
     }
 
     /**
-     * Partition k of {@code plan.parts()}: the shippable result of its analysis; thread t's records from {@code
-     * routed.apply(t)} (its routed stream, {@link Replay#runPartition(Replay.Plan, int, org.dsmscope.replay.Analysis,
-     * IntFunction)}), or from the trace files of {@code in} when {@code routed} is null.
+     * Partition k of {@code plan.parts()}, run by {@code replay} (of the trace sets this task opened): the shippable
+     * result of its analysis; thread t's records from {@code routed.apply(t)} (its routed stream, {@link
+     * Replay#runPartition(Replay.Plan, int, org.dsmscope.replay.Analysis, IntFunction)}), or from the trace files
+     * when {@code routed} is null.
      */
-    abstract Serializable run(int k, Replay.Plan plan, Inputs in, IntFunction<ReadableByteChannel> routed);
+    abstract Serializable run(int k, Replay.Plan plan, Replay replay, IntFunction<ReadableByteChannel> routed);
 
     /**
      * What {@link Replay#runRouted} would be given for this analysis in {@code parts} partitions (which partitions

@@ -297,8 +297,7 @@ final class Shuffle {
                     return List.of(new Outcome(k, null, failed.substring(0, tab), failed.substring(tab + 1), true,
                             spool.bytes)).iterator();
                 }
-                Outcome o = tasks.replay(k, where, spool::channel);
-                return List.of(new Outcome(k, o.value, o.error, o.where, false, spool.bytes)).iterator();
+                return List.of(tasks.replay(k, where, spool::channel).received(spool.bytes)).iterator();
             } finally {
                 TraceInput.delete(dir);
             }

@@ -34,6 +34,7 @@ final class SparkRun implements AutoCloseable {
     private final PrintWriter err;
     private final boolean progress;
     private String mode;
+    private Outcome first;
 
     /**
      * Starts a Spark context for {@code tool} ("cluster ciat") on {@code master} (null: spark-submit's, else
@@ -197,7 +198,7 @@ final class SparkRun implements AutoCloseable {
      * The tasks' values in partition order; a task stopped by a user's mistake throws {@link ClusterError} naming it
      * (the first in partition order); with {@code routed}, an error met in a replay of routed streams gives null.
      */
-    private static List<Serializable> values(List<Outcome> got, int parts, boolean routed) {
+    private List<Serializable> values(List<Outcome> got, int parts, boolean routed) {
         List<Serializable> values = new ArrayList<>();
         for (Outcome o : got) {
             if (o.error != null) {
@@ -208,8 +209,16 @@ final class SparkRun implements AutoCloseable {
                         ? "routing its trace file on " : "") + o.where + "; no results written)");
             }
             values.add(o.value);
+            if (o.part == 0) {
+                first = o;
+            }
         }
         return values;
+    }
+
+    /** Partition 0's outcome of the last {@link #run} (its problems), or null before one. */
+    Outcome first() {
+        return first;
     }
 
     /** How the last {@link #run} read the traces (for the line the commands print), or null before one. */

@@ -44,14 +44,16 @@ final class Tasks implements Serializable {
 
     /**
      * Replays partition k here ({@code where}: this executor) from the trace set, or, with {@code routed}, from its
-     * threads' routed streams; a user's mistake comes back as the outcome's error. The test hook halts this JVM
+     * threads' routed streams; a user's mistake comes back as the outcome's error, the problems partition 0's replay
+     * continued past ({@code --skip-bad-records}) with its value. The test hook halts this JVM
      * after the first attempt of partition {@link #halt}'s replay (a killed executor: Spark retries the task).
      */
     Outcome replay(int k, String where, IntFunction<ReadableByteChannel> routed) {
-        Serializable v;
+        Outcome done;
         try (PartitionJob.Inputs in = job.open(hadoop(), root, routed != null)) {
+            Replay replay = new Replay(in.detailed, in.calls, job.replayOptions());
             try {
-                v = job.run(k, plan.value(), in, routed);
+                done = Outcome.of(k, job.run(k, plan.value(), replay, routed), where, replay);
             } catch (BadInputException | UncheckedIOException e) {
                 return new Outcome(k, null, job.named(e.getMessage(), in), where, false, 0);
             }
@@ -62,7 +64,7 @@ final class Tasks implements Serializable {
         if (k == halt && tc != null && tc.attemptNumber() == 0) {
             Runtime.getRuntime().halt(137); // the test's killed executor: Spark retries the task elsewhere
         }
-        return new Outcome(k, v, null, where, false, 0);
+        return done;
     }
 
     /** The Hadoop configuration for copies of the trace set, or null where the files are read where they lie. */

@@ -8,12 +8,15 @@ import org.dsmscope.trace.BadInputException;
 import picocli.CommandLine.Option;
 
 /**
- * How the trace files are read (SPEC §2, seed 000 §3): the byte order of headerless files and the instruction stream's
- * source; a picocli mixin of {@code dsmscope ciat|cdat} and {@code dsmscope cluster ciat|cdat}, beside {@link
- * ReplayFlags} (cli's {@code --skip-bad-records} stands between them in the help).
+ * How the trace files are read (SPEC §2, seed 000 §3): bad records skipped or fatal, the byte order of headerless
+ * files and the instruction stream's source; a picocli mixin of {@code dsmscope ciat|cdat} and {@code dsmscope
+ * cluster ciat|cdat}, after {@link ReplayFlags} (cli's commands mix in an option of their own between them).
  */
 public final class ReadFlags implements Serializable {
     private static final long serialVersionUID = 1L;
+
+    @Option(names = "--skip-bad-records", description = "continue past bad records, counting them")
+    boolean skipBad;
 
     @Option(names = "--byte-order", paramLabel = "big|little",
             description = "byte order of headerless trace files (default: big-endian unless detected)")
@@ -23,8 +26,9 @@ public final class ReadFlags implements Serializable {
         "the symbol sidecar NAME.p.symbols gives the memory-access offsets (default: exactly from them)"})
     boolean seedStream;
 
-    /** Sets the byte order and the instruction stream's source of {@code o}. */
+    /** Sets the skipping of bad records, the byte order and the instruction stream's source of {@code o}. */
     void applyTo(ReplayOptions o) {
+        o.skipBadRecords = skipBad;
         o.exactStream = !seedStream;
         o.byteOrder = byteOrder(byteOrder, null);
     }

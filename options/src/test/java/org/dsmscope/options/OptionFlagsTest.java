@@ -88,6 +88,7 @@ class OptionFlagsTest {
         assertEquals(d.ipc, o.ipc);
         assertEquals(d.mhz, o.mhz);
         assertEquals(d.exactStream, o.exactStream);
+        assertEquals(d.skipBadRecords, o.skipBadRecords);
         assertNull(o.byteOrder);
         CiatOptions c = b.ciat.ciatOptions(false);
         CiatOptions cd = new CiatOptions();
@@ -103,8 +104,9 @@ class OptionFlagsTest {
     void everyReplayOption_reachesItsField() {
         Ciat b = parse("-p", "-i", "3", "-a", "-rr_interleaving", "-k", "-s", "500", "-handle_io", "-buffered_io",
                 "-asynch_io", "-distributed_io", "-dma_bw", "40", "-disk_latency", "5", "-ipc", "1.5", "-mhz", "200",
-                "--byte-order", "little", "--seed-stream", "-HPUX");
+                "--byte-order", "little", "--seed-stream", "-HPUX", "--skip-bad-records");
         ReplayOptions o = b.replay.replayOptions(b.read);
+        assertTrue(o.skipBadRecords);
         assertTrue(o.parallelStart && o.affinity && o.rrInterleaving && o.keepLongSlices && o.handleIo
                 && o.bufferedIo && o.asynchIo && o.distributedIo);
         assertEquals(3, o.interleave);
@@ -180,7 +182,7 @@ class OptionFlagsTest {
         }
         assertEquals(List.of("-HPUX", "-p", "-i", "-a", "-rr_interleaving", "-k", "-s", "-handle_io", "-buffered_io",
                 "-asynch_io", "-distributed_io", "-dma_bw", "-disk_latency", "-ipc", "-mhz", "--between",
-                "--byte-order", "--seed-stream", "-ciat_events", "--json", "--age-scope", "--age-granularity",
+                "--skip-bad-records", "--byte-order", "--seed-stream", "-ciat_events", "--json", "--age-scope", "--age-granularity",
                 "--sample", "--busy1", "--spin-as-wait", "--private-range", "--shared-range"), names);
     }
 

@@ -69,12 +69,16 @@ final class Chunks implements java.io.Serializable {
     /** Bytes of the chunks opened so far (tests check that routers read each byte once). */
     static final java.util.concurrent.atomic.AtomicLong BYTES_OPENED = new java.util.concurrent.atomic.AtomicLong();
 
-    /** A reader of chunk i of {@code file}, with replay options {@code o} (counted as a file opened). */
+    /**
+     * A reader of chunk i of {@code file}, with replay options {@code o} (counted as a file opened): with {@link
+     * ReplayOptions#skipBadRecords} it skips the bad records of its range, as the whole file's reader does there.
+     */
     TraceReader open(Path file, ReplayOptions o, int i) {
         Prescan.OPENED.incrementAndGet();
         BYTES_OPENED.addAndGet(to(i) - from(i));
         try {
-            return TraceReader.openAt(file, TraceReader.Options.defaults().order(o.byteOrder), starts[i], to(i));
+            return TraceReader.openAt(file, TraceReader.Options.defaults().skipBadRecords(o.skipBadRecords)
+                    .order(o.byteOrder), starts[i], to(i));
         } catch (IOException e) {
             throw new UncheckedIOException(file + ": cannot read: " + e.getMessage(), e);
         }

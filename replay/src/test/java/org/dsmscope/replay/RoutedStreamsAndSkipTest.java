@@ -277,11 +277,16 @@ class RoutedStreamsAndSkipTest {
         }
     }
 
-    /** Damaged fork-join trace sets (spawns, joins, locks, barriers, phases), skipping bad records. */
-    @Property(tries = 30)
+    /**
+     * Damaged fork-join trace sets (spawns, joins, locks, barriers, phases), skipping bad records; with {@code
+     * routers} above 0 cut into chunks of a few records ({@link Chunks}) routed on that many router threads: each
+     * chunk's reader skips what the whole file's reader skips in its range. Branch records (threads that go whole)
+     * only in files read whole.
+     */
+    @Property(tries = 40)
     void damagedForkJoinTraces_skippingBadRecords_routeAsTheyReplaySerially(@ForAll long seed,
             @ForAll @IntRange(min = 1, max = 6) int threads, @ForAll @IntRange(min = 0, max = 3) int partsIndex,
-            @ForAll boolean branches) throws Exception {
+            @ForAll boolean branches, @ForAll @IntRange(min = 0, max = 4) int routers) throws Exception {
         int parts = new int[] {2, 3, 7, 16}[partsIndex];
         Path d = Files.createTempDirectory("skipfj");
         try {
@@ -292,15 +297,27 @@ class RoutedStreamsAndSkipTest {
             p.lockRate = rnd.nextInt(3) * 0.02;
             p.barriers = rnd.nextInt(4);
             p.sharedFraction = rnd.nextDouble();
-            p.branches = branches;
+            p.branches = branches && routers == 0;
             p.seed = seed;
             TraceSet set = ForkJoinGen.write(d, "fj", p);
             damage(set, rnd);
             ReplayOptions o = new ReplayOptions();
             o.skipBadRecords = true;
             boolean[] whole = new boolean[threads];
-            java.util.Arrays.fill(whole, branches);
-            routeAndCompare(set, o, parts, rnd.nextBoolean() ? rnd.nextInt(100) : -1, whole);
+            java.util.Arrays.fill(whole, p.branches);
+            long capacity = rnd.nextBoolean() ? rnd.nextInt(100) : -1;
+            if (routers == 0) {
+                routeAndCompare(set, o, parts, capacity, whole);
+                return;
+            }
+            ChunkedRouteTest.withChunks(8L << rnd.nextInt(10), routers, () -> {
+                try {
+                    routeAndCompare(set, o, parts, capacity, whole);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+                return null;
+            });
         } finally {
             ClockOrderPropertyTest.delete(d);
         }
