@@ -26,6 +26,10 @@ import org.dsmscope.trace.TraceReader;
  * threads with records; the threads inside gaps wait in a {@link GapQueue} keyed by the round their gap ends in,
  * and when every thread is inside a gap the rounds jump to the first gap end. So a partition's rounds cost one
  * step per delivered access, O(log threads) per gap, and no call per skipped access.
+ *
+ * <p>The rounds run a few at a time in {@link #batch}, a method called per batch, so that the JIT compiles them as
+ * a method once instead of compiling a loop that runs for millions of accesses on stack (module README "Partitioned
+ * replay", "On few cores").
  */
 final class LockstepRounds {
     /** Most rounds taken at once when a thread reconstructs its instruction stream, and the fewest worth taking. */
