@@ -26,6 +26,10 @@ import org.dsmscope.trace.TraceReader;
  * threads with records; the threads inside gaps wait in a {@link GapQueue} keyed by the round their gap ends in,
  * and when every thread is inside a gap the rounds jump to the first gap end. So a partition's rounds cost one
  * step per delivered access, O(log threads) per gap, and no call per skipped access.
+ *
+ * <p>The rounds run a few at a time in {@link #batch}, a method called per batch, so that the JIT compiles them as
+ * a method once instead of compiling a loop that runs for millions of accesses on stack (module README "Partitioned
+ * replay", "On few cores").
  */
 final class LockstepRounds {
     /** Most rounds taken at once when a thread reconstructs its instruction stream, and the fewest worth taking. */
@@ -50,10 +54,9 @@ final class LockstepRounds {
     private final int[] holesBefore;
     /** The holes in all. */
     private int holes;
-    /** The places with records (not inside a gap) in order, how many, and the next round's list while it is made. */
+    /** The places with records (not inside a gap) in order, and the next round's list while it is made. */
     private int[] act;
     private int[] act2;
-    private int na;
     /** The places whose gap ends in the current round, in order. */
     private final int[] ended;
     /** The places inside a gap (and the holes until round c + 1), by the round their next record runs in. */
@@ -218,71 +221,16 @@ final class LockstepRounds {
             bytes += gapBytes[u];
             gapBytes[u] = 0;
         }
+        this.na = na;
         told = -1;
         this.c = c;
         this.m = m;
-        long cj = c;
-        int k = first;
-        rounds:
-        for (;;) {
-            long next = gaps.first();
-            if (cj < next) {
-                if (na == 0) {
-                    cj = next; // every thread inside a gap
-                    continue;
-                }
-                int[] act = this.act;
-                int kept = 0;
-                for (int a = 0; a < na; a++) {
-                    k = act[a];
-                    if (!deliver(k, cj)) {
-                        break rounds;
-                    }
-                    if (segWords[k] != null) {
-                        act[kept++] = k;
-                    }
-                }
-                na = kept;
-                cj++;
-                continue;
-            }
-            // a round in which gaps end: the threads with records and those whose gap ends, in order
-            int ne = 0;
-            while (gaps.first() == cj) {
-                ended[ne++] = gaps.poll();
-            }
-            int[] act = this.act;
-            int[] to = act2;
-            int listed = 0;
-            for (int a = 0, b = 0; a < na || b < ne; ) {
-                if (b == ne || a < na && act[a] < ended[b]) {
-                    k = act[a++];
-                } else {
-                    k = ended[b++];
-                    if (segWords[k] == null) {
-                        // its gap is over: this round's record is the first after it
-                        int u = order[k];
-                        gapLeft[u] = 0;
-                        e.clock[u] = cj;
-                        next(k);
-                        if (segWords[k] == null) {
-                            gaps.add(k, cj + gapLeft[u]);
-                            continue;
-                        }
-                    }
-                }
-                if (!deliver(k, cj)) {
-                    break rounds;
-                }
-                if (segWords[k] != null) {
-                    to[listed++] = k;
-                }
-            }
-            act2 = act;
-            this.act = to;
-            na = listed;
-            cj++;
-        }
+        this.cj = c;
+        int k;
+        do {
+            k = batch();
+        } while (k < 0);
+        long cj = this.cj;
         // the rounds end before thread order[k] of round cj, after at least thread order[first] of round c
         long unit = (cj - c) * m + k;
         long left = skippedBefore(unit);
@@ -326,38 +274,107 @@ final class LockstepRounds {
         return m;
     }
 
+    /** The current round, and the number of places with records in it ({@link #act}). */
+    private long cj;
+    private int na;
+
     /**
-     * Delivers the next access of thread order[k] in round cj (after telling the skipped ones before it); false,
-     * delivering nothing, if its next record is not a data access. Loads its next segment when its run is used up,
-     * and queues the thread if that is a gap.
+     * Loop iterations of one {@link #batch}, at the least: a round ends a batch once its rounds and places passed
+     * come to this many. Kept small so that the JIT compiles {@link #batch} as a method, called per batch, long
+     * before its loop's back edges would make it compile the loop on stack (replay/README.md "On few cores").
      */
-    private boolean deliver(int k, long cj) {
-        long word = segWords[k][segPos[k]];
-        if (TraceReader.wordKind(word) != RecordKind.MEMORY) {
-            return false; // its next record needs the engine: the rounds end before it
-        }
-        long unit = (cj - c) * m + k;
-        if (unit - told > 1) {
-            long left = skippedBefore(unit);
-            if (left > 0) {
-                tell(unit, left);
+    private static final int BATCH = 32;
+
+    /**
+     * Runs the rounds from round {@link #cj} on, a few at a time (about {@value #BATCH} places and rounds): in each,
+     * the places with records and those whose gap ends in it, in order, each delivering its next access (after
+     * telling the skipped ones before it) and loading its next segment when its run is used up (queued if that is a
+     * gap); every thread inside a gap makes the rounds jump to the first gap end. Returns the place whose next record
+     * is not a data access, where the rounds end (in round {@link #cj}), or -1 after the batch's rounds.
+     */
+    private int batch() {
+        ThreadEngine e = this.e;
+        long[][] segWords = this.segWords;
+        int[] segPos = this.segPos;
+        int[] ended = this.ended;
+        GapQueue gaps = this.gaps;
+        Analysis sink = e.accessSink;
+        long[] clock = e.clock;
+        long cj = this.cj;
+        int na = this.na;
+        for (int passed = 0; passed < BATCH; cj++) {
+            long next = gaps.first();
+            if (cj < next && na == 0) {
+                cj = next - 1; // every thread inside a gap: on to the first gap end
+                passed++;
+                continue;
             }
-        }
-        told = unit;
-        int u = order[k];
-        int f1 = (int) (word >>> 32);
-        long addr = segHigh[k] | (word & 0xFFFFFFFFL);
-        e.accessSink.access(u, u, cj, f1, MemType.bytes(f1), (f1 & 0xF) == MemType.STORE, addr);
-        e.clock[u] = cj + 1;
-        int p = ++segPos[k];
-        if (p == segEnd[k]) {
-            e.rd[u].skip(p - segStart[k]);
-            next(k);
-            if (segWords[k] == null) {
-                gaps.add(k, cj + 1 + e.gapLeft[u]);
+            int ne = 0;
+            while (next == cj) {
+                ended[ne++] = gaps.poll();
+                next = gaps.first();
             }
+            int[] act = this.act;
+            int[] to = act2;
+            int listed = 0;
+            for (int a = 0, b = 0; a < na || b < ne; ) {
+                int k;
+                if (b == ne || a < na && act[a] < ended[b]) {
+                    k = act[a++];
+                } else {
+                    k = ended[b++];
+                    if (segWords[k] == null) {
+                        // its gap is over: this round's record is the first after it
+                        int u = order[k];
+                        e.gapLeft[u] = 0;
+                        clock[u] = cj;
+                        next(k);
+                        if (segWords[k] == null) {
+                            gaps.add(k, cj + e.gapLeft[u]);
+                            continue;
+                        }
+                    }
+                }
+                long[] w = segWords[k];
+                int p = segPos[k];
+                long word = w[p];
+                if (TraceReader.wordKind(word) != RecordKind.MEMORY) {
+                    // its next record needs the engine: the rounds end before it
+                    this.cj = cj;
+                    return k;
+                }
+                long unit = (cj - c) * m + k;
+                if (unit - told > 1) {
+                    long left = skippedBefore(unit);
+                    if (left > 0) {
+                        tell(unit, left);
+                    }
+                }
+                told = unit;
+                int u = order[k];
+                int f1 = (int) (word >>> 32);
+                sink.access(u, u, cj, f1, MemType.bytes(f1), (f1 & 0xF) == MemType.STORE,
+                        segHigh[k] | (word & 0xFFFFFFFFL));
+                clock[u] = cj + 1;
+                segPos[k] = ++p;
+                if (p == segEnd[k]) {
+                    e.rd[u].skip(p - segStart[k]);
+                    next(k);
+                    if (segWords[k] == null) {
+                        gaps.add(k, cj + 1 + e.gapLeft[u]);
+                        continue;
+                    }
+                }
+                to[listed++] = k;
+            }
+            act2 = act;
+            this.act = to;
+            na = listed;
+            this.na = na;
+            passed += listed + ne + 1;
         }
-        return true;
+        this.cj = cj;
+        return -1;
     }
 
     /** Unit of the rounds of the last delivered access (-1: none yet); gap bytes not told yet. */
