@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 import org.dsmscope.trace.BadInputException;
-import org.dsmscope.trace.CallType;
 import org.dsmscope.trace.MemType;
 import org.dsmscope.trace.RecordKind;
 import org.dsmscope.trace.SmaitFormat;

@@ -96,7 +96,12 @@ final class RoutedPipe implements RoutedWriter.Sink {
         }
     }
 
-    /** The router's side: takes the first {@code n} words of {@code words}; returns a drained array to fill next. */
+    /**
+     * The router's side: takes the first {@code n} words of {@code words}, appended to the last block if they fit
+     * in it (a small hand-off: so that the blocks held stay full and the pipe's memory within about twice what it
+     * holds), else as a block of their own, the array itself; returns the array to fill next (the same, a drained
+     * one, or a new one).
+     */
     @Override
     public long[] block(long[] words, int n) {
         if (n <= 0) {
@@ -105,6 +110,15 @@ final class RoutedPipe implements RoutedWriter.Sink {
         long[] next = null;
         synchronized (this) {
             if (aborted) {
+                return words;
+            }
+            Block last = blocks.peekLast();
+            if (last != null && last.w.length - last.n >= n) {
+                System.arraycopy(words, 0, last.w, last.n, n);
+                last.n += n;
+                held += (long) n << 3;
+                satisfied();
+                notifyAll();
                 return words;
             }
             Block b = spare.poll();
