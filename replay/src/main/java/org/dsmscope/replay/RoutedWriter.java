@@ -83,19 +83,31 @@ final class RoutedWriter {
 
     private void put(long word) {
         if (n == buf.length) {
-            pass();
+            pass(0);
         }
         buf[n++] = word;
     }
 
-    /** Hands the block to the sink. */
-    private void pass() {
+    /** {@link #pass}: then flush the sink. */
+    private static final int FLUSH = 1;
+    /** {@link #pass}: then end the stream. */
+    private static final int END = 2;
+
+    /** Hands the block to the sink (if it holds words), then {@link #FLUSH}es or {@link #END}s it, or not (0). */
+    private void pass(int then) {
         try {
-            buf = sink.block(buf, n);
+            if (n > 0) {
+                buf = sink.block(buf, n);
+                n = 0;
+            }
+            if (then == FLUSH) {
+                sink.flush();
+            } else if (then == END) {
+                sink.end();
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(name + ": cannot route: " + e.getMessage(), e);
         }
-        n = 0;
     }
 
     /** An address-high record if the reader's high word is not {@code h} (bits 63..32 in place). */
@@ -104,6 +116,18 @@ final class RoutedWriter {
             put((long) SmaitFormat.TAG_ADDR_HI << 32 | h >>> 32);
             high = h;
         }
+    }
+
+    /** A six-word call record of a routed stream's own (no times, argument 4 zero). */
+    private void call(int type, long a1, long a2, long a3) {
+        int[] f = fields;
+        f[0] = 0;
+        f[1] = 0;
+        f[2] = (int) a1;
+        f[3] = (int) a2;
+        f[4] = (int) a3;
+        f[5] = 0;
+        call(type, f);
     }
 
     /** A six-word call record. */
@@ -147,7 +171,7 @@ final class RoutedWriter {
             }
             for (int i = off + done, end = i + m; i < end;) {
                 if (n == buf.length) {
-                    pass();
+                    pass(0);
                 }
                 int c = Math.min(end - i, buf.length - n);
                 System.arraycopy(src, i, buf, n, c);
@@ -164,17 +188,10 @@ final class RoutedWriter {
         if (w >= 0) {
             put(w);
         } else {
-            int[] f = fields;
-            f[0] = 0;
-            f[1] = 0;
-            f[2] = (int) count;
-            f[3] = (int) bytes;
-            f[4] = (int) (bytes >>> 32);
-            f[5] = 0;
             if (count >>> 32 != 0) {
                 throw new IllegalStateException(name + ": a gap of " + count + " accesses");
             }
-            call(CallType.ROUTED_GAP, f);
+            call(CallType.ROUTED_GAP, count, bytes, bytes >>> 32);
         }
     }
 
@@ -184,38 +201,17 @@ final class RoutedWriter {
         if (w >= 0) {
             put(w);
         } else {
-            int[] f = fields;
-            f[0] = 0;
-            f[1] = 0;
-            f[2] = (int) offset;
-            f[3] = (int) (offset >>> 32);
-            f[4] = 0;
-            f[5] = 0;
-            call(CallType.ROUTED_AT, f);
+            call(CallType.ROUTED_AT, offset, offset >>> 32, 0);
         }
     }
 
     /** Hands everything written so far to the reader. */
     void flush() {
-        if (n > 0) {
-            pass();
-        }
-        try {
-            sink.flush();
-        } catch (IOException e) {
-            throw new UncheckedIOException(name + ": cannot route: " + e.getMessage(), e);
-        }
+        pass(FLUSH);
     }
 
     /** Hands the rest over and ends the stream. */
     void close() {
-        if (n > 0) {
-            pass();
-        }
-        try {
-            sink.end();
-        } catch (IOException e) {
-            throw new UncheckedIOException(name + ": cannot route: " + e.getMessage(), e);
-        }
+        pass(END);
     }
 }

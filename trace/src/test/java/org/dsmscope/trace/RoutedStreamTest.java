@@ -118,6 +118,11 @@ class RoutedStreamTest {
         return new TraceReader(Channels.newChannel(new java.io.ByteArrayInputStream(b.array())), "s", o);
     }
 
+    /** A routed reader of {@code w}: form 0 words in random pieces, 1 bytes. */
+    private static TraceReader open(int form, long[] w, Random r) throws IOException {
+        return form == 0 ? new TraceReader(words(w, r, 1 + r.nextInt(3_000)), "s", routed()) : bytes(w, routed());
+    }
+
     private static TraceReader.Options routed() {
         return TraceReader.Options.defaults().routedGaps(true).bufferBytes(512);
     }
@@ -128,8 +133,7 @@ class RoutedStreamTest {
         List<Want> want = new ArrayList<>();
         long[] w = stream(r, want);
         for (int form = 0; form < 2; form++) {
-            try (TraceReader rd = form == 0 ? new TraceReader(words(w, r, 1 + r.nextInt(3_000)), "s", routed())
-                    : bytes(w, routed())) {
+            try (TraceReader rd = open(form, w, r)) {
                 for (Want x : want) {
                     int k = rd.next();
                     assertEquals(x.kind, k);
@@ -154,8 +158,7 @@ class RoutedStreamTest {
         List<Want> want = new ArrayList<>();
         long[] w = stream(r, want);
         for (int form = 0; form < 2; form++) {
-            try (TraceReader rd = form == 0 ? new TraceReader(words(w, r, 1 + r.nextInt(3_000)), "s", routed())
-                    : bytes(w, routed())) {
+            try (TraceReader rd = open(form, w, r)) {
                 int i = 0;
                 while (i < want.size() - 1) {
                     boolean peek = r.nextBoolean();
