@@ -93,6 +93,24 @@ abstract class RoutedStream extends WordStream {
         }
     }
 
+    /**
+     * Takes in the position and run records from word {@code i} = {@link #wi} on, up to the first other word or the
+     * end of the chunk (a bad one is left for {@code next()} to report), so that a batch read ({@code nextRun},
+     * {@code peekRun}) returns the run after them at once; returns {@link #wi} after them.
+     */
+    final int takeIn(int i, boolean trustable) {
+        while (i < avail) {
+            long v = words[i];
+            int tag = (int) (v >>> 32) & 0xFF000000;
+            if (tag != RoutedWords.TAG_RUN && tag != RoutedWords.TAG_AT || routedWord((int) (v >>> 32), (int) v,
+                    trustable) < 0) {
+                break;
+            }
+            i = wi;
+        }
+        return i;
+    }
+
     /** Takes in a position: the next record (or the end) is at byte offset {@code offset} of the trace file. */
     final void position(long offset) {
         routedAt = offset;

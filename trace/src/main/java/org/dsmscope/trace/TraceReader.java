@@ -304,6 +304,9 @@ public final class TraceReader extends RoutedStream implements AutoCloseable {
     private int checked() {
         int i = wi;
         if (okEnd <= i) {
+            if (routedGaps) {
+                i = takeIn(i, addrHi != TOP_HIGH && !endSeen); // the run a run record announces comes in this call
+            }
             int t = trustedTo(i);
             okEnd = t > i ? t : scan(i);
         }
@@ -356,8 +359,8 @@ public final class TraceReader extends RoutedStream implements AutoCloseable {
      * to take after looking ahead in several readers (the replay's lockstep rounds). Allocates nothing.
      */
     public int peekRun(int max) {
-        runStart = wi;
         int n = Math.max(Math.min(max, checked()), 0);
+        runStart = wi;
         peeked = n;
         return n;
     }
