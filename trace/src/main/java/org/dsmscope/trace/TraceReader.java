@@ -14,7 +14,8 @@ import java.nio.file.Path;
  * order, of one type). Compression (zstd or LZ4 frames) and the byte order are detected when the file opens.
  * Simple records are copied in chunks of at most 64 KiB into a {@code long[]} (first field in the high half,
  * whatever the file's byte order; see {@link WordStream}, the stream layer this cursor decodes, and
- * {@link WordSource}: uncompressed files straight from a memory mapping, others through a direct read buffer), so
+ * {@link WordSource}: uncompressed files straight from a memory mapping, others through a direct read buffer, words
+ * handed over in process ({@link WordChannel}, a routed replay's pipes, {@link RoutedStream}) as they come), so
  * files larger than memory stream through. Each chunk is checked in one tight loop up to its first record that is
  * not a memory, branch, procedure or fetch record; the hot path of {@link #next()} is then one array load and a
  * lookup by the top byte, allocating nothing. Not thread-safe.
@@ -540,16 +541,6 @@ public final class TraceReader extends RoutedStream implements AutoCloseable {
             }
             throw new UncheckedIOException(name + ": cannot read: " + e.getMessage(), e);
         }
-    }
-
-    private String unknownTagMessage(int f1) {
-        if (f1 == SmaitFormat.HEADER_MAGIC) {
-            return "extended-format header in the middle of a file";
-        }
-        if ((f1 >>> 28) == 1 && !extended) {
-            return String.format("unknown record tag %08x (an extension record in a headerless classic file)", f1);
-        }
-        return String.format("unknown record tag %08x", f1);
     }
 
     /**

@@ -275,6 +275,17 @@ abstract class WordStream {
         nonRecordBytes += ((long) n << 3) + left;
     }
 
+    /** What an unknown record tag {@code f1} is, for its message. */
+    final String unknownTagMessage(int f1) {
+        if (f1 == SmaitFormat.HEADER_MAGIC) {
+            return "extended-format header in the middle of a file";
+        }
+        if ((f1 >>> 28) == 1 && !extended) {
+            return String.format("unknown record tag %08x (an extension record in a headerless classic file)", f1);
+        }
+        return String.format("unknown record tag %08x", f1);
+    }
+
     /** Counts a skipped record; the first one's position and reason are kept for {@link #firstSkipped()}. */
     final void noteSkipped(String what) {
         noteSkipped(pos(), what);
