@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * "Live streams"): reads the stream once, through a {@link LiveIntake}, and routes it with a {@link RouteSplitter}
  * into the thread's {@link RoutedPipe} to each partition, a step at a time, handing off after each. One router
  * thread per stream, so that the router of a thread the program holds back never keeps another thread's records
- * from the partitions. A stream whose pipes are all over their capacity waits until a partition drains one (the
- * back-pressure of {@link RecordRouter}, for one stream).
+ * from the partitions. A stream one of whose pipes holds more than the capacity waits until that partition has
+ * read it down to the low-water mark (the back-pressure of {@link RecordRouter}, for one stream).
  */
 final class LiveRouter {
     /** Read buffer of a live stream's router (what the agent has handed over is taken up to this at once). */
@@ -23,27 +23,25 @@ final class LiveRouter {
     /**
      * Routes thread {@code t}'s live stream from {@code source} (named {@code name}) with {@code route} into its
      * pipes {@code pipes} (one per partition, counting the partitions that wait on them in {@code starving}) on the
-     * calling thread until it ends, or {@code stop} is set; drains of the pipes notify {@code room}.
+     * calling thread until it ends, or {@code stop} is set; a partition that has read a pipe of more than {@code
+     * cap} bytes down to the low-water mark notifies {@code room}.
      */
-    static void run(Replay.Router route, int t, String name, Replay.Source source, RoutedPipe[] pipes, Object room,
-            AtomicInteger starving, AtomicBoolean stop) {
-        java.nio.channels.WritableByteChannel[] sinks = new java.nio.channels.WritableByteChannel[pipes.length];
-        for (int p = 0; p < pipes.length; p++) {
-            sinks[p] = pipes[p].sink();
-        }
+    static void run(Replay.Router route, int t, String name, Replay.Source source, RoutedPipe[] pipes, long cap,
+            Object room, AtomicInteger starving, AtomicBoolean stop) {
         LiveIntake intake = new LiveIntake(source.channel(t), source.polls(), BUFFER, pipes, room, starving, stop);
-        RouteSplitter split = new RouteSplitter(intake, name, t, route, sinks, BUFFER);
+        RouteSplitter split = new RouteSplitter(intake, name, t, route, pipes, BUFFER);
         intake.split = split;
+        RoutedPipe.Hold hold = new RoutedPipe.Hold();
         boolean done = false;
         try {
             while (!done && !stop.get()) {
-                if (!blocked(pipes)) {
+                if (!blocked(pipes, cap, hold)) {
                     done = !split.step();
                     continue;
                 }
                 synchronized (room) {
-                    // checked under the lock a draining partition takes to notify, so no wake-up is lost
-                    if (blocked(pipes) && !stop.get()) {
+                    // checked under the lock a partition takes to notify, so no wake-up is lost
+                    if (blocked(pipes, cap, hold) && !stop.get()) {
                         room.wait(100);
                     }
                 }
@@ -60,10 +58,19 @@ final class LiveRouter {
         }
     }
 
-    private static boolean blocked(RoutedPipe[] pipes) {
+    /** True while a pipe holds more than {@code cap} bytes, and then until it is read down to the low-water mark. */
+    private static boolean blocked(RoutedPipe[] pipes, long cap, RoutedPipe.Hold hold) {
+        if (hold.waiting()) {
+            return true;
+        }
         for (RoutedPipe p : pipes) {
-            if (p.full()) {
-                return true;
+            long read = p.drain().read(); // before the bytes held: a read in between only lowers the mark
+            long held = p.held();
+            if (held > cap) {
+                hold.start(p.drain(), read, held, RoutedPipe.Hold.low(cap));
+                if (hold.waiting()) {
+                    return true;
+                }
             }
         }
         return false;

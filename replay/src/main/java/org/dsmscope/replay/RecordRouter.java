@@ -2,14 +2,12 @@ package org.dsmscope.replay;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.ReadableByteChannel;
-import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.dsmscope.trace.TraceReader;
+import org.dsmscope.trace.WordChannel;
 
 /**
  * The router of a routed partitioned replay (SPEC §4 "Partitioning", replay/README.md "Partitioned replay"):
@@ -24,11 +22,13 @@ import org.dsmscope.trace.TraceReader;
  * each routes the chunks it took in turns of at most {@value #TURN} records, and after each turn hands every
  * partition its share of everything read so far (records and the gap up to there). Chunk c of thread t goes on
  * while no partition holds more than the capacity unread in the pipes of t's chunks up to c (a partition's unread
- * bytes before the records routed next; later chunks do not count). A thread's chunk is <i>needed</i> once a
+ * bytes before the records routed next; later chunks do not count); once stopped, it goes on when that partition
+ * has read them down to the low-water mark ({@link RoutedPipe.Hold}), whose read wakes the router. A thread's chunk is <i>needed</i> once a
  * partition has read the chunk before it to the end; a needed chunk is taken at once, by a router thread none of
  * whose chunks can go on, or by a busy one when none is free; up to {@code window} other chunks, the next of the
  * threads least far on, are routed ahead of the partitions by router threads that are free. A router thread none
- * of whose chunks can go on and that can take none waits until a partition drains a pipe or finishes a chunk.
+ * of whose chunks can go on and that can take none waits until a partition it waits for reaches the low-water mark
+ * or a partition finishes a chunk.
  *
  * <p>No deadlock, with any capacity and window ({@code RoutedReplayTest}, {@code ChunkedRouteTest}): as with whole
  * files, a partition never waits for records a router has read, so a partition waiting for a thread's record waits
@@ -53,6 +53,8 @@ final class RecordRouter {
     private final long[][] bytes;
     /** {@code pipes[t][c][p]}: chunk c of thread t to partition p. */
     private final RoutedPipe[][][] pipes;
+    /** {@code drains[t][p]}: what partition p has read of thread t's chunk pipes. */
+    private final RoutedPipe.Drain[][] drains;
     private final int window;
     private final long cap;
 
@@ -96,6 +98,7 @@ final class RecordRouter {
         consumed = new int[n];
         reached = new int[n];
         finishedBy = new int[n][];
+        drains = new RoutedPipe.Drain[n][parts];
         for (int t = 0; t < n; t++) {
             Chunks cs = chunks[t];
             int k = cs == null ? 1 : cs.count();
@@ -104,10 +107,13 @@ final class RecordRouter {
             bytes[t] = new long[k];
             finishedBy[t] = new int[k];
             pipes[t] = new RoutedPipe[k][parts];
+            for (int p = 0; p < parts; p++) {
+                drains[t][p] = new RoutedPipe.Drain();
+            }
             for (int c = 0; c < k; c++) {
                 bytes[t][c] = cs == null ? size(files.get(t)) : cs.to(c) - cs.from(c);
                 for (int p = 0; p < parts; p++) {
-                    pipes[t][c][p] = new RoutedPipe(cap, room, k > 1);
+                    pipes[t][c][p] = new RoutedPipe(room, drains[t][p]);
                 }
             }
         }
@@ -131,15 +137,15 @@ final class RecordRouter {
     }
 
     /** Partition p's stream of thread t: its chunk pipes one after the other. */
-    ReadableByteChannel channel(int t, int p) {
-        return new ReadableByteChannel() {
+    WordChannel channel(int t, int p) {
+        return new WordChannel() {
             private int c;
-            private ReadableByteChannel cur = pipes[t][0][p].source();
+            private WordChannel cur = pipes[t][0][p].source();
 
             @Override
-            public int read(ByteBuffer dst) throws IOException {
+            public int read(long[] dst, int off, int max) throws IOException {
                 for (;;) {
-                    int n = cur.read(dst);
+                    int n = cur.read(dst, off, max);
                     if (n >= 0) {
                         return n;
                     }
@@ -150,16 +156,6 @@ final class RecordRouter {
                     }
                     cur = pipes[t][c][p].source();
                 }
-            }
-
-            @Override
-            public boolean isOpen() {
-                return true;
-            }
-
-            @Override
-            public void close() {
-                // the pipes are dropped with the router
             }
         };
     }
@@ -197,44 +193,44 @@ final class RecordRouter {
     private final class Part {
         final int t;
         final int c;
-        final RoutedPipe[] out;
         final RouteSplitter split;
+        /** The partition this chunk waits for, while it does. */
+        final RoutedPipe.Hold hold = new RoutedPipe.Hold();
         boolean done;
 
         Part(int t, int c) {
             this.t = t;
             this.c = c;
-            out = pipes[t][c];
-            WritableByteChannel[] sinks = new WritableByteChannel[parts];
-            for (int p = 0; p < parts; p++) {
-                sinks[p] = out[p].sink();
-            }
             Path file = files.get(t);
             TraceReader r = RouteSplitter.open(chunks[t], file, o, c);
-            split = new RouteSplitter(r, file.toString(), t, route, sinks, 16 << 10, true, c > 0);
+            split = new RouteSplitter(r, file.toString(), t, route, pipes[t][c], true, c > 0);
         }
 
-        /** True while a partition holds more than the capacity unread in thread t's chunks up to this one. */
+        /**
+         * True while a partition holds more than the capacity unread in thread t's chunks up to this one, and then
+         * until it has read them down to the low-water mark.
+         */
         boolean blocked() {
-            if (count[t] == 1) {
-                for (RoutedPipe p : out) {
-                    if (p.full()) {
-                        return true;
-                    }
-                }
-                return false;
+            if (hold.waiting()) {
+                return true;
             }
-            int from;
-            synchronized (room) {
-                from = consumed[t];
+            int from = 0;
+            if (count[t] > 1) {
+                synchronized (room) {
+                    from = consumed[t];
+                }
             }
             for (int p = 0; p < parts; p++) {
+                long read = drains[t][p].read(); // before the bytes held: a read in between only lowers the mark
                 long held = 0;
                 for (int k = from; k <= c; k++) {
                     held += pipes[t][k][p].held();
                 }
                 if (held > cap) {
-                    return true;
+                    hold.start(drains[t][p], read, held, RoutedPipe.Hold.low(cap));
+                    if (hold.waiting()) {
+                        return true;
+                    }
                 }
             }
             return false;

@@ -43,10 +43,11 @@ public final class Replay implements ReplayContext {
     private org.dsmscope.trace.sidecar.SymbolFile symbols;
     private boolean symbolsRead;
     /**
-     * A routed partition: thread t's routed stream, from the router's pipes ({@link #runRouted}) or given ({@link
-     * #runPartition(Plan, int, Analysis, IntFunction)}); else null.
+     * A routed partition: thread t's routed stream, words from the router's pipes ({@link #runRouted}: a {@link
+     * org.dsmscope.trace.WordChannel}) or bytes given ({@link #runPartition(Plan, int, Analysis, IntFunction)}: a
+     * {@code ReadableByteChannel}); else null.
      */
-    private IntFunction<java.nio.channels.ReadableByteChannel> routedSources;
+    private IntFunction<?> routedSources;
     /** This replay runs (or ran last) as a partition of a routed replay ({@link #routed()}). */
     private boolean routedPart;
     /**
@@ -219,8 +220,12 @@ public final class Replay implements ReplayContext {
     private TraceReader openRouted(int t) {
         String name = detailed.files().get(t).toString();
         try {
-            return new TraceReader(routedSources.apply(t), name, TraceReader.Options.defaults()
-                    .bufferBytes(Prescan.REPLAY_BUFFER).routedGaps(true).liveHints(source != null));
+            TraceReader.Options ro = TraceReader.Options.defaults().bufferBytes(Prescan.REPLAY_BUFFER).routedGaps(true)
+                    .liveHints(source != null);
+            Object in = routedSources.apply(t);
+            return in instanceof org.dsmscope.trace.WordChannel
+                    ? new TraceReader((org.dsmscope.trace.WordChannel) in, name, ro)
+                    : new TraceReader((java.nio.channels.ReadableByteChannel) in, name, ro);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(name + ": cannot read: " + e.getMessage(), e);
         }
@@ -528,7 +533,7 @@ public final class Replay implements ReplayContext {
         int n = detailed.size();
         Runnable[] routers;
         // partition k's channel of thread t
-        java.util.function.IntFunction<IntFunction<java.nio.channels.ReadableByteChannel>> channels;
+        java.util.function.IntFunction<IntFunction<org.dsmscope.trace.WordChannel>> channels;
         routingStop.set(false);
         if (live) {
             // a router thread per stream (LiveRouter, LiveIntake)
@@ -538,14 +543,14 @@ public final class Replay implements ReplayContext {
             long cap = routedCapacity(n, parts, 0);
             for (int t = 0; t < n; t++) {
                 for (int p = 0; p < parts; p++) {
-                    pipes[t][p] = new RoutedPipe(cap, room, starving);
+                    pipes[t][p] = new RoutedPipe(room, starving);
                 }
             }
             routers = new Runnable[n];
             for (int t = 0; t < n; t++) {
                 int me = t;
                 routers[t] = () -> LiveRouter.run(route, me, detailed.files().get(me).toString(), source, pipes[me],
-                        room, starving, routingStop);
+                        cap, room, starving, routingStop);
             }
             livePipes = pipes;
             channels = k -> t -> pipes[t][k].source();

@@ -4,26 +4,25 @@ import java.io.IOException;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 import org.dsmscope.trace.BadInputException;
-import org.dsmscope.trace.CallType;
 import org.dsmscope.trace.MemType;
 import org.dsmscope.trace.RecordKind;
 import org.dsmscope.trace.SmaitFormat;
 import org.dsmscope.trace.TraceReader;
 import org.dsmscope.trace.TraceSet;
-import org.dsmscope.trace.TraceWriter;
 
 /**
  * Offline routing of one thread trace (SPEC §4 "Partitioning", replay/README.md "Partitioned replay"): reads the
- * trace once and writes one routed stream per partition, the format a routed partition's reader takes ({@code
- * TraceReader.Options.routedGaps}): SMAIT words with the extended header, every call record, the data accesses
- * {@link Replay.Router} gives the partition, and for each run of accesses it does not need one {@link
- * CallType#ROUTED_GAP} record with their count and bytes, or, for a run of at most {@link Replay.Router#fill()}
- * accesses of one page each, the accesses themselves. A thread with branch, procedure or fetch records ({@link
+ * trace once and writes one routed stream per partition ({@link RoutedWriter}), the format a routed partition's
+ * reader takes ({@code TraceReader.Options.routedGaps}): SMAIT words with the extended header, every call record,
+ * the data accesses {@link Replay.Router} gives the partition, and for each run of accesses it does not need one
+ * gap record ({@link org.dsmscope.trace.RoutedWords}: one word) with their count and bytes, or, for a run of at
+ * most {@link Replay.Router#fill()} accesses of one page each, the accesses themselves. A thread with branch, procedure or fetch records ({@link
  * RouteCheck#stream}: its instruction stream decides clocks and fetches) goes whole to every partition. Before every
- * call record, the first record after one, and the end, a {@link CallType#ROUTED_AT} record gives its byte offset in
- * the trace file, so that a partition's messages name the positions a serial run names. The live router ({@code
- * RecordRouter}) routes each file with one of these into the partitions' pipes; offline, the streams are written
- * where the caller says (a Spark map task's shuffle blocks) and read back later by
+ * call record, the first record after one, and the end, a position record gives its byte offset in the trace file,
+ * so that a partition's messages name the positions a serial run names. The router of a routed run ({@code
+ * RecordRouter}) routes each file with one of these into the partitions' pipes, as blocks of words with run records
+ * before the runs of checked words; offline, the streams are written as bytes where the caller says (a Spark map
+ * task's shuffle blocks) and read back later by
  * {@link Replay#runPartition(Replay.Plan, int, Analysis, java.util.function.IntFunction)}, in another process.
  * The caller drives it a step at a time ({@link #step}), so that what it writes can be shipped as it comes.
  * Nothing is allocated per record.
@@ -49,7 +48,7 @@ public final class RouteSplitter implements AutoCloseable {
     private final int parts;
     private final int thread;
     private final TraceReader r;
-    private final TraceWriter[] w;
+    private final RoutedWriter[] w;
     /** Per partition: index (among this trace's memory records) of the first one it has not been given. */
     private final long[] given;
     /** Per partition: the trace's data bytes before {@link #given}. */
@@ -71,7 +70,7 @@ public final class RouteSplitter implements AutoCloseable {
      * branch, procedure or fetch record is an {@link IllegalStateException}.
      */
     public RouteSplitter(Path file, int thread, Replay.Router route, ReplayOptions o, WritableByteChannel[] out) {
-        this(file, thread, route, o, out, 64 << 10, false);
+        this(Prescan.open(file, o), file.toString(), thread, route, out, false);
     }
 
     /**
@@ -81,26 +80,41 @@ public final class RouteSplitter implements AutoCloseable {
      */
     public RouteSplitter(Replay.Plan plan, Path file, int thread, int chunk, Replay.Router route, ReplayOptions o,
             WritableByteChannel[] out) {
-        this(open(plan.prescan().chunks[thread], file, o, chunk), file.toString(), thread, route, out, 64 << 10,
-                false, chunk > 0);
+        this(open(plan.prescan().chunks[thread], file, o, chunk), file.toString(), thread, route, out, chunk > 0);
     }
 
-    /**
-     * As above, with writers of {@code bufferBytes}; {@code handOff}: every {@link #step} ends by giving each stream
-     * everything read so far (the gap up to there, the writer flushed), as the live router does for its pipes.
-     */
-    RouteSplitter(Path file, int thread, Replay.Router route, ReplayOptions o, WritableByteChannel[] out,
-            int bufferBytes, boolean handOff) {
-        this(Prescan.open(file, o), file.toString(), thread, route, out, bufferBytes, handOff, false);
+    /** Routes what {@code reader} reads into streams of bytes {@code out} ({@link RoutedWriter#bytes}). */
+    private RouteSplitter(TraceReader reader, String name, int thread, Replay.Router route, WritableByteChannel[] out,
+            boolean continuation) {
+        this(reader, name, thread, route, bytes(reader, name, out), false, continuation);
     }
+
+    /** Sinks writing bytes to {@code out}; closes {@code reader} if one cannot be made. */
+    private static RoutedWriter.Sink[] bytes(TraceReader reader, String name, WritableByteChannel[] out) {
+        RoutedWriter.Sink[] s = new RoutedWriter.Sink[out.length];
+        try {
+            for (int p = 0; p < out.length; p++) {
+                s[p] = RoutedWriter.bytes(out[p], name, BYTES);
+            }
+            return s;
+        } catch (IOException e) {
+            Prescan.close(reader);
+            throw new java.io.UncheckedIOException(name + ": cannot route: " + e.getMessage(), e);
+        }
+    }
+
+    /** Write buffer of a stream of bytes, and words of a block. */
+    private static final int BYTES = 64 << 10;
+    /** Words of a block handed to a pipe (16 KiB). */
+    static final int BLOCK_WORDS = 2048;
 
     /**
      * Routes thread {@code thread}'s live stream {@code in} (an on-the-fly replay's, named {@code name}; join hints
      * pass to every partition as calls do) into {@code out}, handing off after every step as the live router does.
      */
     RouteSplitter(java.nio.channels.ReadableByteChannel in, String name, int thread, Replay.Router route,
-            WritableByteChannel[] out, int bufferBytes) {
-        this(liveReader(in, name, bufferBytes), name, thread, route, out, bufferBytes, true, false);
+            RoutedPipe[] out, int bufferBytes) {
+        this(liveReader(in, name, bufferBytes), name, thread, route, out, true, false);
     }
 
     private static TraceReader liveReader(java.nio.channels.ReadableByteChannel in, String name, int bufferBytes) {
@@ -113,11 +127,13 @@ public final class RouteSplitter implements AutoCloseable {
 
     /**
      * Routes what reader {@code reader} (of the file {@code name}, a whole trace or one chunk of it) reads, as above,
-     * with {@code route}'s router for a chunk ({@link Replay.Router#forChunk}); {@code continuation}: the streams
-     * continue those of the chunk before (no header).
+     * with {@code route}'s router for a chunk ({@link Replay.Router#forChunk}), into {@code out}; {@code inProcess}:
+     * the sinks are pipes (blocks of words with run records), and every {@link #step} ends by giving each stream
+     * everything read so far (the gap up to there), as the routers of a routed run do; {@code continuation}: the
+     * streams continue those of the chunk before (no header).
      */
-    RouteSplitter(TraceReader reader, String name, int thread, Replay.Router route, WritableByteChannel[] out,
-            int bufferBytes, boolean handOff, boolean continuation) {
+    RouteSplitter(TraceReader reader, String name, int thread, Replay.Router route, RoutedWriter.Sink[] out,
+            boolean inProcess, boolean continuation) {
         Replay.Router chunk = route.forChunk();
         this.whole = chunk instanceof Planned && ((Planned) chunk).whole[thread];
         this.unplanned = !(chunk instanceof Planned);
@@ -126,7 +142,7 @@ public final class RouteSplitter implements AutoCloseable {
         this.fill = Math.max(0, this.route.fill());
         this.thread = thread;
         this.parts = out.length;
-        this.handOff = handOff;
+        this.handOff = inProcess;
         given = new long[parts];
         bytesBefore = new long[parts];
         runFrom = new int[parts];
@@ -135,22 +151,11 @@ public final class RouteSplitter implements AutoCloseable {
         java.util.Arrays.fill(runFrom, -1);
         java.util.Arrays.fill(pendingAt, -1);
         r = reader;
-        w = new TraceWriter[parts];
-        boolean ok = false;
-        try {
-            for (int p = 0; p < parts; p++) {
-                w[p] = new TraceWriter(out[p], name, TraceWriter.Options.classic().addr64(true)
-                        .continuation(continuation).bufferBytes(bufferBytes));
-                if (handOff) {
-                    w[p].flush();
-                }
-            }
-            ok = true;
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(name + ": cannot route: " + e.getMessage(), e);
-        } finally {
-            if (!ok) {
-                Prescan.close(r);
+        w = new RoutedWriter[parts];
+        for (int p = 0; p < parts; p++) {
+            w[p] = new RoutedWriter(out[p], name, inProcess ? BLOCK_WORDS : BYTES >>> 3, inProcess, continuation);
+            if (inProcess) {
+                w[p].flush();
             }
         }
     }
@@ -297,7 +302,7 @@ public final class RouteSplitter implements AutoCloseable {
                     int p = to[i];
                     gapTo(p, idx, bytes);
                     placed(p);
-                    w[p].copy(r);
+                    w[p].record(r);
                     given[p] = idx + 1;
                     bytesBefore[p] = bytes + Math.max(size, 0);
                 }
@@ -316,7 +321,7 @@ public final class RouteSplitter implements AutoCloseable {
                 for (int p = 0; p < parts; p++) {
                     gapTo(p, idx, bytes);
                     at(p, r.offset());
-                    w[p].copy(r);
+                    w[p].record(r);
                 }
                 afterCall = true;
             } else if (whole) {
@@ -327,7 +332,7 @@ public final class RouteSplitter implements AutoCloseable {
                 }
                 for (int p = 0; p < parts; p++) {
                     placed(p);
-                    w[p].copy(r);
+                    w[p].record(r);
                 }
             } else {
                 throw refused(r.offset());
@@ -410,7 +415,7 @@ public final class RouteSplitter implements AutoCloseable {
     /** Writes a position record: partition p's next record (or its end) is at {@code offset} of the trace file. */
     private void at(int p, long offset) {
         pendingAt[p] = -1;
-        w[p].call(CallType.ROUTED_AT, 0, 0, offset & 0xFFFFFFFFL, offset >>> 32, 0, 0);
+        w[p].at(offset);
     }
 
     /** A run of memory-record words (addresses' high word {@code high}). */
@@ -480,7 +485,7 @@ public final class RouteSplitter implements AutoCloseable {
         if (count > 0) {
             placed(p);
             long gb = b - bytesBefore[p];
-            w[p].call(CallType.ROUTED_GAP, 0, 0, count, gb & 0xFFFFFFFFL, gb >>> 32, 0);
+            w[p].gap(count, gb);
             given[p] = upTo;
             bytesBefore[p] = b;
         }

@@ -1,31 +1,39 @@
 package org.dsmscope.replay;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.ReadableByteChannel;
-import java.nio.channels.WritableByteChannel;
 import java.util.ArrayDeque;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.dsmscope.trace.WordChannel;
 
 /**
- * One thread's records for one partition of a routed replay ({@link RecordRouter}): the router writes whole chunks of
- * SMAIT words ({@link #sink}), the partition's {@code TraceReader} reads them ({@link #source}), blocking until
- * more come. A write never blocks, so a gap or a partition's share is always accepted; the router itself waits
- * while a pipe holds more than {@link #cap} bytes, and only after it has handed every partition its share of what
- * it has read ({@link RecordRouter}). {@link #abort} wakes both sides after a failure. Chunks the partition has
- * read are kept (at most {@value #SPARES}) for the router's next writes, so that routing does not allocate (and
- * the collector does not copy) a new buffer for every chunk of the trace.
+ * One thread's records for one partition of a routed replay ({@link RecordRouter}, {@link LiveRouter}), in process:
+ * the router's {@link RoutedWriter} hands over whole blocks of words ({@link #block}: the array itself, no copy, no
+ * bytes), the partition's {@code TraceReader} reads them ({@link #source}, a {@link WordChannel}), blocking until
+ * more come. A hand-off never blocks, so a gap or a partition's share is always accepted; the router itself waits
+ * for room, and only after it has handed every partition its share of what it has read: while a partition holds
+ * more than the capacity unread, until that partition has drained the pipes it waits on to the low-water mark
+ * ({@link Hold}, {@link Drain}), which wakes the router once instead of at every read. {@link #abort} wakes both
+ * sides after a failure. Drained blocks are kept (at most {@value #SPARES}) and given back to the router for its next
+ * words, so that routing allocates nothing per block and the collector copies nothing.
  */
-final class RoutedPipe {
-    /** Drained chunks kept for reuse. */
+final class RoutedPipe implements RoutedWriter.Sink {
+    /** Drained blocks kept for reuse. */
     static final int SPARES = 4;
-    private final ArrayDeque<ByteBuffer> chunks = new ArrayDeque<>();
-    /** Drained chunks, cleared, for {@link #buffer}. */
-    private final ArrayDeque<ByteBuffer> spare = new ArrayDeque<>(SPARES);
-    private final long cap;
-    /** Notified when this pipe drains to {@link #cap} or less, or empty (the router waiting for room). */
+
+    /** A block of words handed over: {@code n} words, the first {@code at} of them read. */
+    private static final class Block {
+        long[] w;
+        int n;
+        int at;
+    }
+
+    private final ArrayDeque<Block> blocks = new ArrayDeque<>();
+    /** Drained blocks, for {@link #block}. */
+    private final ArrayDeque<Block> spare = new ArrayDeque<>(SPARES);
+    /** Notified when a partition has drained what a waiting router waits for (and when the pipe is wanted). */
     private final Object room;
-    /** Also notify {@link #room} when a read empties the pipe (a chunk's router counts the held bytes of its thread). */
-    private final boolean notifyEmpty;
+    /** What the partition has read of this thread (shared by the pipes of a thread's chunks to one partition). */
+    private final Drain drain;
     private long held;
     private boolean ended;
     private boolean aborted;
@@ -33,34 +41,33 @@ final class RoutedPipe {
      * Partitions waiting on an empty pipe, counted by every pipe of a live routed replay ({@link #wanted}); null:
      * this pipe tells nothing (trace files).
      */
-    private final java.util.concurrent.atomic.AtomicInteger starving;
+    private final AtomicInteger starving;
     /** True while the partition waits for records and none is here (only if {@link #starving} is counted). */
     private volatile boolean wanted;
 
-    RoutedPipe(long cap, Object room) {
-        this(cap, room, null, false);
+    /** A pipe whose router waits on {@code room}, with a drain of its own. */
+    RoutedPipe(Object room) {
+        this(room, new Drain(), null);
+    }
+
+    /** A pipe whose reads count in {@code drain} (the partition's of the thread's chunk pipes). */
+    RoutedPipe(Object room, Drain drain) {
+        this(room, drain, null);
     }
 
     /**
-     * A pipe of {@code cap} bytes whose router waits on {@code room}; {@code starving} (or null): a partition that
-     * finds it empty counts itself there while it waits, is {@link #wanted}, and notifies {@code room} (a live
-     * router reads its stream blocking once every partition waits so, {@link LiveIntake}).
+     * A pipe whose router waits on {@code room}; {@code starving} (or null): a partition that finds it empty counts
+     * itself there while it waits, is {@link #wanted}, and notifies {@code room} (a live router reads its stream
+     * blocking once every partition waits so, {@link LiveIntake}).
      */
-    RoutedPipe(long cap, Object room, java.util.concurrent.atomic.AtomicInteger starving) {
-        this(cap, room, starving, false);
+    RoutedPipe(Object room, AtomicInteger starving) {
+        this(room, new Drain(), starving);
     }
 
-    /** A pipe of capacity {@code cap} whose drains notify {@code room}; {@code notifyEmpty}: also on emptying. */
-    RoutedPipe(long cap, Object room, boolean notifyEmpty) {
-        this(cap, room, null, notifyEmpty);
-    }
-
-    private RoutedPipe(long cap, Object room, java.util.concurrent.atomic.AtomicInteger starving,
-            boolean notifyEmpty) {
-        this.cap = cap;
+    private RoutedPipe(Object room, Drain drain, AtomicInteger starving) {
         this.room = room;
+        this.drain = drain;
         this.starving = starving;
-        this.notifyEmpty = notifyEmpty;
     }
 
     /** True while the partition waits on this pipe, empty (a pipe made to tell its wants; else always false). */
@@ -68,17 +75,17 @@ final class RoutedPipe {
         return wanted;
     }
 
-    /** Bytes held (written, not yet read). */
+    /** Bytes held (8 a word handed over, not yet read). */
     synchronized long held() {
         return held;
     }
 
-    /** True while the pipe holds more than its capacity. */
-    synchronized boolean full() {
-        return held > cap;
+    /** What the partition has read (of this pipe, and of the pipes sharing its drain). */
+    Drain drain() {
+        return drain;
     }
 
-    /** Ends both sides after a failure elsewhere: reads then fail, writes are dropped. */
+    /** Ends both sides after a failure elsewhere: reads then fail, hand-offs are dropped. */
     void abort() {
         synchronized (this) {
             aborted = true;
@@ -90,61 +97,61 @@ final class RoutedPipe {
     }
 
     /**
-     * A buffer for a chunk of {@code n} bytes: a spare one if one holds them and is not over twice as large (so
-     * that the pipe's memory stays within twice the bytes it holds), else a new one.
+     * The router's side: takes the first {@code n} words of {@code words}, appended to the last block if they fit
+     * in it (a small hand-off: so that the blocks held stay full and the pipe's memory within about twice what it
+     * holds), else as a block of their own, the array itself; returns the array to fill next (the same, a drained
+     * one, or a new one).
      */
-    private ByteBuffer buffer(int n) {
-        synchronized (this) {
-            for (int i = spare.size(); i > 0; i--) {
-                ByteBuffer b = spare.poll();
-                if (b.capacity() >= n && b.capacity() <= 2 * n) {
-                    return b;
-                }
-                spare.add(b);
-            }
+    @Override
+    public long[] block(long[] words, int n) {
+        if (n <= 0) {
+            return words;
         }
-        return ByteBuffer.allocate(n);
+        long[] next = null;
+        synchronized (this) {
+            if (aborted) {
+                return words;
+            }
+            Block last = blocks.peekLast();
+            if (last != null && last.w.length - last.n >= n) {
+                System.arraycopy(words, 0, last.w, last.n, n);
+                last.n += n;
+                held += (long) n << 3;
+                satisfied();
+                notifyAll();
+                return words;
+            }
+            Block b = spare.poll();
+            if (b == null) {
+                b = new Block();
+            } else {
+                next = b.w;
+            }
+            b.w = words;
+            b.n = n;
+            b.at = 0;
+            blocks.add(b);
+            held += (long) n << 3;
+            satisfied();
+            notifyAll();
+        }
+        return next != null ? next : new long[words.length];
     }
 
-    /** The router's side. */
-    WritableByteChannel sink() {
-        return new WritableByteChannel() {
-            @Override
-            public int write(ByteBuffer src) {
-                int n = src.remaining();
-                ByteBuffer copy = buffer(n);
-                copy.put(src).flip();
-                synchronized (RoutedPipe.this) {
-                    if (!aborted && n > 0) {
-                        chunks.add(copy);
-                        held += n;
-                        satisfied();
-                        RoutedPipe.this.notifyAll();
-                    }
-                }
-                return n;
-            }
-
-            @Override
-            public boolean isOpen() {
-                return true;
-            }
-
-            @Override
-            public void close() {
-                synchronized (RoutedPipe.this) {
-                    ended = true;
-                    RoutedPipe.this.notifyAll();
-                }
-            }
-        };
+    /** The router's side: the stream has ended. */
+    @Override
+    public void end() {
+        synchronized (this) {
+            ended = true;
+            notifyAll();
+        }
     }
 
     /** Marks the pipe {@link #wanted} if it is empty and wakes the router (outside this pipe's lock: room first). */
     private void tellWant() {
         boolean tell;
         synchronized (this) {
-            tell = chunks.isEmpty() && !ended && !aborted && !wanted;
+            tell = blocks.isEmpty() && !ended && !aborted && !wanted;
             if (tell) {
                 wanted = true;
                 starving.incrementAndGet();
@@ -166,17 +173,16 @@ final class RoutedPipe {
     }
 
     /** The partition's side. */
-    ReadableByteChannel source() {
-        return new ReadableByteChannel() {
+    WordChannel source() {
+        return new WordChannel() {
             @Override
-            public int read(ByteBuffer dst) throws IOException {
+            public int read(long[] dst, int off, int max) throws IOException {
                 if (starving != null) {
                     tellWant();
                 }
                 int n = 0;
-                boolean drained;
                 synchronized (RoutedPipe.this) {
-                    while (chunks.isEmpty() && !ended && !aborted) {
+                    while (blocks.isEmpty() && !ended && !aborted) {
                         try {
                             RoutedPipe.this.wait();
                         } catch (InterruptedException e) {
@@ -188,45 +194,106 @@ final class RoutedPipe {
                         throw new IOException("the routed replay stopped (another part failed)");
                     }
                     satisfied();
-                    if (chunks.isEmpty()) {
+                    if (blocks.isEmpty()) {
                         return -1;
                     }
-                    boolean wasFull = held > cap;
-                    while (dst.hasRemaining() && !chunks.isEmpty()) {
-                        ByteBuffer head = chunks.peek();
-                        int k = Math.min(head.remaining(), dst.remaining());
-                        int lim = head.limit();
-                        head.limit(head.position() + k);
-                        dst.put(head);
-                        head.limit(lim);
+                    while (n < max && !blocks.isEmpty()) {
+                        Block b = blocks.peek();
+                        int k = Math.min(b.n - b.at, max - n);
+                        System.arraycopy(b.w, b.at, dst, off + n, k);
+                        b.at += k;
                         n += k;
-                        if (!head.hasRemaining()) {
-                            chunks.poll();
+                        if (b.at == b.n) {
+                            blocks.poll();
                             if (spare.size() < SPARES) {
-                                spare.add(head.clear());
+                                spare.add(b);
                             }
                         }
                     }
-                    held -= n;
-                    drained = wasFull && held <= cap || notifyEmpty && held == 0;
+                    held -= (long) n << 3;
                 }
-                if (drained) {
-                    synchronized (room) {
-                        room.notifyAll();
-                    }
-                }
+                drain.read((long) n << 3, room);
                 return n;
             }
+        };
+    }
 
-            @Override
-            public boolean isOpen() {
+    /**
+     * Bytes a partition has read of one thread's pipes (of all its chunks), and the count at which a router waiting
+     * for it is to be woken ({@link Hold}): the partition notifies {@code room} once when its reads reach it, not at
+     * every read.
+     */
+    static final class Drain {
+        private long read;
+        private long wakeAt = Long.MAX_VALUE;
+
+        /** The partition has read {@code bytes} more; wakes the routers waiting on {@code room} if one waits for it. */
+        void read(long bytes, Object room) {
+            boolean wake;
+            synchronized (this) {
+                read += bytes;
+                wake = read >= wakeAt;
+                if (wake) {
+                    wakeAt = Long.MAX_VALUE;
+                }
+            }
+            if (wake) {
+                synchronized (room) {
+                    room.notifyAll();
+                }
+            }
+        }
+
+        /** Bytes read so far. */
+        synchronized long read() {
+            return read;
+        }
+
+        /** True while fewer than {@code until} bytes are read; then a read that reaches it wakes the routers. */
+        synchronized boolean before(long until) {
+            if (read >= until) {
+                return false;
+            }
+            wakeAt = Math.min(wakeAt, until);
+            return true;
+        }
+    }
+
+    /**
+     * A router's wait for room (module README "Back-pressure without deadlock"): a chunk (or a live stream) stops
+     * when a partition holds more than the capacity unread in its pipes before what the router routes next, and goes
+     * on once that partition has read down to the low-water mark, half the capacity; the partition's read that gets
+     * there wakes the router ({@link Drain}). Since the partition still holds unread records of the thread while the
+     * router waits, it is behind the router's next records, as with a wait for the capacity alone: no deadlock.
+     */
+    static final class Hold {
+        private Drain drain;
+        private long until;
+
+        /** The low-water mark of a capacity. */
+        static long low(long cap) {
+            return cap / 2;
+        }
+
+        /**
+         * Waits (from now on, until {@link #waiting} says otherwise) for the partition of {@code drain}, which had
+         * read {@code read} bytes when it held {@code held} (taken after {@code read}), to hold at most {@code low}.
+         */
+        void start(Drain drain, long read, long held, long low) {
+            this.drain = drain;
+            this.until = read + held - low;
+        }
+
+        /** True while the partition waited for has not read down to the low-water mark (its read then wakes us). */
+        boolean waiting() {
+            if (drain == null) {
+                return false;
+            }
+            if (drain.before(until)) {
                 return true;
             }
-
-            @Override
-            public void close() {
-                // the reader is done; the router may still hand over records, which are dropped with the pipe
-            }
-        };
+            drain = null;
+            return false;
+        }
     }
 }

@@ -14,7 +14,8 @@ import java.nio.file.Path;
  * order, of one type). Compression (zstd or LZ4 frames) and the byte order are detected when the file opens.
  * Simple records are copied in chunks of at most 64 KiB into a {@code long[]} (first field in the high half,
  * whatever the file's byte order; see {@link WordStream}, the stream layer this cursor decodes, and
- * {@link WordSource}: uncompressed files straight from a memory mapping, others through a direct read buffer), so
+ * {@link WordSource}: uncompressed files straight from a memory mapping, others through a direct read buffer, words
+ * handed over in process ({@link WordChannel}, a routed replay's pipes, {@link RoutedStream}) as they come), so
  * files larger than memory stream through. Each chunk is checked in one tight loop up to its first record that is
  * not a memory, branch, procedure or fetch record; the hot path of {@link #next()} is then one array load and a
  * lookup by the top byte, allocating nothing. Not thread-safe.
@@ -24,7 +25,7 @@ import java.nio.file.Path;
  * {@link Options#skipBadRecords(boolean)} it instead skips the bad simple records and counts them in
  * {@link #skipped()}.
  */
-public final class TraceReader extends WordStream implements AutoCloseable {
+public final class TraceReader extends RoutedStream implements AutoCloseable {
 
     /** How a file is read. */
     public static final class Options {
@@ -57,9 +58,9 @@ public final class TraceReader extends WordStream implements AutoCloseable {
         }
 
         /**
-         * Accept the gap record {@link CallType#ROUTED_GAP} and take in the position records {@link
-         * CallType#ROUTED_AT} (only the readers of a routed partitioned replay's streams; in files they are unknown
-         * call types).
+         * Accept the gap records ({@link CallType#ROUTED_GAP}, {@link RoutedWords#TAG_GAP}) and take in the position
+         * and run records ({@link CallType#ROUTED_AT}, {@link RoutedWords}): only the readers of a routed partitioned
+         * replay's streams; in files they are unknown call types and tags.
          */
         public Options routedGaps(boolean g) {
             this.routedGaps = g;
@@ -87,9 +88,7 @@ public final class TraceReader extends WordStream implements AutoCloseable {
         }
     }
 
-    private final boolean skipBad;
     private final boolean liveHints;
-    private final boolean routedGaps;
     /** The first record was a start_trace call ({@link #verifiable}). */
     private boolean startTraceFirst;
     /** The end record the header promised ({@link #endPromised}) was read. */
@@ -111,15 +110,6 @@ public final class TraceReader extends WordStream implements AutoCloseable {
     private int okEnd;
     /** Bits 63..32 of addresses (set by address-high records), already shifted into place. */
     private long addrHi;
-    private long skipped;
-    /**
-     * Routed streams ({@link Options#routedGaps}): the trace file's byte offset that the last {@link
-     * CallType#ROUTED_AT} record gave for the record after it, or -1; {@link #records()} when it was read.
-     */
-    private long routedAt = -1;
-    private long routedAtRecords;
-    /** Where the first skipped record was and what was wrong with it ("byte offset N: what"), or null. */
-    private String firstSkipped;
 
     // The current record.
     /** Value of {@link #cur} at the end of the file (and before the first record): a first field no record has. */
@@ -129,15 +119,27 @@ public final class TraceReader extends WordStream implements AutoCloseable {
      * field (a call record keeps its part-0 tag, the end of the file {@link #EOF_WORD}).
      */
     private long cur = EOF_WORD;
-    private int callType;
-    private final int[] callWords = new int[SmaitFormat.CALL_PARTS];
 
     /** Reads from {@code in}; {@code name} names the file in messages. */
     public TraceReader(ReadableByteChannel raw, String name, Options o) throws IOException {
         super(raw, name, o);
-        this.skipBad = o.skipBad;
         this.liveHints = o.liveHints;
-        this.routedGaps = o.routedGaps;
+        start(o);
+    }
+
+    /**
+     * Reads the words handed over in process by {@code in} (a routed replay's pipe: with {@link
+     * Options#routedGaps}, its run records spare the reader the check of their words); {@code name} names the trace
+     * file in messages.
+     */
+    public TraceReader(WordChannel in, String name, Options o) throws IOException {
+        super(in, name, o);
+        this.liveHints = o.liveHints;
+        start(o);
+    }
+
+    /** Reads the first chunk (whole for a headerless stream), then settles the byte order and reads the header. */
+    private void start(Options o) {
         fillOrFail();
         int first = avail > 0 ? (int) (words[0] >>> 32) : 0;
         if (first != SmaitFormat.HEADER_MAGIC && first != Integer.reverseBytes(SmaitFormat.HEADER_MAGIC)) {
@@ -236,9 +238,7 @@ public final class TraceReader extends WordStream implements AutoCloseable {
     private TraceReader(java.nio.channels.FileChannel ch, String name, Options o, Mark from, long to)
             throws IOException {
         super(ch, name, o, from, to);
-        this.skipBad = o.skipBad;
         this.liveHints = o.liveHints;
-        this.routedGaps = o.routedGaps;
         this.addrHi = from.addressHigh;
         fillOrFail();
     }
@@ -305,7 +305,11 @@ public final class TraceReader extends WordStream implements AutoCloseable {
     private int checked() {
         int i = wi;
         if (okEnd <= i) {
-            okEnd = scan(i);
+            if (routedGaps) {
+                i = takeIn(i, addrHi != TOP_HIGH && !endSeen); // the run a run record announces comes in this call
+            }
+            int t = trustedTo(i);
+            okEnd = t > i ? t : scan(i);
         }
         return okEnd - i;
     }
@@ -356,8 +360,8 @@ public final class TraceReader extends WordStream implements AutoCloseable {
      * to take after looking ahead in several readers (the replay's lockstep rounds). Allocates nothing.
      */
     public int peekRun(int max) {
-        runStart = wi;
         int n = Math.max(Math.min(max, checked()), 0);
+        runStart = wi;
         peeked = n;
         return n;
     }
@@ -481,6 +485,20 @@ public final class TraceReader extends WordStream implements AutoCloseable {
                         continue;
                     }
                     break;
+                case 3:
+                    if (routedGaps) {
+                        int r = routedWord(f1, f2, addrHi != TOP_HIGH && !endSeen);
+                        if (r > 0) {
+                            cur = (long) SmaitFormat.callTag(CallType.ROUTED_GAP, 0) << 32;
+                            return RecordKind.CALL;
+                        }
+                        if (r == 0) {
+                            continue;
+                        }
+                        bad(1, String.format("bad routed record %08x %08x", f1, f2));
+                        continue;
+                    }
+                    break;
                 case 4:
                 case 8:
                 case 0xC:
@@ -516,26 +534,13 @@ public final class TraceReader extends WordStream implements AutoCloseable {
                 }
                 // skipping: the records decoded so far are kept, the rest of the stream is one skipped record
                 // (a trace whose collection was killed mid-write still gives what it holds)
-                if (skipped++ == 0) {
-                    firstSkipped = "byte offset " + (base + ((long) avail << 3)) + ": " + what
-                            + " (the rest of the file skipped)";
-                }
+                noteSkipped(base + ((long) avail << 3), what + " (the rest of the file skipped)");
                 eofSeen = true;
                 tail = 0;
                 return;
             }
             throw new UncheckedIOException(name + ": cannot read: " + e.getMessage(), e);
         }
-    }
-
-    private String unknownTagMessage(int f1) {
-        if (f1 == SmaitFormat.HEADER_MAGIC) {
-            return "extended-format header in the middle of a file";
-        }
-        if ((f1 >>> 28) == 1 && !extended) {
-            return String.format("unknown record tag %08x (an extension record in a headerless classic file)", f1);
-        }
-        return String.format("unknown record tag %08x", f1);
     }
 
     /**
@@ -678,43 +683,20 @@ public final class TraceReader extends WordStream implements AutoCloseable {
         }
         if (t == CallType.ROUTED_AT) {
             // where the next record is in the trace file: taken in, not returned (offset() answers with it)
-            routedAt = CallType.wide(callWords[2] & 0xFFFFFFFFL, callWords[3] & 0xFFFFFFFFL);
             wi += SmaitFormat.CALL_PARTS;
             nonRecordBytes += SmaitFormat.CALL_BYTES;
-            routedAtRecords = records();
+            position(CallType.wide(callWords[2] & 0xFFFFFFFFL, callWords[3] & 0xFFFFFFFFL));
             return false;
         }
         if (t == CallType.START_TRACE && !startTraceFirst && records() == 0) {
             startTraceFirst = true;
         }
         callType = t;
+        compactCall = false;
         cur = (long) SmaitFormat.callTag(t, 0) << 32;
         wi += SmaitFormat.CALL_PARTS;
         nonRecordBytes += SmaitFormat.CALL_BYTES - SmaitFormat.SIMPLE;
         return true;
-    }
-
-    /** Reports a bad record of {@code n} simple records at the current position: throw, or skip and count. */
-    private void bad(int n, String what) {
-        if (!skipBad) {
-            throw new TraceFormatException(name, pos(), what);
-        }
-        noteSkipped(what);
-        int k = Math.min(Math.max(n, 1), avail - wi);
-        wi += k;
-        nonRecordBytes += (long) k << 3;
-    }
-
-    /** As {@link #bad}, at the end of the stream: also skips the trailing bytes. */
-    private void badTail(int n, String what) {
-        if (!skipBad) {
-            throw new TraceFormatException(name, pos(), what);
-        }
-        noteSkipped(what);
-        int left = tail - tailDone;
-        wi += n;
-        tailDone += left;
-        nonRecordBytes += ((long) n << 3) + left;
     }
 
     // ---- accessors of the current record ----
@@ -739,10 +721,20 @@ public final class TraceReader extends WordStream implements AutoCloseable {
     public long offset() {
         long end = pos();
         int k = kind();
-        if (routedAt >= 0 && records() == routedAtRecords + (k == RecordKind.EOF ? 0 : 1)) {
-            return routedAt; // a routed stream's record (or end) placed by a ROUTED_AT record: the trace file's
+        long at = placed(k);
+        if (at >= 0) {
+            return at; // a routed stream's record (or end) placed by a position record: the trace file's
         }
-        return k == RecordKind.EOF ? end : end - (k == RecordKind.CALL ? SmaitFormat.CALL_BYTES : SmaitFormat.SIMPLE);
+        return k == RecordKind.EOF ? end : end - (k == RecordKind.CALL && !compactCall ? SmaitFormat.CALL_BYTES
+                : SmaitFormat.SIMPLE);
+    }
+
+    /**
+     * The current simple record as read, first field in bits 63..32 (a memory, branch, procedure or fetch record's
+     * word as {@link #nextRun} returns words; a call record's part-0 tag in the high half).
+     */
+    public long word() {
+        return cur;
     }
 
     /** Memory record: the type field (size code 0 for wide records; use {@link #size()}). */
@@ -791,61 +783,7 @@ public final class TraceReader extends WordStream implements AutoCloseable {
         return address();
     }
 
-    /** Call record: call type ({@link CallType}). */
-    public int callType() {
-        return callType;
-    }
-
-    /** Call record: start time field (µs, unsigned 32 bits). */
-    public long startTime() {
-        return callWords[0] & 0xFFFFFFFFL;
-    }
-
-    /** Call record: end time field (µs, unsigned 32 bits). */
-    public long endTime() {
-        return callWords[1] & 0xFFFFFFFFL;
-    }
-
-    /** Call record: argument {@code i} (1&ndash;4), unsigned 32 bits. */
-    public long arg(int i) {
-        return callWords[1 + i] & 0xFFFFFFFFL;
-    }
-
     // ---- about the file ----
-
-    /** The file's name as given. */
-    public String name() {
-        return name;
-    }
-
-    /** Byte order in use. */
-    public ByteOrder order() {
-        return order;
-    }
-
-    /** True if the file has the extended header. */
-    public boolean extended() {
-        return extended;
-    }
-
-    /** True if the header allows 64-bit addresses. */
-    public boolean addr64() {
-        return addr64;
-    }
-
-    /** Flags of the extended header ({@link SmaitFormat#FLAG_ADDR64}); 0 for a classic file. */
-    public int headerFlags() {
-        return headerFlags;
-    }
-
-    /**
-     * True if the header promises an end record ({@link SmaitFormat#FLAG_END}): reading to the end checks that the
-     * file is complete. A file without (classic SMAIT, older extended files) cannot be verified complete by its
-     * format.
-     */
-    public boolean endPromised() {
-        return endPromised;
-    }
 
     /**
      * True if the file can be verified complete: its header promises an end record ({@link #endPromised}), or its
@@ -853,47 +791,6 @@ public final class TraceReader extends WordStream implements AutoCloseable {
      */
     public boolean verifiable() {
         return endPromised || startTraceFirst;
-    }
-
-    /** Codec the file was compressed with. */
-    public Codec codec() {
-        return codec;
-    }
-
-    /** Counts a skipped record; the first one's position and reason are kept for {@link #firstSkipped()}. */
-    private void noteSkipped(String what) {
-        if (skipped++ == 0) {
-            firstSkipped = "byte offset " + pos() + ": " + what;
-        }
-    }
-
-    /** Where the first skipped bad record was and what was wrong ("byte offset N: what"); null if none was. */
-    public String firstSkipped() {
-        return firstSkipped;
-    }
-
-    /**
-     * The line telling a user that bad records of this file were skipped: "FILE: skipped N bad record(s), the first
-     * at byte offset M: what"; null if none was.
-     */
-    public String skippedSummary() {
-        return skipped == 0 ? null : name + ": skipped " + skipped + " bad record" + (skipped == 1 ? "" : "s")
-                + ", the first at " + firstSkipped;
-    }
-
-    /** Bad records skipped so far (only with skipping on). */
-    public long skipped() {
-        return skipped;
-    }
-
-    /** Byte offset of the next record in the uncompressed stream (after the record read last). */
-    public long position() {
-        return pos();
-    }
-
-    /** Records returned so far (a call record counts once). */
-    public long records() {
-        return (pos() - nonRecordBytes) / SmaitFormat.SIMPLE;
     }
 
     @Override

@@ -268,6 +268,25 @@ public final class TraceWriter implements AutoCloseable {
     }
 
     /**
+     * Writes {@code n} simple-record words from {@code src} at {@code off} as they are (first field in bits 63..32;
+     * for producers that encode their own records, such as a routed replay's streams): one bulk copy. The caller
+     * keeps the format valid.
+     */
+    public void raw(long[] src, int off, int n) {
+        int i = off;
+        int end = off + n;
+        while (i < end) {
+            if (count == words.length) {
+                stage();
+            }
+            int k = Math.min(end - i, words.length - count);
+            System.arraycopy(src, i, words, count, k);
+            count += k;
+            i += k;
+        }
+    }
+
+    /**
      * Writes {@code n} simple-record words from {@code src} at {@code off} (first field in bits 63..32, as
      * {@link TraceReader#nextRun} and {@link TraceReader#nextBatch} return them) whose addresses have the high word
      * {@code addressHigh} (bits 63..32, in place, as {@link TraceReader#addressHigh()} gives them); an address-high
@@ -282,17 +301,7 @@ public final class TraceWriter implements AutoCloseable {
         if (addressHigh >>> 32 != addrHi) {
             low(addressHigh | (src[off] & 0xFFFFFFFFL)); // an error names the first word's address
         }
-        int i = off;
-        int end = off + n;
-        while (i < end) {
-            if (count == words.length) {
-                stage();
-            }
-            int k = Math.min(end - i, words.length - count);
-            System.arraycopy(src, i, words, count, k);
-            count += k;
-            i += k;
-        }
+        raw(src, off, n);
     }
 
     private int low(long address) {

@@ -113,6 +113,30 @@ abstract class WordSource implements AutoCloseable {
         }
     }
 
+    /** Words handed over in process ({@link WordChannel}), first field high already: copied as they come. */
+    static final class Words extends WordSource {
+        private final WordChannel in;
+
+        Words(WordChannel in) {
+            this.in = in;
+        }
+
+        @Override
+        int read(long[] dst, int off, int max) throws IOException {
+            return Math.max(0, in.read(dst, off, max));
+        }
+
+        @Override
+        int tail() {
+            return 0;
+        }
+
+        @Override
+        public void close() throws IOException {
+            in.close();
+        }
+    }
+
     /** Maps an uncompressed file window by window (read-only) and copies words from the mapping. */
     static final class Mapped extends WordSource {
         private final FileChannel ch;

@@ -11,8 +11,10 @@ import java.nio.channels.ReadableByteChannel;
  * stream as chunks of simple-record words. It detects the codec from the first bytes and opens the stream's
  * {@link WordSource} (uncompressed files mapped, the others read through a buffer), sizes the chunk (no larger than
  * a small file), refills it, reads the extended header and settles the byte order, and keeps the stream's
- * positions and its trailing bytes. {@link TraceReader} decodes and checks the records of the chunk; its hot path
- * reads these fields as its own (one object: no indirection). Not thread-safe.
+ * positions and its trailing bytes, the header's properties, and the bad records skipped (a reader made with {@link
+ * TraceReader.Options#skipBadRecords}). {@link RoutedStream} adds a routed stream's records, {@link TraceReader}
+ * decodes and checks the records of the chunk; its hot path reads these fields as its own (one object: no
+ * indirection). Not thread-safe.
  */
 abstract class WordStream {
     /**
@@ -55,10 +57,16 @@ abstract class WordStream {
     int avail;
     /** Bytes of the stream consumed that are not one simple record per record (header, call parts 2-6, skips). */
     long nonRecordBytes;
+    /** Skip bad records instead of failing ({@link TraceReader.Options#skipBadRecords}). */
+    final boolean skipBad;
+    private long skipped;
+    /** Where the first skipped record was and what was wrong with it ("byte offset N: what"), or null. */
+    private String firstSkipped;
 
     /** Opens the stream of {@code raw}; {@code name} names the file in messages. Reads no word yet. */
     WordStream(ReadableByteChannel raw, String name, TraceReader.Options o) throws IOException {
         this.name = name;
+        this.skipBad = o.skipBad;
         ByteBuffer head = ByteBuffer.allocate(8);
         while (head.hasRemaining() && raw.read(head) >= 0) {
             // fill up to 8 bytes
@@ -96,6 +104,7 @@ abstract class WordStream {
      */
     WordStream(FileChannel fc, String name, TraceReader.Options o, TraceReader.Mark from, long to) throws IOException {
         this.name = name;
+        this.skipBad = o.skipBad;
         this.codec = Codec.NONE;
         long span = to - from.offset;
         int chunk = (int) Math.min(Math.min(o.bufferBytes >>> 3, CHUNK_WORDS), Math.max(MIN_CHUNK_WORDS,
@@ -116,6 +125,18 @@ abstract class WordStream {
         // the end record is the file's last: only a range up to the file's end holds it
         endPromised = (headerFlags & SmaitFormat.FLAG_END) != 0 && to >= fc.size();
         nonRecordBytes = from.offset - from.records * SmaitFormat.SIMPLE;
+    }
+
+    /**
+     * Opens a stream of words handed over in process ({@link WordChannel}): no codec, no byte order to settle (the
+     * words come first field high), a chunk of the reader's buffer size. Reads no word yet.
+     */
+    WordStream(WordChannel in, String name, TraceReader.Options o) {
+        this.name = name;
+        this.skipBad = o.skipBad;
+        this.codec = Codec.NONE;
+        this.words = new long[Math.max(SmaitFormat.CALL_PARTS, Math.min(o.bufferBytes >>> 3, CHUNK_WORDS))];
+        this.src = new WordSource.Words(in);
     }
 
     /** Moves the unread words to the front and reads at least one more word unless the stream has ended. */
@@ -176,5 +197,123 @@ abstract class WordStream {
     /** Stream offset of the next word. */
     final long pos() {
         return base + ((long) wi << 3) + tailDone;
+    }
+
+    // ---- about the file ----
+
+    /** The file's name as given. */
+    public String name() {
+        return name;
+    }
+
+    /** Byte order in use. */
+    public ByteOrder order() {
+        return order;
+    }
+
+    /** True if the file has the extended header. */
+    public boolean extended() {
+        return extended;
+    }
+
+    /** True if the header allows 64-bit addresses. */
+    public boolean addr64() {
+        return addr64;
+    }
+
+    /** Flags of the extended header ({@link SmaitFormat#FLAG_ADDR64}); 0 for a classic file. */
+    public int headerFlags() {
+        return headerFlags;
+    }
+
+    /**
+     * True if the header promises an end record ({@link SmaitFormat#FLAG_END}): reading to the end checks that the
+     * file is complete. A file without (classic SMAIT, older extended files) cannot be verified complete by its
+     * format.
+     */
+    public boolean endPromised() {
+        return endPromised;
+    }
+
+    /** Codec the file was compressed with. */
+    public Codec codec() {
+        return codec;
+    }
+
+    /** Byte offset of the next record in the uncompressed stream (after the record read last). */
+    public long position() {
+        return pos();
+    }
+
+    /** Records returned so far (a call record counts once). */
+    public long records() {
+        return (pos() - nonRecordBytes) / SmaitFormat.SIMPLE;
+    }
+
+    // ---- bad records ----
+
+    /** Reports a bad record of {@code n} simple records at the current position: throw, or skip and count. */
+    final void bad(int n, String what) {
+        if (!skipBad) {
+            throw new TraceFormatException(name, pos(), what);
+        }
+        noteSkipped(what);
+        int k = Math.min(Math.max(n, 1), avail - wi);
+        wi += k;
+        nonRecordBytes += (long) k << 3;
+    }
+
+    /** As {@link #bad}, at the end of the stream: also skips the trailing bytes. */
+    final void badTail(int n, String what) {
+        if (!skipBad) {
+            throw new TraceFormatException(name, pos(), what);
+        }
+        noteSkipped(what);
+        int left = tail - tailDone;
+        wi += n;
+        tailDone += left;
+        nonRecordBytes += ((long) n << 3) + left;
+    }
+
+    /** What an unknown record tag {@code f1} is, for its message. */
+    final String unknownTagMessage(int f1) {
+        if (f1 == SmaitFormat.HEADER_MAGIC) {
+            return "extended-format header in the middle of a file";
+        }
+        if ((f1 >>> 28) == 1 && !extended) {
+            return String.format("unknown record tag %08x (an extension record in a headerless classic file)", f1);
+        }
+        return String.format("unknown record tag %08x", f1);
+    }
+
+    /** Counts a skipped record; the first one's position and reason are kept for {@link #firstSkipped()}. */
+    final void noteSkipped(String what) {
+        noteSkipped(pos(), what);
+    }
+
+    /** As {@link #noteSkipped(String)}, for a record at stream offset {@code at}. */
+    final void noteSkipped(long at, String what) {
+        if (skipped++ == 0) {
+            firstSkipped = "byte offset " + at + ": " + what;
+        }
+    }
+
+    /** Where the first skipped bad record was and what was wrong ("byte offset N: what"); null if none was. */
+    public String firstSkipped() {
+        return firstSkipped;
+    }
+
+    /**
+     * The line telling a user that bad records of this file were skipped: "FILE: skipped N bad record(s), the first
+     * at byte offset M: what"; null if none was.
+     */
+    public String skippedSummary() {
+        return skipped == 0 ? null : name + ": skipped " + skipped + " bad record" + (skipped == 1 ? "" : "s")
+                + ", the first at " + firstSkipped;
+    }
+
+    /** Bad records skipped so far (only with skipping on). */
+    public long skipped() {
+        return skipped;
     }
 }
