@@ -64,9 +64,8 @@ final class CacheArray {
 
     /**
      * The sets a partition holds (cdat/README.md "Partitions"): a set's index mod {@code dealt} ({@link
-     * Cdat#partitionSets}, a power of two dividing every cache's sets) belongs to one of {@code parts} partitions
-     * ({@link Cdat#partitionOfSet}); a partition keeps the sets of its indexes, packed block by block of {@code
-     * dealt} sets.
+     * Cdat#partitionSets}, a power of two dividing every cache's sets) is dealt round-robin to {@code parts}
+     * partitions; a partition keeps the sets of its indexes, packed block by block of {@code dealt} sets.
      */
     static final class Deal {
         private final int shift;
@@ -83,7 +82,7 @@ final class CacheArray {
             int n = 0;
             for (int i = 0; i < dealt; i++) {
                 // an index of another partition: far below 0, so a way computed from it is out of the arrays
-                slot[i] = Cdat.partitionOfSet(i, dealt, parts) == part ? n++ : Integer.MIN_VALUE / 2;
+                slot[i] = i % parts == part ? n++ : Integer.MIN_VALUE / 2;
             }
             perBlock = n;
         }

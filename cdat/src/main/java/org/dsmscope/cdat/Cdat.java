@@ -30,9 +30,8 @@ import org.dsmscope.trace.memory.MemoryUsageFile;
  * configurations) can be fed by one replay.
  *
  * <p>In a partitioned replay (SPEC §4 "Partitioning", {@link ReplayContext#partition}) partition k of N simulates
- * only the lines whose set index in the configuration's caches ({@link #partitionSets}) lies in the k-th of N equal
- * ranges of the indexes ({@link #partitionOfSet}): every cache set, directory entry and interconnect cache set lives
- * in one partition. Each partition still notes
+ * only the lines whose set index in the configuration's caches, dealt round-robin ({@link #partitionSets}), is k mod
+ * N: every cache set, directory entry and interconnect cache set lives in one partition. Each partition still notes
  * the page of every other line it is given where placement depends on the first reference (1Touch, Oracle, {@code
  * -HPUX}), so pages get the serial run's homes; partition 0 alone counts the processors' times. A routed partition
  * ({@link CdatRouter}) is given its own lines and at least each thread's first reference to each such page, and
@@ -131,8 +130,8 @@ public final class Cdat implements Analysis {
             int sets = partitionSets(cfg);
             partSetMask = sets - 1L;
             mySets = new boolean[sets];
-            for (int i = 0; i < sets; i++) {
-                mySets[i] = partitionOfSet(i, sets, parts) == part;
+            for (int i = part; i < sets; i += parts) {
+                mySets[i] = true;
             }
             notePages = m.placement.dependsOnFirstTouch();
             pageOfLine = Integer.numberOfTrailingZeros(cfg.pageSize) - lineShift;
@@ -451,17 +450,6 @@ public final class Cdat implements Analysis {
 
     /** At most this many set indexes are dealt (a power of two, so it divides every larger cache's sets). */
     static final int MAX_PARTITION_SETS = 1 << 16;
-
-    /**
-     * The partition of {@code parts} that simulates set index {@code set} of the {@code sets} dealt ({@link
-     * #partitionSets}, a power of two): the indexes are cut into {@code parts} ranges of consecutive indexes, equal
-     * to one index ({@code set * parts / sets}), so that a run of consecutive lines stays in one partition for
-     * {@code sets / parts} lines and a partition's routed stream has few gaps; with more partitions than sets, set
-     * index i goes to partition i.
-     */
-    public static int partitionOfSet(int set, int sets, int parts) {
-        return parts > sets ? set : (int) ((long) set * parts / sets);
-    }
 
     /**
      * Merges the partitions of one configuration's partitioned run ({@link ReplayContext#partitions}), in partition

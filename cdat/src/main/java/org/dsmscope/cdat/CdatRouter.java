@@ -11,9 +11,7 @@ import org.dsmscope.replay.ReplayContext;
 /**
  * Which partitions of a routed CDAT run ({@code Replay.runRouted}, SPEC §4 "Partitioning", seed 000 §5; module
  * README "Partitions") need a data access. Partition k simulates, in every configuration, the lines whose set index
- * among {@link Cdat#partitionSets} lies in the k-th of N ranges of consecutive indexes ({@link
- * Cdat#partitionOfSet}), so a run of consecutive lines goes to one partition and the others get one gap for it; an
- * access goes to the partition of each line it touches in each
+ * among {@link Cdat#partitionSets} is k mod N, so an access goes to the partition of each line it touches in each
  * configuration (a zero-byte access touches the line of its address, as {@link Cdat} counts it), and, so that what
  * is not per set stays the serial run's, to every partition when:
  * <ul>
@@ -40,10 +38,11 @@ public final class CdatRouter implements Replay.Router {
     private static final int RECENT = 256;
 
     private final int parts;
-    /** Per configuration: log2 of its line size, its dealt set indexes - 1 and log2 of their number. */
+    /** parts - 1 if parts is a power of two (a set index's partition is then its low bits), else -1. */
+    private final int partMask;
+    /** Per configuration: log2 of its line size, and its dealt set indexes - 1. */
     private final int[] lineShift;
     private final long[] setMask;
-    private final int[] setShift;
     /** log2 of the smallest line of a configuration with traffic traces, or -1 if none writes any. */
     private final int crossShift;
     /** log2 of the smallest page whose placement can depend on the first reference, or -1 if none can. */
@@ -67,10 +66,10 @@ public final class CdatRouter implements Replay.Router {
             throw new IllegalArgumentException("partitions: " + parts);
         }
         this.parts = parts;
+        this.partMask = Integer.bitCount(parts) == 1 ? parts - 1 : -1;
         int n = cfgs.size();
         lineShift = new int[n];
         setMask = new long[n];
-        setShift = new int[n];
         int cross = Integer.MAX_VALUE;
         int touch = Integer.MAX_VALUE;
         boolean any = false;
@@ -78,7 +77,6 @@ public final class CdatRouter implements Replay.Router {
             CdatConfig cfg = cfgs.get(c);
             lineShift[c] = Integer.numberOfTrailingZeros(cfg.lineSize);
             setMask[c] = Cdat.partitionSets(cfg) - 1L;
-            setShift[c] = Integer.numberOfTrailingZeros(Cdat.partitionSets(cfg));
             if (cfg.detailedTrace || cfg.generalTrace) {
                 cross = Math.min(cross, lineShift[c]);
             }
@@ -97,9 +95,9 @@ public final class CdatRouter implements Replay.Router {
     /** A router of the same decisions with no page noted yet (for one chunk). */
     private CdatRouter(CdatRouter r) {
         parts = r.parts;
+        partMask = r.partMask;
         lineShift = r.lineShift;
         setMask = r.setMask;
-        setShift = r.setShift;
         crossShift = r.crossShift;
         touchShift = r.touchShift;
         touchAny = r.touchAny;
@@ -142,13 +140,10 @@ public final class CdatRouter implements Replay.Router {
         return n;
     }
 
-    /**
-     * The partition that simulates line {@code ln} of configuration {@code c}: {@link Cdat#partitionOfSet} of its
-     * set index, a multiply and a shift (the dealt indexes are a power of two).
-     */
+    /** The partition that simulates line {@code ln} of configuration {@code c} (as {@link Cdat} deals them). */
     private int owner(long ln, int c) {
-        long set = ln & setMask[c];
-        return parts > setMask[c] ? (int) set : (int) (set * parts >>> setShift[c]);
+        int set = (int) (ln & setMask[c]);
+        return partMask >= 0 ? set & partMask : set % parts;
     }
 
     private int all(int[] to) {

@@ -27,7 +27,7 @@ class CacheArrayDealTest {
                 CacheArray c = new CacheArray(g, false, new CacheArray.Deal(16, k, parts));
                 int indexes = 0;
                 for (int i = 0; i < 16; i++) {
-                    indexes += i * parts / 16 == k ? 1 : 0; // ranges of consecutive indexes
+                    indexes += i % parts == k ? 1 : 0;
                 }
                 assertEquals(4 * indexes * 2, c.line.length, parts + " partitions, partition " + k);
                 sum += c.line.length;
@@ -49,11 +49,7 @@ class CacheArrayDealTest {
             int sum = 0;
             for (int k = 0; k < parts; k++) {
                 int share = new CacheArray.Deal(128, k, parts).share(Machine.DIRECTORY_START);
-                int indexes = 0;
-                for (int i = 0; i < 128; i++) {
-                    indexes += i * parts / 128 == k ? 1 : 0;
-                }
-                assertEquals((Machine.DIRECTORY_START * indexes + 127) / 128, share);
+                assertEquals((Machine.DIRECTORY_START * (128 / parts + (k < 128 % parts ? 1 : 0)) + 127) / 128, share);
                 sum += share;
             }
             assertEquals(Machine.DIRECTORY_START, sum, 1.0 * parts, parts + " partitions");
@@ -74,7 +70,7 @@ class CacheArrayDealTest {
         SplittableRandom rnd = new SplittableRandom(seed);
         for (int i = 0; i < 3000; i++) {
             long ln = rnd.nextInt(1024);
-            if (Cdat.partitionOfSet((int) (ln & (dealt - 1)), dealt, parts) != k) {
+            if ((ln & (dealt - 1)) % parts != k) {
                 continue; // another partition's line: never looked up here (Cdat.owns)
             }
             int op = rnd.nextInt(4);
