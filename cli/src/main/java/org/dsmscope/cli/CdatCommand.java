@@ -12,7 +12,6 @@ import org.dsmscope.options.CdatFlags;
 import org.dsmscope.options.Summary;
 import org.dsmscope.replay.Replay;
 import org.dsmscope.replay.ReplayOptions;
-import org.dsmscope.trace.BadInputException;
 import org.dsmscope.trace.TraceSet;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -153,8 +152,9 @@ public final class CdatCommand implements Callable<Integer> {
      * routed ({@link PartitionedCdat#runRouted}: each read once) where the partitions' call traces fit ({@link
      * CiatCommand#replaysFit}) unless {@code -Ddsmscope.partitions.mode=replays} asks otherwise, else one replay
      * per partition where those fit, else serially; live streams with one source routed (each stream read once,
-     * {@link Replay#routesLive}), with a source per partition one replay per partition. An error a routed partition finds names a position in its routed stream, so the replays per
-     * partition run then and name the trace file's position. {@link #mode} says which ran.
+     * {@link Replay#routesLive}), with a source per partition one replay per partition. An error a routed partition
+     * finds names the trace file's position, as the serial run's does (replay/README.md "Partitioned replay",
+     * positions), and ends the command. {@link #mode} says which ran.
      */
     List<Cdat> simulate(Replay replay, List<CdatConfig> cfgs, int parts) {
         mode = null;
@@ -166,15 +166,9 @@ public final class CdatCommand implements Callable<Integer> {
             boolean live = replay.routesLive(parts);
             if (live || !replay.isLive() && !Replay.MODE_REPLAYS.equals(System.getProperty(CiatCommand.MODE_PROPERTY))
                     && CiatCommand.replaysFit(parts, replay.traces().size())) {
-                try {
-                    List<Cdat> sims = PartitionedCdat.runRouted(replay, parts, make, cfgs, r.replay.hpux());
-                    mode = replay.partitionMode();
-                    return sims;
-                } catch (BadInputException e) {
-                    if (live || !Replay.MODE_ROUTED.equals(replay.partitionMode())) {
-                        throw e;
-                    }
-                }
+                List<Cdat> sims = PartitionedCdat.runRouted(replay, parts, make, cfgs, r.replay.hpux());
+                mode = replay.partitionMode();
+                return sims;
             }
             if (replay.isLive() || CiatCommand.replaysFit(parts, 2 * replay.traces().size())) {
                 List<Cdat> sims = PartitionedCdat.run(replay, parts, make);

@@ -17,7 +17,6 @@ import org.dsmscope.options.Partitions;
 import org.dsmscope.options.Summary;
 import org.dsmscope.replay.Replay;
 import org.dsmscope.replay.ReplayOptions;
-import org.dsmscope.trace.BadInputException;
 import org.dsmscope.trace.TraceSet;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -127,7 +126,8 @@ public final class CiatCommand implements Callable<Integer> {
      * files fit ({@link #replaysFit}); live streams are routed when they have one reader ({@link
      * Replay#routesLive}), replayed once per partition when they have a reader per partition ({@link
      * Replay#partitionable}); trace sets too large for that are replayed once and their records handed to the
-     * partitions ({@link ParallelCiat}).
+     * partitions ({@link ParallelCiat}). An error a routed partition finds names the trace file's position, as the
+     * serial run's does (replay/README.md "Partitioned replay", positions), and ends the run.
      */
     static Analysed analyse(Replay replay, CiatOptions co, int parts) {
         boolean live = replay.routesLive(parts);
@@ -143,12 +143,6 @@ public final class CiatCommand implements Callable<Integer> {
                 Analysed a = merged(replay, co, ps);
                 done = true;
                 return a;
-            } catch (BadInputException e) {
-                if (live || !Replay.MODE_ROUTED.equals(replay.partitionMode())) {
-                    throw e;
-                }
-                // A routed partition names positions in its routed stream: the replays below find the error again
-                // and name the position in the trace file.
             } finally {
                 if (!done) {
                     abandon(made);

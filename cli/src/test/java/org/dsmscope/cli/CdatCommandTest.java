@@ -495,8 +495,8 @@ class CdatCommandTest {
 
     /**
      * An error the replay finds (not the prescan) in a partitioned run that routes: the same message, naming the
-     * trace file and its byte offset, as the serial run's (a routed partition would name its routed stream's; the
-     * command then runs one replay per partition), exit status 2 and no report.
+     * trace file and its byte offset, as the serial run's (the routed partition names the trace file's position
+     * itself, replay/README.md "Partitioned replay"), exit status 2 and no report.
      */
     @Test
     void partitions_anErrorInARoutedRun_namesTheTraceFilesPosition_asTheSerialRun() throws IOException {

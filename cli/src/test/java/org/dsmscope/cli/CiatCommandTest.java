@@ -362,6 +362,42 @@ class CiatCommandTest {
         assertTrue(skip.out.contains("continued past 1 problem"), skip.out);
     }
 
+    /**
+     * An error the replay finds (not the prescan) in a routed partitioned run (a lock released by a thread that
+     * never took it, after accesses that each partition gets only in part): the serial run's message, naming the
+     * trace file and the byte offset of the record, exit status 2 and no report; the routed run says it itself
+     * (replay/README.md "Partitioned replay", positions).
+     */
+    @Test
+    void partitions_anErrorInARoutedRun_namesTheTraceFilesPosition_asTheSerialRun() throws Exception {
+        String base = dir.resolve("bad.2").toString();
+        for (int t = 0; t < 2; t++) {
+            try (TraceWriter w = TraceWriter.create(Path.of(base + "." + t), new TraceWriter.Options().endRecord(true))) {
+                if (t == 0) {
+                    w.call(CallType.SPAWN, 0, 1, 1, 1, 0, 0);
+                }
+                for (int i = 0; i < 3000; i++) {
+                    w.memory(i % 3 == 0 ? MemType.STORE : MemType.LOAD, 8, MemType.FIXED, A + 4096L * (i % 7) + 8 * i);
+                }
+                if (t == 1) {
+                    w.call(CallType.END_CRITICAL, 5, 6, 0x8000, 0, 0, 0); // a lock thread 1 never took
+                } else {
+                    w.call(CallType.JOIN, 7, 8, 0, 0, 0, 0);
+                }
+                w.finish();
+            }
+        }
+        Run serial = run("ciat", base);
+        assertEquals(2, serial.status, serial.out + serial.err);
+        assertTrue(serial.err.contains("bad.2.1") && serial.err.contains("offset"), serial.err);
+        for (String parts : new String[] {"2", "3"}) {
+            Run par = run("ciat", "--partitions", parts, base);
+            assertEquals(2, par.status, par.out + par.err);
+            assertEquals(serial.err, par.err, parts + " partitions");
+            assertFalse(Files.exists(Path.of(base + ".ciat_report")), parts + " partitions");
+        }
+    }
+
     /** Partitions replay the files each only while their open files fit; a large trace set shares one replay. */
     @Test
     void partitionsReplayTheirOwnFiles_onlyWhileTheOpenFilesFit() {

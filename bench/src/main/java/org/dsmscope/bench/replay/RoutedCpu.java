@@ -5,23 +5,33 @@ import java.lang.management.ThreadMXBean;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.nio.file.Path;
+import java.util.function.Function;
+import java.util.function.IntFunction;
+import org.dsmscope.cdat.Cdat;
+import org.dsmscope.cdat.CdatOptions;
+import org.dsmscope.cdat.CdatRouter;
+import org.dsmscope.cdat.config.CdatConfig;
 import org.dsmscope.ciat.Ciat;
 import org.dsmscope.ciat.CiatOptions;
 import org.dsmscope.ciat.CiatRouter;
 import org.dsmscope.replay.Analysis;
 import org.dsmscope.replay.Replay;
+import org.dsmscope.replay.ReplayContext;
 import org.dsmscope.replay.ReplayOptions;
 import org.dsmscope.trace.TraceSet;
 
 /**
  * CPU-time harness for the routed partitioned replay (SPEC §4 "Partitioning", replay/README.md "Partitioned
  * replay"): runs a trace set {@code reps} times in {@code parts} partitions, routed as CIAT routes
- * ({@link CiatRouter}) or with one replay per partition, feeding each partition a counting analysis ({@code noop}:
- * what the router, the pipes and the partitions' replays cost) or CIAT without output files ({@code ciat}), and
- * prints the CPU time of the partitions' threads and of the router threads, sampled every 5 ms
- * ({@code ThreadMXBean}; a thread's last sample before it ends, so each figure may miss up to 5 ms a thread). In
- * one JVM, after the first run, the JIT's work is out of the figures. Usage: {@code java -cp
- * bench/target/benchmarks.jar org.dsmscope.bench.replay.RoutedCpu noop|ciat PREFIX PARTS REPS [routed|replays]}.
+ * ({@link CiatRouter}) or as CDAT routes for configuration file CFG ({@link CdatRouter}), or with one replay per
+ * partition, feeding each partition a counting analysis ({@code noop} and {@code cdatcount}: what the router, the
+ * pipes and the partitions' replays cost, and how many accesses each partition is given), CIAT ({@code ciat}) or
+ * CDAT ({@code cdat}) without output files, and prints the CPU time of the partitions' threads and of the router
+ * threads, sampled every 5 ms ({@code ThreadMXBean}; a thread's last sample before it ends, so each figure may miss
+ * up to 5 ms a thread). In one JVM, after the first run, the JIT's work is out of the figures. Usage: {@code java
+ * -cp bench/target/benchmarks.jar org.dsmscope.bench.replay.RoutedCpu noop|ciat|cdat|cdatcount PREFIX PARTS REPS
+ * [routed|replays] [CFG]} (CFG, for {@code cdat} and {@code cdatcount}: default {@code examples/cdat/dsm4.cfg}).
  */
 public final class RoutedCpu {
     private RoutedCpu() {
@@ -93,13 +103,15 @@ public final class RoutedCpu {
         }
     }
 
-    /** Entry point: {@code noop|ciat PREFIX PARTS REPS [routed|replays]}. */
+    /** Entry point: {@code noop|ciat|cdat|cdatcount PREFIX PARTS REPS [routed|replays] [CFG]}. */
     public static void main(String[] args) throws InterruptedException {
-        if (args.length < 4 || !(args[0].equals("noop") || args[0].equals("ciat"))) {
-            System.err.println("usage: RoutedCpu noop|ciat TRACE_PREFIX PARTS REPS [routed|replays]");
+        String kind = args.length < 4 ? "" : args[0];
+        if (!List.of("noop", "ciat", "cdat", "cdatcount").contains(kind)) {
+            System.err.println("usage: RoutedCpu noop|ciat|cdat|cdatcount TRACE_PREFIX PARTS REPS [routed|replays]"
+                    + " [CFG]");
             System.exit(2);
         }
-        boolean ciat = args[0].equals("ciat");
+        boolean counting = kind.equals("noop") || kind.equals("cdatcount");
         TraceSet ts = TraceSet.ofPrefix(args[1]);
         int parts = Integer.parseInt(args[2]);
         int reps = Integer.parseInt(args[3]);
@@ -107,6 +119,14 @@ public final class RoutedCpu {
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         CiatOptions co = new CiatOptions();
         co.writeFiles = false;
+        CdatConfig cfg = kind.startsWith("cdat")
+                ? CdatConfig.parse(Path.of(args.length > 5 ? args[5] : "examples/cdat/dsm4.cfg")) : null;
+        CdatOptions cdo = new CdatOptions();
+        cdo.writeFiles = false;
+        IntFunction<Analysis> make = kind.equals("ciat") ? k -> new Ciat(co)
+                : kind.equals("cdat") ? k -> new Cdat(cfg, cdo) : k -> new Count();
+        Function<ReplayContext, Replay.Router> router = kind.startsWith("cdat")
+                ? CdatRouter.of(List.of(cfg), false, parts) : CiatRouter.of(co, parts);
         for (int i = 0; i < reps; i++) {
             Sampler sampler = new Sampler();
             sampler.setDaemon(true);
@@ -114,15 +134,14 @@ public final class RoutedCpu {
             long main0 = mx.getCurrentThreadCpuTime();
             long w0 = System.nanoTime();
             Replay r = new Replay(ts, null, new ReplayOptions());
-            List<? extends Analysis> out = routed
-                    ? r.runRouted(parts, k -> ciat ? new Ciat(co) : new Count(), CiatRouter.of(co, parts))
-                    : r.runInPartitions(parts, k -> ciat ? new Ciat(co) : new Count());
+            List<? extends Analysis> out = routed ? r.runRouted(parts, make, router) : r.runInPartitions(parts, make);
             double wall = (System.nanoTime() - w0) / 1e9;
             double mainCpu = (mx.getCurrentThreadCpuTime() - main0) / 1e9;
             sampler.stop = true;
             sampler.join();
             String counts = "";
-            if (!ciat) {
+            if (counting) {
+                StringBuilder each = new StringBuilder();
                 long acc = 0;
                 long sk = 0;
                 long skips = 0;
@@ -131,12 +150,14 @@ public final class RoutedCpu {
                     acc += c.accesses;
                     sk += c.skipped;
                     skips += c.skips;
+                    each.append(each.length() == 0 ? "" : " ").append(c.accesses).append('/').append(c.skips);
                 }
-                counts = String.format("; %d accesses delivered, %d skipped in %d calls", acc, sk, skips);
+                counts = String.format("; %d accesses delivered, %d skipped in %d calls (per partition delivered/"
+                        + "calls: %s)", acc, sk, skips, each);
             }
             System.out.printf("%s %s %d partitions (%s) run %d: wall %.2f s, CPU partitions %.2f s (with the prescan"
                     + " on this thread), router %.2f s (%.2f s on the busiest router thread), prescan helpers %.2f s%s%n",
-                    args[0], args[1], parts, r.partitionMode(), i, wall,
+                    kind, args[1], parts, r.partitionMode(), i, wall,
                     mainCpu + sampler.seconds("dsmscope-replay-partition"), sampler.seconds("dsmscope-router"),
                     sampler.most("dsmscope-router"), sampler.seconds("dsmscope-prescan"), counts);
         }
