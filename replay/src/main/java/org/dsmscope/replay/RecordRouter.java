@@ -71,6 +71,8 @@ final class RecordRouter {
     private int ahead;
     /** Chunks not taken yet. */
     private int untaken;
+    /** Partitions whose replay has ended ({@link #release}), under room. */
+    private int ended;
     /** Router threads in all, and those with a chunk that can go on. */
     private final int workers;
     private int busy;
@@ -176,6 +178,24 @@ final class RecordRouter {
     /** Chunks of thread t taken beyond the furthest a partition reads. */
     private int aheadOf(int t) {
         return Math.max(0, started[t] - reached[t] - 1);
+    }
+
+    /**
+     * Partition k has ended: its pipes drop what they hold and what comes (see {@link RoutedPipe#release}); once
+     * every partition has ended, the router threads stop (a chunk no partition will read is never needed, so it
+     * would never be taken).
+     */
+    void release(int k) {
+        for (RoutedPipe[][] thread : pipes) {
+            for (RoutedPipe[] chunk : thread) {
+                chunk[k].release();
+            }
+        }
+        synchronized (room) {
+            if (++ended == parts) {
+                room.notifyAll();
+            }
+        }
     }
 
     /** Ends both sides of every pipe after a failure elsewhere. */
@@ -290,6 +310,9 @@ final class RecordRouter {
             while (!stop.get()) {
                 int[] next;
                 synchronized (room) {
+                    if (ended == parts) {
+                        return;
+                    }
                     boolean idle = allBlocked(mine);
                     if (counted == idle) {
                         // counted among the busy router threads while a chunk of this one can go on
@@ -315,7 +338,7 @@ final class RecordRouter {
                             return;
                         }
                         // checked under the lock a draining partition takes to notify, so no wake-up is lost
-                        if (allBlocked(mine) && !stop.get() && !canTake()) {
+                        if (allBlocked(mine) && !stop.get() && !canTake() && ended < parts) {
                             room.wait(100);
                         }
                     }

@@ -349,6 +349,7 @@ public final class Replay implements ReplayContext {
                 Replay r = make.apply(slot - nh);
                 made[slot - nh] = partition(r, slot - nh, parts, factory);
                 r.run();
+                releaseRouting(slot - nh);
             };
             Thread t = new Thread(() -> {
                 try {
@@ -366,6 +367,7 @@ public final class Replay implements ReplayContext {
         try {
             made[0] = partition(this, 0, parts, factory);
             run();
+            releaseRouting(0);
         } catch (Throwable e) {
             failed[nh] = e;
             firstFailed.compareAndSet(-1, nh);
@@ -415,6 +417,23 @@ public final class Replay implements ReplayContext {
 
     /** The pipes of a routed live run in progress (aborted when a part fails); else null. */
     private volatile RoutedPipe[][] livePipes;
+
+    /**
+     * Partition k's replay has ended: its pipes take no more records and hold none, so that no router waits for
+     * it to read what it will not (a trace's records after its thread's end, say), and the routers finish.
+     */
+    private void releaseRouting(int k) {
+        RecordRouter r = activeRouter;
+        RoutedPipe[][] ps = livePipes;
+        if (r != null) {
+            r.release(k);
+        }
+        if (ps != null) {
+            for (RoutedPipe[] row : ps) {
+                row[k].release();
+            }
+        }
+    }
 
     private void abortRouting() {
         RecordRouter r = activeRouter;

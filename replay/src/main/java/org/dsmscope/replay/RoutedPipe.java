@@ -37,6 +37,8 @@ final class RoutedPipe implements RoutedWriter.Sink {
     private long held;
     private boolean ended;
     private boolean aborted;
+    /** The partition has ended: what it holds and what comes is dropped ({@link #release}). */
+    private boolean released;
     /**
      * Partitions waiting on an empty pipe, counted by every pipe of a live routed replay ({@link #wanted}); null:
      * this pipe tells nothing (trace files).
@@ -85,6 +87,20 @@ final class RoutedPipe implements RoutedWriter.Sink {
         return drain;
     }
 
+    /**
+     * The partition has ended its replay: it holds nothing from now on and later hand-offs are dropped, and its
+     * drain counts as read to the end, so that a router waiting for it goes on (and finishes its files).
+     */
+    void release() {
+        synchronized (this) {
+            released = true;
+            blocks.clear();
+            held = 0;
+            satisfied();
+        }
+        drain.release(room);
+    }
+
     /** Ends both sides after a failure elsewhere: reads then fail, hand-offs are dropped. */
     void abort() {
         synchronized (this) {
@@ -109,7 +125,7 @@ final class RoutedPipe implements RoutedWriter.Sink {
         }
         long[] next = null;
         synchronized (this) {
-            if (aborted) {
+            if (aborted || released) {
                 return words;
             }
             Block last = blocks.peekLast();
@@ -241,6 +257,17 @@ final class RoutedPipe implements RoutedWriter.Sink {
                 synchronized (room) {
                     room.notifyAll();
                 }
+            }
+        }
+
+        /** The partition has ended: it counts as having read everything; wakes the routers. */
+        void release(Object room) {
+            synchronized (this) {
+                read = Long.MAX_VALUE / 2;
+                wakeAt = Long.MAX_VALUE;
+            }
+            synchronized (room) {
+                room.notifyAll();
             }
         }
 
