@@ -124,14 +124,8 @@ public final class AgeTracker {
     /** The way the next new block of removals takes (first in, first out). */
     private int decNext;
     private long live;
-    /**
-     * Renumbering state, kept between renumberings: bit t of {@code liveBits} is set when timestamp t holds keys,
-     * and {@code livePrefix[w]} counts the live timestamps below 64w, so that a timestamp's new number is a prefix
-     * count plus one population count (3/16 of a byte per timestamp, read in the cache, where a rank table of one
-     * {@code int} per timestamp would be 4 bytes read at random).
-     */
-    private long[] liveBits = new long[0];
-    private int[] livePrefix = new int[0];
+    /** Renumbering state, kept between renumberings. */
+    private final LiveRanks ranks = new LiveRanks();
     /** First of the newest PENDING blocks (a multiple of PENDING), whose sums are in pendSum, not in the tree. */
     private int pendBase;
     private final int[] pendSum = new int[PENDING];
@@ -203,7 +197,7 @@ public final class AgeTracker {
     /** Bytes of state held (group timestamps, split groups, tree, map). */
     public long footprintBytes() {
         return groupWords * 4 + split.length * 4L + cnt.length + bsum.length * 4L + ssum.length * 8L
-                + pages.footprintBytes() + last.length * 8L + liveBits.length * 8L + livePrefix.length * 4L;
+                + pages.footprintBytes() + last.length * 8L + ranks.footprintBytes();
     }
 
     /**
@@ -710,25 +704,7 @@ public final class AgeTracker {
      */
     private void compact(int room) {
         byte[] c = cnt;
-        int words = (now >> 6) + 1;
-        if (liveBits.length < words) {
-            liveBits = new long[(cap >> 6) + 1];
-            livePrefix = new int[liveBits.length];
-        }
-        long[] bits = liveBits;
-        int[] prefix = livePrefix;
-        int liveTs = 0;
-        for (int w = 0; w < words; w++) {
-            long m = 0;
-            for (int i = 0, t = w << 6, e = Math.min(64, now + 1 - t); i < e; i++) {
-                if (c[t + i] != 0) {
-                    m |= 1L << i;
-                }
-            }
-            bits[w] = m;
-            prefix[w] = liveTs;
-            liveTs += Long.bitCount(m);
-        }
+        int liveTs = ranks.mark(c, now, cap);
         for (int s = 0; s < pages.size(); s++) {
             int[] l = last[s];
             for (int i = 0; i < l.length; i++) {
@@ -769,12 +745,7 @@ public final class AgeTracker {
             newCap *= 2;
         }
         byte[] nc = newCap == cap ? c : new byte[newCap + BLOCK];
-        int r = 0;
-        for (int w = 0; w < words; w++) {
-            for (long m = bits[w]; m != 0; m &= m - 1) {
-                nc[++r] = c[(w << 6) + Long.numberOfTrailingZeros(m)];
-            }
-        }
+        ranks.pack(c, now, nc);
         if (nc == c) {
             java.util.Arrays.fill(c, liveTs + 1, now + 1, (byte) 0);
         }
@@ -808,8 +779,8 @@ public final class AgeTracker {
         pendBase = newBase;
     }
 
-    /** The new number of live timestamp t during {@link #compact}: the live timestamps up to t. */
+    /** The new number of live timestamp t during {@link #compact}. */
     private int rank(int t) {
-        return livePrefix[t >> 6] + Long.bitCount(liveBits[t >> 6] & (-1L >>> (63 - (t & 63))));
+        return ranks.rank(t);
     }
 }
