@@ -161,7 +161,9 @@ public final class Replay implements ReplayContext {
         TraceReader[] crd = calls == null ? null : new TraceReader[n];
         try {
             for (int t = 0; t < n; t++) {
-                rd[t] = routedSources != null ? openRouted(t) : source != null ? openLive(t)
+                String name = detailed.files().get(t).toString();
+                rd[t] = routedSources != null ? Readers.routed(routedSources.apply(t), name, source != null)
+                        : source != null ? Readers.live(source.channel(t), name, o)
                         : Prescan.open(detailed.files().get(t), o, Prescan.REPLAY_BUFFER);
                 if (crd != null && pre.usableCalls[t] > 0) {
                     crd[t] = Prescan.open(calls.files().get(t), o);
@@ -183,7 +185,7 @@ public final class Replay implements ReplayContext {
             } else {
                 CodeMap code = source == null && o.exactStream
                         ? (symbolsRead ? CodeMap.of(symbols, n) : CodeMap.load(detailed, n)) : null;
-                threads = new ThreadEngine(this, an, rd, times, source != null ? liveFetch(n) : pre.hasFetch, code);
+                threads = new ThreadEngine(this, an, rd, times, source != null ? Readers.fetch(source, n) : pre.hasFetch, code);
                 ThreadEngine te = threads;
                 counter = () -> te.replayed;
                 threads.run();
@@ -203,40 +205,6 @@ public final class Replay implements ReplayContext {
                 }
             }
         }
-    }
-
-    /** Thread t's reader over the on-the-fly source, with the options and buffer of a file replay. */
-    private TraceReader openLive(int t) {
-        String name = detailed.files().get(t).toString();
-        try {
-            return new TraceReader(source.channel(t), name, TraceReader.Options.defaults()
-                    .skipBadRecords(o.skipBadRecords).bufferBytes(Prescan.REPLAY_BUFFER).liveHints(true));
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(name + ": cannot read: " + e.getMessage(), e);
-        }
-    }
-
-    /** Thread t's reader over its routed stream ({@link #runRouted}, or given). */
-    private TraceReader openRouted(int t) {
-        String name = detailed.files().get(t).toString();
-        try {
-            TraceReader.Options ro = TraceReader.Options.defaults().bufferBytes(Prescan.REPLAY_BUFFER).routedGaps(true)
-                    .liveHints(source != null);
-            Object in = routedSources.apply(t);
-            return in instanceof org.dsmscope.trace.WordChannel
-                    ? new TraceReader((org.dsmscope.trace.WordChannel) in, name, ro)
-                    : new TraceReader((java.nio.channels.ReadableByteChannel) in, name, ro);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(name + ": cannot read: " + e.getMessage(), e);
-        }
-    }
-
-    private boolean[] liveFetch(int n) {
-        boolean[] f = new boolean[n];
-        for (int t = 0; t < n; t++) {
-            f[t] = source.hasFetch(t);
-        }
-        return f;
     }
 
     /**
@@ -323,142 +291,31 @@ public final class Replay implements ReplayContext {
 
     /**
      * Runs partition 0 on this replay and thread, partitions 1 .. parts-1 on replays {@code make} gives, each on a
-     * thread of its own, and {@code helper} (if any: the router) beside them; see {@link #runInPartitions}. A
-     * failure aborts {@code pipes} (if any), so that no part waits for one that failed; the first failure (the
-     * helper's before the partitions', then in partition order, failures caused by the abort last) is rethrown
-     * once all have ended.
+     * thread of its own, and {@code helpers} (if any: the routers) beside them ({@link PartitionThreads}); a failure
+     * aborts the routed run in progress (if any), so that no part waits for one that failed.
      */
     private <A extends Analysis> List<A> runParts(int parts, java.util.function.IntFunction<A> factory,
             java.util.function.IntFunction<Replay> make, Runnable[] helpers) {
         analyses.clear();
         routedPart = routedSources != null;
-        // Each partition's replay and analysis are made on the thread that runs them: objects made one after the
-        // other by one thread lie side by side, and two threads writing fields in one cache line slow each other
-        // down on every record.
-        Object[] made = new Object[parts];
-        int nh = helpers == null ? 0 : helpers.length;
-        Throwable[] failed = new Throwable[nh + parts];
-        java.util.concurrent.atomic.AtomicInteger firstFailed = new java.util.concurrent.atomic.AtomicInteger(-1);
-        List<Thread> others = new ArrayList<>();
-        for (int i = 0; i < nh + parts; i++) {
-            if (i == nh) {
-                continue; // partition 0: the calling thread
-            }
-            int slot = i;
-            Runnable job = i < nh ? helpers[i] : () -> {
-                Replay r = make.apply(slot - nh);
-                made[slot - nh] = partition(r, slot - nh, parts, factory);
-                r.run();
-                releaseRouting(slot - nh);
-            };
-            Thread t = new Thread(() -> {
-                try {
-                    job.run();
-                } catch (Throwable e) {
-                    failed[slot] = e;
-                    firstFailed.compareAndSet(-1, slot);
-                    abortRouting();
-                }
-            }, i < nh ? "dsmscope-router-" + i : "dsmscope-replay-partition-" + (i - nh));
-            t.setDaemon(true);
-            others.add(t);
-            t.start();
-        }
+        RoutedRun r = activeRun;
         try {
-            made[0] = partition(this, 0, parts, factory);
-            run();
-            releaseRouting(0);
-        } catch (Throwable e) {
-            failed[nh] = e;
-            firstFailed.compareAndSet(-1, nh);
-            abortRouting();
-        }
-        for (Thread t : others) {
-            try {
-                t.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for the replay partitions", e);
-            }
-        }
-        activeRouter = null;
-        livePipes = null;
-        int first = firstFailed.get();
-        if (first >= 0) {
-            // a routed run: the part that failed first caused the others' failures (their pipes were aborted)
-            rethrow(failed[first]);
-        }
-        for (Throwable e : failed) {
-            if (e != null) {
-                rethrow(e);
-            }
-        }
-        List<A> out = new ArrayList<>();
-        for (Object a : made) {
-            @SuppressWarnings("unchecked")
-            A x = (A) a;
-            out.add(x);
-        }
-        return out;
-    }
-
-    private static void rethrow(Throwable e) {
-        if (e instanceof RuntimeException) {
-            throw (RuntimeException) e;
-        } else if (e instanceof Error) {
-            throw (Error) e;
-        }
-        throw new IllegalStateException(e);
-    }
-
-    /** The router of a routed run in progress (its pipes aborted when a part fails), and its stop flag; else null. */
-    private volatile RecordRouter activeRouter;
-    private final java.util.concurrent.atomic.AtomicBoolean routingStop = new java.util.concurrent.atomic.AtomicBoolean();
-
-    /** The pipes of a routed live run in progress (aborted when a part fails); else null. */
-    private volatile RoutedPipe[][] livePipes;
-
-    /**
-     * Partition k's replay has ended: its pipes take no more records and hold none, so that no router waits for
-     * it to read what it will not (a trace's records after its thread's end, say), and the routers finish.
-     */
-    private void releaseRouting(int k) {
-        RecordRouter r = activeRouter;
-        RoutedPipe[][] ps = livePipes;
-        if (r != null) {
-            r.release(k);
-        }
-        if (ps != null) {
-            for (RoutedPipe[] row : ps) {
-                row[k].release();
-            }
-        }
-    }
-
-    private void abortRouting() {
-        RecordRouter r = activeRouter;
-        RoutedPipe[][] ps = livePipes;
-        routingStop.set(true);
-        if (r != null) {
-            r.abort();
-        }
-        if (ps != null) {
-            for (RoutedPipe[] row : ps) {
-                for (RoutedPipe p : row) {
-                    p.abort();
+            return PartitionThreads.run(parts, k -> {
+                Replay replay = k == 0 ? this : make.apply(k);
+                A a = partition(replay, k, parts, factory);
+                replay.run();
+                if (r != null) {
+                    r.release(k);
                 }
-            }
+                return a;
+            }, helpers, r == null ? () -> { } : r::abort);
+        } finally {
+            activeRun = null;
         }
     }
 
-    /**
-     * The capacity of a routed pipe: {@link #routedCapacity(long)} if set, else 4 MiB, at most 256 MiB in all for
-     * {@code threads} + {@code ahead} (chunks routed ahead) pipes to each of {@code parts} partitions, at least 64 KiB.
-     */
-    private long routedCapacity(int threads, int parts, int ahead) {
-        return routedCapacity >= 0 ? routedCapacity
-                : Math.min(4L << 20, Math.max(64L << 10, (256L << 20) / ((long) (threads + ahead) * parts)));
-    }
+    /** The routed run in progress (its pipes released as partitions end, aborted when a part fails); else null. */
+    private volatile RoutedRun activeRun;
 
     /** {@link #partitionMode()} of a routed run. */
     public static final String MODE_ROUTED = "routed";
@@ -549,53 +406,17 @@ public final class Replay implements ReplayContext {
         // a live run has no prescan: its router is the analysis's own (RouteSplitter refuses an instruction stream)
         Router route = live ? routing.apply(this)
                 : RouteSplitter.planned(SpinRoutes.Routing.of(routing.apply(this), pre.spinRoutes, parts), pre);
-        int n = detailed.size();
-        Runnable[] routers;
-        // partition k's channel of thread t
-        java.util.function.IntFunction<IntFunction<org.dsmscope.trace.WordChannel>> channels;
-        routingStop.set(false);
-        if (live) {
-            // a router thread per stream (LiveRouter, LiveIntake)
-            Object room = new Object();
-            RoutedPipe[][] pipes = new RoutedPipe[n][parts];
-            java.util.concurrent.atomic.AtomicInteger starving = new java.util.concurrent.atomic.AtomicInteger();
-            long cap = routedCapacity(n, parts, 0);
-            for (int t = 0; t < n; t++) {
-                for (int p = 0; p < parts; p++) {
-                    pipes[t][p] = new RoutedPipe(room, starving);
-                }
-            }
-            routers = new Runnable[n];
-            for (int t = 0; t < n; t++) {
-                int me = t;
-                routers[t] = () -> LiveRouter.run(route, me, detailed.files().get(me).toString(), source, pipes[me],
-                        cap, room, starving, routingStop);
-            }
-            livePipes = pipes;
-            channels = k -> t -> pipes[t][k].source();
-        } else {
-            // files, or chunks of large files, dealt to the router threads
-            int chunks = RecordRouter.total(pre.chunks);
-            int workers = Math.max(1, Math.min(Integer.getInteger(ROUTERS_PROPERTY, parts), chunks));
-            // chunks routed ahead of the partitions: one a router thread (none where every trace is one chunk)
-            int window = chunks > n ? workers : 0;
-            RecordRouter router = new RecordRouter(route, parts, o, new Object(), detailed.files(), pre.chunks,
-                    routedCapacity(n, parts, window), window, workers);
-            routers = new Runnable[workers];
-            for (int w = 0; w < workers; w++) {
-                routers[w] = () -> router.run(routingStop);
-            }
-            activeRouter = router;
-            channels = k -> t -> router.channel(t, k);
-        }
-        routedSources = channels.apply(0);
+        RoutedRun run = live ? RoutedRun.live(route, detailed, source, parts, routedCapacity)
+                : RoutedRun.files(route, detailed, o, pre, parts, routedCapacity);
+        activeRun = run;
+        routedSources = run.channels(0);
         try {
             return runParts(parts, factory, k -> {
                 Replay r = live ? new Replay(detailed, o, source) : new Replay(detailed, calls, o);
-                r.routedSources = channels.apply(k);
+                r.routedSources = run.channels(k);
                 r.routedPart = true;
                 return r;
-            }, routers);
+            }, run.routers());
         } finally {
             routedSources = null;
         }
@@ -744,6 +565,11 @@ public final class Replay implements ReplayContext {
      */
     public <A extends Analysis> A runPartition(Plan plan, int k, A analysis,
             IntFunction<java.nio.channels.ReadableByteChannel> routed) {
+        return runRoutedPartition(plan, k, analysis, routed);
+    }
+
+    /** {@link #runPartition(Plan, int, Analysis, IntFunction)} with routed streams of bytes or of words. */
+    <A extends Analysis> A runRoutedPartition(Plan plan, int k, A analysis, IntFunction<?> routed) {
         if (routed != null && !plan.routable) {
             throw new IllegalStateException("routed streams given for a plan that does not route");
         }
