@@ -104,6 +104,21 @@ public final class CdatRouter implements Replay.Router {
         seen = new Pages[r.seen.length];
     }
 
+    /**
+     * Short runs of accesses a partition does not need go to it as the accesses ({@code Replay.Router#fill}): such an
+     * access touches none of the partition's lines, is no first reference the partition must see (its thread's
+     * first reference to the page went to every partition before it, and a placed page keeps its home, so noting
+     * its page again changes nothing) and, where traffic traces are written, is one line, so {@link Cdat#access}
+     * does with it exactly what {@link Cdat#skipped} does with one access: one step of the traffic order.
+     */
+    @Override
+    public int fill() {
+        return FILL;
+    }
+
+    /** The longest run of accesses given as themselves instead of a gap (as CIAT's router). */
+    static final int FILL = 8;
+
     /** A fresh first-reference table for each chunk; the rest is shared (read only). */
     @Override
     public Replay.Router forChunk() {

@@ -107,8 +107,9 @@ public final class Ciat implements Analysis {
     /** A routed partition: an access it gets on no page of its own, of another's thread, came for the detector. */
     private boolean routed;
     /**
-     * Serial runs in the packed layout without a listener: data accesses held for the fused pass (analysed a batch
-     * at a time, in order, before anything else touches the location table: {@link #runHeld}); else null.
+     * Runs in the packed layout without a listener (a partition's accesses on one page of its own, without numbered
+     * events and not while warm): data accesses held for the fused pass (analysed a batch at a time, in order,
+     * before anything else touches the location table: {@link #runHeld}); else null.
      */
     private HeldAccesses held;
 
@@ -188,7 +189,20 @@ public final class Ciat implements Analysis {
         }
         tap = opt.listener == null ? null : new Tap(events, opt.listener);
         sink = tap != null ? tap : events;
-        held = parts == 1 && fused && tap == null ? new HeldAccesses(comm, loc) : null;
+        // a partition holds the accesses on one page of its own as a serial run holds them (not while warm, not
+        // with numbered events: those take each access's number as it comes)
+        held = fused && tap == null && !warm && seqEvents == null ? new HeldAccesses(comm, loc) : null;
+    }
+
+    /** Holds a data access for the fused pass ({@link #held}), analysing the held ones first or when full. */
+    private void hold(int cpu, int thread, long clock, boolean store, long address, int size, CommStats st,
+            CommEventSink sk) {
+        if (!held.fits(st, sk)) {
+            runHeld();
+        }
+        if (held.add(cpu, thread, clock, store, address, size, st, sk)) {
+            runHeld();
+        }
     }
 
     /** Analyses the held data accesses ({@link #held}): before anything else reads or changes location state. */
@@ -284,12 +298,7 @@ public final class Ciat implements Analysis {
             }
             if (held != null && !sync && size > 0) {
                 memory.dataTotals(size);
-                if (!held.fits(ph.comm, sink)) {
-                    runHeld();
-                }
-                if (held.add(cpu, thread, clock, store, address, size, ph.comm, sink)) {
-                    runHeld();
-                }
+                hold(cpu, thread, clock, store, address, size, ph.comm, sink);
             } else if (!sync && size > 0 && fused) {
                 // one pass over the location words for communication and memory usage
                 memory.dataTotals(size);
@@ -308,13 +317,18 @@ public final class Ciat implements Analysis {
             if (!sync && size > 0 && fused && !crossesPage(address, size)) {
                 // on one page of this partition: the one pass, as in a serial run
                 memory.dataTotals(size);
-                if (seqEvents != null) {
-                    seqEvents.seq = seq;
-                }
-                if (!comm.accessTouching(cpu, thread, clock, store, address, size, ph.comm, seqEvents)) {
-                    memory.countOverflow(address);
+                if (held != null) {
+                    hold(cpu, thread, clock, store, address, size, ph.comm, null);
+                } else {
+                    if (seqEvents != null) {
+                        seqEvents.seq = seq;
+                    }
+                    if (!comm.accessTouching(cpu, thread, clock, store, address, size, ph.comm, seqEvents)) {
+                        memory.countOverflow(address);
+                    }
                 }
             } else {
+                runHeld();
                 memory.data(thread, address, size);
                 if (!sync && size > 0) {
                     partitioned(ph, seq, cpu, clock, store, address, size);
