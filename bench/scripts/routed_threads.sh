@@ -1,5 +1,5 @@
 #!/bin/bash
-# Whole-command CPU by thread of `dsmscope ciat`, serial or partitioned, in fresh JVMs, variants alternating round
+# Whole-command CPU by thread of `dsmscope ciat` (or `cdat`), serial or partitioned, in fresh JVMs, variants alternating round
 # by round: per run the wall time, the JVM's user + system CPU, its system CPU, and the CPU of its threads by group
 # (main: the command's thread, which runs the prescan and partition 0; part: the other partitions' threads;
 # router; C2 and C1 compiler threads; GC; other), sampled once a second from /proc, the load average, and whether
@@ -7,7 +7,8 @@
 # Usage: bench/scripts/routed_threads.sh TRACE_PREFIX ROUNDS 'LABEL N [OTHER.jar] [JAVA_OPTION ...]' ...
 #   e.g. bench/scripts/routed_threads.sh fj.16 5 'serial 1' 'p2 2' 'p2-r1 2 -Ddsmscope.routers=1' 'old2 2 /tmp/old.jar'
 # JAR: the cli jar of variants that name none (default cli/target/dsmscope.jar); JAVA: the java to run (default
-# java); -Xmx4g comes before the variant's options.
+# java); -Xmx4g comes before the variant's options; CMD=cdat CFG=FILE: `dsmscope cdat` with configuration FILE
+# instead of `ciat`.
 set -u
 T=$(readlink -f "$1"); ROUNDS=$2; shift 2
 JAR=$(readlink -f "${JAR:-$(dirname "$0")/../../cli/target/dsmscope.jar}")
@@ -24,8 +25,8 @@ run() { # label parts options...
   local label=$1 n=$2 jar=$JAR; shift 2
   case "${1:-}" in *.jar) jar=$(readlink -f "$1"); shift ;; esac
   rm -f s.txt o.json
-  /usr/bin/time -o t.txt -f "%e %U %S" "${JAVA:-java}" -Xmx4g "$@" -jar "$jar" ciat --no-progress \
-      --partitions "$n" --json o.json "$base" > out.txt 2>&1 &
+  /usr/bin/time -o t.txt -f "%e %U %S" "${JAVA:-java}" -Xmx4g "$@" -jar "$jar" "${CMD:-ciat}" --no-progress \
+      --partitions "$n" --json o.json "$base" ${CFG:+"$CFG"} > out.txt 2>&1 &
   local tp=$! jp=
   while kill -0 $tp 2>/dev/null; do
     [ -z "$jp" ] && jp=$(pgrep -P $tp | head -1)
