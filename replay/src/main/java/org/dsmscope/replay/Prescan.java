@@ -401,10 +401,10 @@ final class Prescan implements java.io.Serializable {
                         if (profile != null) {
                             profile.countRun(t, r.runWords(), r.runStart(), n, r.addressHigh());
                         }
-                        if (route != null && route.routable) {
-                            route.run(r.runWords(), r.runStart(), n, r.addressHigh());
-                        }
-                        if (findFetch && !hasFetch[t] && hasFetch(r.runWords(), r.runStart(), n)) {
+                        // a run the route check found only memory records in holds no fetch record
+                        boolean other = route == null || !route.routable
+                                || route.run(r.runWords(), r.runStart(), n, r.addressHigh());
+                        if (other && findFetch && !hasFetch[t] && hasFetch(r.runWords(), r.runStart(), n)) {
                             hasFetch[t] = true;
                             findFetch = false;
                         }

@@ -19,17 +19,41 @@ import org.dsmscope.trace.TraceReader;
  * each was last loaded, so the longest window with at most d distinct locations ending at this load starts after
  * the (d + 1)-th most recent one's last load; the largest d whose window is long enough gives the locations to
  * watch (a superset of every smaller d's). Branch, procedure and fetch records are not part of a run (the detector
- * sees none of them). Nothing is allocated per record.
+ * sees none of them).
+ *
+ * <p>The five most recent distinct locations are kept only while they can matter: a window of d &le; 4 locations
+ * 5&middot;d loads long ending at a load has a repeated location among its last five loads, so a load whose
+ * location differs from each of the four loads before it in its run (a table of the last position per address hash
+ * tells that with no false "differs") can end no such window, and the loads since the last one that could (or since
+ * the run began) are pairwise distinct within any five. So the check keeps, per load, only its position in a table
+ * of 1,024 hashes and its location in a ring of eight, and takes up the exact state at a load the table does not
+ * clear: the state is then the last five loads of the ring (or all of the run, if shorter), all distinct, in order.
+ * It keeps it load by load until the last five loads are distinct again ({@link #active}). On a trace of random
+ * and sequential accesses that is a few loads in a hundred. Nothing is allocated per record.
  */
 final class RouteCheck {
     private static final int KEEP = SpinDetector.MAX_LOCATIONS + 1;
     private static final long LOOP = SpinDetector.MIN_REREADS + 1;
+    /** Hash bits of {@link #seen}. */
+    private static final int HASH_BITS = 10;
+    /** Ring of the last loads' locations (at least {@link #KEEP}, a power of two). */
+    private static final int RING = 8;
     private final long[] addr = new long[KEEP];
     private final int[] bytes = new int[KEEP];
     private final long[] at = new long[KEEP];
+    /** Distinct locations in {@link #addr} (while {@link #active}). */
     private int m;
-    private long loads;
+    /** Position of the next memory record (loads and stores; a run's loads have consecutive positions). */
+    private long pos;
+    /** Position of the current run's first load (after the last store or call). */
     private long runStart;
+    /** Per address hash: the position of the last memory record with an address of that hash. */
+    private final long[] seen = new long[1 << HASH_BITS];
+    /** The last {@link #RING} loads' addresses and sizes, by position. */
+    private final long[] ringAddr = new long[RING];
+    private final int[] ringBytes = new int[RING];
+    /** True while {@link #addr}, {@link #bytes}, {@link #at} and {@link #m} are the run's exact state. */
+    private boolean active;
     /** The locations last added to {@link #watch} (a spin adds the same ones on every load). */
     private final long[] lastAddr = new long[SpinDetector.MAX_LOCATIONS];
     private final int[] lastBytes = new int[SpinDetector.MAX_LOCATIONS];
@@ -46,19 +70,47 @@ final class RouteCheck {
     /** A check whose possible spins' locations go to {@code watch}. */
     RouteCheck(SpinRoutes.Builder watch) {
         this.watch = watch;
+        java.util.Arrays.fill(seen, -1);
     }
 
-    /** A run of {@link TraceReader#nextRun} words whose addresses have the high word {@code high}. */
-    void run(long[] w, int from, int n, long high) {
+    /** The {@link #seen} slot of an address. */
+    private static int hash(long a) {
+        return (int) ((a * 0x9E3779B97F4A7C15L) >>> (64 - HASH_BITS));
+    }
+
+    /**
+     * A run of {@link TraceReader#nextRun} words whose addresses have the high word {@code high}; returns true if it
+     * holds a word that is not a memory record (a branch, procedure or fetch record: {@link #stream}).
+     */
+    boolean run(long[] w, int from, int n, long high) {
+        boolean other = false;
+        long p = pos;
+        long rs = runStart;
         for (int i = from, end = from + n; i < end && routable; i++) {
             long word = w[i];
             if (TraceReader.wordKind(word) != RecordKind.MEMORY) {
-                stream = true;
+                other = true;
                 continue;
             }
             int f1 = (int) (word >>> 32);
-            access((f1 & 0xF) == MemType.STORE, MemType.bytes(f1), high | (word & 0xFFFFFFFFL));
+            int size = MemType.bytes(f1);
+            boolean store = (f1 & 0xF) == MemType.STORE;
+            if (size <= 0 && !store) {
+                continue; // no load (a record a reader refuses anyway)
+            }
+            long k = p++;
+            long prev = note(k, high | (word & 0xFFFFFFFFL), size);
+            rs = store ? p : rs;
+            if (!store && (active || prev >= Math.max(rs, k - (KEEP - 1)))) {
+                runStart = rs;
+                load(k, size, high | (word & 0xFFFFFFFFL));
+            }
+            active &= !store;
         }
+        pos = p;
+        runStart = rs;
+        stream |= other;
+        return other;
     }
 
     /** A record read one by one, of kind {@code k}, current in {@code r}. */
@@ -66,21 +118,55 @@ final class RouteCheck {
         if (k == RecordKind.MEMORY) {
             access(r.isStore(), r.size(), r.address());
         } else if (k == RecordKind.CALL) {
-            m = 0;
-            runStart = loads;
+            runStart = pos;
+            active = false;
         } else {
             stream = true;
         }
     }
 
+    /** One data access: {@link #run}'s work for one word. */
     private void access(boolean store, int size, long a) {
-        if (store) {
-            m = 0;
-            runStart = loads;
+        if (size <= 0 && !store) {
             return;
         }
-        if (size <= 0 || !routable) {
-            return;
+        long k = pos++;
+        long prev = note(k, a, size);
+        if (store) {
+            runStart = pos;
+            active = false;
+        } else if (active || prev >= Math.max(runStart, k - (KEEP - 1))) {
+            load(k, size, a);
+        }
+    }
+
+    /** Notes the memory record at position {@code k}; returns the position of the last before it with a like hash. */
+    private long note(long k, long a, int size) {
+        int h = hash(a);
+        long prev = seen[h];
+        seen[h] = k;
+        int r = (int) k & (RING - 1);
+        ringAddr[r] = a;
+        ringBytes[r] = size;
+        return prev;
+    }
+
+    /**
+     * The load at position {@code k} of the current run, which may end a window: the exact state first (from the
+     * ring if it was not kept), then the window check.
+     */
+    private void load(long k, int size, long a) {
+        if (!active) {
+            // the loads before k in the run are distinct within any five: the state is the last five, in order
+            m = 0;
+            for (long q = k - 1; q >= runStart && m < KEEP; q--) {
+                int r = (int) q & (RING - 1);
+                addr[m] = ringAddr[r];
+                bytes[m] = ringBytes[r];
+                at[m] = q;
+                m++;
+            }
+            active = true;
         }
         int j = 0;
         while (j < m && (addr[j] != a || bytes[j] != size)) {
@@ -97,17 +183,20 @@ final class RouteCheck {
             bytes[i] = bytes[i - 1];
             at[i] = at[i - 1];
         }
-        long i = loads++;
         addr[0] = a;
         bytes[0] = size;
-        at[0] = i;
-        if (i - runStart + 1 < LOOP) {
+        at[0] = k;
+        if (m == KEEP && at[KEEP - 1] == k - (KEEP - 1)) {
+            active = false; // the last five loads are distinct: no window ends here, nor at a load like them
+            return;
+        }
+        if (k - runStart + 1 < LOOP) {
             return; // no window of this run is long enough yet
         }
         int found = 0;
         for (int d = 1, top = Math.min(m, KEEP - 1); d <= top; d++) {
             long start = d < m ? at[d] + 1 : runStart;
-            if (i - start + 1 >= LOOP * d) {
+            if (k - start + 1 >= LOOP * d) {
                 found = d;
             }
         }

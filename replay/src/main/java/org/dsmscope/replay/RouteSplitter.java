@@ -418,9 +418,14 @@ public final class RouteSplitter implements AutoCloseable {
         w[p].at(offset);
     }
 
-    /** A run of memory-record words (addresses' high word {@code high}). */
+    /**
+     * A run of memory-record words (addresses' high word {@code high}). A partition's few accesses it does not need
+     * before one it needs go to it themselves when each is of at least one byte within one 4 KiB page: the last word
+     * of the run so far that is not ({@code bad}) tells that for any of them at once.
+     */
     private void batch(long[] words, int from, int n, long high) {
         long base = idx - from;
+        int bad = from - 1;
         for (int i = from, end = from + n; i < end; i++) {
             long word = words[i];
             int f1 = (int) (word >>> 32);
@@ -433,7 +438,7 @@ public final class RouteSplitter implements AutoCloseable {
             for (int j = 0; j < c; j++) {
                 int p = to[j];
                 long g = at - given[p];
-                if (g > 0 && g <= fill && given[p] >= base + from && fillable(words, (int) (given[p] - base), i)) {
+                if (g > 0 && g <= fill && given[p] - base > bad) {
                     // the few accesses p does not need before this one go to it themselves instead of a gap
                     if (runFrom[p] < 0) {
                         runFrom[p] = (int) (given[p] - base);
@@ -450,6 +455,9 @@ public final class RouteSplitter implements AutoCloseable {
                 given[p] = at + 1;
                 bytesBefore[p] = bytes + size;
             }
+            if (size <= 0 || (word & 0xFFF) + size > 0x1000) {
+                bad = i;
+            }
             bytes += size;
         }
         idx += n;
@@ -458,18 +466,6 @@ public final class RouteSplitter implements AutoCloseable {
                 writeRun(p, words, base, high);
             }
         }
-    }
-
-    /** True if the memory words {@code a} to {@code b - 1} are each of at least one byte within one 4 KiB page. */
-    private static boolean fillable(long[] words, int a, int b) {
-        for (int k = a; k < b; k++) {
-            long word = words[k];
-            int size = MemType.bytes((int) (word >>> 32));
-            if (size <= 0 || (word & 0xFFF) + size > 0x1000) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private void writeRun(int p, long[] words, long base, long high) {

@@ -13,13 +13,11 @@ import org.dsmscope.trace.WordChannel;
  * for room, and only after it has handed every partition its share of what it has read: while a partition holds
  * more than the capacity unread, until that partition has drained the pipes it waits on to the low-water mark
  * ({@link Hold}, {@link Drain}), which wakes the router once instead of at every read. {@link #abort} wakes both
- * sides after a failure. Drained blocks are kept (at most {@value #SPARES}) and given back to the router for its next
- * words, so that routing allocates nothing per block and the collector copies nothing.
+ * sides after a failure. Drained blocks go back to the router for its next words ({@link Spares}, one pool for the
+ * pipes of a thread's chunks to a partition), so that routing allocates blocks only up to the most the pipes have
+ * held at once, never per block handed over, and the collector copies the blocks held at most until they are old.
  */
 final class RoutedPipe implements RoutedWriter.Sink {
-    /** Drained blocks kept for reuse. */
-    static final int SPARES = 4;
-
     /** A block of words handed over: {@code n} words, the first {@code at} of them read. */
     private static final class Block {
         long[] w;
@@ -28,8 +26,8 @@ final class RoutedPipe implements RoutedWriter.Sink {
     }
 
     private final ArrayDeque<Block> blocks = new ArrayDeque<>();
-    /** Drained blocks, for {@link #block}. */
-    private final ArrayDeque<Block> spare = new ArrayDeque<>(SPARES);
+    /** Drained blocks' holders, for {@link #block} (their arrays go to the drain's {@link Spares}). */
+    private final ArrayDeque<Block> shells = new ArrayDeque<>();
     /** Notified when a partition has drained what a waiting router waits for (and when the pipe is wanted). */
     private final Object room;
     /** What the partition has read of this thread (shared by the pipes of a thread's chunks to one partition). */
@@ -116,14 +114,13 @@ final class RoutedPipe implements RoutedWriter.Sink {
      * The router's side: takes the first {@code n} words of {@code words}, appended to the last block if they fit
      * in it (a small hand-off: so that the blocks held stay full and the pipe's memory within about twice what it
      * holds), else as a block of their own, the array itself; returns the array to fill next (the same, a drained
-     * one, or a new one).
+     * one of the same length, or a new one).
      */
     @Override
     public long[] block(long[] words, int n) {
         if (n <= 0) {
             return words;
         }
-        long[] next = null;
         synchronized (this) {
             if (aborted || released) {
                 return words;
@@ -137,11 +134,9 @@ final class RoutedPipe implements RoutedWriter.Sink {
                 notifyAll();
                 return words;
             }
-            Block b = spare.poll();
+            Block b = shells.poll();
             if (b == null) {
                 b = new Block();
-            } else {
-                next = b.w;
             }
             b.w = words;
             b.n = n;
@@ -151,7 +146,7 @@ final class RoutedPipe implements RoutedWriter.Sink {
             satisfied();
             notifyAll();
         }
-        return next != null ? next : new long[words.length];
+        return drain.spares.take(words.length);
     }
 
     /** The router's side: the stream has ended. */
@@ -221,9 +216,9 @@ final class RoutedPipe implements RoutedWriter.Sink {
                         n += k;
                         if (b.at == b.n) {
                             blocks.poll();
-                            if (spare.size() < SPARES) {
-                                spare.add(b);
-                            }
+                            drain.spares.give(b.w);
+                            b.w = null;
+                            shells.add(b);
                         }
                     }
                     held -= (long) n << 3;
@@ -240,6 +235,8 @@ final class RoutedPipe implements RoutedWriter.Sink {
      * every read.
      */
     static final class Drain {
+        /** Drained blocks of the pipes that count their reads here, for their router's next words. */
+        final Spares spares = new Spares();
         private long read;
         private long wakeAt = Long.MAX_VALUE;
 
@@ -283,6 +280,29 @@ final class RoutedPipe implements RoutedWriter.Sink {
             }
             wakeAt = Math.min(wakeAt, until);
             return true;
+        }
+    }
+
+    /**
+     * Drained blocks for a router's next words: one pool for the pipes of a thread's chunks to one partition (routers
+     * of two chunks may hand over at once, so it has a lock of its own, taken inside a pipe's and never around
+     * another). It keeps every block given back: the blocks in existence stay at the most the pipes held at once.
+     */
+    static final class Spares {
+        private final ArrayDeque<long[]> free = new ArrayDeque<>();
+
+        /** A drained block of {@code words} words, or a new one. */
+        long[] take(int words) {
+            long[] b;
+            synchronized (this) {
+                b = free.poll();
+            }
+            return b != null && b.length == words ? b : new long[words];
+        }
+
+        /** A block whose words were all read. */
+        synchronized void give(long[] block) {
+            free.add(block);
         }
     }
 
