@@ -234,16 +234,17 @@ class RoutedStreamsAndSkipTest {
         }
     }
 
+    /** The threads that go whole: those with fetch records (kind 2); branch and procedure threads route. */
     private static boolean[] whole(int[] kinds) {
         boolean[] w = new boolean[kinds.length];
         for (int t = 0; t < kinds.length; t++) {
-            w[t] = kinds[t] != 0;
+            w[t] = kinds[t] == 2;
         }
         return w;
     }
 
     @Property(tries = 40)
-    void threadsWithBranchProcedureAndFetchRecords_goWhole_andEveryPartitionSeesTheSerialRun(@ForAll long seed,
+    void branchThreadsRouteByAddress_fetchThreadsGoWhole_andEveryPartitionSeesTheSerialRun(@ForAll long seed,
             @ForAll @IntRange(min = 1, max = 5) int threads, @ForAll @IntRange(min = 0, max = 3) int partsIndex,
             @ForAll boolean tiny) throws Exception {
         int parts = new int[] {2, 3, 7, 16}[partsIndex];
@@ -280,8 +281,9 @@ class RoutedStreamsAndSkipTest {
     /**
      * Damaged fork-join trace sets (spawns, joins, locks, barriers, phases), skipping bad records; with {@code
      * routers} above 0 cut into chunks of a few records ({@link Chunks}) routed on that many router threads: each
-     * chunk's reader skips what the whole file's reader skips in its range; with branch records (threads that go
-     * whole) too, whose partitions end before they have read every chunk (the routers must still finish).
+     * chunk's reader skips what the whole file's reader skips in its range; with branch records too (threads routed
+     * by address whose partitions reconstruct their instruction streams), whose partitions may end before they have
+     * read every chunk (the routers must still finish).
      */
     @Property(tries = 40)
     void damagedForkJoinTraces_skippingBadRecords_routeAsTheyReplaySerially(@ForAll long seed,
@@ -304,7 +306,6 @@ class RoutedStreamsAndSkipTest {
             ReplayOptions o = new ReplayOptions();
             o.skipBadRecords = true;
             boolean[] whole = new boolean[threads];
-            java.util.Arrays.fill(whole, p.branches);
             long capacity = rnd.nextBoolean() ? rnd.nextInt(100) : -1;
             if (routers == 0) {
                 routeAndCompare(set, o, parts, capacity, whole);
@@ -374,13 +375,18 @@ class RoutedStreamsAndSkipTest {
     }
 
     @Test
-    void aThreadWithBranchRecords_goesWhole_whileTheOthersAreRouted_andEachFileIsReadOnce() {
-        TraceSet set = TestTraces.write(dir, "half", w -> {
+    void aThreadWithBranchRecords_isRoutedByAddress_aThreadWithFetchRecordsGoesWhole_andEachFileIsReadOnce() {
+        TraceSet set = TestTraces.write(dir, "half", TraceWriter.Options.classic().extended(true), w -> {
             w.w.procStart(0x4000);
             w.stores(200, 0x10000);
             w.w.branch(0x4100, 0x4000);
             w.loads(200, 0x20000);
-        }, w -> w.stores(400, 0x30000));
+        }, w -> w.stores(400, 0x30000), w -> {
+            for (int i = 0; i < 300; i++) {
+                w.w.fetch(0x8000 + 4L * i, 4);
+                w.w.memory(MemType.STORE, 4, MemType.FIXED, 0x40000 + 4L * i);
+            }
+        });
         Log serial = new Log();
         new Replay(set, null, TestTraces.parallel()).add(serial).run();
         long before = Prescan.OPENED.get();
@@ -388,13 +394,15 @@ class RoutedStreamsAndSkipTest {
         Replay.Router router = RoutedReplayTest.byPageAndThread(3);
         List<Log> ps = routed.runRouted(3, k -> new Log(), ctx -> router);
         assertEquals(Replay.MODE_ROUTED, routed.partitionMode());
-        assertEquals(2 * 2, Prescan.OPENED.get() - before, "the prescan and the router: each file twice in all");
-        assertSeesTheSerialRun(serial, ps, new boolean[] {true, false}, router);
+        assertEquals(3 * 2, Prescan.OPENED.get() - before, "the prescan and the router: each file twice in all");
+        assertSeesTheSerialRun(serial, ps, new boolean[] {false, false, true}, router);
         for (Log p : ps) {
-            assertEquals(400, p.s.mine.stream().filter(a -> a.startsWith("0 ")).count(), "thread 0 whole");
-            assertEquals(400, p.s.other.stream().filter(x -> x.startsWith("F 0 ")).count(), "its fetches");
+            assertEquals(400, p.s.other.stream().filter(x -> x.startsWith("F 0 ")).count(), "thread 0's fetches");
+            assertEquals(300, p.s.mine.stream().filter(a -> a.startsWith("2 ")).count(), "thread 2 whole");
         }
-        assertTrue(ps.get(2).s.given.contains(false), "thread 1 routed by page and thread");
+        // thread 0 in partition 0, its stores on page 0x10 in partition 1, its loads on page 0x20 in partition 2
+        assertEquals(List.of(400L, 200L, 200L), ps.stream().map(p -> p.s.mine.stream()
+                .filter(a -> a.startsWith("0 ")).count()).toList(), "thread 0's accesses by partition");
     }
 
     /**
