@@ -55,4 +55,32 @@ final class StreamGaps {
         e.gapLeft[t] = left;
         return left == 0;
     }
+
+    /**
+     * One access of engine {@code e}'s thread u's gap in a lockstep round ({@link LockstepRounds}, with the seed's
+     * reconstruction: one clock per access): the word at its counter fetched if the counter is valid, then skipped.
+     */
+    static void round(ThreadEngine e, int u) {
+        if (!e.announced) {
+            e.announce();
+        }
+        long c = e.clock[u];
+        long bytes = e.gapBytes[u];
+        e.gapBytes[u] = 0;
+        if (e.pcValid[u]) {
+            long p = e.pc[u];
+            for (Analysis a : e.an) {
+                a.skippedFetching(u, u, c, p, 1, bytes);
+            }
+            e.pc[u] = p + InstructionStream.WORD;
+        } else {
+            for (Analysis a : e.an) {
+                a.skipped(u, c, 1, bytes);
+            }
+        }
+        e.lastInstr[u] = c;
+        e.clock[u] = c + 1;
+        e.cur.busy[u]++;
+        e.gapLeft[u]--;
+    }
 }
