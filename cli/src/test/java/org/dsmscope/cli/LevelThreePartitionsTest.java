@@ -58,7 +58,7 @@ class LevelThreePartitionsTest {
         Path touch = Files.writeString(dir.resolve("touch.cfg"), "name = touch\nnodes = 2\nprocessors_per_node = 2\n"
                 + "protocol = 6\npage_policy = 1Touch\ndata_cache = 4K 2 fifo\ninstruction_cache = 2K 2 lru\n"
                 + "interconnect_cache = 64K 4 random\ngeneral_trace = 1\ndetailed_trace = 1\n");
-        String[] cdatOut = {".cdat_report", ".cdat_detailed", ".cdat_general.0", ".cdat_general.3"};
+        String[] cdatOut = {".cdat_report", ".cdat_detailed", ".cdat_general.0", ".cdat_general.1"};
         CiatCommandTest.Run one = CiatCommandTest.run("cdat", "--json", dir.resolve("cs.json").toString(), set,
                 touch.toString());
         assertEquals(0, one.status(), one.err());
@@ -67,7 +67,7 @@ class LevelThreePartitionsTest {
                 dir.resolve("cp.json").toString(), set, touch.toString());
         assertEquals(0, two.status(), two.err());
         assertTrue(two.err().contains("cdat: 2 partitions, routed (each trace file read once)"), two.err());
-        assertEquals(one.out(), two.out(), "cdat's summary");
+        assertEquals(one.out(), two.out().replace("cp.json", "cs.json"), "cdat's summary and files written");
         assertSameBytes(set, cdatOut, cdatSerial, "cdat");
         assertEquals(-1L, Files.mismatch(dir.resolve("cs.json"), dir.resolve("cp.json")), "cdat --json");
     }
@@ -94,7 +94,7 @@ class LevelThreePartitionsTest {
             throws IOException {
         for (int i = 0; i < ext.length; i++) {
             byte[] got = Files.readAllBytes(Paths.get(set + ext[i]));
-            assertTrue(want.get(i).length > 0, tool + ext[i] + " written");
+            assertTrue(i > 1 || want.get(i).length > 0, tool + ext[i] + " written");
             assertEquals(-1, java.util.Arrays.mismatch(want.get(i), got), tool + " --partitions 2: " + ext[i]);
         }
     }
