@@ -32,8 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Routed runs of trace sets with branch, procedure and fetch records, and with {@link ReplayOptions#skipBadRecords}
- * (module README "Partitioned replay"): a thread with an instruction stream goes whole to every partition, the
- * others are routed by address; bad records are skipped by the router's reader. Every partition sees the serial
+ * (module README "Partitioned replay"): a thread with fetch records goes whole to every partition, the others
+ * (threads with branch and procedure records too) are routed by address; bad records are skipped by the router's
+ * reader. Every partition sees the serial
  * run (its accesses, gaps in place, calls, waits, phases, fetches and branches), the replay lists the serial run's
  * problems with the serial run's positions in the trace files, each file is read once after the prescan, and a
  * plan's split streams give every partition the same.
@@ -156,15 +157,7 @@ class RoutedStreamsAndSkipTest {
     private static void accesses(TestTraces.W w, SplittableRandom r, int kind, long[] pc, long base, int n) {
         for (int i = 0; i < n; i++) {
             if (kind == 1 && r.nextInt(5) == 0) {
-                long source = pc[0] + 4L * r.nextInt(6);
-                long target = 0x400000L + 4L * r.nextInt(1 << 16);
-                if (r.nextBoolean()) {
-                    w.w.branch(source, target);
-                } else {
-                    w.w.procCall(source, target);
-                    w.w.procStart(target);
-                }
-                pc[0] = target;
+                jump(w, r, pc, pc[0] + 4L * r.nextInt(6), 0x400000L + 4L * r.nextInt(1 << 16));
             } else if (kind == 2) {
                 w.w.fetch(pc[0], 4);
                 pc[0] += 4;
@@ -177,6 +170,17 @@ class RoutedStreamsAndSkipTest {
                 pc[0] += 4;
             }
         }
+    }
+
+    /** A branch, or a procedure call and start, from {@code source} to {@code target}; the counter goes there. */
+    static void jump(TestTraces.W w, SplittableRandom r, long[] pc, long source, long target) {
+        if (r.nextBoolean()) {
+            w.w.branch(source, target);
+        } else {
+            w.w.procCall(source, target);
+            w.w.procStart(target);
+        }
+        pc[0] = target;
     }
 
     /**

@@ -223,15 +223,8 @@ class StreamRoutePropertyTest {
     private static void accesses(TestTraces.W w, SplittableRandom r, boolean code, long[] pc, long base, int n) {
         for (int i = 0; i < n; i++) {
             if (code && r.nextInt(5) == 0) {
-                long source = pc[0] + 4L * (r.nextInt(8) - 1);
-                long target = CODE + 4L * r.nextInt(r.nextInt(10) == 0 ? 1 << 19 : 1 << 18);
-                if (r.nextBoolean()) {
-                    w.w.branch(source, target);
-                } else {
-                    w.w.procCall(source, target);
-                    w.w.procStart(target);
-                }
-                pc[0] = target;
+                RoutedStreamsAndSkipTest.jump(w, r, pc, pc[0] + 4L * (r.nextInt(8) - 1),
+                        CODE + 4L * r.nextInt(r.nextInt(10) == 0 ? 1 << 19 : 1 << 18));
             }
             boolean store = i == 0 || r.nextInt(3) == 0;
             int size = r.nextInt(20) == 0 ? 8 : 4;
