@@ -50,8 +50,9 @@ class PartitionedCdatPropertyTest {
 
     /**
      * {@code routed}: the partitions run routed, and they do; with {@code branches} (procedure, branch and
-     * procedure-call records, so fetches) the threads are routed by address all the same, every partition
-     * reconstructing their instruction streams (replay/README.md "Threads with an instruction stream").
+     * procedure-call records, so fetches) the threads go whole to every partition or, in some tries, are routed by
+     * address all the same, every partition reconstructing their instruction streams (replay/README.md "Threads
+     * with an instruction stream").
      */
     @Property(tries = 30)
     void threadTraces_partitionedRunsEqualTheSerialRun(@ForAll long seed,
@@ -156,6 +157,7 @@ class PartitionedCdatPropertyTest {
         for (int i = 0; i < n; i++) {
             cfgs.add(config(rnd, "c" + i));
         }
+        o.streamsByAddress = rnd.nextBoolean(); // threads with branch records whole, or by address
         CdatOptions opt = new CdatOptions();
         opt.check = true;
         opt.hpux = rnd.nextBoolean();

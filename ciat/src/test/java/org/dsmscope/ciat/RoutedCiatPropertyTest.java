@@ -26,7 +26,8 @@ import org.dsmscope.trace.TraceWriter;
  * serial run's bytes: report, memory usage file, event trace and JSON, on random thread trace sets (1–6 threads,
  * spawn and join, so a serial, a parallel and a serial phase; locks, barriers, accesses of 1 to 8 bytes that cross
  * pages, a few hot words that several threads read and write at equal clocks, 64-bit addresses; with procedure,
- * branch and procedure-call records in some tries, whose threads are routed by address while every partition
+ * branch and procedure-call records in some tries, whose threads are routed by address (ReplayOptions
+ * streamsByAddress) while every partition
  * reconstructs their instruction streams, replay/README.md "Threads with an instruction stream"), in 2, 3, 7 and 16
  * partitions, with pipes of a few bytes in some tries (the router then waits on almost every chunk).
  */
@@ -125,7 +126,9 @@ class RoutedCiatPropertyTest {
         }
         Path pj = dir.resolve("p.json");
         CiatOptions po = options.apply(pj);
-        Replay routed = new Replay(set, null, new ReplayOptions());
+        ReplayOptions ro = new ReplayOptions();
+        ro.streamsByAddress = true; // threads with branch records too
+        Replay routed = new Replay(set, null, ro);
         if (capacity >= 0) {
             routed.routedCapacity(capacity);
         }

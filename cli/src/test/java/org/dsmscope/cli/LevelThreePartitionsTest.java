@@ -18,8 +18,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Example programs traced at level 3 by the real agent (branch and procedure records, a symbol sidecar with the
- * memory-access offsets) and analysed in two partitions, routed: their threads are routed by address while each
- * partition reconstructs their instruction streams (replay/README.md "Threads with an instruction stream"), and
+ * memory-access offsets) and analysed in two partitions, routed, with {@code -Ddsmscope.streamsByAddress=true}:
+ * their threads are routed by address while each partition reconstructs their instruction streams
+ * (replay/README.md "Threads with an instruction stream"), and
  * {@code ciat --partitions 2} and {@code cdat --partitions 2} write the serial run's bytes: CIAT's report, memory
  * usage file, event trace and JSON; CDAT's report, JSON and traffic traces (1Touch placement, interconnect caches).
  */
@@ -48,6 +49,24 @@ class LevelThreePartitionsTest {
 
         String[] ciatOut = {".ciat_report", ".memory", ".ciat_events"};
         List<byte[]> serial = ciat(set, ciatOut, "s.json");
+        String before = System.getProperty(BY_ADDRESS);
+        System.setProperty(BY_ADDRESS, "true");
+        try {
+            routed(set, ciatOut, serial);
+        } finally {
+            if (before == null) {
+                System.clearProperty(BY_ADDRESS);
+            } else {
+                System.setProperty(BY_ADDRESS, before);
+            }
+        }
+    }
+
+    /** The replay's switch that routes threads with branch records by address ({@code ReplayOptions}). */
+    private static final String BY_ADDRESS = "dsmscope.streamsByAddress";
+
+    /** {@code ciat} and {@code cdat --partitions 2} of {@code set}, against the serial runs' bytes. */
+    private void routed(String set, String[] ciatOut, List<byte[]> serial) throws IOException {
         CiatCommandTest.Run par = CiatCommandTest.run("ciat", "-ciat_events", "--progress", "--partitions", "2",
                 "--json", dir.resolve("p.json").toString(), set);
         assertEquals(0, par.status(), par.err());
@@ -59,8 +78,10 @@ class LevelThreePartitionsTest {
                 + "protocol = 6\npage_policy = 1Touch\ndata_cache = 4K 2 fifo\ninstruction_cache = 2K 2 lru\n"
                 + "interconnect_cache = 64K 4 random\ngeneral_trace = 1\ndetailed_trace = 1\n");
         String[] cdatOut = {".cdat_report", ".cdat_detailed", ".cdat_general.0", ".cdat_general.1"};
+        System.clearProperty(BY_ADDRESS);
         CiatCommandTest.Run one = CiatCommandTest.run("cdat", "--json", dir.resolve("cs.json").toString(), set,
                 touch.toString());
+        System.setProperty(BY_ADDRESS, "true");
         assertEquals(0, one.status(), one.err());
         List<byte[]> cdatSerial = read(set, cdatOut);
         CiatCommandTest.Run two = CiatCommandTest.run("cdat", "--progress", "--partitions", "2", "--json",

@@ -28,18 +28,18 @@ final class Prescan implements java.io.Serializable {
     final boolean[] routable;
     /**
      * Per thread: a routed replay gives every partition all its records (only when {@link #checkRoutes} was asked
-     * for): it holds fetch records (fetch mode), or branch or procedure records with {@code -i} or with {@link
-     * #WHOLE_STREAMS} set.
+     * for): it holds fetch records (fetch mode), or branch or procedure records unless {@link #stream}.
      */
     final boolean[] whole;
     /**
      * Per thread: it holds branch or procedure records and no fetch records, and a routed thread replay routes it by
-     * address all the same ({@link RouteSplitter}: its branch and procedure records go to every partition, whose
-     * engine reconstructs the instruction stream; module README "Threads with an instruction stream").
+     * address all the same ({@link ReplayOptions#streamsByAddress}, not with {@code -i}; {@link RouteSplitter}: its
+     * branch and procedure records go to every partition, whose engine reconstructs the instruction stream; module
+     * README "Threads with an instruction stream").
      */
     final boolean[] stream;
-    /** System property: {@code true} sends every thread with branch or procedure records whole (for comparisons). */
-    static final String WHOLE_STREAMS = "dsmscope.wholeStreams";
+    /** System property: {@code true} routes threads with branch or procedure records by address (as the option). */
+    static final String STREAMS_BY_ADDRESS = "dsmscope.streamsByAddress";
     /** Per thread: it has a run of loads that could be a spin ({@link RouteCheck#spins}). */
     final boolean[] spins;
     /** A marker stops all threads somewhere (command 3): records leave runs at places their files do not show. */
@@ -567,7 +567,7 @@ final class Prescan implements java.io.Serializable {
         sk.instructions = hasFetch[t] ? instrB : instrA;
         routable[t] = route != null && route.routable;
         boolean byAddress = route != null && route.stream && !hasFetch[t] && !skeleton
-                && !Boolean.getBoolean(WHOLE_STREAMS);
+                && (o.streamsByAddress || Boolean.getBoolean(STREAMS_BY_ADDRESS));
         whole[t] = route != null && (route.stream || hasFetch[t]) && !byAddress;
         stream[t] = byAddress;
         spins[t] = route != null && route.spins;

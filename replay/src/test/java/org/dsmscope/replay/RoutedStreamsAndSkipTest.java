@@ -238,26 +238,36 @@ class RoutedStreamsAndSkipTest {
         }
     }
 
-    /** The threads that go whole: those with fetch records (kind 2); branch and procedure threads route. */
-    private static boolean[] whole(int[] kinds) {
+    /**
+     * The threads that go whole: those with fetch records (kind 2), and those with branch and procedure records
+     * (kind 1) unless {@code byAddress} ({@link ReplayOptions#streamsByAddress}).
+     */
+    private static boolean[] whole(int[] kinds, boolean byAddress) {
         boolean[] w = new boolean[kinds.length];
         for (int t = 0; t < kinds.length; t++) {
-            w[t] = kinds[t] == 2;
+            w[t] = kinds[t] == 2 || kinds[t] == 1 && !byAddress;
         }
         return w;
     }
 
+    /** Options of a trace set run from the start, branch threads routed by address or not. */
+    private static ReplayOptions parallel(boolean byAddress) {
+        ReplayOptions o = TestTraces.parallel();
+        o.streamsByAddress = byAddress;
+        return o;
+    }
+
     @Property(tries = 40)
-    void branchThreadsRouteByAddress_fetchThreadsGoWhole_andEveryPartitionSeesTheSerialRun(@ForAll long seed,
+    void branchThreadsRouteByAddressOrWhole_fetchThreadsWhole_andEveryPartitionSeesTheSerialRun(@ForAll long seed,
             @ForAll @IntRange(min = 1, max = 5) int threads, @ForAll @IntRange(min = 0, max = 3) int partsIndex,
-            @ForAll boolean tiny) throws Exception {
+            @ForAll boolean tiny, @ForAll boolean byAddress) throws Exception {
         int parts = new int[] {2, 3, 7, 16}[partsIndex];
         Path d = Files.createTempDirectory("streams");
         try {
             SplittableRandom rnd = new SplittableRandom(seed);
             int[] kinds = new int[threads];
             TraceSet set = mixed(d, "mixed", threads, rnd, kinds);
-            routeAndCompare(set, TestTraces.parallel(), parts, tiny ? rnd.nextInt(100) : -1, whole(kinds));
+            routeAndCompare(set, parallel(byAddress), parts, tiny ? rnd.nextInt(100) : -1, whole(kinds, byAddress));
         } finally {
             ClockOrderPropertyTest.delete(d);
         }
@@ -266,7 +276,7 @@ class RoutedStreamsAndSkipTest {
     @Property(tries = 40)
     void skippingBadRecords_routes_withTheSerialRunsProblemsAndPositions(@ForAll long seed,
             @ForAll @IntRange(min = 1, max = 5) int threads, @ForAll @IntRange(min = 0, max = 3) int partsIndex,
-            @ForAll boolean tiny) throws Exception {
+            @ForAll boolean tiny, @ForAll boolean byAddress) throws Exception {
         int parts = new int[] {2, 3, 7, 16}[partsIndex];
         Path d = Files.createTempDirectory("skip");
         try {
@@ -274,9 +284,9 @@ class RoutedStreamsAndSkipTest {
             int[] kinds = new int[threads];
             TraceSet set = mixed(d, "skip", threads, rnd, kinds);
             damage(set, rnd);
-            ReplayOptions o = TestTraces.parallel();
+            ReplayOptions o = parallel(byAddress);
             o.skipBadRecords = true;
-            routeAndCompare(set, o, parts, tiny ? rnd.nextInt(100) : -1, whole(kinds));
+            routeAndCompare(set, o, parts, tiny ? rnd.nextInt(100) : -1, whole(kinds, byAddress));
         } finally {
             ClockOrderPropertyTest.delete(d);
         }
@@ -285,14 +295,15 @@ class RoutedStreamsAndSkipTest {
     /**
      * Damaged fork-join trace sets (spawns, joins, locks, barriers, phases), skipping bad records; with {@code
      * routers} above 0 cut into chunks of a few records ({@link Chunks}) routed on that many router threads: each
-     * chunk's reader skips what the whole file's reader skips in its range; with branch records too (threads routed
-     * by address whose partitions reconstruct their instruction streams), whose partitions may end before they have
-     * read every chunk (the routers must still finish).
+     * chunk's reader skips what the whole file's reader skips in its range; with branch records too (threads that
+     * go whole, or routed by address whose partitions reconstruct their instruction streams), whose partitions may
+     * end before they have read every chunk (the routers must still finish).
      */
     @Property(tries = 40)
     void damagedForkJoinTraces_skippingBadRecords_routeAsTheyReplaySerially(@ForAll long seed,
             @ForAll @IntRange(min = 1, max = 6) int threads, @ForAll @IntRange(min = 0, max = 3) int partsIndex,
-            @ForAll boolean branches, @ForAll @IntRange(min = 0, max = 4) int routers) throws Exception {
+            @ForAll boolean branches, @ForAll @IntRange(min = 0, max = 4) int routers, @ForAll boolean byAddress)
+            throws Exception {
         int parts = new int[] {2, 3, 7, 16}[partsIndex];
         Path d = Files.createTempDirectory("skipfj");
         try {
@@ -309,7 +320,9 @@ class RoutedStreamsAndSkipTest {
             damage(set, rnd);
             ReplayOptions o = new ReplayOptions();
             o.skipBadRecords = true;
+            o.streamsByAddress = byAddress;
             boolean[] whole = new boolean[threads];
+            java.util.Arrays.fill(whole, p.branches && !byAddress);
             long capacity = rnd.nextBoolean() ? rnd.nextInt(100) : -1;
             if (routers == 0) {
                 routeAndCompare(set, o, parts, capacity, whole);
@@ -379,7 +392,7 @@ class RoutedStreamsAndSkipTest {
     }
 
     @Test
-    void aThreadWithBranchRecords_isRoutedByAddress_aThreadWithFetchRecordsGoesWhole_andEachFileIsReadOnce() {
+    void aThreadWithBranchRecords_goesWholeOrByAddressOnRequest_aThreadWithFetchRecordsWhole_eachFileReadOnce() {
         TraceSet set = TestTraces.write(dir, "half", TraceWriter.Options.classic().extended(true), w -> {
             w.w.procStart(0x4000);
             w.stores(200, 0x10000);
@@ -393,9 +406,11 @@ class RoutedStreamsAndSkipTest {
         });
         Log serial = new Log();
         new Replay(set, null, TestTraces.parallel()).add(serial).run();
-        long before = Prescan.OPENED.get();
-        Replay routed = new Replay(set, null, TestTraces.parallel());
         Replay.Router router = RoutedReplayTest.byPageAndThread(3);
+        List<Log> whole = new Replay(set, null, TestTraces.parallel()).runRouted(3, k -> new Log(), ctx -> router);
+        assertSeesTheSerialRun(serial, whole, new boolean[] {true, false, true}, router);
+        long before = Prescan.OPENED.get();
+        Replay routed = new Replay(set, null, parallel(true));
         List<Log> ps = routed.runRouted(3, k -> new Log(), ctx -> router);
         assertEquals(Replay.MODE_ROUTED, routed.partitionMode());
         assertEquals(3 * 2, Prescan.OPENED.get() - before, "the prescan and the router: each file twice in all");

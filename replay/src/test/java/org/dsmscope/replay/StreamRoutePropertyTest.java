@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Threads with an instruction stream routed by address (module README "Threads with an instruction stream"; {@link
- * StreamGaps}): random trace sets whose threads have procedure, branch and procedure-call records, with and without
+ * Threads with an instruction stream routed by address ({@link ReplayOptions#streamsByAddress}; module README
+ * "Threads with an instruction stream"; {@link StreamGaps}): random trace sets whose threads have procedure, branch and procedure-call records, with and without
  * a symbol sidecar (exact reconstruction, where a skipped access may fetch several instructions), with locks,
  * barriers, markers that stop and resume threads, page-crossing accesses, routed by page and thread or by a random
  * density per thread and partition, with and without filled gaps, in 2, 3 and 7 partitions: every partition's
@@ -110,6 +110,7 @@ class StreamRoutePropertyTest {
     static List<RoutedStreamsAndSkipTest.Log> compare(TraceSet set, int parts, Replay.Router router, long capacity)
             throws Exception {
         ReplayOptions o = TestTraces.parallel();
+        o.streamsByAddress = true;
         RoutedStreamsAndSkipTest.Log serial = new RoutedStreamsAndSkipTest.Log();
         Replay one = new Replay(set, null, o);
         one.add(serial).run();
