@@ -235,6 +235,21 @@ public final class Cdat implements Analysis {
         }
     }
 
+    /**
+     * Skipped accesses of a thread whose instruction stream a routed partition reconstructs: none is on this
+     * partition's lines, so without traffic traces the fetches come as one run ({@link #fetchRun}: the same caches,
+     * counters and placement); with them each fetch and each skipped access is its own step of the serial order, so
+     * they come one by one as in the serial run.
+     */
+    @Override
+    public void skippedFetching(int thread, int cpu, long clock, long address, int count, long bytes) {
+        if (order != null) {
+            Analysis.super.skippedFetching(thread, cpu, clock, address, count, bytes);
+        } else {
+            fetchRun(thread, cpu, clock, address, count);
+        }
+    }
+
     private void data(int g, long clock, long ln, boolean store) {
         if (order != null) {
             order.next();

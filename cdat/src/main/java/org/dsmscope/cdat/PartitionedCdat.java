@@ -133,6 +133,13 @@ public final class PartitionedCdat {
         }
 
         @Override
+        public void skippedFetching(int thread, int cpu, long clock, long address, int count, long bytes) {
+            for (Cdat s : sims) {
+                s.skippedFetching(thread, cpu, clock, address, count, bytes);
+            }
+        }
+
+        @Override
         public void fetch(int thread, int cpu, long clock, long address, int size) {
             for (Cdat s : sims) {
                 s.fetch(thread, cpu, clock, address, size);

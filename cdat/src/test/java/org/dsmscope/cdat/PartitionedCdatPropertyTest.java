@@ -49,8 +49,10 @@ class PartitionedCdatPropertyTest {
     private static final long CODE = 0x2000;
 
     /**
-     * {@code routed}: the partitions run routed, and they do; with {@code branches} (procedure and branch records,
-     * so fetches) every thread goes whole to every partition.
+     * {@code routed}: the partitions run routed, and they do; with {@code branches} (procedure, branch and
+     * procedure-call records, so fetches) the threads go whole to every partition or, in some tries, are routed by
+     * address all the same, every partition reconstructing their instruction streams (replay/README.md "Threads
+     * with an instruction stream").
      */
     @Property(tries = 30)
     void threadTraces_partitionedRunsEqualTheSerialRun(@ForAll long seed,
@@ -146,7 +148,7 @@ class PartitionedCdatPropertyTest {
     /**
      * Serial, then 2, 3, 7 and 16 partitions: the same report and JSON for every configuration; {@code routed}:
      * the partitions run routed ({@link PartitionedCdat#runRouted}), and they do (thread traces with branches too:
-     * their threads go whole to every partition).
+     * their partitions fetch the instructions of the accesses they skip, as the serial run does).
      */
     private static void compare(Path dir, SplittableRandom rnd, TraceSet set, ReplayOptions o, int cpus,
             boolean routed) throws IOException {
@@ -155,6 +157,7 @@ class PartitionedCdatPropertyTest {
         for (int i = 0; i < n; i++) {
             cfgs.add(config(rnd, "c" + i));
         }
+        o.streamsByAddress = rnd.nextBoolean(); // threads with branch records whole, or by address
         CdatOptions opt = new CdatOptions();
         opt.check = true;
         opt.hpux = rnd.nextBoolean();
@@ -301,9 +304,15 @@ class PartitionedCdatPropertyTest {
             instr++;
             pc += 4;
             if (++inLoop == 8 && branches) {
-                w.branch(pc + 8, CODE);
+                long target = CODE + 4L * rnd.nextInt(512);
+                if (rnd.nextBoolean()) {
+                    w.branch(pc + 8, target);
+                } else {
+                    w.procCall(pc + 8, target);
+                    w.procStart(target);
+                }
                 instr += 2;
-                pc = CODE;
+                pc = target;
                 inLoop = 0;
             }
         }

@@ -479,6 +479,17 @@ public final class Ciat implements Analysis {
         memory.codeRun(thread, address, count, org.dsmscope.replay.InstructionStream.WORD);
     }
 
+    /**
+     * Skipped accesses of a thread whose instruction stream a routed partition reconstructs: the fetches and the
+     * numbering do not depend on each other's order, so the run's fetches at once ({@link #fetchRun}), then the
+     * accesses ({@link #skipped}).
+     */
+    @Override
+    public void skippedFetching(int thread, int cpu, long clock, long address, int count, long bytes) {
+        fetchRun(thread, cpu, clock, address, count);
+        skipped(thread, clock, count, bytes);
+    }
+
     @Override
     public void branch(int thread, int cpu, long clock, int kind, long source, long target) {
         if (part != 0) {

@@ -25,7 +25,10 @@ import org.dsmscope.trace.TraceWriter;
  * The routed partitioned replay ({@code Replay.runRouted}, module README "Parallel analysis") writes exactly a
  * serial run's bytes: report, memory usage file, event trace and JSON, on random thread trace sets (1–6 threads,
  * spawn and join, so a serial, a parallel and a serial phase; locks, barriers, accesses of 1 to 8 bytes that cross
- * pages, a few hot words that several threads read and write at equal clocks, 64-bit addresses), in 2, 3, 7 and 16
+ * pages, a few hot words that several threads read and write at equal clocks, 64-bit addresses; with procedure,
+ * branch and procedure-call records in some tries, whose threads are routed by address (ReplayOptions
+ * streamsByAddress) while every partition
+ * reconstructs their instruction streams, replay/README.md "Threads with an instruction stream"), in 2, 3, 7 and 16
  * partitions, with pipes of a few bytes in some tries (the router then waits on almost every chunk).
  */
 class RoutedCiatPropertyTest {
@@ -34,12 +37,13 @@ class RoutedCiatPropertyTest {
     private static final long SHARED = 0x10001000L;
     private static final long LOCKS = 0x0F000000L;
     private static final long BARRIER = 0x0F100000L;
+    private static final long CODE = 0x00400000L;
 
     @Property(tries = 30)
     void routedRun_writesTheSameBytesAsASerialRun(@ForAll @IntRange(min = 0, max = 3) int partsIndex,
             @ForAll @IntRange(min = 1, max = 6) int threads, @ForAll long seed, @ForAll boolean global,
-            @ForAll boolean events, @ForAll boolean tiny) throws IOException {
-        check(PARTS[partsIndex], threads, seed, global, events, tiny);
+            @ForAll boolean events, @ForAll boolean tiny, @ForAll boolean branches) throws IOException {
+        check(PARTS[partsIndex], threads, seed, global, events, tiny, branches);
     }
 
     /**
@@ -78,16 +82,16 @@ class RoutedCiatPropertyTest {
             Files.deleteIfExists(dir);
         }
         for (int parts : new int[] {2, 3}) {
-            check(parts, 4, 12345, false, true, false);
-            check(parts, 4, 12345, true, false, false);
+            check(parts, 4, 12345, false, true, false, false);
+            check(parts, 4, 12345, true, false, false, true);
         }
     }
 
-    private static void check(int parts, int threads, long seed, boolean global, boolean events, boolean tiny)
-            throws IOException {
+    private static void check(int parts, int threads, long seed, boolean global, boolean events, boolean tiny,
+            boolean branches) throws IOException {
         Path dir = Files.createTempDirectory("ciat-routed");
         try {
-            assertRoutedWritesTheSerialBytes(write(dir, "r", threads, seed), parts, json -> options(global, json,
+            assertRoutedWritesTheSerialBytes(write(dir, "r", threads, seed, branches), parts, json -> options(global, json,
                     events), tiny ? seed & 63 : -1);
         } finally {
             try (var s = Files.list(dir)) {
@@ -122,7 +126,9 @@ class RoutedCiatPropertyTest {
         }
         Path pj = dir.resolve("p.json");
         CiatOptions po = options.apply(pj);
-        Replay routed = new Replay(set, null, new ReplayOptions());
+        ReplayOptions ro = new ReplayOptions();
+        ro.streamsByAddress = true; // threads with branch records too
+        Replay routed = new Replay(set, null, ro);
         if (capacity >= 0) {
             routed.routedCapacity(capacity);
         }
@@ -151,6 +157,14 @@ class RoutedCiatPropertyTest {
      * loads is long enough to be taken for a spin (such traces are routed).
      */
     static TraceSet write(Path dir, String name, int n, long seed) {
+        return write(dir, name, n, seed, false);
+    }
+
+    /**
+     * The same; with {@code branches} each thread starts with a procedure start and has a branch, or a procedure
+     * call and start, before about every fifth access, to code on a few pages (some of them shared by threads).
+     */
+    static TraceSet write(Path dir, String name, int n, long seed, boolean branches) {
         List<Path> files = new ArrayList<>();
         SplittableRandom top = new SplittableRandom(seed);
         int barriers = top.nextInt(3);
@@ -161,8 +175,12 @@ class RoutedCiatPropertyTest {
             try (TraceWriter w = TraceWriter.create(f, TraceWriter.Options.classic().addr64(true))) {
                 long[] time = {0};
                 int[] k = {0};
+                long[] pc = branches ? new long[] {CODE + 0x1000L * t} : null;
+                if (branches) {
+                    w.procStart(pc[0]);
+                }
                 if (t == 0) {
-                    accesses(w, rnd, t, 1 + rnd.nextInt(50), k);
+                    accesses(w, rnd, pc, t, 1 + rnd.nextInt(50), k);
                     if (n > 1) {
                         call(w, time, CallType.SPAWN, 1, n - 1);
                     }
@@ -173,10 +191,10 @@ class RoutedCiatPropertyTest {
                         if (rnd.nextInt(40) == 0) {
                             long lock = LOCKS + 64L * rnd.nextInt(2);
                             call(w, time, CallType.BEGIN_CRITICAL, lock, 0);
-                            accesses(w, rnd, t, 1 + rnd.nextInt(4), k);
+                            accesses(w, rnd, pc, t, 1 + rnd.nextInt(4), k);
                             call(w, time, CallType.END_CRITICAL, lock, 0);
                         } else {
-                            accesses(w, rnd, t, 1, k);
+                            accesses(w, rnd, pc, t, 1, k);
                         }
                     }
                     if (b < barriers && n > 1) {
@@ -187,7 +205,7 @@ class RoutedCiatPropertyTest {
                     call(w, time, CallType.JOIN, 0, 0);
                 }
                 if (t == 0) {
-                    accesses(w, rnd, t, rnd.nextInt(50), k);
+                    accesses(w, rnd, pc, t, rnd.nextInt(50), k);
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
@@ -203,8 +221,22 @@ class RoutedCiatPropertyTest {
     }
 
     /** {@code m} accesses: hot words, shared words (some crossing a page), private ones, 64-bit ones. */
-    private static void accesses(TraceWriter w, SplittableRandom rnd, int t, int m, int[] k) {
+    private static void accesses(TraceWriter w, SplittableRandom rnd, long[] pc, int t, int m, int[] k) {
         for (int i = 0; i < m; i++) {
+            if (pc != null && rnd.nextInt(5) == 0) {
+                long source = pc[0] + 4L * rnd.nextInt(6);
+                long target = CODE + 4L * rnd.nextInt(4 * 1024);
+                if (rnd.nextBoolean()) {
+                    w.branch(source, target);
+                } else {
+                    w.procCall(source, target);
+                    w.procStart(target);
+                }
+                pc[0] = target;
+            }
+            if (pc != null) {
+                pc[0] += 4;
+            }
             boolean store = k[0]++ % 3 == 2;
             int size = 1 << rnd.nextInt(4);
             long a;

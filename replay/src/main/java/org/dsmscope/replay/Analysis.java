@@ -80,6 +80,21 @@ public interface Analysis {
     default void skipped(int thread, long clock, int count, long bytes) {
     }
 
+    /**
+     * Routed partitioned replay, a thread whose instruction stream is known (branch records, seed 000 §3; module
+     * README "Threads with an instruction stream"): {@code count} data accesses this partition was not given, each
+     * of which fetches one instruction word first, the i-th at {@code address + 4 i} and clock {@code clock + i},
+     * then is skipped at that clock; {@code bytes} as for {@link #skipped}. The default makes exactly the serial
+     * run's calls, a {@link #fetch} of 4 bytes and a {@link #skipped} of one access for each; an analysis for which
+     * the fetches of a run followed by the skipped accesses are the same may take them at once.
+     */
+    default void skippedFetching(int thread, int cpu, long clock, long address, int count, long bytes) {
+        for (int i = 0; i < count; i++) {
+            fetch(thread, cpu, clock + i, address + (long) i * InstructionStream.WORD, InstructionStream.WORD);
+            skipped(thread, clock + i, 1, i == 0 ? bytes : 0);
+        }
+    }
+
     default void fetch(int thread, int cpu, long clock, long address, int size) {
     }
 

@@ -136,8 +136,15 @@ final class LockstepRounds {
         ThreadEngine e = this.e;
         int rounds = FETCH_ROUNDS;
         for (int k = 0; k < m; k++) {
-            if (e.gapLeft[order[k]] > 0) {
-                return 0; // a routed thread inside a gap (threads with an instruction stream go whole): no rounds
+            long gap = e.gapLeft[order[k]];
+            if (gap > 0) {
+                // a routed thread inside a gap: one skipped access per round up to its end (StreamGaps.round)
+                if (gap < MIN_ROUNDS) {
+                    return 0;
+                }
+                rounds = (int) Math.min(rounds, gap);
+                segWords[k] = null;
+                continue;
             }
             TraceReader r = e.rd[order[k]];
             int a = r.peekRun(rounds);
@@ -157,6 +164,10 @@ final class LockstepRounds {
         }
         for (int j = 0; j < rounds; j++) {
             for (int k = 0; k < m; k++) {
+                if (segWords[k] == null) {
+                    StreamGaps.round(e, order[k]);
+                    continue;
+                }
                 long word = segWords[k][segStart[k] + j];
                 int f1 = (int) (word >>> 32);
                 e.memory(order[k], f1, MemType.bytes(f1), segHigh[k] | (word & 0xFFFFFFFFL));
@@ -164,7 +175,9 @@ final class LockstepRounds {
         }
         e.replayed += (long) rounds * m;
         for (int k = 0; k < m; k++) {
-            e.rd[order[k]].skip(rounds);
+            if (segWords[k] != null) {
+                e.rd[order[k]].skip(rounds);
+            }
             segWords[k] = null;
         }
         e.last = order[m - 1];

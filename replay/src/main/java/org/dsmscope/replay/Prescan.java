@@ -27,10 +27,19 @@ final class Prescan implements java.io.Serializable {
     /** Per thread: it can be routed ({@link RouteCheck}; only when {@link #checkRoutes} was asked for). */
     final boolean[] routable;
     /**
-     * Per thread: it holds branch, procedure or fetch records ({@link RouteCheck#stream}), so a routed replay gives
-     * every partition all its records (only when {@link #checkRoutes} was asked for).
+     * Per thread: a routed replay gives every partition all its records (only when {@link #checkRoutes} was asked
+     * for): it holds fetch records (fetch mode), or branch or procedure records unless {@link #stream}.
      */
     final boolean[] whole;
+    /**
+     * Per thread: it holds branch or procedure records and no fetch records, and a routed thread replay routes it by
+     * address all the same ({@link ReplayOptions#streamsByAddress}, not with {@code -i}; {@link RouteSplitter}: its
+     * branch and procedure records go to every partition, whose engine reconstructs the instruction stream; module
+     * README "Threads with an instruction stream").
+     */
+    final boolean[] stream;
+    /** System property: {@code true} routes threads with branch or procedure records by address (as the option). */
+    static final String STREAMS_BY_ADDRESS = "dsmscope.streamsByAddress";
     /** Per thread: it has a run of loads that could be a spin ({@link RouteCheck#spins}). */
     final boolean[] spins;
     /** A marker stops all threads somewhere (command 3): records leave runs at places their files do not show. */
@@ -69,6 +78,7 @@ final class Prescan implements java.io.Serializable {
         hasFetch = new boolean[n];
         routable = new boolean[n];
         whole = new boolean[n];
+        stream = new boolean[n];
         spins = new boolean[n];
         chunks = new Chunks[n];
         usableCalls = new long[n];
@@ -317,6 +327,7 @@ final class Prescan implements java.io.Serializable {
             hasFetch[t] = parts[worker[t]].hasFetch[t];
             routable[t] = parts[worker[t]].routable[t];
             whole[t] = parts[worker[t]].whole[t];
+            stream[t] = parts[worker[t]].stream[t];
             spins[t] = parts[worker[t]].spins[t];
             chunks[t] = parts[worker[t]].chunks[t];
             usableCalls[t] = parts[worker[t]].usableCalls[t];
@@ -555,7 +566,10 @@ final class Prescan implements java.io.Serializable {
         }
         sk.instructions = hasFetch[t] ? instrB : instrA;
         routable[t] = route != null && route.routable;
-        whole[t] = route != null && (route.stream || hasFetch[t]);
+        boolean byAddress = route != null && route.stream && !hasFetch[t] && !skeleton
+                && (o.streamsByAddress || Boolean.getBoolean(STREAMS_BY_ADDRESS));
+        whole[t] = route != null && (route.stream || hasFetch[t]) && !byAddress;
+        stream[t] = byAddress;
         spins[t] = route != null && route.spins;
         if (skeleton && hasFetch[t]) {
             System.arraycopy(boundB, 0, sk.boundAt, 0, sk.bounds);

@@ -45,6 +45,13 @@ public final class ReplayOptions {
      */
     public boolean exactStream = true;
     /**
+     * A routed replay ({@link Replay#runRouted}) routes the threads with branch and procedure records by address,
+     * each partition reconstructing their instruction streams (module README "Threads with an instruction
+     * stream"), instead of giving every partition all their records; also the system property {@value
+     * Prescan#STREAMS_BY_ADDRESS}. Off by default: on the traces measured it costs as much CPU as whole threads.
+     */
+    public boolean streamsByAddress;
+    /**
      * Byte order of headerless (classic) trace files, or null: big-endian unless detected (trace/README.md). A short
      * little-endian classic file cannot be detected with certainty and needs it ({@code --byte-order little}).
      */

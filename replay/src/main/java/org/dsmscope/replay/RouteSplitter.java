@@ -34,6 +34,11 @@ public final class RouteSplitter implements AutoCloseable {
     private final Replay.Router route;
     /** Every record of the trace goes to every partition ({@link Prescan#whole}). */
     private final boolean whole;
+    /**
+     * Its branch and procedure records go to every partition, its data accesses by address ({@link Prescan#stream}:
+     * each partition's engine reconstructs the instruction stream, {@link StreamGaps}).
+     */
+    private final boolean stream;
     /** Not made by {@link #router}: no prescan said which traces hold only memory and call records (runs checked). */
     private final boolean unplanned;
     /** Per partition: the trace file's offset of the next record, placed before what it is written next; or -1. */
@@ -136,6 +141,7 @@ public final class RouteSplitter implements AutoCloseable {
             boolean inProcess, boolean continuation) {
         Replay.Router chunk = route.forChunk();
         this.whole = chunk instanceof Planned && ((Planned) chunk).whole[thread];
+        this.stream = chunk instanceof Planned && ((Planned) chunk).stream[thread];
         this.unplanned = !(chunk instanceof Planned);
         this.route = chunk instanceof Planned ? ((Planned) chunk).inner : chunk;
         this.spin = this.route instanceof SpinRoutes.Routing ? (SpinRoutes.Routing) this.route : null;
@@ -226,7 +232,7 @@ public final class RouteSplitter implements AutoCloseable {
 
     /** {@code route} with the threads that the prescan {@code pre} found go whole to every partition. */
     static Replay.Router planned(Replay.Router route, Prescan pre) {
-        return new Planned(route, pre.whole.clone());
+        return new Planned(route, pre.whole.clone(), pre.stream.clone());
     }
 
     /**
@@ -236,10 +242,12 @@ public final class RouteSplitter implements AutoCloseable {
     private static final class Planned implements Replay.Router {
         final Replay.Router inner;
         final boolean[] whole;
+        final boolean[] stream;
 
-        Planned(Replay.Router inner, boolean[] whole) {
+        Planned(Replay.Router inner, boolean[] whole, boolean[] stream) {
             this.inner = inner;
             this.whole = whole;
+            this.stream = stream;
         }
 
         @Override
@@ -260,7 +268,7 @@ public final class RouteSplitter implements AutoCloseable {
         @Override
         public Replay.Router forChunk() {
             Replay.Router c = inner.forChunk();
-            return c == inner ? this : new Planned(c, whole);
+            return c == inner ? this : new Planned(c, whole, stream);
         }
     }
 
@@ -279,6 +287,8 @@ public final class RouteSplitter implements AutoCloseable {
                 }
                 if (whole) {
                     wholeRun(r.runWords(), r.runStart(), n, r.addressHigh());
+                } else if (stream) {
+                    streamRun(r.runWords(), r.runStart(), n, r.addressHigh());
                 } else {
                     if (unplanned) {
                         refuseCode(r.runWords(), r.runStart(), n);
@@ -331,6 +341,13 @@ public final class RouteSplitter implements AutoCloseable {
                     shipped += parts;
                 }
                 for (int p = 0; p < parts; p++) {
+                    placed(p);
+                    w[p].record(r);
+                }
+            } else if (stream) {
+                // a branch or procedure record of a thread routed by address: every partition, after its gap
+                for (int p = 0; p < parts; p++) {
+                    gapTo(p, idx, bytes);
                     placed(p);
                     w[p].record(r);
                 }
@@ -396,6 +413,35 @@ public final class RouteSplitter implements AutoCloseable {
         for (int p = 0; p < parts; p++) {
             placed(p);
             w[p].words(words, from, n, high);
+        }
+    }
+
+    /**
+     * A run of words of a thread routed by address whose instruction stream is known: its memory records as {@link
+     * #batch} routes them, its branch and procedure records to every partition, each after the gap before it.
+     */
+    private void streamRun(long[] words, int from, int n, long high) {
+        int end = from + n;
+        for (int i = from; i < end; ) {
+            int j = i;
+            while (j < end && TraceReader.wordKind(words[j]) == RecordKind.MEMORY) {
+                j++;
+            }
+            if (j > i) {
+                batch(words, i, j - i, high);
+            }
+            i = j;
+            while (j < end && TraceReader.wordKind(words[j]) != RecordKind.MEMORY) {
+                j++;
+            }
+            if (j > i) {
+                for (int p = 0; p < parts; p++) {
+                    gapTo(p, idx, bytes);
+                    placed(p);
+                    w[p].words(words, i, j - i, high);
+                }
+            }
+            i = j;
         }
     }
 

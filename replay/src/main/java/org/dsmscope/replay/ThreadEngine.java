@@ -37,7 +37,7 @@ final class ThreadEngine {
     static final int W_TURN = 9;
 
     final Replay rp;
-    private final Analysis[] an;
+    final Analysis[] an;
     /**
      * Where data accesses go: the one analysis itself, or a fan-out to several. The hot loops call this one object
      * instead of looping over {@link #an} per record: a loop of one iteration inside the lockstep rounds' loops cost
@@ -76,7 +76,7 @@ final class ThreadEngine {
     /** Per thread: the kind of a record read at the end of a {@link #tail} and handled when it runs next; 0: none. */
     final int[] heldKind;
     final boolean[] pcValid;
-    private final long[] pc;
+    final long[] pc;
     /** Exact reconstruction from the symbol sidecar's memory-access offsets, or null (seed 000 §3's). */
     final CodeMap code;
     final boolean[] participated;
@@ -389,13 +389,21 @@ final class ThreadEngine {
     private boolean gap(int t) {
         long left = gapLeft[t];
         if (stopped[t]) {
-            replayed += left;
-            gapLeft[t] = 0;
-            gapBytes[t] = 0;
-            return true;
+            // a stopped thread's records take no clock: below the bound it runs through them all, at the bound
+            // (a tie) one per turn, as the serial run's step does
+            long take = clock[t] < bound ? left : 1;
+            replayed += take;
+            gapLeft[t] = left - take;
+            if (gapLeft[t] == 0) {
+                gapBytes[t] = 0;
+            }
+            return gapLeft[t] == 0;
         }
         if (!announced) {
             announce();
+        }
+        if (pcValid[t]) {
+            return StreamGaps.gap(this, t, bound);
         }
         long c = clock[t];
         int take = (int) Math.min(left, Math.max(1, Math.min(bound - c, Integer.MAX_VALUE)));
@@ -440,7 +448,7 @@ final class ThreadEngine {
      * busy), then that instruction; without, the instruction at the counter (seed 000 §3). Returns the memory
      * instruction's clock; the counter moves past it.
      */
-    private long fetchAccess(int t, long c) {
+    long fetchAccess(int t, long c) {
         long p = pc[t];
         if (code != null) {
             long at = code.nextAccess(t, p);

@@ -32,8 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Routed runs of trace sets with branch, procedure and fetch records, and with {@link ReplayOptions#skipBadRecords}
- * (module README "Partitioned replay"): a thread with an instruction stream goes whole to every partition, the
- * others are routed by address; bad records are skipped by the router's reader. Every partition sees the serial
+ * (module README "Partitioned replay"): a thread with fetch records goes whole to every partition, the others
+ * (threads with branch and procedure records too) are routed by address; bad records are skipped by the router's
+ * reader. Every partition sees the serial
  * run (its accesses, gaps in place, calls, waits, phases, fetches and branches), the replay lists the serial run's
  * problems with the serial run's positions in the trace files, each file is read once after the prescan, and a
  * plan's split streams give every partition the same.
@@ -156,15 +157,7 @@ class RoutedStreamsAndSkipTest {
     private static void accesses(TestTraces.W w, SplittableRandom r, int kind, long[] pc, long base, int n) {
         for (int i = 0; i < n; i++) {
             if (kind == 1 && r.nextInt(5) == 0) {
-                long source = pc[0] + 4L * r.nextInt(6);
-                long target = 0x400000L + 4L * r.nextInt(1 << 16);
-                if (r.nextBoolean()) {
-                    w.w.branch(source, target);
-                } else {
-                    w.w.procCall(source, target);
-                    w.w.procStart(target);
-                }
-                pc[0] = target;
+                jump(w, r, pc, pc[0] + 4L * r.nextInt(6), 0x400000L + 4L * r.nextInt(1 << 16));
             } else if (kind == 2) {
                 w.w.fetch(pc[0], 4);
                 pc[0] += 4;
@@ -177,6 +170,17 @@ class RoutedStreamsAndSkipTest {
                 pc[0] += 4;
             }
         }
+    }
+
+    /** A branch, or a procedure call and start, from {@code source} to {@code target}; the counter goes there. */
+    static void jump(TestTraces.W w, SplittableRandom r, long[] pc, long source, long target) {
+        if (r.nextBoolean()) {
+            w.w.branch(source, target);
+        } else {
+            w.w.procCall(source, target);
+            w.w.procStart(target);
+        }
+        pc[0] = target;
     }
 
     /**
@@ -234,25 +238,36 @@ class RoutedStreamsAndSkipTest {
         }
     }
 
-    private static boolean[] whole(int[] kinds) {
+    /**
+     * The threads that go whole: those with fetch records (kind 2), and those with branch and procedure records
+     * (kind 1) unless {@code byAddress} ({@link ReplayOptions#streamsByAddress}).
+     */
+    private static boolean[] whole(int[] kinds, boolean byAddress) {
         boolean[] w = new boolean[kinds.length];
         for (int t = 0; t < kinds.length; t++) {
-            w[t] = kinds[t] != 0;
+            w[t] = kinds[t] == 2 || kinds[t] == 1 && !byAddress;
         }
         return w;
     }
 
+    /** Options of a trace set run from the start, branch threads routed by address or not. */
+    private static ReplayOptions parallel(boolean byAddress) {
+        ReplayOptions o = TestTraces.parallel();
+        o.streamsByAddress = byAddress;
+        return o;
+    }
+
     @Property(tries = 40)
-    void threadsWithBranchProcedureAndFetchRecords_goWhole_andEveryPartitionSeesTheSerialRun(@ForAll long seed,
+    void branchThreadsRouteByAddressOrWhole_fetchThreadsWhole_andEveryPartitionSeesTheSerialRun(@ForAll long seed,
             @ForAll @IntRange(min = 1, max = 5) int threads, @ForAll @IntRange(min = 0, max = 3) int partsIndex,
-            @ForAll boolean tiny) throws Exception {
+            @ForAll boolean tiny, @ForAll boolean byAddress) throws Exception {
         int parts = new int[] {2, 3, 7, 16}[partsIndex];
         Path d = Files.createTempDirectory("streams");
         try {
             SplittableRandom rnd = new SplittableRandom(seed);
             int[] kinds = new int[threads];
             TraceSet set = mixed(d, "mixed", threads, rnd, kinds);
-            routeAndCompare(set, TestTraces.parallel(), parts, tiny ? rnd.nextInt(100) : -1, whole(kinds));
+            routeAndCompare(set, parallel(byAddress), parts, tiny ? rnd.nextInt(100) : -1, whole(kinds, byAddress));
         } finally {
             ClockOrderPropertyTest.delete(d);
         }
@@ -261,7 +276,7 @@ class RoutedStreamsAndSkipTest {
     @Property(tries = 40)
     void skippingBadRecords_routes_withTheSerialRunsProblemsAndPositions(@ForAll long seed,
             @ForAll @IntRange(min = 1, max = 5) int threads, @ForAll @IntRange(min = 0, max = 3) int partsIndex,
-            @ForAll boolean tiny) throws Exception {
+            @ForAll boolean tiny, @ForAll boolean byAddress) throws Exception {
         int parts = new int[] {2, 3, 7, 16}[partsIndex];
         Path d = Files.createTempDirectory("skip");
         try {
@@ -269,9 +284,9 @@ class RoutedStreamsAndSkipTest {
             int[] kinds = new int[threads];
             TraceSet set = mixed(d, "skip", threads, rnd, kinds);
             damage(set, rnd);
-            ReplayOptions o = TestTraces.parallel();
+            ReplayOptions o = parallel(byAddress);
             o.skipBadRecords = true;
-            routeAndCompare(set, o, parts, tiny ? rnd.nextInt(100) : -1, whole(kinds));
+            routeAndCompare(set, o, parts, tiny ? rnd.nextInt(100) : -1, whole(kinds, byAddress));
         } finally {
             ClockOrderPropertyTest.delete(d);
         }
@@ -280,13 +295,15 @@ class RoutedStreamsAndSkipTest {
     /**
      * Damaged fork-join trace sets (spawns, joins, locks, barriers, phases), skipping bad records; with {@code
      * routers} above 0 cut into chunks of a few records ({@link Chunks}) routed on that many router threads: each
-     * chunk's reader skips what the whole file's reader skips in its range; with branch records (threads that go
-     * whole) too, whose partitions end before they have read every chunk (the routers must still finish).
+     * chunk's reader skips what the whole file's reader skips in its range; with branch records too (threads that
+     * go whole, or routed by address whose partitions reconstruct their instruction streams), whose partitions may
+     * end before they have read every chunk (the routers must still finish).
      */
     @Property(tries = 40)
     void damagedForkJoinTraces_skippingBadRecords_routeAsTheyReplaySerially(@ForAll long seed,
             @ForAll @IntRange(min = 1, max = 6) int threads, @ForAll @IntRange(min = 0, max = 3) int partsIndex,
-            @ForAll boolean branches, @ForAll @IntRange(min = 0, max = 4) int routers) throws Exception {
+            @ForAll boolean branches, @ForAll @IntRange(min = 0, max = 4) int routers, @ForAll boolean byAddress)
+            throws Exception {
         int parts = new int[] {2, 3, 7, 16}[partsIndex];
         Path d = Files.createTempDirectory("skipfj");
         try {
@@ -303,8 +320,9 @@ class RoutedStreamsAndSkipTest {
             damage(set, rnd);
             ReplayOptions o = new ReplayOptions();
             o.skipBadRecords = true;
+            o.streamsByAddress = byAddress;
             boolean[] whole = new boolean[threads];
-            java.util.Arrays.fill(whole, p.branches);
+            java.util.Arrays.fill(whole, p.branches && !byAddress);
             long capacity = rnd.nextBoolean() ? rnd.nextInt(100) : -1;
             if (routers == 0) {
                 routeAndCompare(set, o, parts, capacity, whole);
@@ -374,27 +392,36 @@ class RoutedStreamsAndSkipTest {
     }
 
     @Test
-    void aThreadWithBranchRecords_goesWhole_whileTheOthersAreRouted_andEachFileIsReadOnce() {
-        TraceSet set = TestTraces.write(dir, "half", w -> {
+    void aThreadWithBranchRecords_goesWholeOrByAddressOnRequest_aThreadWithFetchRecordsWhole_eachFileReadOnce() {
+        TraceSet set = TestTraces.write(dir, "half", TraceWriter.Options.classic().extended(true), w -> {
             w.w.procStart(0x4000);
             w.stores(200, 0x10000);
             w.w.branch(0x4100, 0x4000);
             w.loads(200, 0x20000);
-        }, w -> w.stores(400, 0x30000));
+        }, w -> w.stores(400, 0x30000), w -> {
+            for (int i = 0; i < 300; i++) {
+                w.w.fetch(0x8000 + 4L * i, 4);
+                w.w.memory(MemType.STORE, 4, MemType.FIXED, 0x40000 + 4L * i);
+            }
+        });
         Log serial = new Log();
         new Replay(set, null, TestTraces.parallel()).add(serial).run();
-        long before = Prescan.OPENED.get();
-        Replay routed = new Replay(set, null, TestTraces.parallel());
         Replay.Router router = RoutedReplayTest.byPageAndThread(3);
+        List<Log> whole = new Replay(set, null, TestTraces.parallel()).runRouted(3, k -> new Log(), ctx -> router);
+        assertSeesTheSerialRun(serial, whole, new boolean[] {true, false, true}, router);
+        long before = Prescan.OPENED.get();
+        Replay routed = new Replay(set, null, parallel(true));
         List<Log> ps = routed.runRouted(3, k -> new Log(), ctx -> router);
         assertEquals(Replay.MODE_ROUTED, routed.partitionMode());
-        assertEquals(2 * 2, Prescan.OPENED.get() - before, "the prescan and the router: each file twice in all");
-        assertSeesTheSerialRun(serial, ps, new boolean[] {true, false}, router);
+        assertEquals(3 * 2, Prescan.OPENED.get() - before, "the prescan and the router: each file twice in all");
+        assertSeesTheSerialRun(serial, ps, new boolean[] {false, false, true}, router);
         for (Log p : ps) {
-            assertEquals(400, p.s.mine.stream().filter(a -> a.startsWith("0 ")).count(), "thread 0 whole");
-            assertEquals(400, p.s.other.stream().filter(x -> x.startsWith("F 0 ")).count(), "its fetches");
+            assertEquals(400, p.s.other.stream().filter(x -> x.startsWith("F 0 ")).count(), "thread 0's fetches");
+            assertEquals(300, p.s.mine.stream().filter(a -> a.startsWith("2 ")).count(), "thread 2 whole");
         }
-        assertTrue(ps.get(2).s.given.contains(false), "thread 1 routed by page and thread");
+        // thread 0 in partition 0, its stores on page 0x10 in partition 1, its loads on page 0x20 in partition 2
+        assertEquals(List.of(400L, 200L, 200L), ps.stream().map(p -> p.s.mine.stream()
+                .filter(a -> a.startsWith("0 ")).count()).toList(), "thread 0's accesses by partition");
     }
 
     /**
