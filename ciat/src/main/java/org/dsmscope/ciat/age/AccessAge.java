@@ -41,7 +41,7 @@ public final class AccessAge {
     private final int[][] heldSize;
     private final int[] held;
     private AgeStats heldStats;
-    /** The page slots {@link AgeTracker#peek} found for the run being analysed. */
+    /** The page slots {@link AgeTracker#peekRun} found for the run being analysed. */
     private final int[] slotBuf;
     /** The group words {@link AgeTracker#peekRun} loaded for the run being analysed. */
     private final int[] wordBuf;
@@ -144,8 +144,9 @@ public final class AccessAge {
         AgeStats st = heldStats;
         long[] addr = heldAddress[i];
         int[] sizes = heldSize[i];
-        // Touch the run's group words first: independent loads whose misses overlap (the tracker's updates depend
-        // on each other, so without this each access would wait for its own miss); their page slots are kept.
+        // Touch the run's group words, then their counts and block sums, first: independent loads whose misses
+        // overlap (the tracker's updates depend on each other, so without this each access would wait for its own
+        // miss); their page slots are kept.
         int[] slots = slotBuf;
         tr.peekRun(addr, n, shift, slots, wordBuf);
         for (int k = 0; k < n; k++) {

@@ -164,10 +164,10 @@ public final class AgeTracker {
     /**
      * The slot of {@code key}'s page (-1 if the page is new), changing nothing but {@link #touched}: loads that bring
      * the key's group word, the count at the timestamp it holds (which the access reads and decrements) and that
-     * timestamp's block sum (which the age reads when the block is old) into the cache ahead of the key's
+     * timestamp's block sum (which the removal updates when the block is old) into the cache ahead of the key's
      * {@link #access}, which is given the slot so that it makes no page lookup of its own. {@link AccessAge} peeks at
-     * a whole run of held accesses first, so that their cache misses overlap instead of stalling one access after
-     * another.
+     * a whole run of held accesses first ({@link #peekRun}), so that their cache misses overlap instead of stalling
+     * one access after another.
      */
     public int peek(long key) {
         int s = pages.get(key >>> PAGE_SHIFT);
