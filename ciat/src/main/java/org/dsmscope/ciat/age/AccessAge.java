@@ -41,8 +41,10 @@ public final class AccessAge {
     private final int[][] heldSize;
     private final int[] held;
     private AgeStats heldStats;
-    /** The page slots {@link AgeTracker#peek} found for the run being analysed. */
+    /** The page slots {@link AgeTracker#peekRun} found for the run being analysed. */
     private final int[] slotBuf;
+    /** The group words {@link AgeTracker#peekRun} loaded for the run being analysed. */
+    private final int[] wordBuf;
 
     /**
      * Access age for {@code threads} threads; {@code granularity} a power of two; {@code rate} in (0, 1], 1 for
@@ -66,6 +68,7 @@ public final class AccessAge {
         heldSize = new int[trackers.length][];
         held = new int[trackers.length];
         slotBuf = new int[run];
+        wordBuf = new int[run];
     }
 
     /** The scope. */
@@ -141,12 +144,11 @@ public final class AccessAge {
         AgeStats st = heldStats;
         long[] addr = heldAddress[i];
         int[] sizes = heldSize[i];
-        // Touch the run's group words first: independent loads whose misses overlap (the tracker's updates depend
-        // on each other, so without this each access would wait for its own miss); their page slots are kept.
+        // Touch the run's group words, then their counts and block sums, first: independent loads whose misses
+        // overlap (the tracker's updates depend on each other, so without this each access would wait for its own
+        // miss); their page slots are kept.
         int[] slots = slotBuf;
-        for (int k = 0; k < n; k++) {
-            slots[k] = tr.peek(addr[k] >>> shift);
-        }
+        tr.peekRun(addr, n, shift, slots, wordBuf);
         for (int k = 0; k < n; k++) {
             analyse(tr, addr[k], sizes[k], slots[k], st);
         }

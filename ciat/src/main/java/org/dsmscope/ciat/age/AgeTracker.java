@@ -60,7 +60,7 @@ public final class AgeTracker {
     /**
      * Most keys that take one timestamp: a count per timestamp is an unsigned byte. An access of more keys (a wide
      * record: x87 state, a vector save, up to 65,535 bytes) takes consecutive timestamps, each for at most this
-     * many keys in whole groups, and is remembered as one range ({@link #bigStart}): an age measured from inside
+     * many keys in whole groups, and is remembered as one range ({@link ManyKeyRanges}): an age measured from inside
      * the range counts from its start, so the result is exactly that of one timestamp for all its keys.
      */
     static final int TIMESTAMP_KEYS = 255;
@@ -132,13 +132,8 @@ public final class AgeTracker {
     // The run of equal previous timestamps being removed (pass 2 of an access).
     private int runTs;
     private int run;
-    /**
-     * The timestamp ranges [bigStart[i], bigEnd[i]] of accesses of more than {@link #TIMESTAMP_KEYS} keys, in
-     * increasing order; {@link #bigCount} of them (0 in the usual trace: then nothing else looks at them).
-     */
-    private int[] bigStart = new int[0];
-    private int[] bigEnd = new int[0];
-    private int bigCount;
+    /** The timestamp ranges of accesses of more than {@link #TIMESTAMP_KEYS} keys. */
+    private final ManyKeyRanges big = new ManyKeyRanges();
     /**
      * -1: {@link #access} returns exact ages. Otherwise s &ge; 0: it may return any age in the exact age's
      * power-of-two bucket at granularity 2^s ({@link AgeStats#bucket} of age &lt;&lt; s), which lets an age whose
@@ -169,10 +164,10 @@ public final class AgeTracker {
     /**
      * The slot of {@code key}'s page (-1 if the page is new), changing nothing but {@link #touched}: loads that bring
      * the key's group word, the count at the timestamp it holds (which the access reads and decrements) and that
-     * timestamp's block sum (which the age reads when the block is old) into the cache ahead of the key's
+     * timestamp's block sum (which the removal updates when the block is old) into the cache ahead of the key's
      * {@link #access}, which is given the slot so that it makes no page lookup of its own. {@link AccessAge} peeks at
-     * a whole run of held accesses first, so that their cache misses overlap instead of stalling one access after
-     * another.
+     * a whole run of held accesses first ({@link #peekRun}), so that their cache misses overlap instead of stalling
+     * one access after another.
      */
     public int peek(long key) {
         int s = pages.get(key >>> PAGE_SHIFT);
@@ -182,6 +177,38 @@ public final class AgeTracker {
             touched += e > 0 ? e + cnt[e] + bsum[e >> BLOCK_SHIFT] : e;
         }
         return s;
+    }
+
+    /**
+     * {@link #peek} for the keys {@code addr[k] >>> shift}, k &lt; n, in two loops: the first loads every key's group
+     * word (its page slot into {@code slots[k]}, the word into {@code words[k]}), the second the count and block sum
+     * at each word's timestamp. Each loop's loads are independent of each other and its body is short, so more of
+     * their cache misses are under way at once than when each count waits for its group word in one loop.
+     */
+    public void peekRun(long[] addr, int n, int shift, int[] slots, int[] words) {
+        PageMap pm = pages;
+        int[][] lt = last;
+        for (int k = 0; k < n; k++) {
+            long key = addr[k] >>> shift;
+            int s = pm.get(key >>> PAGE_SHIFT);
+            slots[k] = s;
+            if (s >= 0) {
+                int[] l = lt[s];
+                words[k] = l[(int) (key & PAGE_MASK) >>> (l.length == GROUPS ? GROUP_SHIFT : WIDE_SHIFT)];
+            } else {
+                words[k] = 0;
+            }
+        }
+        byte[] c = cnt;
+        int[] bs = bsum;
+        long sum = 0;
+        for (int k = 0; k < n; k++) {
+            int e = words[k];
+            if (e > 0) {
+                sum += c[e] + bs[e >> BLOCK_SHIFT];
+            }
+        }
+        touched += sum;
     }
 
     /** Sum of the words {@link #peek} loaded (kept so that the loads are not optimized away). */
@@ -398,37 +425,10 @@ public final class AgeTracker {
         }
         long age = accessKeys(first, lastKey, t);
         if (now > t) {
-            if (bigCount == bigStart.length) {
-                bigStart = java.util.Arrays.copyOf(bigStart, Math.max(8, 2 * bigCount));
-                bigEnd = java.util.Arrays.copyOf(bigEnd, bigStart.length);
-            }
-            bigStart[bigCount] = t;
-            bigEnd[bigCount] = now;
-            bigCount++;
+            big.add(t, now);
         }
         return age;
     }
-
-    /**
-     * The start of the range of a many-key access that holds timestamp p, or p: the keys such an access moved to
-     * the later timestamps of its range count as accessed at the same time as those at its start.
-     */
-    private int rangeStart(int p) {
-        int lo = 0;
-        int hi = bigCount - 1;
-        while (lo <= hi) {
-            int m = (lo + hi) >>> 1;
-            if (bigEnd[m] < p) {
-                lo = m + 1;
-            } else if (bigStart[m] > p) {
-                hi = m - 1;
-            } else {
-                return bigStart[m];
-            }
-        }
-        return p;
-    }
-
 
     /** Counts n keys leaving timestamp ts (runs of equal timestamps are removed from the counts at once). */
     private void count(int ts, int n) {
@@ -492,8 +492,8 @@ public final class AgeTracker {
      * key): the counts from p to the end of its block (later ones are still 0), plus the blocks after p's block.
      */
     private long since(int p) {
-        if (bigCount != 0) {
-            p = rangeStart(p);
+        if (big.any()) {
+            p = big.rangeStart(p);
         }
         byte[] c = cnt;
         int b = p >> BLOCK_SHIFT;
@@ -523,10 +523,17 @@ public final class AgeTracker {
         long base = superPrefix(sb);
         if (bucketShift >= 0) {
             // blocks 0..k-1 hold base..base + ssum[sb] keys (k's superblock's blocks before k: some of it), and the
-            // rest of p's block 0..bsum[b]: when the least and the most age fall into one bucket, so does the age
+            // rest of p's block 0..bsum[b], which is at most the sum of b's superblock (sb or the one before; no
+            // block of it is pending): when the least and the most age fall into one bucket, so does the age, and
+            // p's block sum, a cache line of its own, is not read
             long least = live - base - ssum[sb];
-            long most = live - base + bsum[b];
-            if (AgeStats.bucket(least << bucketShift) == AgeStats.bucket(most << bucketShift)) {
+            int lb = AgeStats.bucket(least << bucketShift);
+            long most = live - base + ssum[b >> SUPER_SHIFT];
+            if (lb == AgeStats.bucket(most << bucketShift)) {
+                return most;
+            }
+            most = live - base + bsum[b];
+            if (lb == AgeStats.bucket(most << bucketShift)) {
                 return most;
             }
         }
@@ -718,24 +725,7 @@ public final class AgeTracker {
                 split[i] = rank(split[i]);
             }
         }
-        // many-key ranges: from their first to their last live timestamp (a range left with one is an ordinary one)
-        int ranges = 0;
-        for (int i = 0; i < bigCount; i++) {
-            int lo = bigStart[i];
-            int hi = bigEnd[i];
-            while (lo <= hi && c[lo] == 0) {
-                lo++;
-            }
-            while (hi > lo && c[hi] == 0) {
-                hi--;
-            }
-            if (lo < hi) {
-                bigStart[ranges] = rank(lo);
-                bigEnd[ranges] = rank(hi);
-                ranges++;
-            }
-        }
-        bigCount = ranges;
+        big.renumber(c, ranks);
         int newCap = cap;
         long keys = (long) pages.size() << PAGE_SHIFT;
         while ((liveTs + (long) room) * 2L > newCap || (newCap < keys / 8 && newCap < (1 << 29))) {

@@ -21,19 +21,16 @@ import org.dsmscope.ciat.table.ReaderSets;
  *     (W, P) of a RAW or WAW byte and (P, j), j &isin; L, of a WAR byte.
  * </ul>
  *
- * <p>State layout: the shared {@link LocationState} (one {@code long[]} per page of 4096 locations). Wide layout
- * (17 to 64 processors): word 0 holds the writer (processor + 1, 0 = none) and the anchor bit, word 1 the reader
- * bitmask. Sparse layout (more than 64 processors): the same two words in chunks of 256 locations, word 1 a
- * {@link ReaderSets} word (up to four readers inline, more in a pooled bitmask). Packed
- * layout (≤ 16 processors): one word per location with readers, writer and anchor, kept per aligned group of four
- * locations while the accesses cover groups whole (see {@link LocationState}). No allocation per access (a split
- * group may grow the side table). Not thread-safe.
+ * <p>State layout: the shared {@link LocationState} (one {@code long[]} per page of 4096 locations). Packed
+ * layout (≤ 16 processors), here: one word per location with readers, writer and anchor, kept per aligned group of
+ * four locations while the accesses cover groups whole (see {@link LocationState}). Wide layout (17 to 64
+ * processors) and sparse layout (more than 64, {@link ReaderSets} words): two words per location, in
+ * {@link TwoWordLayouts}. The pairs of COMM_MAT are counted once per access by {@link AccessPairs}. No allocation
+ * per access (a split group may grow the side table). Not thread-safe.
  */
 public final class Communication {
     private static final int PAGE_SHIFT = LocationState.PAGE_SHIFT;
     private static final int PAGE = LocationState.PAGE;
-    private static final long WRITER = LocationState.WRITER_MASK;
-    private static final long ANCHOR = LocationState.ANCHOR;
     private static final long P_READERS = LocationState.P_READERS;
     private static final int P_WRITER_SHIFT = LocationState.P_WRITER_SHIFT;
     private static final long P_WRITER = LocationState.P_WRITER_MASK << P_WRITER_SHIFT;
@@ -45,23 +42,15 @@ public final class Communication {
     private static final long P_FIRST = 0xFFFL << LocationState.P_FIRST_SHIFT;
     private static final int COUNT_SHIFT = LocationState.COUNT_SHIFT;
     private static final long COUNT_MAX = LocationState.COUNT_MAX;
-    private static final int CHUNK = LocationState.CHUNK;
 
     private final int processors;
     private final int words;
     private final LocationState loc;
     private final boolean packed;
-    /** The reader sets of the sparse layout (more than 64 processors), else null. */
-    private final ReaderSets readers;
-    /**
-     * Per pair, the access that last counted it (COMM_MAT counts a pair once per access): dense up to
-     * {@link PairCounts#DENSE_MAX} processors, else null and {@link #pairSeen} holds the current access's pairs.
-     */
-    private final int[] pairStamp;
-    private int[] pairSeen = new int[8];
-    private int pairsSeen;
-    private int accessSeq;
-    private PairCounts mat;
+    /** The current access's COMM_MAT pairs, each counted once. */
+    private final AccessPairs pairs;
+    /** The wide and sparse layouts' byte-by-byte rules (null in the packed layout). */
+    private final TwoWordLayouts twoWord;
     private final PairCounts scratch;
     private int part;
     private int parts = 1;
@@ -86,12 +75,13 @@ public final class Communication {
         this.words = (processors + 63) >>> 6;
         this.loc = loc;
         this.packed = loc.packed();
-        this.readers = loc.readers();
+        ReaderSets readers = loc.readers();
         if (packed ? processors > LocationState.P_MAX_PROCESSORS
                 : words == 1 ? loc.sparse() : readers == null || readers.blockWords() != words) {
             throw new IllegalArgumentException("location table sized for another processor count");
         }
-        this.pairStamp = processors <= PairCounts.DENSE_MAX ? new int[processors * processors] : null;
+        this.pairs = new AccessPairs(processors);
+        this.twoWord = packed ? null : new TwoWordLayouts(this, loc, words, pairs);
         this.scratch = new PairCounts(processors);
     }
 
@@ -111,7 +101,8 @@ public final class Communication {
         this.owners = parts > 1 ? owners : null;
     }
 
-    private boolean foreign(long page) {
+    /** True if {@code page} is another partition's. */
+    boolean foreign(long page) {
         PageOwners o = owners;
         return o != null && o.owner(page) != part;
     }
@@ -134,8 +125,7 @@ public final class Communication {
         if (size <= 0) {
             return -1;
         }
-        mat = st.matrix;
-        int result = raw(cpu, store, address, size, st);
+        int result = raw(cpu, store, address, size, st, st.matrix);
         int type;
         int degree = 0;
         if (store) {
@@ -357,19 +347,14 @@ public final class Communication {
     }
 
     /** Updates the bytes' state; returns the per-access result code (see the load and store methods). */
-    private int raw(int cpu, boolean store, long address, int size, CommStats st) {
-        if (++accessSeq == 0) {
-            if (pairStamp != null) {
-                java.util.Arrays.fill(pairStamp, 0);
-            }
-            accessSeq = 1;
-        }
-        pairsSeen = 0;
+    private int raw(int cpu, boolean store, long address, int size, CommStats st, PairCounts mat) {
+        pairs.start(mat);
         if (packed) {
             return store ? storeP(cpu, address, size, st) : loadP(cpu, address, size, st);
         }
-        return store ? (words == 1 ? store1(cpu, address, size, st) : storeS(cpu, address, size, st))
-                : (words == 1 ? load1(cpu, address, size, st) : loadS(cpu, address, size, st));
+        TwoWordLayouts t = twoWord;
+        return store ? (words == 1 ? t.store1(cpu, address, size, st) : t.storeS(cpu, address, size, st))
+                : (words == 1 ? t.load1(cpu, address, size, st) : t.loadS(cpu, address, size, st));
     }
 
     /**
@@ -379,124 +364,10 @@ public final class Communication {
      * byte, -1 = WAW byte, 0 = none. The COMM_MAT pairs of this partition's bytes are added to {@code log}.
      */
     public int accessPartial(int cpu, boolean store, long address, int size, CommStats st, PartialLog log) {
-        mat = scratch;
-        int result = raw(cpu, store, address, size, st);
+        int result = raw(cpu, store, address, size, st, scratch);
         scratch.forEach((k, n) -> log.pair(k));
         scratch.clear();
         return result;
-    }
-
-    private void pair(int i, int j) {
-        int k = i * processors + j;
-        int[] stamp = pairStamp;
-        if (stamp != null) {
-            if (stamp[k] != accessSeq) {
-                stamp[k] = accessSeq;
-                mat.increment(k);
-            }
-            return;
-        }
-        for (int q = 0; q < pairsSeen; q++) {
-            if (pairSeen[q] == k) {
-                return;
-            }
-        }
-        if (pairsSeen == pairSeen.length) {
-            pairSeen = java.util.Arrays.copyOf(pairSeen, pairsSeen * 2);
-        }
-        pairSeen[pairsSeen++] = k;
-        mat.increment(k);
-    }
-
-    /** Load, ≤ 64 processors. Returns 2 if any byte is RAW, else 1 if any is RAR, else 0. */
-    private int load1(int cpu, long address, int size, CommStats st) {
-        long bit = 1L << cpu;
-        int result = 0;
-        long a = address;
-        int rem = size;
-        while (rem > 0) {
-            int off = (int) (a & (PAGE - 1));
-            int n = Math.min(rem, PAGE - off);
-            if (foreign(a >>> PAGE_SHIFT)) {
-                a += n;
-                rem -= n;
-                continue;
-            }
-            long[] m = loc.state(loc.slot(a >>> PAGE_SHIFT));
-            for (int i = off << 1, e = (off + n) << 1; i < e; i += 2) {
-                long rr = m[i + 1];
-                if ((rr & bit) != 0) {
-                    continue;
-                }
-                int wr = (int) (m[i] & WRITER) - 1;
-                if (wr >= 0) {
-                    if (wr != cpu) {
-                        result = 2;
-                        pair(wr, cpu);
-                        m[i + 1] = rr | bit;
-                    }
-                } else {
-                    if (rr != 0 && result == 0) {
-                        result = 1;
-                    }
-                    m[i + 1] = rr | bit;
-                }
-            }
-            a += n;
-            rem -= n;
-        }
-        return result;
-    }
-
-    /** Store, ≤ 64 processors. Returns the largest |L| if any byte is WAR, else -1 if any is WAW, else 0. */
-    private int store1(int cpu, long address, int size, CommStats st) {
-        long bit = 1L << cpu;
-        int maxL = 0;
-        boolean waw = false;
-        long me = cpu + 1;
-        long a = address;
-        int rem = size;
-        long anchor = ANCHOR;
-        while (rem > 0) {
-            int off = (int) (a & (PAGE - 1));
-            int n = Math.min(rem, PAGE - off);
-            if (foreign(a >>> PAGE_SHIFT)) {
-                a += n;
-                rem -= n;
-                anchor = 0;
-                continue;
-            }
-            long[] m = loc.state(loc.slot(a >>> PAGE_SHIFT));
-            for (int i = off << 1, e = (off + n) << 1; i < e; i += 2) {
-                long meta = m[i];
-                long rr = m[i + 1];
-                int wr = (int) (meta & WRITER) - 1;
-                if ((meta & ANCHOR) != 0 && rr != 0) {
-                    st.sharing[Long.bitCount(rr)]++;
-                }
-                long l = rr & ~bit;
-                if (l != 0) {
-                    int d = Long.bitCount(l);
-                    if (d > maxL) {
-                        maxL = d;
-                    }
-                    while (l != 0) {
-                        int j = Long.numberOfTrailingZeros(l);
-                        l &= l - 1;
-                        pair(cpu, j);
-                    }
-                } else if (wr >= 0 && wr != cpu) {
-                    waw = true;
-                    pair(wr, cpu);
-                }
-                m[i] = (meta & ~(WRITER | ANCHOR)) | me | anchor;
-                m[i + 1] = 0;
-                anchor = 0;
-            }
-            a += n;
-            rem -= n;
-        }
-        return maxL > 0 ? maxL : (waw ? -1 : 0);
     }
 
     /**
@@ -581,7 +452,7 @@ public final class Communication {
         int wr = (int) ((w & P_WRITER) >>> P_WRITER_SHIFT) - 1;
         if (wr >= 0) {
             if (wr != cpu) {
-                pair(wr, cpu);
+                pairs.pair(wr, cpu);
                 m[i] = w | bit;
                 return 2;
             }
@@ -649,7 +520,7 @@ public final class Communication {
             while (l != 0) {
                 int j = Long.numberOfTrailingZeros(l);
                 l &= l - 1;
-                pair(cpu, j);
+                pairs.pair(cpu, j);
             }
         } else {
             int wr = (int) ((w & P_WRITER) >>> P_WRITER_SHIFT) - 1;
@@ -657,143 +528,11 @@ public final class Communication {
                 if (r == 0) {
                     r = -1;
                 }
-                pair(wr, cpu);
+                pairs.pair(wr, cpu);
             }
         }
         m[i] = (w & ~(P_READERS | P_WRITER | P_ANCHOR)) | set;
         return r;
-    }
-
-    /**
-     * Load, more than 64 processors (sparse layout): as {@link #load1}, the reader set of each location a
-     * {@link ReaderSets} word beside its word 0 in the page's chunk.
-     */
-    private int loadS(int cpu, long address, int size, CommStats st) {
-        ReaderSets rs = readers;
-        int result = 0;
-        long a = address;
-        int rem = size;
-        while (rem > 0) {
-            int off = (int) (a & (PAGE - 1));
-            int n = Math.min(rem, PAGE - off);
-            if (foreign(a >>> PAGE_SHIFT)) {
-                a += n;
-                rem -= n;
-                continue;
-            }
-            int s = loc.slot(a >>> PAGE_SHIFT);
-            for (int x = off, e = off + n; x < e; ) {
-                long[] m = loc.chunk(s, x);
-                int end = Math.min(e, (x | (CHUNK - 1)) + 1);
-                for (int i = LocationState.chunkIndex(x), ie = i + ((end - x) << 1); i < ie; i += 2) {
-                    long rr = m[i + 1];
-                    if (rr != 0 && rs.contains(rr, cpu)) {
-                        continue;
-                    }
-                    int wr = (int) (m[i] & WRITER) - 1;
-                    if (wr >= 0) {
-                        if (wr != cpu) {
-                            result = 2;
-                            pair(wr, cpu);
-                            m[i + 1] = rs.add(rr, cpu);
-                        }
-                    } else {
-                        if (rr != 0 && result == 0) {
-                            result = 1;
-                        }
-                        m[i + 1] = rs.add(rr, cpu);
-                    }
-                }
-                x = end;
-            }
-            a += n;
-            rem -= n;
-        }
-        return result;
-    }
-
-    /** Store, more than 64 processors (sparse layout): as {@link #store1}; the emptied reader sets are released. */
-    private int storeS(int cpu, long address, int size, CommStats st) {
-        ReaderSets rs = readers;
-        int maxL = 0;
-        boolean waw = false;
-        long me = cpu + 1;
-        long a = address;
-        int rem = size;
-        long anchor = ANCHOR;
-        while (rem > 0) {
-            int off = (int) (a & (PAGE - 1));
-            int n = Math.min(rem, PAGE - off);
-            if (foreign(a >>> PAGE_SHIFT)) {
-                a += n;
-                rem -= n;
-                anchor = 0;
-                continue;
-            }
-            int s = loc.slot(a >>> PAGE_SHIFT);
-            for (int x = off, e = off + n; x < e; ) {
-                long[] m = loc.chunk(s, x);
-                int end = Math.min(e, (x | (CHUNK - 1)) + 1);
-                for (int i = LocationState.chunkIndex(x), ie = i + ((end - x) << 1); i < ie; i += 2) {
-                    long meta = m[i];
-                    long rr = m[i + 1];
-                    int wr = (int) (meta & WRITER) - 1;
-                    int count = ReaderSets.size(rr);
-                    if ((meta & ANCHOR) != 0 && count != 0) {
-                        st.sharing[count]++;
-                    }
-                    int d = count - (rr != 0 && rs.contains(rr, cpu) ? 1 : 0);
-                    if (d > 0) {
-                        if (d > maxL) {
-                            maxL = d;
-                        }
-                        pairReaders(cpu, rr);
-                    } else if (wr >= 0 && wr != cpu) {
-                        waw = true;
-                        pair(wr, cpu);
-                    }
-                    m[i] = (meta & ~(WRITER | ANCHOR)) | me | anchor;
-                    if (rr != 0) {
-                        rs.release(rr);
-                        m[i + 1] = 0;
-                    }
-                    anchor = 0;
-                }
-                x = end;
-            }
-            a += n;
-            rem -= n;
-        }
-        return maxL > 0 ? maxL : (waw ? -1 : 0);
-    }
-
-    /** COMM_MAT pairs (cpu, j) of a WAR byte: j over reader set {@code rr} but cpu, in increasing order. */
-    private void pairReaders(int cpu, long rr) {
-        if (rr < 0) {
-            long[] pool = readers.pool();
-            int b = readers.base(rr);
-            for (int k = 0; k < words; k++) {
-                long l = pool[b + k];
-                if (k == cpu >>> 6) {
-                    l &= ~(1L << (cpu & 63));
-                }
-                while (l != 0) {
-                    int j = Long.numberOfTrailingZeros(l);
-                    l &= l - 1;
-                    pair(cpu, (k << 6) + j);
-                }
-            }
-            return;
-        }
-        for (int k = 0; k < ReaderSets.INLINE; k++) {
-            int j = ReaderSets.inline(rr, k);
-            if (j < 0) {
-                break;
-            }
-            if (j != cpu) {
-                pair(cpu, j);
-            }
-        }
     }
 
     /**
@@ -825,33 +564,15 @@ public final class Communication {
                 continue;
             }
             if (words == 1) {
-                closeEpochs(loc.state(s), st, false);
+                TwoWordLayouts.closeEpochs(loc.state(s), st, false);
                 continue;
             }
             for (int c = 0; c < LocationState.CHUNKS; c++) {
                 long[] m = loc.chunkIfAny(s, c);
                 if (m != null) {
-                    closeEpochs(m, st, true);
+                    TwoWordLayouts.closeEpochs(m, st, true);
                 }
             }
-        }
-    }
-
-    /**
-     * Closes the write epochs of the anchor locations of a wide page or ({@code sparse}) a sparse chunk {@code m}
-     * (two words a location: word 1 a bitmask or a {@link ReaderSets} word).
-     */
-    private static void closeEpochs(long[] m, CommStats st, boolean sparse) {
-        for (int base = 0; base < m.length; base += 2) {
-            if ((m[base] & ANCHOR) == 0) {
-                continue;
-            }
-            long rr = m[base + 1];
-            int count = sparse ? ReaderSets.size(rr) : Long.bitCount(rr);
-            if (count > 0) {
-                st.sharing[count]++;
-            }
-            m[base] &= ~ANCHOR;
         }
     }
 
