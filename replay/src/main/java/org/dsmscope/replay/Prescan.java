@@ -186,14 +186,18 @@ final class Prescan implements java.io.Serializable {
         checkRoutes = true;
     }
 
-    /** True if every thread can be routed ({@link #checkRoutes} asked for before {@link #run}). */
+    /**
+     * True if every thread can be routed ({@link #checkRoutes} asked for before {@link #run}) and no marker stops all
+     * threads: one that takes effect inside another thread's gap would make the partition's engine count the gap's
+     * bytes differently from the serial run, so such a set runs one replay per partition.
+     */
     boolean allRoutable() {
         for (boolean b : routable) {
             if (!b) {
                 return false;
             }
         }
-        return checkRoutes;
+        return checkRoutes && !stopsAll;
     }
 
     /** True if thread t may spin ({@link SpinRoutes#threads}; false unless the routes were checked). */
