@@ -6,7 +6,8 @@
   local        dsmscope cluster ciat --master local[N] --partitions N TRACE
   standalone   dsmscope cluster ciat --master spark://127.0.0.1:PORT --partitions N TRACE, on a standalone Spark
                master and N workers of one core each, started here on 127.0.0.1 as StandaloneClusterTest starts them
-               (the shaded cluster jar as their class path and the executors', a bare SPARK_HOME)
+               (the shaded cluster jar as their class path and the executors', a bare SPARK_HOME; the executors map
+               the class-data-sharing archive beside the jar, once a local run has made it)
 
 in fresh JVMs, the ways alternating round after round, each run in a folder of its own holding links to the trace
 files; after each round the report, memory usage file and JSON of every way are compared byte for byte with the
@@ -185,7 +186,7 @@ def main():
             "standalone": ["cluster", "ciat", "--master", cluster.url if cluster else "", "--partitions", str(n),
                            "--conf", "spark.executor.extraClassPath=" + jar,
                            "--conf", "spark.executor.memory=4g",
-                           "--conf", "spark.executor.extraJavaOptions=" + LATE_C2],
+                           "--conf", "spark.executor.extraJavaOptions=" + LATE_C2 + shared(jar)],
         }
         got = {w: [] for w in ways}
         print("trace %s (%d files), %d rounds, %d partitions; %s" % (trace, len(files), rounds, n, jar))
@@ -225,6 +226,15 @@ def main():
         if cluster:
             cluster.stop()
         shutil.rmtree(work, ignore_errors=True)
+
+
+def shared(jar):
+    """The executors' class-data-sharing flags: the archive beside the jar (cluster/README.md "Running it"), which
+    executors whose class path starts with the jar map as the driver does; none before the first local run."""
+    archive = jar[:-4] + ".jsa"
+    if not os.path.exists(archive):
+        return ""
+    return " -XX:SharedArchiveFile=%s -Xlog:cds=off -Xlog:cds+dynamic=off" % archive
 
 
 def build(way, jar):
