@@ -6,7 +6,8 @@
   local        dsmscope cluster ciat --master local[N] --partitions N TRACE
   standalone   dsmscope cluster ciat --master spark://127.0.0.1:PORT --partitions N TRACE, on a standalone Spark
                master and N workers of one core each, started here on 127.0.0.1 as StandaloneClusterTest starts them
-               (the shaded cluster jar as their class path and the executors', a bare SPARK_HOME)
+               (the shaded cluster jar as their class path and the executors', a bare SPARK_HOME; the executors map
+               the class-data-sharing archive beside the jar, once a local run has made it)
 
 in fresh JVMs, the ways alternating round after round, each run in a folder of its own holding links to the trace
 files; after each round the report, memory usage file and JSON of every way are compared byte for byte with the
@@ -15,9 +16,14 @@ the standalone run also what the master, the workers and their executors used me
 ends with the application and its time is then counted in its worker's children). The master and the workers
 are started once, before the first round (not timed), and stopped at the end, also after a failure.
 
+A way named WAY@DIR (serial, parts or local) runs with another build's jars, DIR/dsmscope.jar and the newest
+DIR/dsmscope-cluster-*-all.jar (e.g. copies of main's), so that two builds alternate in the same rounds; its
+outputs are compared with the serial run's as well.
+
 Usage (after `mvn -B -o -pl cli,cluster -am package -DskipTests`), from any folder:
   bench/scripts/cluster_timing.py TRACE_PREFIX [ROUNDS] [N] [WAYS]
   e.g. bench/scripts/cluster_timing.py /tmp/fj.16 3 2 serial,parts,local,standalone
+       bench/scripts/cluster_timing.py /tmp/fj.16 3 2 parts,local,local@/tmp/old,parts@/tmp/old
 Prints one line per run (wall s, CPU s, load average), then medians per way and their ratios to `parts`.
 """
 import glob
@@ -168,9 +174,9 @@ def main():
     cluster = None
     try:
         for w in ways:
-            os.makedirs(os.path.join(work, w))
+            os.makedirs(os.path.join(work, w.replace("/", "_")))
             for f in files:
-                os.symlink(f, os.path.join(work, w, os.path.basename(f)))
+                os.symlink(f, os.path.join(work, w.replace("/", "_"), os.path.basename(f)))
         if "standalone" in ways:
             cluster = Standalone(jar, n, os.path.join(work, "spark-home"))
         commands = {
@@ -180,15 +186,15 @@ def main():
             "standalone": ["cluster", "ciat", "--master", cluster.url if cluster else "", "--partitions", str(n),
                            "--conf", "spark.executor.extraClassPath=" + jar,
                            "--conf", "spark.executor.memory=4g",
-                           "--conf", "spark.executor.extraJavaOptions=" + LATE_C2],
+                           "--conf", "spark.executor.extraJavaOptions=" + LATE_C2 + shared(jar)],
         }
-        env = dict(os.environ, DSMSCOPE_CLUSTER_JAR=jar)
         got = {w: [] for w in ways}
         print("trace %s (%d files), %d rounds, %d partitions; %s" % (trace, len(files), rounds, n, jar))
         for r in range(rounds):
             for w in ways:
-                d = os.path.join(work, w)
-                cmd = ["java"] + JAVA_OPTS + ["-jar", CLI_JAR] + commands[w] + ["--json", "o.json", base]
+                d = os.path.join(work, w.replace("/", "_"))
+                cli, env = build(w, jar)
+                cmd = ["java"] + JAVA_OPTS + ["-jar", cli] + commands[w.split("@")[0]] + ["--json", "o.json", base]
                 load = os.getloadavg()[0]
                 c0, s0, t0 = children_cpu(), cluster.cpu() if w == "standalone" else 0.0, time.time()
                 p = subprocess.run(cmd, cwd=d, env=env, capture_output=True, text=True)
@@ -203,7 +209,8 @@ def main():
                       flush=True)
             for w in ways[1:]:
                 for x in (base + ".ciat_report", base + ".memory", "o.json"):
-                    if not same(os.path.join(work, ways[0], x), os.path.join(work, w, x)):
+                    if not same(os.path.join(work, ways[0].replace("/", "_"), x),
+                                os.path.join(work, w.replace("/", "_"), x)):
                         raise RuntimeError("%s: %s differs from %s's" % (w, x, ways[0]))
             print("round %d: report, memory usage file and JSON identical in all %d ways" % (r + 1, len(ways)),
                   flush=True)
@@ -219,6 +226,28 @@ def main():
         if cluster:
             cluster.stop()
         shutil.rmtree(work, ignore_errors=True)
+
+
+def shared(jar):
+    """The executors' class-data-sharing flags: the archive beside the jar (cluster/README.md "Running it"), which
+    executors whose class path starts with the jar map as the driver does; none before the first local run."""
+    archive = jar[:-4] + ".jsa"
+    if not os.path.exists(archive):
+        return ""
+    return " -XX:SharedArchiveFile=%s -Xlog:cds=off -Xlog:cds+dynamic=off" % archive
+
+
+def build(way, jar):
+    """The cli jar and the environment (the cluster jar) of a way: this checkout's, or WAY@DIR's."""
+    if "@" not in way:
+        return CLI_JAR, dict(os.environ, DSMSCOPE_CLUSTER_JAR=jar)
+    d = way.split("@", 1)[1]
+    if way.startswith("standalone@"):
+        sys.exit("cluster_timing.py: the standalone way runs this checkout's build only")
+    jars = sorted(glob.glob(os.path.join(d, "dsmscope-cluster-*-all.jar")), key=os.path.getmtime)
+    if not os.path.exists(os.path.join(d, "dsmscope.jar")) or not jars:
+        sys.exit("cluster_timing.py: %s: no dsmscope.jar and dsmscope-cluster-*-all.jar in %s" % (way, d))
+    return os.path.join(d, "dsmscope.jar"), dict(os.environ, DSMSCOPE_CLUSTER_JAR=jars[-1])
 
 
 def same(a, b):

@@ -58,7 +58,21 @@ public final class Main implements Runnable {
 
     /** Builds the command line with error handling wired in; tests call {@link #run(String...)}. */
     public static CommandLine commandLine() {
-        CommandLine cl = new CommandLine(new Main());
+        return handled(new CommandLine(new Main()));
+    }
+
+    /**
+     * {@code dsmscope cluster …} alone: the launcher of the cluster jar's child JVM ({@link ClusterCommand}) without
+     * the rest of the command tree, whose picocli model costs the launcher some half second of CPU before the child
+     * starts (cluster/README.md "Running it"); same help, errors and exit statuses.
+     */
+    static CommandLine clusterCommandLine() {
+        CommandLine cl = new CommandLine(new ClusterCommand());
+        cl.setCommandName("dsmscope cluster");
+        return handled(cl);
+    }
+
+    private static CommandLine handled(CommandLine cl) {
         cl.setExecutionExceptionHandler(Main::handle);
         cl.setParameterExceptionHandler((ex, args) -> {
             PrintWriter err = ex.getCommandLine().getErr();
@@ -141,7 +155,8 @@ public final class Main implements Runnable {
     public static void main(String[] args) {
         int status;
         try {
-            status = run(args);
+            status = args.length > 0 && args[0].equals("cluster")
+                    ? clusterCommandLine().execute(java.util.Arrays.copyOfRange(args, 1, args.length)) : run(args);
         } catch (OutOfMemoryError e) {
             status = outOfMemory(e, System.err);
         }

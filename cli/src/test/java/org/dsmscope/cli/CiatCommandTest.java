@@ -32,7 +32,11 @@ class CiatCommandTest {
     }
 
     static Run run(String... args) {
-        picocli.CommandLine cl = Main.commandLine();
+        return run(Main.commandLine(), args);
+    }
+
+    /** Runs {@code args} on the command line {@code cl}, capturing its output. */
+    static Run run(picocli.CommandLine cl, String... args) {
         java.io.StringWriter out = new java.io.StringWriter();
         java.io.StringWriter err = new java.io.StringWriter();
         cl.setOut(new java.io.PrintWriter(out));

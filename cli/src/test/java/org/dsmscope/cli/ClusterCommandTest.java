@@ -36,6 +36,32 @@ class ClusterCommandTest {
         }
     }
 
+    private static CiatCommandTest.Run runAlone(String... args) {
+        return CiatCommandTest.run(Main.clusterCommandLine(), args);
+    }
+
+    @Test
+    void theLaunchersClusterCommandAlone_givesTheTreesHelpErrorsAndStatuses() {
+        String was = System.getProperty("dsmscope.home");
+        System.setProperty("dsmscope.home", home.toString());
+        try {
+            for (String[] a : new String[][] {{"--help"}, {}, {"ciat", "--master", "local[2]", "fj.4"}}) {
+                List<String> tree = new ArrayList<>(List.of("cluster"));
+                tree.addAll(List.of(a));
+                CiatCommandTest.Run full = CiatCommandTest.run(tree.toArray(new String[0]));
+                CiatCommandTest.Run alone = runAlone(a);
+                assertEquals(full, alone, String.join(" ", a));
+            }
+            assertTrue(runAlone("--help").out().startsWith("Usage: dsmscope cluster"), runAlone("--help").out());
+        } finally {
+            if (was == null) {
+                System.clearProperty("dsmscope.home");
+            } else {
+                System.setProperty("dsmscope.home", was);
+            }
+        }
+    }
+
     @Test
     void theNewestShadedJarInClusterTarget_isChosen_andAnExplicitOneMustExist() throws Exception {
         Path target = Files.createDirectories(home.resolve("cluster/target"));

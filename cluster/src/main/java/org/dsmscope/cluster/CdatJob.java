@@ -73,10 +73,11 @@ final class CdatJob extends PartitionJob implements Callable<Integer> {
         calls = sets.size() == 2 ? TraceInput.of(sets.get(0), spark.read) : null;
         flags.warnUnused(spec);
         PrintWriter err = spec.commandLine().getErr();
+        int useful = PartitionedCdat.usefulPartitions(cfgs);
+        Driver.Ahead ahead = Driver.ahead(this, Math.min(spark.knownPartitions(), useful));
         try (SparkRun run = new SparkRun("cluster cdat", spark.master, "dsmscope cluster cdat " + detailed.name(),
                 spark.conf, err, spark.showProgress())) {
             int parts = spark.partitions(run.defaultParallelism());
-            int useful = PartitionedCdat.usefulPartitions(cfgs);
             if (parts > useful) {
                 err.println("dsmscope: warning: cluster cdat: --partitions " + parts + ": the smallest cache has "
                         + useful + " set" + (useful == 1 ? "" : "s") + ", so " + useful + " partition"
@@ -84,7 +85,7 @@ final class CdatJob extends PartitionJob implements Callable<Integer> {
                 err.flush();
                 parts = useful;
             }
-            try (Driver d = Driver.open(this, run, parts)) {
+            try (Driver d = Driver.open(this, run, parts, ahead)) {
                 List<Serializable> got = run.run(this, d.plan);
                 RunProblems problems = d.problems(run);
                 PrintWriter out = spec.commandLine().getOut();
@@ -104,6 +105,10 @@ final class CdatJob extends PartitionJob implements Callable<Integer> {
                 out.flush();
                 err.println("dsmscope: cluster cdat: " + run.mode());
                 err.flush();
+            }
+        } finally {
+            if (ahead != null) {
+                ahead.discard();
             }
         }
         return 0;

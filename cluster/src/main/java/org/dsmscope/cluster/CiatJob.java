@@ -62,9 +62,10 @@ final class CiatJob extends PartitionJob implements Callable<Integer> {
         calls = sets.size() == 2 ? TraceInput.of(sets.get(0), spark.read) : null;
         flags.warnUnused(spec);
         PrintWriter err = spec.commandLine().getErr();
+        Driver.Ahead ahead = Driver.ahead(this, spark.knownPartitions());
         try (SparkRun run = new SparkRun("cluster ciat", spark.master, "dsmscope cluster ciat " + detailed.name(),
                 spark.conf, err, spark.showProgress());
-                Driver d = Driver.open(this, run, spark.partitions(run.defaultParallelism()))) {
+                Driver d = Driver.open(this, run, spark.partitions(run.defaultParallelism()), ahead)) {
             List<CiatPart> parts = new ArrayList<>();
             for (Serializable v : run.run(this, d.plan)) {
                 parts.add((CiatPart) v);
@@ -77,6 +78,10 @@ final class CiatJob extends PartitionJob implements Callable<Integer> {
             Summary.ciatProblems(spec.commandLine().getOut(), err, p.list(), p.count(), written);
             err.println("dsmscope: cluster ciat: " + run.mode());
             err.flush();
+        } finally {
+            if (ahead != null) {
+                ahead.discard();
+            }
         }
         return 0;
     }

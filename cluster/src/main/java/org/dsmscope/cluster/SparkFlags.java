@@ -2,6 +2,8 @@ package org.dsmscope.cluster;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.dsmscope.options.Partitions;
 import picocli.CommandLine.Option;
 
@@ -34,6 +36,35 @@ final class SparkFlags {
     /** Whether to show progress. */
     boolean showProgress() {
         return progress != null ? progress : System.console() != null;
+    }
+
+    /** {@code local}, {@code local[N]}, {@code local[*]}, {@code local[N,F]}, {@code local[*,F]}: Spark's local masters. */
+    private static final Pattern LOCAL = Pattern.compile("local(?:\\[(\\d+|\\*)(?:,\\d+)?\\])?");
+
+    /**
+     * The number of partitions as far as it is known before the Spark context starts: {@code --partitions N}, or for
+     * 0 a local master's default parallelism as Spark's local scheduler counts it ({@code local}: 1, {@code local[N]}:
+     * N, {@code local[*]}: the cores; no {@code --master}: spark-submit's, else {@code local[*]}); 0 where only the
+     * context knows (another master, or {@code --conf} sets {@code spark.master} or {@code spark.default.parallelism}).
+     * {@link Driver#ahead} plans with it, and the plan is made again should the context count otherwise.
+     */
+    int knownPartitions() {
+        if (partitions != 0) {
+            return partitions(1);
+        }
+        for (String kv : conf) {
+            if (kv.startsWith("spark.master=") || kv.startsWith("spark.default.parallelism=")) {
+                return 0;
+            }
+        }
+        String m = master != null ? master : System.getProperty("spark.master", "local[*]");
+        Matcher l = LOCAL.matcher(m);
+        if (!l.matches()) {
+            return 0;
+        }
+        String n = l.group(1);
+        int cores = n == null ? 1 : n.equals("*") ? Runtime.getRuntime().availableProcessors() : Integer.parseInt(n);
+        return cores < 1 || cores > Partitions.MAX ? 0 : cores;
     }
 
     /** The number of partitions: {@code --partitions}, or {@code dflt} for 0; checked. */

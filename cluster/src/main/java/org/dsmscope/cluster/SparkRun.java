@@ -52,13 +52,13 @@ final class SparkRun implements AutoCloseable {
             conf.setMaster("local[*]");
         }
         conf.set("spark.ui.showConsoleProgress", "false");
-        if (conf.get("spark.master").startsWith("local")) {
+        boolean local = conf.get("spark.master").startsWith("local");
+        if (local) {
             // one machine: no web UI unless asked for (--conf spark.ui.enabled=true); it costs some seconds of CPU
             conf.set("spark.ui.enabled", "false");
-        }
-        String jar = ownJar();
-        if (jar != null && !conf.contains("spark.jars")) {
-            conf.set("spark.jars", jar);
+            // the shuffle's blocks never cross a network: compressing and check-summing them is CPU for nothing
+            conf.set("spark.shuffle.compress", "false");
+            conf.set("spark.shuffle.checksum.enabled", "false");
         }
         for (String kv : confs) {
             int eq = kv.indexOf('=');
@@ -67,11 +67,32 @@ final class SparkRun implements AutoCloseable {
             }
             conf.set(kv.substring(0, eq), kv.substring(eq + 1));
         }
+        String jar = ownJar();
+        if (jar != null && !local && !conf.contains("spark.jars")
+                && !onClassPath(conf.get("spark.executor.extraClassPath", ""), jar)) {
+            conf.set("spark.jars", jar);
+        }
         sc = new JavaSparkContext(conf);
         String ui = sc.sc().uiWebUrl().isDefined() ? sc.sc().uiWebUrl().get() : "off (spark.ui.enabled=false)";
         err.println("dsmscope: " + tool + ": Spark " + sc.version() + ", master " + sc.master() + ", application "
                 + sc.sc().applicationId() + "; Spark UI: " + ui);
         err.flush();
+    }
+
+    /**
+     * True if the class path {@code cp} (the executors', {@code spark.executor.extraClassPath}) has a jar of {@code
+     * jar}'s name: the executors have the classes, and the driver ships none (each executor would fetch the some 200
+     * MB of the shaded jar from the driver and copy them to its work folder). A local master's executor shares the
+     * driver's class path and gets no jar either.
+     */
+    static boolean onClassPath(String cp, String jar) {
+        String name = java.nio.file.Path.of(jar).getFileName().toString();
+        for (String e : cp.split(java.io.File.pathSeparator)) {
+            if (e.equals(name) || e.endsWith(java.io.File.separator + name)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The jar this class was loaded from (the shaded cluster jar), or null (classes on a class path: tests). */
