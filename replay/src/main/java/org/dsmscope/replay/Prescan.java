@@ -187,9 +187,10 @@ final class Prescan implements java.io.Serializable {
     }
 
     /**
-     * True if every thread can be routed ({@link #checkRoutes} asked for before {@link #run}) and no marker stops all
-     * threads: one that takes effect inside another thread's gap would make the partition's engine count the gap's
-     * bytes differently from the serial run, so such a set runs one replay per partition.
+     * True if every thread can be routed ({@link #checkRoutes} asked for before {@link #run}) and, for thread traces,
+     * no marker stops all threads: one that takes effect inside another thread's gap would make the partition's
+     * thread engine count the gap's bytes differently from the serial run, so such a set runs one replay per
+     * partition (the slice engine of {@code -i} runs stopped stretches record by record, as the serial run does).
      */
     boolean allRoutable() {
         for (boolean b : routable) {
@@ -197,7 +198,7 @@ final class Prescan implements java.io.Serializable {
                 return false;
             }
         }
-        return checkRoutes && !stopsAll;
+        return checkRoutes && !(stopsAll && (o == null || o.interleave <= 0));
     }
 
     /** True if thread t may spin ({@link SpinRoutes#threads}; false unless the routes were checked). */
