@@ -201,7 +201,6 @@ final class LockstepRounds {
             return 0;
         }
         long[] gapLeft = e.gapLeft;
-        long[] gapBytes = e.gapBytes;
         int nh = 0;
         for (int k = 0; k < m; k++) {
             int u = order[k];
@@ -231,8 +230,7 @@ final class LockstepRounds {
             } else {
                 act[na++] = k;
             }
-            bytes += gapBytes[u];
-            gapBytes[u] = 0;
+            bytes += e.tellGapBytes(u);
         }
         this.na = na;
         told = -1;
@@ -436,9 +434,7 @@ final class LockstepRounds {
             segWords[k] = STOP;
             segPos[k] = 0;
         }
-        int u = order[k];
-        bytes += e.gapBytes[u];
-        e.gapBytes[u] = 0;
+        bytes += e.tellGapBytes(order[k]);
     }
 
     /**
@@ -479,6 +475,7 @@ final class LockstepRounds {
             long g = r.arg(1);
             // an unflushed gap before this one is told with this one's bytes added
             e.gapBytes[u] += r.arg(2) | r.arg(3) << 32;
+            e.newGap(u);
             if (g > 0) {
                 e.gapLeft[u] = g;
                 segWords[k] = null;

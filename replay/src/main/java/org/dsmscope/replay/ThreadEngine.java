@@ -86,6 +86,10 @@ final class ThreadEngine {
      */
     final long[] gapLeft;
     final long[] gapBytes;
+    /** Per thread, what its current gap's pieces were: {@link #RAN} (bytes told) and / or {@link #DROPPED}. */
+    private final byte[] gapParts;
+    private static final byte RAN = 1;
+    private static final byte DROPPED = 2;
 
     int active;
     int last = -1;
@@ -127,6 +131,7 @@ final class ThreadEngine {
         participated = new boolean[n];
         gapLeft = new long[n];
         gapBytes = new long[n];
+        gapParts = new byte[n];
         total = new PhaseTimes(n);
         calls = new ThreadCalls(this, an);
     }
@@ -320,6 +325,7 @@ final class ThreadEngine {
                 replayed--;
                 gapLeft[t] = r.arg(1);
                 gapBytes[t] = r.arg(2) | r.arg(3) << 32;
+                newGap(t);
                 return gapLeft[t] == 0 || gap(t);
             }
             calls.call(t, r);
@@ -392,6 +398,7 @@ final class ThreadEngine {
             // a stopped thread's records take no clock: below the bound it runs through them all, at the bound
             // (a tie) one per turn, as the serial run's step does
             long take = clock[t] < bound ? left : 1;
+            mixedGap(t, DROPPED);
             replayed += take;
             gapLeft[t] = left - take;
             if (gapLeft[t] == 0) {
@@ -407,8 +414,7 @@ final class ThreadEngine {
         }
         long c = clock[t];
         int take = (int) Math.min(left, Math.max(1, Math.min(bound - c, Integer.MAX_VALUE)));
-        long bytes = gapBytes[t];
-        gapBytes[t] = 0;
+        long bytes = tellGapBytes(t);
         for (Analysis a : an) {
             a.skipped(t, c, take, bytes);
         }
@@ -418,6 +424,37 @@ final class ThreadEngine {
         clock[t] = c + take;
         cur.busy[t] += take;
         return gapLeft[t] == 0;
+    }
+
+    /**
+     * Notes that a piece of thread t's gap ran or was dropped (the thread stopped). A gap whose pieces did both was
+     * stopped or resumed inside by another thread's marker that stops all threads (command 3 or 4; its own markers
+     * are call records, which end gaps): its bytes are one total, so no partition can tell the analyses the serial
+     * run's bytes of either part. Trace files with such a marker run one replay per partition
+     * ({@code Prescan.allRoutable}); a routed live run meets it here and stops with an error rather than a wrong result.
+     */
+    /** Thread t's gap bytes not told yet, now told (a piece of its gap runs); the gap's pieces noted. */
+    long tellGapBytes(int t) {
+        long b = gapBytes[t];
+        gapBytes[t] = 0;
+        if (gapLeft[t] > 0) {
+            mixedGap(t, RAN);
+        }
+        return b;
+    }
+
+    /** Thread t reads a gap record: its pieces are noted afresh. */
+    void newGap(int t) {
+        gapParts[t] = 0;
+    }
+
+    private void mixedGap(int t, byte part) {
+        gapParts[t] |= part;
+        if (gapParts[t] == (RAN | DROPPED)) {
+            throw new org.dsmscope.trace.BadInputException("thread " + t + ": a marker that stops all threads took "
+                    + "effect inside a run of accesses routed to another partition; a routed run of live streams cannot"
+                    + " count that run's bytes as the serial run does: analyse these streams without partitions");
+        }
     }
 
     /** A memory record of type field {@code type} (as {@link TraceReader#memType()} gives it). */

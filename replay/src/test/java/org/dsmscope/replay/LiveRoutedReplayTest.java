@@ -151,6 +151,41 @@ class LiveRoutedReplayTest {
         }
     }
 
+    /**
+     * A marker that stops all threads (command 3, resumed by 4) taking effect inside another thread's routed gap of
+     * live streams (no prescan to see it first): the routed run stops with an error naming it, never with other bytes
+     * than the serial live replay's; where no gap straddles it, the partitions see the serial run.
+     */
+    @Test
+    void aStopAllMarkerInsideARoutedGapOfLiveStreams_stopsTheRunWithAnError_neverWrongBytes() {
+        int refused = 0;
+        for (int before = 0; before <= 6; before += 3) {
+            for (int inside = 1; inside <= 7; inside += 3) {
+                int b = before, in = inside;
+                TraceSet set = TestTraces.write(dir, "stopall" + b + "_" + in, w -> w.spawn(1).stores(b + 1, 0x2000)
+                        .call(org.dsmscope.trace.CallType.MARKER, 3, 1, 0).stores(in, 0x2000)
+                        .call(org.dsmscope.trace.CallType.MARKER, 4, 2, 0).stores(5, 0x2000).join(),
+                        w -> w.stores(40, 0x3000));
+                Seen serial = new Seen();
+                Replay.live(set, new Chunked(set, 7, false), new ReplayOptions()).add(serial).run();
+                Replay r = Replay.live(set, new Chunked(set, 7, false), new ReplayOptions());
+                List<Seen> ps;
+                try {
+                    ps = r.runRouted(2, k -> new Seen(), ctx -> RoutedReplayTest.byPageAndThread(2));
+                } catch (BadInputException e) {
+                    assertTrue(e.getMessage().contains("stops all threads"), e.getMessage());
+                    refused++;
+                    continue;
+                }
+                for (int k = 0; k < 2; k++) {
+                    assertEquals(serial.all, ps.get(k).all, "partition " + k + ", " + b + " / " + in);
+                    assertEquals(serial.bytes, ps.get(k).bytes, "partition " + k + ", " + b + " / " + in);
+                }
+            }
+        }
+        assertTrue(refused > 0, "no run met the marker inside a gap");
+    }
+
     @Test
     void aJoinHint_reachesThePartitionsBeforeTheJoinRecordExists_andTheRoutedRunEqualsTheSerialLiveOne()
             throws Exception {
