@@ -162,10 +162,7 @@ class LiveRoutedReplayTest {
         for (int before = 0; before <= 6; before += 3) {
             for (int inside = 1; inside <= 7; inside += 3) {
                 int b = before, in = inside;
-                TraceSet set = TestTraces.write(dir, "stopall" + b + "_" + in, w -> w.spawn(1).stores(b + 1, 0x2000)
-                        .call(org.dsmscope.trace.CallType.MARKER, 3, 1, 0).stores(in, 0x2000)
-                        .call(org.dsmscope.trace.CallType.MARKER, 4, 2, 0).stores(5, 0x2000).join(),
-                        w -> w.stores(40, 0x3000));
+                TraceSet set = RoutedReplayTest.stopAll(dir, b, in);
                 Seen serial = new Seen();
                 Replay.live(set, new Chunked(set, 7, false), new ReplayOptions()).add(serial).run();
                 Replay r = Replay.live(set, new Chunked(set, 7, false), new ReplayOptions());

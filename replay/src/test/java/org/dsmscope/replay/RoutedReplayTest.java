@@ -515,10 +515,7 @@ class RoutedReplayTest {
         for (int before = 0; before <= 6; before += 3) {
             for (int inside = 1; inside <= 7; inside += 3) {
                 int b = before, in = inside;
-                TraceSet set = TestTraces.write(dir, "stopall" + b + "_" + in, w -> w.spawn(1).stores(b + 1, 0x2000)
-                        .call(org.dsmscope.trace.CallType.MARKER, 3, 1, 0).stores(in, 0x2000)
-                        .call(org.dsmscope.trace.CallType.MARKER, 4, 2, 0).stores(5, 0x2000).join(),
-                        w -> w.stores(40, 0x3000));
+                TraceSet set = stopAll(dir, b, in);
                 Seen serial = new Seen();
                 new Replay(set, null, new ReplayOptions()).add(serial).run();
                 Replay r = new Replay(set, null, new ReplayOptions());
@@ -530,6 +527,17 @@ class RoutedReplayTest {
                 }
             }
         }
+    }
+
+    /**
+     * Two threads: thread 0 stops all threads after {@code before} + 1 stores and resumes them after {@code inside}
+     * more, while thread 1 runs 40 stores on another page.
+     */
+    static TraceSet stopAll(Path dir, int before, int inside) {
+        return TestTraces.write(dir, "stopall" + before + "_" + inside, w -> w.spawn(1).stores(before + 1, 0x2000)
+                .call(org.dsmscope.trace.CallType.MARKER, 3, 1, 0).stores(inside, 0x2000)
+                .call(org.dsmscope.trace.CallType.MARKER, 4, 2, 0).stores(5, 0x2000).join(),
+                w -> w.stores(40, 0x3000));
     }
 
     @Test
