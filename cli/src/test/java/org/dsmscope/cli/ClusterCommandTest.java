@@ -63,6 +63,33 @@ class ClusterCommandTest {
     }
 
     @Test
+    void anAnalysisStartsItsChildWithoutPicocli_withTheSameErrorAndStatus() {
+        assertTrue(Main.clusterAnalysis(new String[] {"cluster", "ciat", "--master", "local[2]", "fj.4"}));
+        assertTrue(Main.clusterAnalysis(new String[] {"cluster", "cdat", "fj.4", "x.cfg"}));
+        assertFalse(Main.clusterAnalysis(new String[] {"cluster", "--help"}));
+        assertFalse(Main.clusterAnalysis(new String[] {"cluster"}));
+        assertFalse(Main.clusterAnalysis(new String[] {"ciat", "fj.4"}));
+        assertFalse(Main.clusterAnalysis(new String[] {"cluster", "ciat", "@options.txt"}), "picocli expands @files");
+        String was = System.getProperty("dsmscope.home");
+        System.setProperty("dsmscope.home", home.toString());
+        try {
+            String[] a = {"ciat", "--master", "local[2]", "fj.4"};
+            java.io.StringWriter err = new java.io.StringWriter();
+            int status = Main.launchCluster(a, new java.io.PrintWriter(err));
+            CiatCommandTest.Run viaPicocli = runAlone(a);
+            assertEquals(viaPicocli.status(), status);
+            assertEquals(viaPicocli.err(), err.toString());
+            assertTrue(err.toString().startsWith("dsmscope: cluster: the cluster jar is not built"), err.toString());
+        } finally {
+            if (was == null) {
+                System.clearProperty("dsmscope.home");
+            } else {
+                System.setProperty("dsmscope.home", was);
+            }
+        }
+    }
+
+    @Test
     void theNewestShadedJarInClusterTarget_isChosen_andAnExplicitOneMustExist() throws Exception {
         Path target = Files.createDirectories(home.resolve("cluster/target"));
         Path old = Files.writeString(target.resolve("dsmscope-cluster-0.1-all.jar"), "");

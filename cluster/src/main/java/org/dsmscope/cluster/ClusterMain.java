@@ -55,6 +55,7 @@ public final class ClusterMain implements Runnable {
 
     /** The entry point; exits with the command's status. */
     public static void main(String[] args) {
+        Warmup.start();
         PrintWriter out = new PrintWriter(System.out, true);
         PrintWriter err = new PrintWriter(System.err, true);
         int status = run(out, err, args);

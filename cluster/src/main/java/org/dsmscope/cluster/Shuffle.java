@@ -275,7 +275,8 @@ final class Shuffle {
         public Iterator<Outcome> call(Integer k, Iterator<Tuple2<Long, byte[]>> blocks) throws IOException {
             String where = Tasks.where();
             Path dir = Files.createTempDirectory(localDir(), "dsmscope-shuffle-");
-            try (Spool spool = new Spool(dir.resolve("part-" + k), tasks.plan.value().threads())) {
+            try (Spool spool = new Spool(dir.resolve("part-" + k), tasks.plan.value().threads(),
+                    Spool.budget(Runtime.getRuntime().maxMemory(), taskSlots()))) {
                 String failed = null;
                 int failedThread = Integer.MAX_VALUE;
                 while (blocks.hasNext()) {
@@ -304,6 +305,18 @@ final class Shuffle {
         }
     }
 
+    /** How many tasks this executor runs at once (its cores over {@code spark.task.cpus}), at least 1. */
+    private static int taskSlots() {
+        SparkEnv env = SparkEnv.get();
+        if (env == null) {
+            return 1;
+        }
+        int local = SparkFlags.localCores(env.conf().get("spark.master", ""));
+        int cores = local > 0 ? local
+                : env.conf().getInt("spark.executor.cores", Runtime.getRuntime().availableProcessors());
+        return Math.max(1, cores / Math.max(1, env.conf().getInt("spark.task.cpus", 1)));
+    }
+
     /** A folder of Spark's local directories ({@code spark.local.dir}, SPARK_LOCAL_DIRS) for the spool. */
     private static Path localDir() {
         SparkEnv env = SparkEnv.get();
@@ -312,25 +325,51 @@ final class Shuffle {
     }
 
     /**
-     * The blocks a reduce task received, in one local file in the order they came, with each thread's blocks
-     * indexed; {@link #channel} reads thread t's stream back in block order.
+     * The blocks a reduce task received, indexed by thread, chunk and block number: held as they came (the arrays
+     * the shuffle reader made, no copy) up to a budget of bytes, the rest appended to one local file as they come;
+     * {@link #channel} reads thread t's stream back in block order.
      */
     static final class Spool implements AutoCloseable {
-        private final FileChannel file;
+        private final Path path;
+        private final long budget;
+        private FileChannel file;
+        private long fileBytes;
         private final long[][] at;
         private final int[][] len;
         private final long[][] seqs;
+        private final byte[][][] mem;
         private final int[] count;
+        private final boolean[] opened;
+        private long held;
         /** Bytes received. */
         long bytes;
 
-        Spool(Path path, int threads) throws IOException {
-            file = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-                    StandardOpenOption.WRITE, StandardOpenOption.DELETE_ON_CLOSE);
+        /**
+         * A spool of {@code threads} threads' blocks holding up to {@code budget} bytes in memory, the rest in a file at
+         * {@code path} (made on the first block past the budget).
+         */
+        Spool(Path path, int threads, long budget) {
+            this.path = path;
+            this.budget = budget;
             at = new long[threads][4];
             len = new int[threads][4];
             seqs = new long[threads][4];
+            mem = new byte[threads][4][];
             count = new int[threads];
+            opened = new boolean[threads];
+        }
+
+        /**
+         * The bytes a reduce task holds in memory: an eighth of the heap shared by the executor's task slots
+         * ({@code slots}), so that the slots' spools together take at most an eighth of it.
+         */
+        static long budget(long maxHeap, int slots) {
+            return maxHeap / 8 / Math.max(1, slots);
+        }
+
+        /** Bytes held in memory (the rest is in the spool's file). */
+        long inMemory() {
+            return held;
         }
 
         void add(int t, long seq, byte[] b) throws IOException {
@@ -339,22 +378,38 @@ final class Shuffle {
                 at[t] = Arrays.copyOf(at[t], 2 * i);
                 len[t] = Arrays.copyOf(len[t], 2 * i);
                 seqs[t] = Arrays.copyOf(seqs[t], 2 * i);
+                mem[t] = Arrays.copyOf(mem[t], 2 * i);
             }
-            at[t][i] = bytes;
             len[t][i] = b.length;
             seqs[t][i] = seq;
-            ByteBuffer src = ByteBuffer.wrap(b);
-            while (src.hasRemaining()) {
-                file.write(src, bytes + src.position());
+            if (held + b.length <= budget) {
+                mem[t][i] = b;
+                held += b.length;
+            } else {
+                if (file == null) {
+                    file = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                            StandardOpenOption.WRITE, StandardOpenOption.DELETE_ON_CLOSE);
+                }
+                at[t][i] = fileBytes;
+                ByteBuffer src = ByteBuffer.wrap(b);
+                while (src.hasRemaining()) {
+                    file.write(src, fileBytes + src.position());
+                }
+                fileBytes += b.length;
             }
             bytes += b.length;
         }
 
         /**
          * Thread t's routed stream: its blocks in order of chunk, then block (each chunk's numbered once, from 0;
-         * chunks from 0, each with a block at least: a chunk's stream holds a gap or a record).
+         * chunks from 0, each with a block at least: a chunk's stream holds a gap or a record). Read once: a block
+         * held in memory is let go as it is read.
          */
         ReadableByteChannel channel(int t) {
+            if (opened[t]) {
+                throw new IllegalStateException("thread " + t + ": its spooled stream is read once");
+            }
+            opened[t] = true;
             int n = count[t];
             Integer[] order = new Integer[n];
             for (int i = 0; i < n; i++) {
@@ -377,6 +432,7 @@ final class Shuffle {
                 @Override
                 public int read(ByteBuffer dst) throws IOException {
                     while (block < n && off == len[t][order[block]]) {
+                        mem[t][order[block]] = null; // read: its bytes are the replay's now
                         block++;
                         off = 0;
                     }
@@ -385,13 +441,19 @@ final class Shuffle {
                     }
                     int i = order[block];
                     int want = Math.min(dst.remaining(), len[t][i] - off);
-                    ByteBuffer d = dst.duplicate();
-                    d.limit(d.position() + want);
-                    int got = file.read(d, at[t][i] + off);
-                    if (got < 0) {
-                        throw new IOException("shuffle spool: short file");
+                    int got;
+                    if (mem[t][i] != null) {
+                        dst.put(mem[t][i], off, want);
+                        got = want;
+                    } else {
+                        ByteBuffer d = dst.duplicate();
+                        d.limit(d.position() + want);
+                        got = file.read(d, at[t][i] + off);
+                        if (got < 0) {
+                            throw new IOException("shuffle spool: short file");
+                        }
+                        dst.position(dst.position() + got);
                     }
-                    dst.position(dst.position() + got);
                     off += got;
                     return got;
                 }
@@ -410,7 +472,9 @@ final class Shuffle {
 
         @Override
         public void close() throws IOException {
-            file.close();
+            if (file != null) {
+                file.close();
+            }
         }
     }
 }

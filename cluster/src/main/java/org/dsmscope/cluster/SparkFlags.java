@@ -57,14 +57,22 @@ final class SparkFlags {
                 return 0;
             }
         }
-        String m = master != null ? master : System.getProperty("spark.master", "local[*]");
+        int cores = localCores(master != null ? master : System.getProperty("spark.master", "local[*]"));
+        return cores > Partitions.MAX ? 0 : cores;
+    }
+
+    /**
+     * The task slots of a local master {@code m} as Spark's local scheduler counts them ({@code local}: 1, {@code
+     * local[N]}: N, {@code local[*]}: the cores), or 0 for another master.
+     */
+    static int localCores(String m) {
         Matcher l = LOCAL.matcher(m);
         if (!l.matches()) {
             return 0;
         }
         String n = l.group(1);
         int cores = n == null ? 1 : n.equals("*") ? Runtime.getRuntime().availableProcessors() : Integer.parseInt(n);
-        return cores < 1 || cores > Partitions.MAX ? 0 : cores;
+        return Math.max(cores, 0);
     }
 
     /** The number of partitions: {@code --partitions}, or {@code dflt} for 0; checked. */

@@ -59,6 +59,7 @@ final class SparkRun implements AutoCloseable {
             // the shuffle's blocks never cross a network: compressing and check-summing them is CPU for nothing
             conf.set("spark.shuffle.compress", "false");
             conf.set("spark.shuffle.checksum.enabled", "false");
+            conf.set("spark.broadcast.compress", "false");
         }
         for (String kv : confs) {
             int eq = kv.indexOf('=');
