@@ -33,7 +33,8 @@ import scala.Tuple2;
  * {@link Replay.Router} for the driver's plan) into one routed stream per partition, shipped as blocks of at most
  * {@value #BLOCK} bytes (less with many partitions: {@link #blockBytes}) keyed by (partition, thread, chunk, block
  * number), a thread's chunk streams forming one stream in chunk order;
- * Spark's shuffle brings partition k's blocks to reduce task k, which spools them to a local file and replays
+ * Spark's shuffle brings partition k's blocks to reduce task k, which spools them (in memory up to a budget, the
+ * rest in a local file: {@link Spool}) and replays
  * partition k from its threads' streams ({@link
  * Replay#runPartition(Replay.Plan, int, org.dsmscope.replay.Analysis, java.util.function.IntFunction)}). A map task
  * that meets a bad record or cannot read its file sends every partition one error block in place of the rest.
