@@ -10,8 +10,9 @@ import org.dsmscope.trace.TraceSet;
 
 /**
  * The prescan alone (replay/README.md "How a replay runs" and "Partitioned replay"), on one thread and on N: wall
- * milliseconds of each iteration after four of warm-up, modes alternating. In the replay's package (in the bench
- * module) because the prescan is not public. Usage: {@code PrescanTiming TRACE_PREFIX ITERATIONS THREADS [routes]}.
+ * milliseconds of each iteration after four of warm-up, and with {@code cpu} as the last argument the process's CPU
+ * milliseconds instead (every thread's: on a shared machine the wall time measures the load), modes alternating. In the replay's package (in the bench
+ * module) because the prescan is not public. Usage: {@code PrescanTiming TRACE_PREFIX ITERATIONS THREADS [routes] [cpu]}.
  * Without {@code routes}: the prescan a partitioned run makes (with the work profile), on 1 and on THREADS threads.
  * With {@code routes}: the parts of a routed run's prescan, each on THREADS threads: {@code decode} (every record
  * read, nothing looked at), {@code sync} (the plain prescan: synchronization variables, call match), {@code +route}
@@ -30,6 +31,9 @@ public final class PrescanTiming {
         int iterations = Integer.parseInt(a[1]);
         int threads = Integer.parseInt(a[2]);
         boolean routes = a.length > 3 && a[3].equals("routes");
+        boolean cpu = a[a.length - 1].equals("cpu");
+        com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean)
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean();
         int modes = routes ? ROUTES.length : 2;
         StringBuilder[] out = new StringBuilder[modes];
         for (int m = 0; m < modes; m++) {
@@ -39,7 +43,7 @@ public final class PrescanTiming {
         long sink = 0;
         for (int it = 0; it < iterations + 4; it++) {
             for (int mode = 0; mode < modes; mode++) {
-                long t0 = System.nanoTime();
+                long t0 = cpu ? os.getProcessCpuTime() : System.nanoTime();
                 if (routes) {
                     sink += routesMode(set, mode, threads, chunkBytes);
                 } else {
@@ -47,7 +51,7 @@ public final class PrescanTiming {
                     p.countWork();
                     p.run(set, null, false, mode == 0 ? 1 : threads);
                 }
-                long t = System.nanoTime() - t0;
+                long t = (cpu ? os.getProcessCpuTime() : System.nanoTime()) - t0;
                 if (it >= 4) {
                     out[mode].append(String.format(Locale.ROOT, " %.1f", t / 1e6));
                 }
@@ -55,7 +59,7 @@ public final class PrescanTiming {
         }
         for (int m = 0; m < modes; m++) {
             String what = routes ? ROUTES[m] + ", " + threads + " threads" : (m == 0 ? "1 thread" : threads + " threads");
-            System.out.println(a[0] + " prescan ms, " + what + ":" + out[m]);
+            System.out.println(a[0] + " prescan " + (cpu ? "CPU" : "wall") + " ms, " + what + ":" + out[m]);
         }
         if (sink == 42) {
             System.out.println();
