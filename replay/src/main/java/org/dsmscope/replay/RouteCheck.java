@@ -119,7 +119,8 @@ final class RouteCheck {
             int f1 = (int) (word >>> 32);
             boolean load = (f1 & 0xF) != MemType.STORE;
             long a = high | (word & 0xFFFFFFFFL);
-            bad |= TraceReader.wordKind(word) != RecordKind.MEMORY | load & MemType.bytes(f1) <= 0
+            // a memory record's top byte is 0 (TraceReader.wordKind)
+            bad |= (word >>> 56) != 0 | load & MemType.bytes(f1) <= 0
                     | load & (a == a1 | a == a2 | a == a3 | a == a4);
             a4 = a3;
             a3 = a2;
