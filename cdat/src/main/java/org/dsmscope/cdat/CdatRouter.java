@@ -119,24 +119,6 @@ public final class CdatRouter implements Replay.Router {
     /** The longest run of accesses given as themselves instead of a gap (as CIAT's router). */
     static final int FILL = 8;
 
-    /**
-     * Decided by the smallest line of the configurations (at most 4 KiB: {@code Replay.Router.blockBits}): an access
-     * within one such line touches one line of every configuration, in one page, and crosses no line of a traffic
-     * trace; its thread's first access to the line may be a first reference to the page (every partition), every
-     * later one is not (the page is noted), so it gets the lines' owners, the same for every later access.
-     */
-    @Override
-    public int blockBits() {
-        if (lineShift.length == 0) {
-            return -1;
-        }
-        int b = 12;
-        for (int s : lineShift) {
-            b = Math.min(b, s);
-        }
-        return touchShift >= 0 ? Math.min(b, touchShift) : b;
-    }
-
     /** A fresh first-reference table for each chunk; the rest is shared (read only). */
     @Override
     public Replay.Router forChunk() {

@@ -106,43 +106,4 @@ class CdatRouterTest {
         int[] expect = java.util.stream.IntStream.range(0, parts).filter(p -> want[p]).toArray();
         assertArrayEquals(expect, route(r, 0, address, size));
     }
-
-    /**
-     * The promise of {@code blockBits} (replay/README.md "Decided by block"): the block is the smallest line (at
-     * most 4 KiB), and for a thread's accesses within one block, after the first, the router names the same
-     * partitions every time, whatever the pages' first references, traffic traces and configurations, while a
-     * router asked for every access notes the same pages.
-     */
-    @Property(tries = 200)
-    void afterABlocksFirstAccess_everyAccessWithinItGetsTheSamePartitions(@ForAll long seed,
-            @ForAll @IntRange(min = 1, max = 9) int parts, @ForAll @IntRange(min = 0, max = 3) int policy) {
-        java.util.SplittableRandom rnd = new java.util.SplittableRandom(seed);
-        PagePolicy pp = new PagePolicy[] {PagePolicy.RR1, PagePolicy.FIRST_TOUCH, PagePolicy.ORACLE,
-            PagePolicy.RR2}[policy];
-        int line = 16 << rnd.nextInt(4);
-        CdatConfig a = CdatConfig.builder().name("a").lineSize(line).pageSize(4096).pagePolicy(pp)
-                .detailedTrace(rnd.nextBoolean()).build();
-        CdatConfig b = CdatConfig.builder().name("b").lineSize(line << rnd.nextInt(3)).pageSize(4096).build();
-        List<CdatConfig> cfgs = rnd.nextBoolean() ? List.of(a) : List.of(a, b);
-        CdatRouter r = new CdatRouter(cfgs, rnd.nextBoolean(), parts, 2);
-        int bits = r.blockBits();
-        org.junit.jupiter.api.Assertions.assertEquals(Integer.numberOfTrailingZeros(line), bits);
-        java.util.Map<Long, int[]> answer = new java.util.HashMap<>();
-        for (int i = 0; i < 2000; i++) {
-            int thread = rnd.nextInt(2);
-            long base = rnd.nextBoolean() ? 0x4000_0000L : 0x1000;
-            long address = base + rnd.nextInt(1 << 14);
-            int size = 1 + rnd.nextInt(8);
-            int[] got = route(r, thread, address, size);
-            long block = address >>> bits;
-            if ((address + size - 1) >>> bits != block) {
-                continue;
-            }
-            int[] before = answer.putIfAbsent(block * 2 + thread, got);
-            if (before != null) {
-                assertArrayEquals(before.length == parts ? got : before, got, "block " + block);
-                answer.put(block * 2 + thread, got);
-            }
-        }
-    }
 }

@@ -362,9 +362,10 @@ public final class Replay implements ReplayContext {
          * log2 of the size of the aligned blocks this router decides by (0 to 12: at most a 4 KiB page), or -1 (the
          * default): by access. A router that declares b promises, for the accesses of one thread of at least one
          * byte, each within one block of 2^b bytes, routed in trace order by one router of {@link #forChunk}: all
-         * accesses to a block after the first get the same partitions (the first may get more: CDAT's first
-         * references). The splitter then asks once or twice per block and remembers the answer ({@link
-         * RouteSplitter}: a run of accesses to one block is routed with one compare and copied whole).
+         * accesses to a block after the first get the same partitions (the first may get more, where a thread's
+         * first access to a block is special, as a first reference to a page). The splitter then asks once or
+         * twice per block and remembers the answer ({@link RouteSplitter}: a run of accesses to one block is
+         * routed with one compare and copied whole).
          */
         default int blockBits() {
             return -1;
