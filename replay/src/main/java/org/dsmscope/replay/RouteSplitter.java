@@ -495,16 +495,50 @@ public final class RouteSplitter implements AutoCloseable {
     /**
      * A run of memory-record words (addresses' high word {@code high}). A partition's few accesses it does not need
      * before one it needs go to it themselves when each is of at least one byte within one 4 KiB page: the last word
-     * of the run so far that is not ({@code bad}) tells that for any of them at once. With a router that decides by
-     * block ({@link #blockBits}), an access to a block whose answer is known is routed with that answer, and so are
-     * the accesses after it to the same block, at once: each partition given them gets them as one run of words
-     * (after the first, nothing else happens to a partition: its gap or filled run ends at the first).
+     * of the run so far that is not ({@code bad}) tells that for any of them at once.
      */
     private void batch(long[] words, int from, int n, long high) {
+        if (blockBits >= 0) {
+            batchByBlock(words, from, n, high);
+            return;
+        }
+        long base = idx - from;
+        int bad = from - 1;
+        for (int i = from, end = from + n; i < end; i++) {
+            long word = words[i];
+            int f1 = (int) (word >>> 32);
+            int size = MemType.bytes(f1);
+            long a = high | (word & 0xFFFFFFFFL);
+            int c = spin == null ? route.route(thread, a, size, to)
+                    : spin.route(thread, a, size, (f1 & 0xF) == MemType.STORE, to);
+            shipped += c;
+            for (int j = 0; j < c; j++) {
+                give(to[j], words, base, high, bad, i, i, size);
+            }
+            if (size <= 0 || (word & 0xFFF) + size > 0x1000) {
+                bad = i;
+            }
+            bytes += size;
+        }
+        idx += n;
+        for (int p = 0; p < parts; p++) {
+            if (runFrom[p] >= 0) {
+                writeRun(p, words, base, high);
+            }
+        }
+    }
+
+    /**
+     * {@link #batch} with a router that decides by block ({@link #blockBits}): an access to a block whose answer is
+     * known is routed with that answer, and so are the accesses after it to the same block, at once: each partition
+     * given them gets them as one run of words (after the first, nothing else happens to a partition: its gap or
+     * filled run ends at the first).
+     */
+    private void batchByBlock(long[] words, int from, int n, long high) {
         long base = idx - from;
         int bad = from - 1;
         int bits = blockBits;
-        long inBlock = (1L << Math.max(bits, 0)) - 1;
+        long inBlock = (1L << bits) - 1;
         for (int i = from, end = from + n; i < end; i++) {
             long word = words[i];
             int f1 = (int) (word >>> 32);
@@ -515,7 +549,7 @@ public final class RouteSplitter implements AutoCloseable {
             int c;
             int last = i;
             long runBytes = size;
-            if (bits >= 0 && size > 0 && (a & inBlock) + size <= inBlock + 1) {
+            if (size > 0 && (a & inBlock) + size <= inBlock + 1) {
                 long block = a >>> bits;
                 int slot = (int) block & (BLOCKS - 1);
                 if (blockTag[slot] == block && blockCount[slot] > 0) {
@@ -547,26 +581,8 @@ public final class RouteSplitter implements AutoCloseable {
                 c = routeOne(a, size, f1);
             }
             shipped += (long) c * (last - i + 1);
-            long at = base + i;
             for (int j = 0; j < c; j++) {
-                int p = dst[off + j];
-                long g = at - given[p];
-                if (g > 0 && g <= fill && given[p] - base > bad) {
-                    // the few accesses p does not need before this one go to it themselves instead of a gap
-                    if (runFrom[p] < 0) {
-                        runFrom[p] = (int) (given[p] - base);
-                    }
-                } else {
-                    if (runFrom[p] >= 0 && g > 0) {
-                        writeRun(p, words, base, high);
-                    }
-                    if (runFrom[p] < 0) {
-                        gapTo(p, at, bytes);
-                        runFrom[p] = i;
-                    }
-                }
-                given[p] = base + last + 1;
-                bytesBefore[p] = bytes + runBytes;
+                give(dst[off + j], words, base, high, bad, i, last, runBytes);
             }
             if (size <= 0 || (word & 0xFFF) + size > 0x1000) {
                 bad = i;
@@ -580,6 +596,33 @@ public final class RouteSplitter implements AutoCloseable {
                 writeRun(p, words, base, high);
             }
         }
+    }
+
+    /**
+     * Gives partition p the accesses {@code i .. last} of the batch (memory records {@code base + i ..}), of {@code
+     * runBytes} data bytes; the accesses before them it does not need go as themselves if they are at most {@link
+     * #fill} and all lie after {@code bad} (the batch's last word that is not an access of at least one byte within
+     * one page), else as a gap.
+     */
+    private void give(int p, long[] words, long base, long high, int bad, int i, int last, long runBytes) {
+        long at = base + i;
+        long g = at - given[p];
+        if (g > 0 && g <= fill && given[p] - base > bad) {
+            // the few accesses p does not need before this one go to it themselves instead of a gap
+            if (runFrom[p] < 0) {
+                runFrom[p] = (int) (given[p] - base);
+            }
+        } else {
+            if (runFrom[p] >= 0 && g > 0) {
+                writeRun(p, words, base, high);
+            }
+            if (runFrom[p] < 0) {
+                gapTo(p, at, bytes);
+                runFrom[p] = i;
+            }
+        }
+        given[p] = base + last + 1;
+        bytesBefore[p] = bytes + runBytes;
     }
 
     /** The partitions of the access of {@code size} bytes at {@code a}, of type field {@code f1}, into {@link #to}. */
