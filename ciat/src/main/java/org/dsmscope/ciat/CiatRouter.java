@@ -78,6 +78,16 @@ public final class CiatRouter implements Replay.Router {
         return 0;
     }
 
+    /**
+     * Decided by 4 KiB page ({@code Replay.Router.blockBits}): an access of at least one byte within one page goes to
+     * its thread's age and mix owners and the page's owner, all fixed once the plan is made; a live run's owners are
+     * dealt while it runs, so it decides by access.
+     */
+    @Override
+    public int blockBits() {
+        return live == null ? 12 : -1;
+    }
+
     @Override
     public int route(int thread, long address, int size, int[] to) {
         PageOwners owners = live == null ? this.owners : live.owners();

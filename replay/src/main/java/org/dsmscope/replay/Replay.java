@@ -359,6 +359,19 @@ public final class Replay implements ReplayContext {
         }
 
         /**
+         * log2 of the size of the aligned blocks this router decides by (0 to 12: at most a 4 KiB page), or -1 (the
+         * default): by access. A router that declares b promises, for the accesses of one thread of at least one
+         * byte, each within one block of 2^b bytes, routed in trace order by one router of {@link #forChunk}: all
+         * accesses to a block after the first get the same partitions (the first may get more, where a thread's
+         * first access to a block is special, as a first reference to a page). The splitter then asks once or
+         * twice per block and remembers the answer ({@link RouteSplitter}: a run of accesses to one block is
+         * routed with one compare and copied whole).
+         */
+        default int blockBits() {
+            return -1;
+        }
+
+        /**
          * The router of one chunk of one thread's trace (or of a whole trace), which routes the chunk's accesses in
          * trace order on one thread: this router (the default) if it keeps no state between accesses; one that does
          * (CDAT's first references per thread) gives a fresh one, whose decisions must stay exact for a chunk that

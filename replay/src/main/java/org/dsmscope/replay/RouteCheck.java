@@ -84,9 +84,81 @@ final class RouteCheck {
      */
     boolean run(long[] w, int from, int n, long high) {
         boolean other = false;
+        for (int i = from, end = from + n; i < end && routable; ) {
+            int to = Math.min(end, i + BLOCK);
+            if (active || !plain(w, i, to, high)) {
+                other |= exact(w, i, to, high);
+            } else {
+                pass(w, i, to, high);
+            }
+            i = to;
+        }
+        stream |= other;
+        return other;
+    }
+
+    /** Words a run is looked at in by {@link #plain} before they are checked. */
+    private static final int BLOCK = 64;
+
+    /**
+     * True if words {@code from .. to} are data accesses (loads of at least one byte, or stores) none of which is a
+     * load of an address that one of the four memory records before it has: with no exact state kept ({@link
+     * #active} false) the check then notes their places and nothing else ({@link #pass}), since no load among them
+     * repeats a location of the four loads before it in its run. No branch on the kind of access (loads and stores
+     * come in no order a branch predictor learns).
+     */
+    private boolean plain(long[] w, int from, int to, long high) {
+        long p = pos;
+        long a1 = ringAddr[(int) (p - 1) & (RING - 1)];
+        long a2 = ringAddr[(int) (p - 2) & (RING - 1)];
+        long a3 = ringAddr[(int) (p - 3) & (RING - 1)];
+        long a4 = ringAddr[(int) (p - 4) & (RING - 1)];
+        boolean bad = false;
+        for (int i = from; i < to; i++) {
+            long word = w[i];
+            int f1 = (int) (word >>> 32);
+            boolean load = (f1 & 0xF) != MemType.STORE;
+            long a = high | (word & 0xFFFFFFFFL);
+            // a memory record's top byte is 0 (TraceReader.wordKind)
+            bad |= (word >>> 56) != 0 | load & MemType.bytes(f1) <= 0
+                    | load & (a == a1 | a == a2 | a == a3 | a == a4);
+            a4 = a3;
+            a3 = a2;
+            a2 = a1;
+            a1 = a;
+        }
+        return !bad;
+    }
+
+    /**
+     * Words {@code from .. to}, which {@link #plain} passed, each a memory record: the run starts after the last
+     * store among them, and the ring takes the last {@link #RING} of them (the only ones it is read for).
+     */
+    private void pass(long[] w, int from, int to, long high) {
+        long p0 = pos;
+        for (int i = to - 1; i >= from; i--) {
+            if (((int) (w[i] >>> 32) & 0xF) == MemType.STORE) {
+                runStart = p0 + (i - from) + 1;
+                break;
+            }
+        }
+        for (int i = Math.max(from, to - RING); i < to; i++) {
+            long word = w[i];
+            int r = (int) (p0 + (i - from)) & (RING - 1);
+            ringAddr[r] = high | (word & 0xFFFFFFFFL);
+            ringBytes[r] = MemType.bytes((int) (word >>> 32));
+        }
+        pos = p0 + (to - from);
+    }
+
+    /** Words {@code from .. to} checked one by one; returns true if one is not a memory record. */
+    private boolean exact(long[] w, int from, int to, long high) {
+        boolean other = false;
         long p = pos;
         long rs = runStart;
-        for (int i = from, end = from + n; i < end && routable; i++) {
+        long[] ra = ringAddr;
+        int[] rb = ringBytes;
+        for (int i = from; i < to; i++) {
             long word = w[i];
             if (TraceReader.wordKind(word) != RecordKind.MEMORY) {
                 other = true;
@@ -99,18 +171,34 @@ final class RouteCheck {
                 continue; // no load (a record a reader refuses anyway)
             }
             long k = p++;
-            long prev = note(k, high | (word & 0xFFFFFFFFL), size);
-            rs = store ? p : rs;
-            if (!store && (active || prev >= Math.max(rs, k - (KEEP - 1)))) {
+            long a = high | (word & 0xFFFFFFFFL);
+            int r = (int) k & (RING - 1);
+            if (store) {
+                rs = p;
+                active = false;
+            } else if (active || repeats(ra, k, k - rs, a)) {
                 runStart = rs;
-                load(k, size, high | (word & 0xFFFFFFFFL));
+                load(k, size, a);
             }
-            active &= !store;
+            ra[r] = a;
+            rb[r] = size;
         }
         pos = p;
         runStart = rs;
-        stream |= other;
         return other;
+    }
+
+    /**
+     * True if address {@code a} is that of one of the (at most four) loads before position {@code k} in its run, of
+     * which there are {@code before}: the ring holds them. A load whose address is none of theirs has a location
+     * that differs from each (no false "differs"), so it can end no window.
+     */
+    private static boolean repeats(long[] ra, long k, long before, long a) {
+        int r = (int) k;
+        return before > 0 && ra[(r - 1) & (RING - 1)] == a
+                || before > 1 && ra[(r - 2) & (RING - 1)] == a
+                || before > 2 && ra[(r - 3) & (RING - 1)] == a
+                || before > 3 && ra[(r - 4) & (RING - 1)] == a;
     }
 
     /** A record read one by one, of kind {@code k}, current in {@code r}. */
@@ -125,30 +213,21 @@ final class RouteCheck {
         }
     }
 
-    /** One data access: {@link #run}'s work for one word. */
+    /** One data access: {@link #exact}'s work for one word. */
     private void access(boolean store, int size, long a) {
         if (size <= 0 && !store) {
             return;
         }
         long k = pos++;
-        long prev = note(k, a, size);
         if (store) {
             runStart = pos;
             active = false;
-        } else if (active || prev >= Math.max(runStart, k - (KEEP - 1))) {
+        } else if (active || repeats(ringAddr, k, k - runStart, a)) {
             load(k, size, a);
         }
-    }
-
-    /** Notes the memory record at position {@code k}; returns the position of the last before it with a like hash. */
-    private long note(long k, long a, int size) {
-        int h = hash(a);
-        long prev = seen[h];
-        seen[h] = k;
         int r = (int) k & (RING - 1);
         ringAddr[r] = a;
         ringBytes[r] = size;
-        return prev;
     }
 
     /**

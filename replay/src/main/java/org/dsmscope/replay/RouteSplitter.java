@@ -61,6 +61,19 @@ public final class RouteSplitter implements AutoCloseable {
     /** Per partition: where its run of words in the current batch starts, or -1. */
     private final int[] runFrom;
     private final int[] to;
+    /** {@link Replay.Router#blockBits} where the splitter remembers the answers by block, else -1. */
+    private final int blockBits;
+    /**
+     * The answers by block (direct-mapped, {@value #BLOCKS} blocks, null when {@link #blockBits} is -1): the block
+     * of each slot or -1; its answer's partition count, or -1 while the block has been asked once (its first
+     * answer may differ from the later ones); and its partitions, {@link #width} a slot.
+     */
+    private final long[] blockTag;
+    private final int[] blockCount;
+    private final int[] blockTo;
+    private final int width;
+    /** Slots of the block answers. */
+    static final int BLOCKS = 256;
     private long idx;
     /** Data accesses of a thread that goes whole (not counted in {@link #idx}: it has no gaps). */
     private long wholeAccesses;
@@ -146,6 +159,16 @@ public final class RouteSplitter implements AutoCloseable {
         this.route = chunk instanceof Planned ? ((Planned) chunk).inner : chunk;
         this.spin = this.route instanceof SpinRoutes.Routing ? (SpinRoutes.Routing) this.route : null;
         this.fill = Math.max(0, this.route.fill());
+        int b = this.route.blockBits();
+        // with spin routes, only a thread whose every access goes to the spin partition is decided by block
+        this.blockBits = b >= 0 && b <= 12 && (spin == null || spin.everyAccess(thread)) ? b : -1;
+        this.width = Math.min(Math.max(out.length, 1), 8);
+        this.blockTag = blockBits < 0 ? null : new long[BLOCKS];
+        this.blockCount = blockBits < 0 ? null : new int[BLOCKS];
+        this.blockTo = blockBits < 0 ? null : new int[BLOCKS * width];
+        if (blockTag != null) {
+            java.util.Arrays.fill(blockTag, -1);
+        }
         this.thread = thread;
         this.parts = out.length;
         this.handOff = inProcess;
@@ -263,6 +286,11 @@ public final class RouteSplitter implements AutoCloseable {
         @Override
         public int spinPartition() {
             return inner.spinPartition();
+        }
+
+        @Override
+        public int blockBits() {
+            return inner.blockBits();
         }
 
         @Override
@@ -470,6 +498,10 @@ public final class RouteSplitter implements AutoCloseable {
      * of the run so far that is not ({@code bad}) tells that for any of them at once.
      */
     private void batch(long[] words, int from, int n, long high) {
+        if (blockBits >= 0) {
+            batchByBlock(words, from, n, high);
+            return;
+        }
         long base = idx - from;
         int bad = from - 1;
         for (int i = from, end = from + n; i < end; i++) {
@@ -480,26 +512,8 @@ public final class RouteSplitter implements AutoCloseable {
             int c = spin == null ? route.route(thread, a, size, to)
                     : spin.route(thread, a, size, (f1 & 0xF) == MemType.STORE, to);
             shipped += c;
-            long at = base + i;
             for (int j = 0; j < c; j++) {
-                int p = to[j];
-                long g = at - given[p];
-                if (g > 0 && g <= fill && given[p] - base > bad) {
-                    // the few accesses p does not need before this one go to it themselves instead of a gap
-                    if (runFrom[p] < 0) {
-                        runFrom[p] = (int) (given[p] - base);
-                    }
-                } else {
-                    if (runFrom[p] >= 0 && g > 0) {
-                        writeRun(p, words, base, high);
-                    }
-                    if (runFrom[p] < 0) {
-                        gapTo(p, at, bytes);
-                        runFrom[p] = i;
-                    }
-                }
-                given[p] = at + 1;
-                bytesBefore[p] = bytes + size;
+                give(to[j], words, base, high, bad, i, i, size);
             }
             if (size <= 0 || (word & 0xFFF) + size > 0x1000) {
                 bad = i;
@@ -512,6 +526,109 @@ public final class RouteSplitter implements AutoCloseable {
                 writeRun(p, words, base, high);
             }
         }
+    }
+
+    /**
+     * {@link #batch} with a router that decides by block ({@link #blockBits}): an access to a block whose answer is
+     * known is routed with that answer, and so are the accesses after it to the same block, at once: each partition
+     * given them gets them as one run of words (after the first, nothing else happens to a partition: its gap or
+     * filled run ends at the first).
+     */
+    private void batchByBlock(long[] words, int from, int n, long high) {
+        long base = idx - from;
+        int bad = from - 1;
+        int bits = blockBits;
+        long inBlock = (1L << bits) - 1;
+        for (int i = from, end = from + n; i < end; i++) {
+            long word = words[i];
+            int f1 = (int) (word >>> 32);
+            int size = MemType.bytes(f1);
+            long a = high | (word & 0xFFFFFFFFL);
+            int[] dst = to;
+            int off = 0;
+            int c;
+            int last = i;
+            long runBytes = size;
+            if (size > 0 && (a & inBlock) + size <= inBlock + 1) {
+                long block = a >>> bits;
+                int slot = (int) block & (BLOCKS - 1);
+                if (blockTag[slot] == block && blockCount[slot] > 0) {
+                    c = blockCount[slot];
+                    dst = blockTo;
+                    off = slot * width;
+                    // the accesses after it to the same block get the same answer
+                    for (int j = i + 1; j < end; j++) {
+                        long wj = words[j];
+                        int sj = MemType.bytes((int) (wj >>> 32));
+                        long aj = high | (wj & 0xFFFFFFFFL);
+                        if (sj <= 0 || aj >>> bits != block || (aj & inBlock) + sj > inBlock + 1) {
+                            break;
+                        }
+                        last = j;
+                        runBytes += sj;
+                    }
+                } else {
+                    c = routeOne(a, size, f1);
+                    if (blockTag[slot] != block) {
+                        blockTag[slot] = block;
+                        blockCount[slot] = -1; // asked once: a later answer is the block's
+                    } else if (c <= width) {
+                        System.arraycopy(to, 0, blockTo, slot * width, c);
+                        blockCount[slot] = c;
+                    }
+                }
+            } else {
+                c = routeOne(a, size, f1);
+            }
+            shipped += (long) c * (last - i + 1);
+            for (int j = 0; j < c; j++) {
+                give(dst[off + j], words, base, high, bad, i, last, runBytes);
+            }
+            if (size <= 0 || (word & 0xFFF) + size > 0x1000) {
+                bad = i;
+            }
+            bytes += runBytes;
+            i = last;
+        }
+        idx += n;
+        for (int p = 0; p < parts; p++) {
+            if (runFrom[p] >= 0) {
+                writeRun(p, words, base, high);
+            }
+        }
+    }
+
+    /**
+     * Gives partition p the accesses {@code i .. last} of the batch (memory records {@code base + i ..}), of {@code
+     * runBytes} data bytes; the accesses before them it does not need go as themselves if they are at most {@link
+     * #fill} and all lie after {@code bad} (the batch's last word that is not an access of at least one byte within
+     * one page), else as a gap.
+     */
+    private void give(int p, long[] words, long base, long high, int bad, int i, int last, long runBytes) {
+        long at = base + i;
+        long g = at - given[p];
+        if (g > 0 && g <= fill && given[p] - base > bad) {
+            // the few accesses p does not need before this one go to it themselves instead of a gap
+            if (runFrom[p] < 0) {
+                runFrom[p] = (int) (given[p] - base);
+            }
+        } else {
+            if (runFrom[p] >= 0 && g > 0) {
+                writeRun(p, words, base, high);
+            }
+            if (runFrom[p] < 0) {
+                gapTo(p, at, bytes);
+                runFrom[p] = i;
+            }
+        }
+        given[p] = base + last + 1;
+        bytesBefore[p] = bytes + runBytes;
+    }
+
+    /** The partitions of the access of {@code size} bytes at {@code a}, of type field {@code f1}, into {@link #to}. */
+    private int routeOne(long a, int size, int f1) {
+        return spin == null ? route.route(thread, a, size, to)
+                : spin.route(thread, a, size, (f1 & 0xF) == MemType.STORE, to);
     }
 
     private void writeRun(int p, long[] words, long base, long high) {

@@ -176,6 +176,19 @@ final class SpinRoutes implements java.io.Serializable {
         }
 
         @Override
+        public int blockBits() {
+            return inner.blockBits();
+        }
+
+        /**
+         * True if every access of thread {@code thread} gets the spin partition besides {@code inner}'s: its answer
+         * is then decided by block as {@code inner}'s is ({@link Replay.Router#blockBits}).
+         */
+        boolean everyAccess(int thread) {
+            return spins.threads[thread];
+        }
+
+        @Override
         public Replay.Router forChunk() {
             Replay.Router c = inner.forChunk();
             return c == inner ? this : new Routing(c, spins, part);

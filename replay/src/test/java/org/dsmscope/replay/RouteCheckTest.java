@@ -81,12 +81,17 @@ class RouteCheckTest {
 
     /** Feeds {@code recs} to a check as the prescan does: runs of words in pieces of random length, calls one by one. */
     private static RouteCheck check(List<Rec> recs, SplittableRandom rnd, SpinRoutes.Builder watch) {
+        return check(recs, rnd, watch, 8);
+    }
+
+    /** As above, a piece ending after a record with chance 1 in {@code cut} (0: only at calls and the end). */
+    private static RouteCheck check(List<Rec> recs, SplittableRandom rnd, SpinRoutes.Builder watch, int cut) {
         RouteCheck c = new RouteCheck(watch);
         long[] words = new long[recs.size()];
         int n = 0;
         for (int i = 0; i <= recs.size(); i++) {
             Rec r = i < recs.size() ? recs.get(i) : null;
-            boolean flush = r == null || r.kind == RecordKind.CALL || rnd.nextInt(8) == 0;
+            boolean flush = r == null || r.kind == RecordKind.CALL || cut > 0 && rnd.nextInt(cut) == 0;
             if (flush && n > 0) {
                 int at = rnd.nextInt(4);
                 long[] shifted = new long[n + at];
@@ -112,7 +117,24 @@ class RouteCheckTest {
     @Property(tries = 1000)
     void routeCheck_findsTheReferencesSpinsAndWatchesTheirLocations_whateverThePieces(@ForAll long seed) {
         SplittableRandom rnd = new SplittableRandom(seed);
-        int n = 1 + rnd.nextInt(400);
+        compare(rnd, 1 + rnd.nextInt(400), 8, 100);
+    }
+
+    /**
+     * Pieces of hundreds of words (the prescan's runs), so that the check's blocks of words passed at once ({@link
+     * RouteCheck#run}) begin and end inside loops, windows and runs of loads.
+     */
+    @Property(tries = 400)
+    void routeCheck_findsTheReferencesSpins_inPiecesLongerThanItsBlocks(@ForAll long seed) {
+        SplittableRandom rnd = new SplittableRandom(seed);
+        compare(rnd, 1 + rnd.nextInt(3000), rnd.nextInt(2) == 0 ? 0 : 500, rnd.nextInt(2) == 0 ? 100 : 3000);
+    }
+
+    /**
+     * Random records, {@code n} or a few more, calls and branch records each 2 in {@code rare}, fed in pieces
+     * ({@code cut}): the check finds what the reference does.
+     */
+    private static void compare(SplittableRandom rnd, int n, int cut, int rare) {
         int locations = 1 + rnd.nextInt(12);
         int storeRate = 2 + rnd.nextInt(40);
         int sequential = rnd.nextInt(4); // a share of sequential words beside the few random locations
@@ -129,7 +151,7 @@ class RouteCheckTest {
                 }
                 continue;
             }
-            int pick = rnd.nextInt(100);
+            int pick = rnd.nextInt(rare);
             if (pick < 2) {
                 recs.add(new Rec(RecordKind.CALL, false, 0, 0));
             } else if (pick < 4) {
@@ -144,7 +166,7 @@ class RouteCheckTest {
         TreeSet<Long> expected = new TreeSet<>();
         boolean spins = reference(recs, expected);
         SpinRoutes.Builder watch = new SpinRoutes.Builder();
-        RouteCheck c = check(recs, rnd, watch);
+        RouteCheck c = check(recs, rnd, watch, cut);
         assertEquals(spins, c.spins);
         TreeSet<Long> got = new TreeSet<>();
         watch.blocks.forEachKey(got::add);
