@@ -187,10 +187,10 @@ final class Prescan implements java.io.Serializable {
     }
 
     /**
-     * True if every thread can be routed ({@link #checkRoutes} asked for before {@link #run}) and, for thread traces,
-     * no marker stops all threads: one that takes effect inside another thread's gap would make the partition's
-     * thread engine count the gap's bytes differently from the serial run, so such a set runs one replay per
-     * partition (the slice engine of {@code -i} runs stopped stretches record by record, as the serial run does).
+     * True if every thread can be routed ({@link #checkRoutes} asked for before {@link #run}). A marker that stops
+     * all threads routes too: a gap's accesses are of one size, so a partition's engine gives the piece of a gap
+     * that runs before the marker takes effect, and drops the rest, with the serial run's bytes ({@code
+     * ThreadEngine.gap}).
      */
     boolean allRoutable() {
         for (boolean b : routable) {
@@ -198,7 +198,7 @@ final class Prescan implements java.io.Serializable {
                 return false;
             }
         }
-        return checkRoutes && !(stopsAll && (o == null || o.interleave <= 0));
+        return checkRoutes;
     }
 
     /** True if thread t may spin ({@link SpinRoutes#threads}; false unless the routes were checked). */

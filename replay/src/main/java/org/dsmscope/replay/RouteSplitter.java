@@ -14,8 +14,9 @@ import org.dsmscope.trace.TraceSet;
  * Offline routing of one thread trace (SPEC §4 "Partitioning", replay/README.md "Partitioned replay"): reads the
  * trace once and writes one routed stream per partition ({@link RoutedWriter}), the format a routed partition's
  * reader takes ({@code TraceReader.Options.routedGaps}): SMAIT words with the extended header, every call record,
- * the data accesses {@link Replay.Router} gives the partition, and for each run of accesses it does not need one
- * gap record ({@link org.dsmscope.trace.RoutedWords}: one word) with their count and bytes, or, for a run of at
+ * the data accesses {@link Replay.Router} gives the partition, and for each run of accesses of one size it does not
+ * need one gap record ({@link org.dsmscope.trace.RoutedWords}: one word) with their count and bytes (a gap ends
+ * where the access size changes, so that an engine can tell the bytes of any piece of it), or, for a run of at
  * most {@link Replay.Router#fill()} accesses of one page each, the accesses themselves. A thread with branch, procedure or fetch records ({@link
  * RouteCheck#stream}: its instruction stream decides clocks and fetches) goes whole to every partition. Before every
  * call record, the first record after one, and the end, a position record gives its byte offset in the trace file,
@@ -62,6 +63,8 @@ public final class RouteSplitter implements AutoCloseable {
     private final int[] runFrom;
     private final int[] to;
     private long idx;
+    /** The size of the trace's last data access routed by address: a gap ends where the next one's differs. */
+    private int lastSize;
     /** Data accesses of a thread that goes whole (not counted in {@link #idx}: it has no gaps). */
     private long wholeAccesses;
     private long bytes;
@@ -305,6 +308,9 @@ public final class RouteSplitter implements AutoCloseable {
             }
             if (k == RecordKind.MEMORY && !whole) {
                 int size = r.size();
+                if (size != lastSize) {
+                    sizeChange(size, idx, null, 0, 0);
+                }
                 int c = spin == null ? route.route(thread, r.address(), size, to)
                         : spin.route(thread, r.address(), size, r.isStore(), to);
                 shipped += c;
@@ -481,6 +487,9 @@ public final class RouteSplitter implements AutoCloseable {
                     : spin.route(thread, a, size, (f1 & 0xF) == MemType.STORE, to);
             shipped += c;
             long at = base + i;
+            if (size != lastSize) {
+                sizeChange(size, at, words, base, high);
+            }
             for (int j = 0; j < c; j++) {
                 int p = to[j];
                 long g = at - given[p];
@@ -519,6 +528,23 @@ public final class RouteSplitter implements AutoCloseable {
         int from = runFrom[p];
         w[p].words(words, from, (int) (given[p] - base) - from, high);
         runFrom[p] = -1;
+    }
+
+    /**
+     * Data access {@code at} is of {@code size} bytes, another size than the one before it: every partition's gap
+     * ends before it (a gap's accesses are of one size), after the partition's run of words so far in the batch
+     * {@code words} (memory record {@code base + i} at {@code words[i]}, addresses' high word {@code high}).
+     */
+    private void sizeChange(int size, long at, long[] words, long base, long high) {
+        lastSize = size;
+        for (int p = 0; p < parts; p++) {
+            if (given[p] < at) {
+                if (runFrom[p] >= 0) {
+                    writeRun(p, words, base, high);
+                }
+                gapTo(p, at, bytes);
+            }
+        }
     }
 
     /** Writes partition p's gap up to memory record {@code upTo}, whose data bytes before it are {@code b}. */

@@ -9,7 +9,8 @@ package org.dsmscope.replay;
  * instruction, then that one; with the seed's, the word at the counter), then the access, skipped, at that
  * instruction's clock. A piece of a gap ends after the access whose clock reaches the bound (the first one even at
  * the bound), exactly where the serial run gives way after that record, so the partition makes the serial run's
- * scheduling decisions and tells the fetches, the skipped accesses and their clocks at the serial places.
+ * scheduling decisions and tells the fetches, the skipped accesses and their clocks at the serial places, each
+ * piece with its own bytes (the gap's accesses are of one size).
  */
 final class StreamGaps {
     private StreamGaps() {
@@ -21,8 +22,7 @@ final class StreamGaps {
      */
     static boolean gap(ThreadEngine e, int t, long bound) {
         long left = e.gapLeft[t];
-        long bytes = e.gapBytes[t];
-        e.gapBytes[t] = 0;
+        long size = e.gapSize[t];
         long c = e.clock[t];
         Analysis[] an = e.an;
         if (e.code == null) {
@@ -30,7 +30,7 @@ final class StreamGaps {
             int take = (int) Math.min(left, Math.max(1, Math.min(bound - c, Integer.MAX_VALUE)));
             long p = e.pc[t];
             for (Analysis a : an) {
-                a.skippedFetching(t, t, c, p, take, bytes);
+                a.skippedFetching(t, t, c, p, take, take * size);
             }
             e.pc[t] = p + (long) take * InstructionStream.WORD;
             e.lastInstr[t] = c + take - 1;
@@ -43,9 +43,8 @@ final class StreamGaps {
         do {
             c = e.fetchAccess(t, c);
             for (Analysis a : an) {
-                a.skipped(t, c, 1, bytes);
+                a.skipped(t, c, 1, size);
             }
-            bytes = 0;
             e.lastInstr[t] = c;
             e.clock[t] = ++c;
             e.cur.busy[t]++;
@@ -65,17 +64,16 @@ final class StreamGaps {
             e.announce();
         }
         long c = e.clock[u];
-        long bytes = e.gapBytes[u];
-        e.gapBytes[u] = 0;
+        long size = e.gapSize[u];
         if (e.pcValid[u]) {
             long p = e.pc[u];
             for (Analysis a : e.an) {
-                a.skippedFetching(u, u, c, p, 1, bytes);
+                a.skippedFetching(u, u, c, p, 1, size);
             }
             e.pc[u] = p + InstructionStream.WORD;
         } else {
             for (Analysis a : e.an) {
-                a.skipped(u, c, 1, bytes);
+                a.skipped(u, c, 1, size);
             }
         }
         e.lastInstr[u] = c;

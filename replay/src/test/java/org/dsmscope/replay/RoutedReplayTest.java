@@ -461,8 +461,8 @@ class RoutedReplayTest {
     /**
      * A trace with a loop of loads long enough to be a spin routes; a router that detects spins ({@code
      * spinPartition}) gets there every access of the thread that may spin and the other threads' stores to the
-     * loop's location, and nothing more; a loop one load shorter may spin nowhere and adds nothing; a set with a
-     * marker that stops all threads runs one replay per partition.
+     * loop's location, and nothing more; a loop one load shorter may spin nowhere and adds nothing; in a set with a
+     * marker that stops all threads, routed, the spin partition gets every access (any thread may then spin).
      */
     @Test
     void possibleSpins_route_andTheSpinPartitionGetsTheSpinningThreadAndTheStoresToItsLocations() {
@@ -493,7 +493,7 @@ class RoutedReplayTest {
         List<Seen> p4 = r4.runRouted(2, k -> new Seen(), ctx -> byPageAndThread(2));
         assertEquals(Replay.MODE_ROUTED, r4.partitionMode());
         assertFalse(p4.get(0).ctx.possibleSpin(0));
-        // a marker that stops all threads: one replay per partition (stopAllMarkers_…), which sees every access
+        // a marker that stops all threads: routed, every thread may spin, so the spin partition gets every access
         TraceSet stops = TestTraces.write(dir, "stops", w -> w.call(org.dsmscope.trace.CallType.MARKER, 3, 1, 0)
                 .stores(2, 0x1000).call(org.dsmscope.trace.CallType.MARKER, 4, 2, 0).spawn(1).stores(3, 0x1000)
                 .join(), w -> w.stores(20, 0x3000).loads(3, 0x5000));
@@ -501,30 +501,27 @@ class RoutedReplayTest {
         new Replay(stops, null, new ReplayOptions()).add(all).run();
         Replay rs = new Replay(stops, null, new ReplayOptions());
         List<Seen> pstops = rs.runRouted(2, k -> new Seen(), ctx -> allToZeroSpinsInOne());
-        assertEquals(Replay.MODE_REPLAYS, rs.partitionMode());
+        assertEquals(Replay.MODE_ROUTED, rs.partitionMode());
         assertEquals(all.mine, pstops.get(1).mine);
     }
 
     /**
-     * A marker that stops all threads (command 3) and the one that resumes them (4) take effect inside other threads'
-     * runs, where a routed partition would hold a gap whose bytes its engine cannot split as the serial run does:
-     * such a set runs one replay per partition, and every partition sees the serial run's accesses and bytes.
+     * A marker that stops all threads (command 3) and the one that resumes them (4) take effect inside another
+     * thread's runs, where a routed partition holds a gap of that thread: the set routes, and every partition's
+     * engine runs the piece of the gap before the stop, drops the stopped one and runs the rest after the resume,
+     * each with its own bytes, so it sees the serial run's accesses, clocks and bytes.
      */
     @Test
-    void stopAllMarkers_insideAnotherThreadsGap_everyPartitionSeesTheSerialAccessesAndBytes() {
+    void stopAllMarkers_insideAnotherThreadsGap_routeAndEveryPartitionSeesTheSerialAccessesAndBytes() {
         for (int before = 0; before <= 6; before += 3) {
             for (int inside = 1; inside <= 7; inside += 3) {
-                int b = before, in = inside;
-                TraceSet set = stopAll(dir, b, in);
+                TraceSet set = stopAll(dir, before, inside);
                 Seen serial = new Seen();
-                new Replay(set, null, new ReplayOptions()).add(serial).run();
+                Replay one = new Replay(set, null, new ReplayOptions()).add(serial);
+                one.run();
                 Replay r = new Replay(set, null, new ReplayOptions());
                 List<Seen> ps = r.runRouted(2, k -> new Seen(), ctx -> byPageAndThread(2));
-                assertEquals(Replay.MODE_REPLAYS, r.partitionMode());
-                for (int k = 0; k < 2; k++) {
-                    assertEquals(serial.all, ps.get(k).all, "partition " + k + ", " + b + " / " + in);
-                    assertEquals(serial.bytes, ps.get(k).bytes, "partition " + k + ", " + b + " / " + in);
-                }
+                assertSeeTheSerialRun(serial, one.records(), r, ps, byPageAndThread(2));
             }
         }
     }
