@@ -69,8 +69,8 @@ class RoutedReplayTest {
 
     /**
      * Logs what a partition sees: its accesses, its gaps expanded into one line per skipped access (clocks from
-     * the gap's), and everything else; {@code mine} the accesses alone; {@code given} per line of {@code all}
-     * whether it was delivered (false: skipped).
+     * the gap's), and everything else (each phase's end with the bytes accessed and skipped so far); {@code mine}
+     * the accesses alone; {@code given} per line of {@code all} whether it was delivered (false: skipped).
      */
     static final class Seen implements Analysis {
         final List<String> all = new ArrayList<>();
@@ -120,7 +120,9 @@ class RoutedReplayTest {
 
         @Override
         public void phaseEnd(Phase phase, PhaseTimes times) {
-            other.add("E " + phase.endClock() + " " + java.util.Arrays.deepToString(Recorder.copy(times)));
+            // the bytes so far: a routed partition tells the bytes of the accesses a phase skips within the phase
+            other.add("E " + phase.endClock() + " " + java.util.Arrays.deepToString(Recorder.copy(times)) + " "
+                    + bytes);
         }
 
         @Override
