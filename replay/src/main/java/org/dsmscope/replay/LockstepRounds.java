@@ -248,7 +248,7 @@ final class LockstepRounds {
                 // the part of its gap run in the rounds: its bytes (the rest may be dropped, its thread stopped)
                 int u = order[i];
                 long rest = gaps.end(i) - Math.max(i < k ? cj + 1 : cj, hole[i] ? c + 1 : c);
-                bytes += (gapLeft[u] - rest) * e.gapSize[u];
+                bytes += e.gapPiece(u, gapLeft[u], gapLeft[u] - rest);
                 gapLeft[u] = rest;
             }
         }
@@ -343,7 +343,7 @@ final class LockstepRounds {
                     if (segWords[k] == null) {
                         // its gap is over: this round's record is the first after it; its bytes are told
                         int u = order[k];
-                        bytes += e.gapLeft[u] * e.gapSize[u];
+                        bytes += e.gapPiece(u, e.gapLeft[u], e.gapLeft[u]);
                         e.gapLeft[u] = 0;
                         clock[u] = cj;
                         next(k);

@@ -14,9 +14,10 @@ import org.dsmscope.trace.TraceSet;
  * Offline routing of one thread trace (SPEC §4 "Partitioning", replay/README.md "Partitioned replay"): reads the
  * trace once and writes one routed stream per partition ({@link RoutedWriter}), the format a routed partition's
  * reader takes ({@code TraceReader.Options.routedGaps}): SMAIT words with the extended header, every call record,
- * the data accesses {@link Replay.Router} gives the partition, and for each run of accesses of one size it does not
- * need one gap record ({@link org.dsmscope.trace.RoutedWords}: one word) with their count and bytes (a gap ends
- * where the access size changes, so that an engine can tell the bytes of any piece of it), or, for a run of at
+ * the data accesses {@link Replay.Router} gives the partition, and for each run of accesses it does not need one
+ * gap record ({@link org.dsmscope.trace.RoutedWords}: one word) with their count and bytes (where a marker may stop
+ * or resume all threads, or no prescan says none does, a gap ends where the access size changes, so that an engine
+ * can tell the bytes of any piece of it), or, for a run of at
  * most {@link Replay.Router#fill()} accesses of one page each, the accesses themselves. A thread with branch, procedure or fetch records ({@link
  * RouteCheck#stream}: its instruction stream decides clocks and fetches) goes whole to every partition. Before every
  * call record, the first record after one, and the end, a position record gives its byte offset in the trace file,
@@ -63,8 +64,20 @@ public final class RouteSplitter implements AutoCloseable {
     private final int[] runFrom;
     private final int[] to;
     private long idx;
-    /** The size of the trace's last data access routed by address: a gap ends where the next one's differs. */
+    /**
+     * Gaps end where the access size changes: a marker may stop or resume all threads ({@link Prescan#gapsBySize}),
+     * or no prescan said none does (a live stream, a splitter not made with {@link #router}).
+     */
+    private final boolean bySize;
+    /** The size of the trace's last data access routed by address: with {@link #bySize} a gap ends where it changes. */
     private int lastSize;
+    /**
+     * Per partition: where the size changes inside its open gap while the gap may still go as its accesses ({@link
+     * #fill}: at most that many places), with the data bytes before each; a gap written is split there.
+     */
+    private final long[][] splitAt;
+    private final long[][] splitBytes;
+    private final int[] splits;
     /** Data accesses of a thread that goes whole (not counted in {@link #idx}: it has no gaps). */
     private long wholeAccesses;
     private long bytes;
@@ -146,6 +159,7 @@ public final class RouteSplitter implements AutoCloseable {
         this.whole = chunk instanceof Planned && ((Planned) chunk).whole[thread];
         this.stream = chunk instanceof Planned && ((Planned) chunk).stream[thread];
         this.unplanned = !(chunk instanceof Planned);
+        this.bySize = unplanned || ((Planned) chunk).bySize;
         this.route = chunk instanceof Planned ? ((Planned) chunk).inner : chunk;
         this.spin = this.route instanceof SpinRoutes.Routing ? (SpinRoutes.Routing) this.route : null;
         this.fill = Math.max(0, this.route.fill());
@@ -154,6 +168,9 @@ public final class RouteSplitter implements AutoCloseable {
         this.handOff = inProcess;
         given = new long[parts];
         bytesBefore = new long[parts];
+        splitAt = new long[parts][fill];
+        splitBytes = new long[parts][fill];
+        splits = new int[parts];
         runFrom = new int[parts];
         pendingAt = new long[parts];
         to = new int[Math.max(parts, 1)];
@@ -235,7 +252,7 @@ public final class RouteSplitter implements AutoCloseable {
 
     /** {@code route} with the threads that the prescan {@code pre} found go whole to every partition. */
     static Replay.Router planned(Replay.Router route, Prescan pre) {
-        return new Planned(route, pre.whole.clone(), pre.stream.clone());
+        return new Planned(route, pre.whole.clone(), pre.stream.clone(), pre.gapsBySize());
     }
 
     /**
@@ -246,11 +263,14 @@ public final class RouteSplitter implements AutoCloseable {
         final Replay.Router inner;
         final boolean[] whole;
         final boolean[] stream;
+        /** {@link Prescan#gapsBySize}. */
+        final boolean bySize;
 
-        Planned(Replay.Router inner, boolean[] whole, boolean[] stream) {
+        Planned(Replay.Router inner, boolean[] whole, boolean[] stream, boolean bySize) {
             this.inner = inner;
             this.whole = whole;
             this.stream = stream;
+            this.bySize = bySize;
         }
 
         @Override
@@ -271,7 +291,7 @@ public final class RouteSplitter implements AutoCloseable {
         @Override
         public Replay.Router forChunk() {
             Replay.Router c = inner.forChunk();
-            return c == inner ? this : new Planned(c, whole, stream);
+            return c == inner ? this : new Planned(c, whole, stream, bySize);
         }
     }
 
@@ -308,8 +328,8 @@ public final class RouteSplitter implements AutoCloseable {
             }
             if (k == RecordKind.MEMORY && !whole) {
                 int size = r.size();
-                if (size != lastSize) {
-                    sizeChange(size, idx, null, 0, 0);
+                if (size != lastSize && bySize) {
+                    sizeChange(size, idx, null, 0, 0, Long.MAX_VALUE);
                 }
                 int c = spin == null ? route.route(thread, r.address(), size, to)
                         : spin.route(thread, r.address(), size, r.isStore(), to);
@@ -487,8 +507,8 @@ public final class RouteSplitter implements AutoCloseable {
                     : spin.route(thread, a, size, (f1 & 0xF) == MemType.STORE, to);
             shipped += c;
             long at = base + i;
-            if (size != lastSize) {
-                sizeChange(size, at, words, base, high);
+            if (size != lastSize && bySize) {
+                sizeChange(size, at, words, base, high, base + bad + 1);
             }
             for (int j = 0; j < c; j++) {
                 int p = to[j];
@@ -498,6 +518,7 @@ public final class RouteSplitter implements AutoCloseable {
                     if (runFrom[p] < 0) {
                         runFrom[p] = (int) (given[p] - base);
                     }
+                    splits[p] = 0;
                 } else {
                     if (runFrom[p] >= 0 && g > 0) {
                         writeRun(p, words, base, high);
@@ -533,12 +554,19 @@ public final class RouteSplitter implements AutoCloseable {
     /**
      * Data access {@code at} is of {@code size} bytes, another size than the one before it: every partition's gap
      * ends before it (a gap's accesses are of one size), after the partition's run of words so far in the batch
-     * {@code words} (memory record {@code base + i} at {@code words[i]}, addresses' high word {@code high}).
+     * {@code words} (memory record {@code base + i} at {@code words[i]}, addresses' high word {@code high}); a gap
+     * that may still go as its accesses (at most {@link #fill} of them, from record {@code fillFrom} on) is split
+     * there only if it is written.
      */
-    private void sizeChange(int size, long at, long[] words, long base, long high) {
+    private void sizeChange(int size, long at, long[] words, long base, long high, long fillFrom) {
         lastSize = size;
         for (int p = 0; p < parts; p++) {
             if (given[p] < at) {
+                if (at - given[p] <= fill && given[p] >= fillFrom) {
+                    splitAt[p][splits[p]] = at;
+                    splitBytes[p][splits[p]++] = bytes;
+                    continue;
+                }
                 if (runFrom[p] >= 0) {
                     writeRun(p, words, base, high);
                 }
@@ -547,16 +575,26 @@ public final class RouteSplitter implements AutoCloseable {
         }
     }
 
-    /** Writes partition p's gap up to memory record {@code upTo}, whose data bytes before it are {@code b}. */
+    /**
+     * Writes partition p's gap up to memory record {@code upTo}, whose data bytes before it are {@code b}: one gap
+     * record per size ({@link #splitAt}).
+     */
     private void gapTo(int p, long upTo, long b) {
-        long count = upTo - given[p];
-        if (count > 0) {
+        if (upTo > given[p]) {
             placed(p);
-            long gb = b - bytesBefore[p];
-            w[p].gap(count, gb);
+            for (int s = 0, n = splits[p]; s < n; s++) {
+                long at = splitAt[p][s];
+                w[p].gap(at - given[p], splitBytes[p][s] - bytesBefore[p]);
+                given[p] = at;
+                bytesBefore[p] = splitBytes[p][s];
+            }
+            if (upTo > given[p]) {
+                w[p].gap(upTo - given[p], b - bytesBefore[p]);
+            }
             given[p] = upTo;
             bytesBefore[p] = b;
         }
+        splits[p] = 0;
     }
 
     /** Closes the trace (the streams are closed by {@link #step} at the trace's end only). */

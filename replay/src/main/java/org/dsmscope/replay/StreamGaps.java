@@ -10,7 +10,7 @@ package org.dsmscope.replay;
  * instruction's clock. A piece of a gap ends after the access whose clock reaches the bound (the first one even at
  * the bound), exactly where the serial run gives way after that record, so the partition makes the serial run's
  * scheduling decisions and tells the fetches, the skipped accesses and their clocks at the serial places, each
- * piece with its own bytes (the gap's accesses are of one size).
+ * piece with its bytes ({@link ThreadEngine#gapPiece}).
  */
 final class StreamGaps {
     private StreamGaps() {
@@ -22,15 +22,15 @@ final class StreamGaps {
      */
     static boolean gap(ThreadEngine e, int t, long bound) {
         long left = e.gapLeft[t];
-        long size = e.gapSize[t];
         long c = e.clock[t];
         Analysis[] an = e.an;
         if (e.code == null) {
             // the seed's reconstruction: one word and one clock per access, told as one run
             int take = (int) Math.min(left, Math.max(1, Math.min(bound - c, Integer.MAX_VALUE)));
+            long bytes = e.gapPiece(t, left, take);
             long p = e.pc[t];
             for (Analysis a : an) {
-                a.skippedFetching(t, t, c, p, take, take * size);
+                a.skippedFetching(t, t, c, p, take, bytes);
             }
             e.pc[t] = p + (long) take * InstructionStream.WORD;
             e.lastInstr[t] = c + take - 1;
@@ -42,8 +42,9 @@ final class StreamGaps {
         }
         do {
             c = e.fetchAccess(t, c);
+            long bytes = e.gapPiece(t, left, 1);
             for (Analysis a : an) {
-                a.skipped(t, c, 1, size);
+                a.skipped(t, c, 1, bytes);
             }
             e.lastInstr[t] = c;
             e.clock[t] = ++c;
@@ -64,16 +65,16 @@ final class StreamGaps {
             e.announce();
         }
         long c = e.clock[u];
-        long size = e.gapSize[u];
+        long bytes = e.gapPiece(u, e.gapLeft[u], 1);
         if (e.pcValid[u]) {
             long p = e.pc[u];
             for (Analysis a : e.an) {
-                a.skippedFetching(u, u, c, p, 1, size);
+                a.skippedFetching(u, u, c, p, 1, bytes);
             }
             e.pc[u] = p + InstructionStream.WORD;
         } else {
             for (Analysis a : e.an) {
-                a.skipped(u, c, 1, size);
+                a.skipped(u, c, 1, bytes);
             }
         }
         e.lastInstr[u] = c;

@@ -82,11 +82,10 @@ final class ThreadEngine {
     final boolean[] participated;
     /**
      * Routed replay ({@link Replay#runRouted}): per thread, the data accesses of a {@link CallType#ROUTED_GAP}
-     * record not consumed yet, and the bytes of each (a gap's accesses are of one size, trace/README.md "Routed
-     * streams"), so that every piece of a gap, run or dropped, has its own bytes.
+     * record not consumed yet, and their bytes ({@link #gapPiece}).
      */
     final long[] gapLeft;
-    final long[] gapSize;
+    final long[] gapBytes;
 
     int active;
     int last = -1;
@@ -127,7 +126,7 @@ final class ThreadEngine {
         pc = new long[n];
         participated = new boolean[n];
         gapLeft = new long[n];
-        gapSize = new long[n];
+        gapBytes = new long[n];
         total = new PhaseTimes(n);
         calls = new ThreadCalls(this, an);
     }
@@ -393,6 +392,7 @@ final class ThreadEngine {
             // a stopped thread's records take no clock: below the bound it runs through them all, at the bound
             // (a tie) one per turn, as the serial run's step does
             long take = clock[t] < bound ? left : 1;
+            gapPiece(t, left, take);
             replayed += take;
             gapLeft[t] = left - take;
             return gapLeft[t] == 0;
@@ -405,7 +405,7 @@ final class ThreadEngine {
         }
         long c = clock[t];
         int take = (int) Math.min(left, Math.max(1, Math.min(bound - c, Integer.MAX_VALUE)));
-        long bytes = take * gapSize[t];
+        long bytes = gapPiece(t, left, take);
         for (Analysis a : an) {
             a.skipped(t, c, take, bytes);
         }
@@ -417,21 +417,23 @@ final class ThreadEngine {
         return gapLeft[t] == 0;
     }
 
-    /**
-     * Thread t's reader {@code r} has just read a gap record: its count and the size of each access, the gap's
-     * bytes divided by its count. A stream whose gap's bytes are not a multiple of its count was damaged (a stream
-     * of bytes from another process) or not written by {@link RouteSplitter}: bad input, naming the position.
-     */
+    /** Thread t's reader {@code r} has just read a gap record: its count and bytes. */
     void newGap(int t, TraceReader r) {
-        long count = r.arg(1);
-        long bytes = r.arg(2) | r.arg(3) << 32;
-        long size = count == 0 ? 0 : bytes / count;
-        if (size * count != bytes) {
-            throw new org.dsmscope.trace.BadInputException(r.name() + ": byte offset " + r.offset() + ": a gap of "
-                    + count + " accesses of " + bytes + " bytes in all: a gap's accesses are of one size");
-        }
-        gapLeft[t] = count;
-        gapSize[t] = size;
+        gapLeft[t] = r.arg(1);
+        gapBytes[t] = r.arg(2) | r.arg(3) << 32;
+    }
+
+    /**
+     * The bytes of the next {@code take} accesses of thread t's gap, of which {@code left} are left, taken off the
+     * bytes it has left. Where a marker may stop or resume all threads (so that a piece may be dropped), every gap
+     * is of one access size ({@code Prescan.gapsBySize}; trace/README.md "Routed streams"): the piece's bytes are
+     * {@code take} times that size, exactly the serial run's. Another gap runs whole, its pieces in one phase or
+     * another: each takes an even share, the last the rest, and all of them together the gap's bytes.
+     */
+    long gapPiece(int t, long left, long take) {
+        long b = take >= left ? gapBytes[t] : gapBytes[t] / left * take;
+        gapBytes[t] -= b;
+        return b;
     }
 
     /** A memory record of type field {@code type} (as {@link TraceReader#memType()} gives it). */

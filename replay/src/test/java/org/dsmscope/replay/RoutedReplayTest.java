@@ -69,14 +69,16 @@ class RoutedReplayTest {
 
     /**
      * Logs what a partition sees: its accesses, its gaps expanded into one line per skipped access (clocks from
-     * the gap's), and everything else (each phase's end with the bytes accessed and skipped so far); {@code mine}
-     * the accesses alone; {@code given} per line of {@code all} whether it was delivered (false: skipped).
+     * the gap's), and everything else; {@code mine} the accesses alone; {@code given} per line of {@code all}
+     * whether it was delivered (false: skipped); {@code phaseBytes} the bytes accessed and skipped up to each
+     * phase's end.
      */
     static final class Seen implements Analysis {
         final List<String> all = new ArrayList<>();
         final List<Boolean> given = new ArrayList<>();
         final List<String> mine = new ArrayList<>();
         final List<String> other = new ArrayList<>();
+        final List<Long> phaseBytes = new ArrayList<>();
         /** Per call, the accesses ({@link #mine}) delivered before it. */
         final List<Integer> callAt = new ArrayList<>();
         long bytes;
@@ -123,9 +125,8 @@ class RoutedReplayTest {
 
         @Override
         public void phaseEnd(Phase phase, PhaseTimes times) {
-            // the bytes so far: a routed partition tells the bytes of the accesses a phase skips within the phase
-            other.add("E " + phase.endClock() + " " + java.util.Arrays.deepToString(Recorder.copy(times)) + " "
-                    + bytes);
+            other.add("E " + phase.endClock() + " " + java.util.Arrays.deepToString(Recorder.copy(times)));
+            phaseBytes.add(bytes);
         }
 
         @Override

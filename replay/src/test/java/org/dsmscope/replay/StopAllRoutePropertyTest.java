@@ -46,8 +46,15 @@ class StopAllRoutePropertyTest {
         try {
             SplittableRandom rnd = new SplittableRandom(seed);
             TraceSet set = write(d, "sa", threads, rnd, code);
-            StreamRoutePropertyTest.compare(set, parts, router(threads, parts, density, rnd),
-                    rnd.nextBoolean() ? rnd.nextInt(200) : -1);
+            List<RoutedStreamsAndSkipTest.Log> ps = StreamRoutePropertyTest.compare(set, parts,
+                    router(threads, parts, density, rnd), rnd.nextBoolean() ? rnd.nextInt(200) : -1);
+            ReplayOptions o = TestTraces.parallel();
+            o.streamsByAddress = true;
+            RoutedStreamsAndSkipTest.Log serial = new RoutedStreamsAndSkipTest.Log();
+            new Replay(set, null, o).add(serial).run();
+            for (RoutedStreamsAndSkipTest.Log p : ps) {
+                assertEquals(serial.s.phaseBytes, p.s.phaseBytes, "bytes accessed and skipped up to each phase end");
+            }
         } finally {
             ClockOrderPropertyTest.delete(d);
         }
@@ -79,6 +86,9 @@ class StopAllRoutePropertyTest {
             }
             List<Seen> ps = routed.runRouted(parts, k -> new Seen(), ctx -> router);
             RoutedReplayTest.assertSeeTheSerialRun(serial, one.records(), routed, ps, router);
+            for (Seen p : ps) {
+                assertEquals(serial.phaseBytes, p.phaseBytes, "bytes accessed and skipped up to each phase end");
+            }
         } finally {
             ClockOrderPropertyTest.delete(d);
         }
@@ -123,7 +133,7 @@ class StopAllRoutePropertyTest {
             Replay r = new Replay(set, null, TestTraces.parallel());
             List<Seen> ps = r.runRouted(2, k -> new Seen(), ctx -> threadToItsPartition);
             RoutedReplayTest.assertSeeTheSerialRun(serial, one.records(), r, ps, threadToItsPartition);
-            assertEquals(serial.bytes, ps.get(0).bytes);
+            assertEquals(serial.phaseBytes, ps.get(0).phaseBytes);
         } finally {
             ClockOrderPropertyTest.delete(d);
         }
@@ -148,19 +158,24 @@ class StopAllRoutePropertyTest {
      * A trace set of {@code threads} threads running from the start ({@code -p}): segments of runs of 1 to 120
      * accesses of 1, 2, 4 or 8 bytes (sizes changing within runs or not; shared pages, some accesses across a page
      * boundary, private ones) and critical sections, each segment ended by a marker of the same number in every
-     * thread whose command (0 to 4) may stop or resume this thread or all threads; with {@code code} the threads
-     * but the last have procedure and branch records. Loads follow a store to distinct addresses, so no thread has
-     * a loop of loads that could be a spin.
+     * thread whose command (0 to 4; at least one 3 or 4) may stop or resume this thread or all threads; with
+     * {@code code} the threads but the last have procedure and branch records. Loads follow a store to distinct
+     * addresses, so no thread has a loop of loads that could be a spin.
      */
     static TraceSet write(Path d, String name, int threads, SplittableRandom rnd, boolean code) throws IOException {
         int segments = 2 + rnd.nextInt(4);
         long seed = rnd.nextLong();
         int[][] commands = new int[segments][threads];
+        boolean all = false;
         for (int[] row : commands) {
             for (int t = 0; t < threads; t++) {
                 int c = rnd.nextInt(8);
                 row[t] = c < 5 ? c : rnd.nextBoolean() ? 3 : 4;
+                all |= row[t] >= 3;
             }
+        }
+        if (!all) {
+            commands[rnd.nextInt(segments - 1)][rnd.nextInt(threads)] = 3;
         }
         TestTraces.T[] ts = new TestTraces.T[threads];
         for (int t = 0; t < threads; t++) {
