@@ -328,7 +328,7 @@ public final class RouteSplitter implements AutoCloseable {
             }
             if (k == RecordKind.MEMORY && !whole) {
                 int size = r.size();
-                if (size != lastSize && bySize) {
+                if (bySize && size != lastSize) {
                     sizeChange(size, idx, null, 0, 0, Long.MAX_VALUE);
                 }
                 int c = spin == null ? route.route(thread, r.address(), size, to)
@@ -507,7 +507,7 @@ public final class RouteSplitter implements AutoCloseable {
                     : spin.route(thread, a, size, (f1 & 0xF) == MemType.STORE, to);
             shipped += c;
             long at = base + i;
-            if (size != lastSize && bySize) {
+            if (bySize && size != lastSize) {
                 sizeChange(size, at, words, base, high, base + bad + 1);
             }
             for (int j = 0; j < c; j++) {
