@@ -49,6 +49,8 @@ final class Prescan implements java.io.Serializable {
      * so the routers end gaps where the access size changes ({@link #gapsBySize}).
      */
     private boolean movesAll;
+    /** A marker stops a thread or all threads (command 1 or 3): {@link #dropsAccesses}. */
+    private boolean dropsSome;
     /** The locations of possible spins, while the traces are scanned ({@link #checkRoutes}). */
     private transient SpinRoutes.Builder watch = new SpinRoutes.Builder();
     /** What a routed run gives the partition that detects spins (after {@link #run} with {@link #checkRoutes}). */
@@ -214,6 +216,11 @@ final class Prescan implements java.io.Serializable {
         return movesAll;
     }
 
+    /** {@link ReplayContext#dropsAccesses}: a marker stops a thread or all threads (command 1 or 3). */
+    boolean dropsAccesses() {
+        return dropsSome;
+    }
+
     /** True if thread t may spin ({@link SpinRoutes#threads}; false unless the routes were checked). */
     boolean possibleSpin(int t) {
         return spinRoutes != null && spinRoutes.threads[t];
@@ -341,6 +348,7 @@ final class Prescan implements java.io.Serializable {
             watch.addAll(part.watch);
             stopsAll |= part.stopsAll;
             movesAll |= part.movesAll;
+            dropsSome |= part.dropsSome;
         }
         for (int t = 0; t < n; t++) {
             hasFetch[t] = parts[worker[t]].hasFetch[t];
@@ -514,6 +522,7 @@ final class Prescan implements java.io.Serializable {
                             long cmd = r.arg(1);
                             stopsAll |= cmd == 3;
                             movesAll |= cmd == 3 || cmd == 4;
+                            dropsSome |= cmd == 1 || cmd == 3;
                             if (cmd == 1 || cmd == 3) {
                                 stopped = true;
                             } else if (cmd == 2 || cmd == 4) {

@@ -247,6 +247,11 @@ public final class RouteSplitter implements AutoCloseable {
             public boolean possibleSpin(int thread) {
                 return pre.possibleSpin(thread);
             }
+
+            @Override
+            public boolean dropsAccesses() {
+                return pre.dropsAccesses();
+            }
         }), pre.spinRoutes, np), pre);
     }
 
