@@ -343,7 +343,8 @@ final class LockstepRounds {
                     if (segWords[k] == null) {
                         // its gap is over: this round's record is the first after it; its bytes are told
                         int u = order[k];
-                        bytes += e.gapPiece(u, e.gapLeft[u], e.gapLeft[u]);
+                        bytes += e.gapBytes[u]; // all its bytes left (ThreadEngine.gapPiece of all)
+                        e.gapBytes[u] = 0;
                         e.gapLeft[u] = 0;
                         clock[u] = cj;
                         next(k);

@@ -167,11 +167,12 @@ class StopAllRoutePropertyTest {
         long seed = rnd.nextLong();
         int[][] commands = new int[segments][threads];
         boolean all = false;
-        for (int[] row : commands) {
+        for (int s = 0; s < segments; s++) {
             for (int t = 0; t < threads; t++) {
                 int c = rnd.nextInt(8);
-                row[t] = c < 5 ? c : rnd.nextBoolean() ? 3 : 4;
-                all |= row[t] >= 3;
+                commands[s][t] = c < 5 ? c : rnd.nextBoolean() ? 3 : 4;
+                // the last segment ends with no marker
+                all |= commands[s][t] >= 3 && s + 1 < segments;
             }
         }
         if (!all) {
