@@ -51,17 +51,29 @@ public final class CdatRouter implements Replay.Router {
     private final boolean touchAny;
     /** Per thread: the pages (of {@link #touchShift}) it has referenced in this router's chunk. */
     private final Pages[] seen;
+    /** A thread's access may be dropped: every access to a page placed by first reference is one (below). */
+    private final boolean drops;
 
     /**
      * What {@code Replay.runRouted} asks for: the router of the configurations {@code cfgs} (with {@code -HPUX}
      * as {@code hpux} says) in {@code parts} partitions, made from the replay's context after its prescan.
      */
     public static Function<ReplayContext, Replay.Router> of(List<CdatConfig> cfgs, boolean hpux, int parts) {
-        return ctx -> new CdatRouter(cfgs, hpux, parts, ctx.threads());
+        return ctx -> new CdatRouter(cfgs, hpux, parts, ctx.threads(), ctx.dropsAccesses());
     }
 
     /** The router of {@code cfgs} in {@code parts} partitions for {@code threads} threads. */
     CdatRouter(List<CdatConfig> cfgs, boolean hpux, int parts, int threads) {
+        this(cfgs, hpux, parts, threads, false);
+    }
+
+    /**
+     * The same; {@code drops}: a thread's access may be dropped (a marker stops threads, {@link
+     * ReplayContext#dropsAccesses}), so no access is known to be a thread's first reference to a page, and every
+     * access to a page that can be placed by first reference goes to every partition.
+     */
+    CdatRouter(List<CdatConfig> cfgs, boolean hpux, int parts, int threads, boolean drops) {
+        this.drops = drops;
         if (parts < 1 || parts > Integer.MAX_VALUE / 2) {
             throw new IllegalArgumentException("partitions: " + parts);
         }
@@ -94,6 +106,7 @@ public final class CdatRouter implements Replay.Router {
 
     /** A router of the same decisions with no page noted yet (for one chunk). */
     private CdatRouter(CdatRouter r) {
+        drops = r.drops;
         parts = r.parts;
         partMask = r.partMask;
         lineShift = r.lineShift;
@@ -170,7 +183,8 @@ public final class CdatRouter implements Replay.Router {
 
     /**
      * True if the access of bytes {@code address .. end} is thread {@code thread}'s first reference to a page (of
-     * {@link #touchShift}) that can be placed by first reference; notes its pages as referenced.
+     * {@link #touchShift}) that can be placed by first reference; notes its pages as referenced. Where accesses may
+     * be dropped ({@link #drops}) every access to such a page counts as one.
      */
     private boolean firstReference(int thread, long address, long end) {
         long first = address >>> touchShift;
@@ -182,7 +196,7 @@ public final class CdatRouter implements Replay.Router {
         }
         boolean any = false;
         for (long page = first; ; page++) {
-            if ((touchAny || hpuxPrivate(page)) && s.add(page)) {
+            if ((touchAny || hpuxPrivate(page)) && (s.add(page) || drops)) {
                 any = true;
             }
             if (page == last) {

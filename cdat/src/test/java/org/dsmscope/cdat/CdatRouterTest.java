@@ -69,6 +69,21 @@ class CdatRouterTest {
         assertArrayEquals(new int[] {0, 3}, route(r, 0, page + 4096 - 2, 4)); // lines 511 and 512: sets 127, 0
     }
 
+    /**
+     * Where a marker may stop threads the replay may drop a thread's first access to a page, so its next one may be
+     * the first reference: every access to a page placed by first reference goes to every partition; others not.
+     */
+    @Test
+    void firstTouch_whereAccessesMayBeDropped_everyAccessToAPageGoesToEveryPartition() {
+        CdatRouter r = new CdatRouter(List.of(cfg(PagePolicy.FIRST_TOUCH, false)), false, 4, 2, true);
+        long page = 0x7000;
+        assertArrayEquals(new int[] {0, 1, 2, 3}, route(r, 0, page + 64 * 3, 4));
+        assertArrayEquals(new int[] {0, 1, 2, 3}, route(r, 0, page + 64 * 5, 4));
+        assertArrayEquals(new int[] {0, 1, 2, 3}, route(r, 0, page + 64 * 3, 4));
+        CdatRouter rr = new CdatRouter(List.of(cfg(PagePolicy.RR1, false)), false, 4, 2, true);
+        assertArrayEquals(new int[] {1}, route(rr, 0, page + 64 * 5, 4));
+    }
+
     @Test
     void hpux_onlyPagesOfThePrivateRangeAreFirstReferences() {
         CdatRouter r = new CdatRouter(List.of(cfg(PagePolicy.RR1, false)), true, 2, 1);

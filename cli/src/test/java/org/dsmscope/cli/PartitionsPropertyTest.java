@@ -102,6 +102,27 @@ class PartitionsPropertyTest {
     }
 
     /**
+     * Thread traces in which a marker of one thread stops all threads (command 3) and a later one resumes them (4)
+     * while the others are inside their runs of accesses of 0 to 16 bytes: CIAT and every CDAT variant route (a
+     * partition's gaps are of one access size, so its engine drops the stopped piece of a gap with its bytes) and
+     * write the serial run's bytes.
+     */
+    @Property(tries = 3)
+    void stopAllMarkers_threadTraces_partitionedRunsRouteAndWriteTheSerialRunsBytes(
+            @ForAll @IntRange(min = 2, max = 8) int threads, @ForAll @IntRange(min = 2, max = 4) int chunks,
+            @ForAll @IntRange(min = 10, max = 200) int accesses, @ForAll long seed, @ForAll boolean branches)
+            throws IOException {
+        inTempDir(dir -> {
+            SplittableRandom rnd = new SplittableRandom(seed);
+            String base = RandomTraces.threads(dir, "t", threads, chunks, accesses, seed, branches, false, true);
+            List<String> args = ciatArgs(dir, rnd.nextBoolean(), rnd.nextBoolean());
+            args.add(base);
+            ciatSameBytes(dir, base, args, true);
+            cdatEveryVariant(dir, base, List.of(), rnd, ROUTED);
+        });
+    }
+
+    /**
      * Damaged thread traces (bad records in them, some files cut short) with procedure and branch or fetch records,
      * analysed with {@code --skip-bad-records}: CIAT and every CDAT variant, routed, write the serial run's bytes
      * (the problems and their positions in the trace files included).

@@ -69,10 +69,22 @@ final class RandomTraces {
      */
     static String threads(Path dir, String name, int threads, int chunks, int accesses, long seed,
             boolean branches, boolean fetches) {
+        return threads(dir, name, threads, chunks, accesses, seed, branches, fetches, false);
+    }
+
+    /**
+     * As {@link #threads(Path, String, int, int, int, long, boolean, boolean)}; with {@code stopAll} every chunk ends
+     * with a marker, and in one thread (a random one per chunk) the marker stops all threads (command 3, after even
+     * chunks) or resumes them (command 4, after odd ones), while the others are inside their chunks' accesses.
+     */
+    static String threads(Path dir, String name, int threads, int chunks, int accesses, long seed,
+            boolean branches, boolean fetches, boolean stopAll) {
         SplittableRandom plan = new SplittableRandom(seed);
         boolean[] markerAfter = new boolean[chunks];
+        int[] stopper = new int[chunks];
         for (int c = 0; c < chunks; c++) {
-            markerAfter[c] = plan.nextInt(3) == 0;
+            markerAfter[c] = stopAll || plan.nextInt(3) == 0;
+            stopper[c] = stopAll ? plan.nextInt(threads) : -1;
         }
         boolean serialMarker = plan.nextBoolean();
         boolean stopResume = plan.nextInt(3) == 0;
@@ -82,7 +94,8 @@ final class RandomTraces {
             try (TraceWriter w = TraceWriter.create(f, TraceWriter.Options.classic().endRecord(true))) {
                 boolean fetching = fetches && t % 2 == 1;
                 new ThreadWriter(w, t, threads, new SplittableRandom(seed * 0x9E3779B97F4A7C15L + t),
-                        branches && !fetching, fetching).run(markerAfter, accesses, serialMarker, stopResume);
+                        branches && !fetching, fetching).run(markerAfter, stopper, accesses, serialMarker,
+                        stopResume);
                 w.finish();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
@@ -150,7 +163,7 @@ final class RandomTraces {
             }
         }
 
-        void run(boolean[] markerAfter, int accesses, boolean serialMarker, boolean stopResume) {
+        void run(boolean[] markerAfter, int[] stopper, int accesses, boolean serialMarker, boolean stopResume) {
             if (branches) {
                 w.procStart(CODE);
             }
@@ -183,7 +196,7 @@ final class RandomTraces {
                 }
                 if (c < markerAfter.length - 1 && threads > 1) {
                     if (markerAfter[c]) {
-                        call(CallType.MARKER, 0, 10 + c, 0);
+                        call(CallType.MARKER, stopper[c] == t ? 3 + c % 2 : 0, 10 + c, 0);
                     } else {
                         call(CallType.BARRIER, BARRIER, threads, 0);
                     }

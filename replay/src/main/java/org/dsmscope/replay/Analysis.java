@@ -72,10 +72,13 @@ public interface Analysis {
      * Routed partitioned replay ({@link Replay#runRouted}): {@code count} data accesses of {@code thread} that this
      * partition was not given, at the place and clocks where the serial run delivers them (clocks {@code clock}
      * .. {@code clock + count - 1}), so that an analysis numbering the accesses keeps the serial numbers;
-     * {@code bytes}: the bytes of the whole gap these accesses are part of, given with its first piece (0 with the
-     * others). Inside lockstep rounds one call counts the skipped accesses of several threads between two delivered
-     * ones (thread and clock are then the first one's) and gives the bytes of the gaps entered (count 0: bytes
-     * alone); the bytes of a phase's gaps are all given within the phase. Never called in other replays.
+     * {@code bytes}: the bytes of these accesses (exactly where a marker may stop or resume all threads, whose
+     * gaps are of one access size; else an even share of their gap's, the rest with its last piece).
+     * Inside lockstep rounds one call counts the skipped accesses of several threads between two delivered ones
+     * (thread and clock are then the first one's) and gives the bytes of the gaps ended since the last call, and at
+     * the rounds' end of the parts run (count 0: bytes alone); so the bytes of the accesses a phase skips are given
+     * within the phase (exactly where gaps are of one size), and those of a stopped thread's dropped accesses never.
+     * Never called in other replays.
      */
     default void skipped(int thread, long clock, int count, long bytes) {
     }
@@ -84,14 +87,15 @@ public interface Analysis {
      * Routed partitioned replay, a thread whose instruction stream is known (branch records, seed 000 §3; module
      * README "Threads with an instruction stream"): {@code count} data accesses this partition was not given, each
      * of which fetches one instruction word first, the i-th at {@code address + 4 i} and clock {@code clock + i},
-     * then is skipped at that clock; {@code bytes} as for {@link #skipped}. The default makes exactly the serial
-     * run's calls, a {@link #fetch} of 4 bytes and a {@link #skipped} of one access for each; an analysis for which
-     * the fetches of a run followed by the skipped accesses are the same may take them at once.
+     * then is skipped at that clock; {@code bytes} as for {@link #skipped}, shared evenly by the accesses. The
+     * default makes exactly the serial run's calls, a {@link #fetch} of 4 bytes and a {@link #skipped} of one access
+     * for each; an analysis for which the fetches of a run followed by the skipped accesses are the same may take
+     * them at once.
      */
     default void skippedFetching(int thread, int cpu, long clock, long address, int count, long bytes) {
         for (int i = 0; i < count; i++) {
             fetch(thread, cpu, clock + i, address + (long) i * InstructionStream.WORD, InstructionStream.WORD);
-            skipped(thread, clock + i, 1, i == 0 ? bytes : 0);
+            skipped(thread, clock + i, 1, i + 1 == count ? bytes - bytes / count * i : bytes / count);
         }
     }
 

@@ -230,7 +230,6 @@ final class LockstepRounds {
             } else {
                 act[na++] = k;
             }
-            bytes += e.tellGapBytes(u);
         }
         this.na = na;
         told = -1;
@@ -244,6 +243,15 @@ final class LockstepRounds {
         long cj = this.cj;
         // the rounds end before thread order[k] of round cj, after at least thread order[first] of round c
         long unit = (cj - c) * m + k;
+        for (int i = 0; i < m; i++) {
+            if (segWords[i] == null) {
+                // the part of its gap run in the rounds: its bytes (the rest may be dropped, its thread stopped)
+                int u = order[i];
+                long rest = gaps.end(i) - Math.max(i < k ? cj + 1 : cj, hole[i] ? c + 1 : c);
+                bytes += e.gapPiece(u, gapLeft[u], gapLeft[u] - rest);
+                gapLeft[u] = rest;
+            }
+        }
         long left = skippedBefore(unit);
         if (left > 0 || bytes > 0) {
             tell(unit, left);
@@ -253,9 +261,7 @@ final class LockstepRounds {
             long from = hole[i] ? c + 1 : c;
             long at = Math.max(i < k ? cj + 1 : cj, from);
             long[] w = segWords[i];
-            if (w == null) {
-                gapLeft[u] = gaps.end(i) - at;
-            } else if (w != STOP) {
+            if (w != null && w != STOP) {
                 e.rd[u].skip(segPos[i] - segStart[i]);
             }
             segWords[i] = null;
@@ -335,8 +341,10 @@ final class LockstepRounds {
                 } else {
                     k = ended[b++];
                     if (segWords[k] == null) {
-                        // its gap is over: this round's record is the first after it
+                        // its gap is over: this round's record is the first after it; its bytes are told
                         int u = order[k];
+                        bytes += e.gapBytes[u]; // all its bytes left (ThreadEngine.gapPiece of all)
+                        e.gapBytes[u] = 0;
                         e.gapLeft[u] = 0;
                         clock[u] = cj;
                         next(k);
@@ -388,7 +396,7 @@ final class LockstepRounds {
         return -1;
     }
 
-    /** Unit of the rounds of the last delivered access (-1: none yet); gap bytes not told yet. */
+    /** Unit of the rounds of the last delivered access (-1: none yet); bytes of gaps run, not told yet. */
     private long told;
     private long bytes;
 
@@ -404,7 +412,8 @@ final class LockstepRounds {
     /**
      * Tells the analyses the {@code left} skipped accesses from the one after unit {@link #told} to the one before
      * {@code unit}, in one {@link Analysis#skipped} (of several threads: thread and clock are the first's), with the
-     * bytes of the gaps entered so far (with none, when the rounds end in a gap just entered).
+     * bytes of the gaps ended since the last call and, when the rounds end, of the parts of gaps run in them (none
+     * of a part the rounds did not run, which a marker that stops all threads may drop).
      */
     private void tell(long unit, long left) {
         long first = told + 1;
@@ -434,7 +443,6 @@ final class LockstepRounds {
             segWords[k] = STOP;
             segPos[k] = 0;
         }
-        bytes += e.tellGapBytes(order[k]);
     }
 
     /**
@@ -472,12 +480,8 @@ final class LockstepRounds {
                 e.heldKind[u] = kind;
                 return false;
             }
-            long g = r.arg(1);
-            // an unflushed gap before this one is told with this one's bytes added
-            e.gapBytes[u] += r.arg(2) | r.arg(3) << 32;
-            e.newGap(u);
-            if (g > 0) {
-                e.gapLeft[u] = g;
+            e.newGap(u, r);
+            if (e.gapLeft[u] > 0) {
                 segWords[k] = null;
                 return true;
             }

@@ -44,6 +44,13 @@ final class Prescan implements java.io.Serializable {
     final boolean[] spins;
     /** A marker stops all threads somewhere (command 3): records leave runs at places their files do not show. */
     private boolean stopsAll;
+    /**
+     * A marker stops or resumes all threads (command 3 or 4): it may take effect inside another thread's routed gap,
+     * so the routers end gaps where the access size changes ({@link #gapsBySize}).
+     */
+    private boolean movesAll;
+    /** A marker stops a thread or all threads (command 1 or 3): {@link #dropsAccesses}. */
+    private boolean dropsSome;
     /** The locations of possible spins, while the traces are scanned ({@link #checkRoutes}). */
     private transient SpinRoutes.Builder watch = new SpinRoutes.Builder();
     /** What a routed run gives the partition that detects spins (after {@link #run} with {@link #checkRoutes}). */
@@ -187,10 +194,10 @@ final class Prescan implements java.io.Serializable {
     }
 
     /**
-     * True if every thread can be routed ({@link #checkRoutes} asked for before {@link #run}) and, for thread traces,
-     * no marker stops all threads: one that takes effect inside another thread's gap would make the partition's
-     * thread engine count the gap's bytes differently from the serial run, so such a set runs one replay per
-     * partition (the slice engine of {@code -i} runs stopped stretches record by record, as the serial run does).
+     * True if every thread can be routed ({@link #checkRoutes} asked for before {@link #run}). A marker that stops
+     * all threads routes too: its routers' gaps are of one access size ({@link #gapsBySize}), so a partition's
+     * engine gives the piece of a gap that runs before the marker takes effect, and drops the rest, with the serial
+     * run's bytes ({@code ThreadEngine.gap}).
      */
     boolean allRoutable() {
         for (boolean b : routable) {
@@ -198,7 +205,20 @@ final class Prescan implements java.io.Serializable {
                 return false;
             }
         }
-        return checkRoutes && !(stopsAll && (o == null || o.interleave <= 0));
+        return checkRoutes;
+    }
+
+    /**
+     * True if a marker stops or resumes all threads, so that a thread's stopped state may change inside its gap: the
+     * routers end every gap where the access size changes (each piece then has count × size bytes).
+     */
+    boolean gapsBySize() {
+        return movesAll;
+    }
+
+    /** {@link ReplayContext#dropsAccesses}: a marker stops a thread or all threads (command 1 or 3). */
+    boolean dropsAccesses() {
+        return dropsSome;
     }
 
     /** True if thread t may spin ({@link SpinRoutes#threads}; false unless the routes were checked). */
@@ -327,6 +347,8 @@ final class Prescan implements java.io.Serializable {
             }
             watch.addAll(part.watch);
             stopsAll |= part.stopsAll;
+            movesAll |= part.movesAll;
+            dropsSome |= part.dropsSome;
         }
         for (int t = 0; t < n; t++) {
             hasFetch[t] = parts[worker[t]].hasFetch[t];
@@ -499,6 +521,8 @@ final class Prescan implements java.io.Serializable {
                         if (type == CallType.MARKER) {
                             long cmd = r.arg(1);
                             stopsAll |= cmd == 3;
+                            movesAll |= cmd == 3 || cmd == 4;
+                            dropsSome |= cmd == 1 || cmd == 3;
                             if (cmd == 1 || cmd == 3) {
                                 stopped = true;
                             } else if (cmd == 2 || cmd == 4) {

@@ -777,6 +777,11 @@ public final class Replay implements ReplayContext {
     }
 
     @Override
+    public boolean dropsAccesses() {
+        return pre == null ? source != null : pre.dropsAccesses();
+    }
+
+    @Override
     public long clock(int thread) {
         if (threads != null) {
             return threads.clock[thread];

@@ -83,6 +83,17 @@ public interface ReplayContext {
     }
 
     /**
+     * True if a marker may stop a thread (command 1 or 3, seed 001's marker commands), so that whether one of its
+     * accesses is delivered or dropped depends on where the replay's order puts the marker: a router that keeps
+     * state from the accesses it routes (CDAT's first references) must not count on any one access of a thread
+     * being delivered. From the prescan of a routed run; true for live streams, which have none; false in other
+     * runs.
+     */
+    default boolean dropsAccesses() {
+        return false;
+    }
+
+    /**
      * How the trace set's data accesses spread over threads and page slots, counted by the prescan of a
      * partitioned replay ({@link Replay#runInPartitions}, or an analysis that {@link Analysis#wantsWorkProfile}),
      * so that an analysis can balance its partitions; null when not counted (live streams, plain runs).

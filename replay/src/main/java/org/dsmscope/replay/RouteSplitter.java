@@ -15,7 +15,9 @@ import org.dsmscope.trace.TraceSet;
  * trace once and writes one routed stream per partition ({@link RoutedWriter}), the format a routed partition's
  * reader takes ({@code TraceReader.Options.routedGaps}): SMAIT words with the extended header, every call record,
  * the data accesses {@link Replay.Router} gives the partition, and for each run of accesses it does not need one
- * gap record ({@link org.dsmscope.trace.RoutedWords}: one word) with their count and bytes, or, for a run of at
+ * gap record ({@link org.dsmscope.trace.RoutedWords}: one word) with their count and bytes (where a marker may stop
+ * or resume all threads, or no prescan says none does, a gap ends where the access size changes, so that an engine
+ * can tell the bytes of any piece of it), or, for a run of at
  * most {@link Replay.Router#fill()} accesses of one page each, the accesses themselves. A thread with branch, procedure or fetch records ({@link
  * RouteCheck#stream}: its instruction stream decides clocks and fetches) goes whole to every partition. Before every
  * call record, the first record after one, and the end, a position record gives its byte offset in the trace file,
@@ -75,6 +77,20 @@ public final class RouteSplitter implements AutoCloseable {
     /** Slots of the block answers. */
     static final int BLOCKS = 256;
     private long idx;
+    /**
+     * Gaps end where the access size changes: a marker may stop or resume all threads ({@link Prescan#gapsBySize}),
+     * or no prescan said none does (a live stream, a splitter not made with {@link #router}).
+     */
+    private final boolean bySize;
+    /** The size of the trace's last data access routed by address: with {@link #bySize} a gap ends where it changes. */
+    private int lastSize;
+    /**
+     * Per partition: where the size changes inside its open gap while the gap may still go as its accesses ({@link
+     * #fill}: at most that many places), with the data bytes before each; a gap written is split there.
+     */
+    private final long[][] splitAt;
+    private final long[][] splitBytes;
+    private final int[] splits;
     /** Data accesses of a thread that goes whole (not counted in {@link #idx}: it has no gaps). */
     private long wholeAccesses;
     private long bytes;
@@ -156,6 +172,7 @@ public final class RouteSplitter implements AutoCloseable {
         this.whole = chunk instanceof Planned && ((Planned) chunk).whole[thread];
         this.stream = chunk instanceof Planned && ((Planned) chunk).stream[thread];
         this.unplanned = !(chunk instanceof Planned);
+        this.bySize = unplanned || ((Planned) chunk).bySize;
         this.route = chunk instanceof Planned ? ((Planned) chunk).inner : chunk;
         this.spin = this.route instanceof SpinRoutes.Routing ? (SpinRoutes.Routing) this.route : null;
         this.fill = Math.max(0, this.route.fill());
@@ -174,6 +191,9 @@ public final class RouteSplitter implements AutoCloseable {
         this.handOff = inProcess;
         given = new long[parts];
         bytesBefore = new long[parts];
+        splitAt = new long[parts][fill];
+        splitBytes = new long[parts][fill];
+        splits = new int[parts];
         runFrom = new int[parts];
         pendingAt = new long[parts];
         to = new int[Math.max(parts, 1)];
@@ -250,12 +270,17 @@ public final class RouteSplitter implements AutoCloseable {
             public boolean possibleSpin(int thread) {
                 return pre.possibleSpin(thread);
             }
+
+            @Override
+            public boolean dropsAccesses() {
+                return pre.dropsAccesses();
+            }
         }), pre.spinRoutes, np), pre);
     }
 
     /** {@code route} with the threads that the prescan {@code pre} found go whole to every partition. */
     static Replay.Router planned(Replay.Router route, Prescan pre) {
-        return new Planned(route, pre.whole.clone(), pre.stream.clone());
+        return new Planned(route, pre.whole.clone(), pre.stream.clone(), pre.gapsBySize());
     }
 
     /**
@@ -266,11 +291,14 @@ public final class RouteSplitter implements AutoCloseable {
         final Replay.Router inner;
         final boolean[] whole;
         final boolean[] stream;
+        /** {@link Prescan#gapsBySize}. */
+        final boolean bySize;
 
-        Planned(Replay.Router inner, boolean[] whole, boolean[] stream) {
+        Planned(Replay.Router inner, boolean[] whole, boolean[] stream, boolean bySize) {
             this.inner = inner;
             this.whole = whole;
             this.stream = stream;
+            this.bySize = bySize;
         }
 
         @Override
@@ -296,7 +324,7 @@ public final class RouteSplitter implements AutoCloseable {
         @Override
         public Replay.Router forChunk() {
             Replay.Router c = inner.forChunk();
-            return c == inner ? this : new Planned(c, whole, stream);
+            return c == inner ? this : new Planned(c, whole, stream, bySize);
         }
     }
 
@@ -333,6 +361,9 @@ public final class RouteSplitter implements AutoCloseable {
             }
             if (k == RecordKind.MEMORY && !whole) {
                 int size = r.size();
+                if (bySize && size != lastSize) {
+                    sizeChange(size, idx, null, 0, 0, Long.MAX_VALUE);
+                }
                 int c = spin == null ? route.route(thread, r.address(), size, to)
                         : spin.route(thread, r.address(), size, r.isStore(), to);
                 shipped += c;
@@ -512,6 +543,9 @@ public final class RouteSplitter implements AutoCloseable {
             int c = spin == null ? route.route(thread, a, size, to)
                     : spin.route(thread, a, size, (f1 & 0xF) == MemType.STORE, to);
             shipped += c;
+            if (bySize && size != lastSize) {
+                sizeChange(size, base + i, words, base, high, base + bad + 1);
+            }
             for (int j = 0; j < c; j++) {
                 give(to[j], words, base, high, bad, i, i, size);
             }
@@ -561,7 +595,8 @@ public final class RouteSplitter implements AutoCloseable {
                         long wj = words[j];
                         int sj = MemType.bytes((int) (wj >>> 32));
                         long aj = high | (wj & 0xFFFFFFFFL);
-                        if (sj <= 0 || aj >>> bits != block || (aj & inBlock) + sj > inBlock + 1) {
+                        if (sj <= 0 || aj >>> bits != block || (aj & inBlock) + sj > inBlock + 1
+                                || bySize && sj != size) {
                             break;
                         }
                         last = j;
@@ -581,6 +616,9 @@ public final class RouteSplitter implements AutoCloseable {
                 c = routeOne(a, size, f1);
             }
             shipped += (long) c * (last - i + 1);
+            if (bySize && size != lastSize) {
+                sizeChange(size, base + i, words, base, high, base + bad + 1);
+            }
             for (int j = 0; j < c; j++) {
                 give(dst[off + j], words, base, high, bad, i, last, runBytes);
             }
@@ -612,6 +650,7 @@ public final class RouteSplitter implements AutoCloseable {
             if (runFrom[p] < 0) {
                 runFrom[p] = (int) (given[p] - base);
             }
+            splits[p] = 0;
         } else {
             if (runFrom[p] >= 0 && g > 0) {
                 writeRun(p, words, base, high);
@@ -638,16 +677,50 @@ public final class RouteSplitter implements AutoCloseable {
         runFrom[p] = -1;
     }
 
-    /** Writes partition p's gap up to memory record {@code upTo}, whose data bytes before it are {@code b}. */
+    /**
+     * Data access {@code at} is of {@code size} bytes, another size than the one before it: every partition's gap
+     * ends before it (a gap's accesses are of one size), after the partition's run of words so far in the batch
+     * {@code words} (memory record {@code base + i} at {@code words[i]}, addresses' high word {@code high}); a gap
+     * that may still go as its accesses (at most {@link #fill} of them, from record {@code fillFrom} on) is split
+     * there only if it is written.
+     */
+    private void sizeChange(int size, long at, long[] words, long base, long high, long fillFrom) {
+        lastSize = size;
+        for (int p = 0; p < parts; p++) {
+            if (given[p] < at) {
+                if (at - given[p] <= fill && given[p] >= fillFrom) {
+                    splitAt[p][splits[p]] = at;
+                    splitBytes[p][splits[p]++] = bytes;
+                    continue;
+                }
+                if (runFrom[p] >= 0) {
+                    writeRun(p, words, base, high);
+                }
+                gapTo(p, at, bytes);
+            }
+        }
+    }
+
+    /**
+     * Writes partition p's gap up to memory record {@code upTo}, whose data bytes before it are {@code b}: one gap
+     * record per size ({@link #splitAt}).
+     */
     private void gapTo(int p, long upTo, long b) {
-        long count = upTo - given[p];
-        if (count > 0) {
+        if (upTo > given[p]) {
             placed(p);
-            long gb = b - bytesBefore[p];
-            w[p].gap(count, gb);
+            for (int s = 0, n = splits[p]; s < n; s++) {
+                long at = splitAt[p][s];
+                w[p].gap(at - given[p], splitBytes[p][s] - bytesBefore[p]);
+                given[p] = at;
+                bytesBefore[p] = splitBytes[p][s];
+            }
+            if (upTo > given[p]) {
+                w[p].gap(upTo - given[p], b - bytesBefore[p]);
+            }
             given[p] = upTo;
             bytesBefore[p] = b;
         }
+        splits[p] = 0;
     }
 
     /** Closes the trace (the streams are closed by {@link #step} at the trace's end only). */

@@ -182,7 +182,10 @@ final class RoutedWriter {
         }
     }
 
-    /** A gap of {@code count} accesses of {@code bytes} bytes: one word, or a six-word call record if it does not fit. */
+    /**
+     * A gap of {@code count} accesses of one size, {@code bytes} bytes in all: one word, or a six-word call record if
+     * it does not fit.
+     */
     void gap(long count, long bytes) {
         long w = RoutedWords.gap(count, bytes);
         if (w >= 0) {

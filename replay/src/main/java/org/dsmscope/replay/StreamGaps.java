@@ -9,7 +9,8 @@ package org.dsmscope.replay;
  * instruction, then that one; with the seed's, the word at the counter), then the access, skipped, at that
  * instruction's clock. A piece of a gap ends after the access whose clock reaches the bound (the first one even at
  * the bound), exactly where the serial run gives way after that record, so the partition makes the serial run's
- * scheduling decisions and tells the fetches, the skipped accesses and their clocks at the serial places.
+ * scheduling decisions and tells the fetches, the skipped accesses and their clocks at the serial places, each
+ * piece with its bytes ({@link ThreadEngine#gapPiece}).
  */
 final class StreamGaps {
     private StreamGaps() {
@@ -21,13 +22,12 @@ final class StreamGaps {
      */
     static boolean gap(ThreadEngine e, int t, long bound) {
         long left = e.gapLeft[t];
-        long bytes = e.gapBytes[t];
-        e.gapBytes[t] = 0;
         long c = e.clock[t];
         Analysis[] an = e.an;
         if (e.code == null) {
             // the seed's reconstruction: one word and one clock per access, told as one run
             int take = (int) Math.min(left, Math.max(1, Math.min(bound - c, Integer.MAX_VALUE)));
+            long bytes = e.gapPiece(t, left, take);
             long p = e.pc[t];
             for (Analysis a : an) {
                 a.skippedFetching(t, t, c, p, take, bytes);
@@ -42,10 +42,10 @@ final class StreamGaps {
         }
         do {
             c = e.fetchAccess(t, c);
+            long bytes = e.gapPiece(t, left, 1);
             for (Analysis a : an) {
                 a.skipped(t, c, 1, bytes);
             }
-            bytes = 0;
             e.lastInstr[t] = c;
             e.clock[t] = ++c;
             e.cur.busy[t]++;
@@ -65,8 +65,7 @@ final class StreamGaps {
             e.announce();
         }
         long c = e.clock[u];
-        long bytes = e.gapBytes[u];
-        e.gapBytes[u] = 0;
+        long bytes = e.gapPiece(u, e.gapLeft[u], 1);
         if (e.pcValid[u]) {
             long p = e.pc[u];
             for (Analysis a : e.an) {

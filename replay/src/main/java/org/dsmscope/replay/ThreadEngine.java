@@ -82,14 +82,10 @@ final class ThreadEngine {
     final boolean[] participated;
     /**
      * Routed replay ({@link Replay#runRouted}): per thread, the data accesses of a {@link CallType#ROUTED_GAP}
-     * record not consumed yet, and the gap's bytes while none of it is (told with its first piece).
+     * record not consumed yet, and their bytes ({@link #gapPiece}).
      */
     final long[] gapLeft;
     final long[] gapBytes;
-    /** Per thread, what its current gap's pieces were: {@link #RAN} (bytes told) and / or {@link #DROPPED}. */
-    private final byte[] gapParts;
-    private static final byte RAN = 1;
-    private static final byte DROPPED = 2;
 
     int active;
     int last = -1;
@@ -131,7 +127,6 @@ final class ThreadEngine {
         participated = new boolean[n];
         gapLeft = new long[n];
         gapBytes = new long[n];
-        gapParts = new byte[n];
         total = new PhaseTimes(n);
         calls = new ThreadCalls(this, an);
     }
@@ -323,9 +318,7 @@ final class ThreadEngine {
         } else if (k == RecordKind.CALL) {
             if (r.callType() == CallType.ROUTED_GAP) {
                 replayed--;
-                gapLeft[t] = r.arg(1);
-                gapBytes[t] = r.arg(2) | r.arg(3) << 32;
-                newGap(t);
+                newGap(t, r);
                 return gapLeft[t] == 0 || gap(t);
             }
             calls.call(t, r);
@@ -389,8 +382,9 @@ final class ThreadEngine {
 
     /**
      * Consumes thread t's routed gap as its data accesses would run here: at least one, then up to the bound
-     * (each advances the clock by one and is busy; a stopped thread's are skipped); tells the analyses
-     * ({@link Analysis#skipped}). Returns false if part of the gap is left (t must give way).
+     * (each advances the clock by one and is busy; a stopped thread's are dropped, unseen, as the serial run drops
+     * its records); tells the analyses the piece that runs, with its bytes ({@link Analysis#skipped}). Returns false
+     * if part of the gap is left (t must give way).
      */
     private boolean gap(int t) {
         long left = gapLeft[t];
@@ -398,12 +392,9 @@ final class ThreadEngine {
             // a stopped thread's records take no clock: below the bound it runs through them all, at the bound
             // (a tie) one per turn, as the serial run's step does
             long take = clock[t] < bound ? left : 1;
-            mixedGap(t, DROPPED);
+            gapPiece(t, left, take);
             replayed += take;
             gapLeft[t] = left - take;
-            if (gapLeft[t] == 0) {
-                gapBytes[t] = 0;
-            }
             return gapLeft[t] == 0;
         }
         if (!announced) {
@@ -414,7 +405,7 @@ final class ThreadEngine {
         }
         long c = clock[t];
         int take = (int) Math.min(left, Math.max(1, Math.min(bound - c, Integer.MAX_VALUE)));
-        long bytes = tellGapBytes(t);
+        long bytes = gapPiece(t, left, take);
         for (Analysis a : an) {
             a.skipped(t, c, take, bytes);
         }
@@ -426,35 +417,23 @@ final class ThreadEngine {
         return gapLeft[t] == 0;
     }
 
+    /** Thread t's reader {@code r} has just read a gap record: its count and bytes. */
+    void newGap(int t, TraceReader r) {
+        gapLeft[t] = r.arg(1);
+        gapBytes[t] = r.arg(2) | r.arg(3) << 32;
+    }
+
     /**
-     * Notes that a piece of thread t's gap ran or was dropped (the thread stopped). A gap whose pieces did both was
-     * stopped or resumed inside by another thread's marker that stops all threads (command 3 or 4; its own markers
-     * are call records, which end gaps): its bytes are one total, so no partition can tell the analyses the serial
-     * run's bytes of either part. Trace files with such a marker run one replay per partition
-     * ({@code Prescan.allRoutable}); a routed live run meets it here and stops with an error rather than a wrong result.
+     * The bytes of the next {@code take} accesses of thread t's gap, of which {@code left} are left, taken off the
+     * bytes it has left. Where a marker may stop or resume all threads (so that a piece may be dropped), every gap
+     * is of one access size ({@code Prescan.gapsBySize}; trace/README.md "Routed streams"): the piece's bytes are
+     * {@code take} times that size, exactly the serial run's. Another gap runs whole, its pieces in one phase or
+     * another: each takes an even share, the last the rest, and all of them together the gap's bytes.
      */
-    /** Thread t's gap bytes not told yet, now told (a piece of its gap runs); the gap's pieces noted. */
-    long tellGapBytes(int t) {
-        long b = gapBytes[t];
-        gapBytes[t] = 0;
-        if (gapLeft[t] > 0) {
-            mixedGap(t, RAN);
-        }
+    long gapPiece(int t, long left, long take) {
+        long b = take >= left ? gapBytes[t] : gapBytes[t] / left * take;
+        gapBytes[t] -= b;
         return b;
-    }
-
-    /** Thread t reads a gap record: its pieces are noted afresh. */
-    void newGap(int t) {
-        gapParts[t] = 0;
-    }
-
-    private void mixedGap(int t, byte part) {
-        gapParts[t] |= part;
-        if (gapParts[t] == (RAN | DROPPED)) {
-            throw new org.dsmscope.trace.BadInputException("thread " + t + ": a marker that stops all threads took "
-                    + "effect inside a run of accesses routed to another partition; a routed run of live streams cannot"
-                    + " count that run's bytes as the serial run does: analyse these streams without partitions");
-        }
     }
 
     /** A memory record of type field {@code type} (as {@link TraceReader#memType()} gives it). */

@@ -8,7 +8,8 @@ package org.dsmscope.trace;
  *
  * <pre>
  *   30cccccc bbbbbbbb   gap: cccccc (1..2^24 - 1) data accesses the partition does not get, bbbbbbbb bytes in all
- *                       (read as a {@link CallType#ROUTED_GAP} call record: arg1 the count, arg2 the bytes)
+ *                       (all of one size where the replay's markers may stop or resume all threads); read as a
+ *                       {@link CallType#ROUTED_GAP} call record: arg1 the count, arg2 the bytes
  *   31hhhhhh llllllll   position: the next record (or the end) is at byte offset hhhhhh &lt;&lt; 32 | llllllll of
  *                       the trace file (taken in, as {@link CallType#ROUTED_AT}, not returned)
  *   32nnnnnn 00000000   run: the next nnnnnn words are memory, branch, procedure or fetch records that the router's
