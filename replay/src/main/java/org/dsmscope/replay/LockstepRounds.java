@@ -234,6 +234,8 @@ final class LockstepRounds {
         }
         this.na = na;
         told = -1;
+        toldPlace = -1;
+        toldRound = c;
         this.c = c;
         this.m = m;
         this.cj = c;
@@ -362,6 +364,8 @@ final class LockstepRounds {
                     }
                 }
                 told = unit;
+                toldPlace = k;
+                toldRound = cj;
                 int u = order[k];
                 int f1 = (int) (word >>> 32);
                 sink.access(u, u, cj, f1, MemType.bytes(f1), (f1 & 0xF) == MemType.STORE,
@@ -390,6 +394,9 @@ final class LockstepRounds {
 
     /** Unit of the rounds of the last delivered access (-1: none yet); gap bytes not told yet. */
     private long told;
+    /** The place and round of unit {@link #told} (-1 and c: none yet), so that telling needs no division. */
+    private int toldPlace;
+    private long toldRound;
     private long bytes;
 
     /** The skipped accesses between unit {@link #told} and {@code unit}: the units between, less the holes. */
@@ -408,6 +415,18 @@ final class LockstepRounds {
      */
     private void tell(long unit, long left) {
         long first = told + 1;
+        if ((first >= m || holes == 0) && left <= Integer.MAX_VALUE) {
+            // no hole among them (the usual case): the first is the place after the last delivered access
+            int k = toldPlace + 1;
+            long round = toldRound;
+            if (k == m) {
+                k = 0;
+                round++;
+            }
+            e.accessSink.skipped(order[k], round, (int) left, bytes);
+            bytes = 0;
+            return;
+        }
         do {
             while (left > 0 && first < m && hole[(int) first]) {
                 first++;
