@@ -219,7 +219,7 @@ final class LockstepRounds {
         if (!e.announced) {
             e.announce();
         }
-        gaps.clear();
+        gaps.clear(c);
         int na = 0;
         for (int k = 0; k < m; k++) {
             int u = order[k];
@@ -427,6 +427,11 @@ final class LockstepRounds {
             bytes = 0;
             return;
         }
+        tellAcrossHoles(first, left);
+    }
+
+    /** {@link #tell} from unit {@code first}, where holes of round c may lie among the skipped accesses. */
+    private void tellAcrossHoles(long first, long left) {
         do {
             while (left > 0 && first < m && hole[(int) first]) {
                 first++;
