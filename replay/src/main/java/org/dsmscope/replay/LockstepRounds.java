@@ -219,7 +219,7 @@ final class LockstepRounds {
         if (!e.announced) {
             e.announce();
         }
-        gaps.clear();
+        gaps.clear(c);
         int na = 0;
         for (int k = 0; k < m; k++) {
             int u = order[k];
@@ -233,6 +233,8 @@ final class LockstepRounds {
         }
         this.na = na;
         told = -1;
+        toldPlace = -1;
+        toldRound = c;
         this.c = c;
         this.m = m;
         this.cj = c;
@@ -370,6 +372,8 @@ final class LockstepRounds {
                     }
                 }
                 told = unit;
+                toldPlace = k;
+                toldRound = cj;
                 int u = order[k];
                 int f1 = (int) (word >>> 32);
                 sink.access(u, u, cj, f1, MemType.bytes(f1), (f1 & 0xF) == MemType.STORE,
@@ -398,6 +402,9 @@ final class LockstepRounds {
 
     /** Unit of the rounds of the last delivered access (-1: none yet); bytes of gaps run, not told yet. */
     private long told;
+    /** The place and round of unit {@link #told} (-1 and c: none yet), so that telling needs no division. */
+    private int toldPlace;
+    private long toldRound;
     private long bytes;
 
     /** The skipped accesses between unit {@link #told} and {@code unit}: the units between, less the holes. */
@@ -417,6 +424,23 @@ final class LockstepRounds {
      */
     private void tell(long unit, long left) {
         long first = told + 1;
+        if ((first >= m || holes == 0) && left <= Integer.MAX_VALUE) {
+            // no hole among them (the usual case): the first is the place after the last delivered access
+            int k = toldPlace + 1;
+            long round = toldRound;
+            if (k == m) {
+                k = 0;
+                round++;
+            }
+            e.accessSink.skipped(order[k], round, (int) left, bytes);
+            bytes = 0;
+            return;
+        }
+        tellAcrossHoles(first, left);
+    }
+
+    /** {@link #tell} from unit {@code first}, where holes of round c may lie among the skipped accesses. */
+    private void tellAcrossHoles(long first, long left) {
         do {
             while (left > 0 && first < m && hole[(int) first]) {
                 first++;
