@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.TreeSet;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -20,7 +19,7 @@ import org.dsmscope.trace.TraceSet;
  * leaves its thread's round with holes, and the rounds go on from there), barriers between the runs, and, in a
  * routed partition, gaps of random lengths, many at once, several ending in the same round, some while other
  * threads wait at a barrier. The serial engine matches the reference scheduler; every routed partition sees the
- * serial run; the {@link GapQueue} gives its places in the order of a sorted set.
+ * serial run ({@link GapQueueTest} checks the rounds' gap queue).
  */
 class LockstepGapsPropertyTest {
     /**
@@ -127,34 +126,6 @@ class LockstepGapsPropertyTest {
             RoutedReplayTest.assertSeeTheSerialRun(serial, serial.all.size() + calls, routed, ps, router);
         } finally {
             ClockOrderPropertyTest.delete(d);
-        }
-    }
-
-    /** Random adds and takes: the queue gives the places in the order of (round, place), as a sorted set does. */
-    @Property(tries = 200)
-    void gapQueue_givesPlacesByRoundThenPlace(@ForAll long seed, @ForAll @IntRange(min = 1, max = 40) int places) {
-        SplittableRandom rnd = new SplittableRandom(seed);
-        GapQueue q = new GapQueue(places);
-        TreeSet<long[]> ref = new TreeSet<>((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0])
-                : Long.compare(a[1], b[1]));
-        boolean[] queued = new boolean[places];
-        long round = 0;
-        for (int step = 0; step < 500; step++) {
-            assertEquals(ref.isEmpty() ? Long.MAX_VALUE : ref.first()[0], q.first());
-            int p = rnd.nextInt(places);
-            if (!queued[p] && rnd.nextInt(3) > 0) {
-                long end = round + rnd.nextInt(rnd.nextBoolean() ? 3 : 1000);
-                q.add(p, end);
-                ref.add(new long[] {end, p});
-                queued[p] = true;
-                assertEquals(end, q.end(p));
-            } else if (!ref.isEmpty()) {
-                long[] first = ref.pollFirst();
-                round = first[0];
-                int got = q.poll();
-                assertEquals(first[1], got, "place of round " + first[0]);
-                queued[got] = false;
-            }
         }
     }
 }
