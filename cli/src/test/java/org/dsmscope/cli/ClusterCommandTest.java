@@ -19,14 +19,21 @@ class ClusterCommandTest {
     Path home;
 
     @Test
-    void withoutTheClusterJar_saysHowToBuildItWithStatus2() {
-        String was = System.getProperty("dsmscope.home");
-        System.setProperty("dsmscope.home", home.toString());
-        try {
+    void withoutTheClusterJar_saysHowToBuildItWithStatus2() throws Throwable {
+        inHome(() -> {
             CiatCommandTest.Run r = CiatCommandTest.run("cluster", "ciat", "--master", "local[2]", "fj.4");
             assertEquals(2, r.status(), r.err());
             assertTrue(r.err().startsWith("dsmscope: cluster: the cluster jar is not built")
                     && r.err().contains(ClusterCommand.BUILD) && r.err().lines().count() == 1, r.err());
+        });
+    }
+
+    /** Runs {@code body} with {@code dsmscope.home} set to the test's folder, then puts the property back. */
+    private void inHome(org.junit.jupiter.api.function.Executable body) throws Throwable {
+        String was = System.getProperty("dsmscope.home");
+        System.setProperty("dsmscope.home", home.toString());
+        try {
+            body.execute();
         } finally {
             if (was == null) {
                 System.clearProperty("dsmscope.home");
@@ -41,10 +48,8 @@ class ClusterCommandTest {
     }
 
     @Test
-    void theLaunchersClusterCommandAlone_givesTheTreesHelpErrorsAndStatuses() {
-        String was = System.getProperty("dsmscope.home");
-        System.setProperty("dsmscope.home", home.toString());
-        try {
+    void theLaunchersClusterCommandAlone_givesTheTreesHelpErrorsAndStatuses() throws Throwable {
+        inHome(() -> {
             for (String[] a : new String[][] {{"--help"}, {}, {"ciat", "--master", "local[2]", "fj.4"}}) {
                 List<String> tree = new ArrayList<>(List.of("cluster"));
                 tree.addAll(List.of(a));
@@ -53,26 +58,18 @@ class ClusterCommandTest {
                 assertEquals(full, alone, String.join(" ", a));
             }
             assertTrue(runAlone("--help").out().startsWith("Usage: dsmscope cluster"), runAlone("--help").out());
-        } finally {
-            if (was == null) {
-                System.clearProperty("dsmscope.home");
-            } else {
-                System.setProperty("dsmscope.home", was);
-            }
-        }
+        });
     }
 
     @Test
-    void anAnalysisStartsItsChildWithoutPicocli_withTheSameErrorAndStatus() {
+    void anAnalysisStartsItsChildWithoutPicocli_withTheSameErrorAndStatus() throws Throwable {
         assertTrue(Main.clusterAnalysis(new String[] {"cluster", "ciat", "--master", "local[2]", "fj.4"}));
         assertTrue(Main.clusterAnalysis(new String[] {"cluster", "cdat", "fj.4", "x.cfg"}));
         assertFalse(Main.clusterAnalysis(new String[] {"cluster", "--help"}));
         assertFalse(Main.clusterAnalysis(new String[] {"cluster"}));
         assertFalse(Main.clusterAnalysis(new String[] {"ciat", "fj.4"}));
         assertFalse(Main.clusterAnalysis(new String[] {"cluster", "ciat", "@options.txt"}), "picocli expands @files");
-        String was = System.getProperty("dsmscope.home");
-        System.setProperty("dsmscope.home", home.toString());
-        try {
+        inHome(() -> {
             String[] a = {"ciat", "--master", "local[2]", "fj.4"};
             java.io.StringWriter err = new java.io.StringWriter();
             int status = Main.launchCluster(a, new java.io.PrintWriter(err));
@@ -80,13 +77,7 @@ class ClusterCommandTest {
             assertEquals(viaPicocli.status(), status);
             assertEquals(viaPicocli.err(), err.toString());
             assertTrue(err.toString().startsWith("dsmscope: cluster: the cluster jar is not built"), err.toString());
-        } finally {
-            if (was == null) {
-                System.clearProperty("dsmscope.home");
-            } else {
-                System.setProperty("dsmscope.home", was);
-            }
-        }
+        });
     }
 
     @Test
