@@ -120,7 +120,9 @@ class StreamRoutePropertyTest {
         }
         List<RoutedStreamsAndSkipTest.Log> ps = routed.runRouted(parts, k -> new RoutedStreamsAndSkipTest.Log(),
                 ctx -> router);
-        RoutedReplayTest.assertSeeTheSerialRun(serial.s, one.records(), routed, seen(ps), router);
+        // where markers stop threads (the prescan says so) a stopped thread may drop the access after a filled run
+        boolean mayDrop = ps.get(0).s.ctx.dropsAccesses();
+        RoutedReplayTest.assertSeeTheSerialRun(serial.s, one.records(), routed, seen(ps), router, mayDrop);
 
         Replay planner = new Replay(set, null, o);
         Replay.Plan plan = PlannedPartitionTest.roundTrip(planner.plan(parts, true));
@@ -133,7 +135,7 @@ class StreamRoutePropertyTest {
             alone.add(new Replay(set, null, o).runPartition(plan, k, new RoutedStreamsAndSkipTest.Log(),
                     t -> Channels.newChannel(new ByteArrayInputStream(streams[t][part]))));
         }
-        RoutedReplayTest.assertSeeTheSerialRun(serial.s, one.records(), routed, seen(alone), router);
+        RoutedReplayTest.assertSeeTheSerialRun(serial.s, one.records(), routed, seen(alone), router, mayDrop);
         return ps;
     }
 
