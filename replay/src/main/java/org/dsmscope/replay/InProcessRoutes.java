@@ -22,10 +22,19 @@ public final class InProcessRoutes {
     private final long[][][] words;
     private final int[][] lengths;
 
-    private InProcessRoutes(Replay.Plan plan, long[][][] words, int[][] lengths) {
+    /** Gap records written, over all threads and partitions. */
+    private final long gaps;
+
+    private InProcessRoutes(Replay.Plan plan, long[][][] words, int[][] lengths, long gaps) {
         this.plan = plan;
         this.words = words;
         this.lengths = lengths;
+        this.gaps = gaps;
+    }
+
+    /** Gap records in all the streams. */
+    public long gaps() {
+        return gaps;
     }
 
     /**
@@ -34,10 +43,21 @@ public final class InProcessRoutes {
      */
     public static InProcessRoutes route(Replay.Plan plan, TraceSet ts, ReplayOptions o,
             java.util.function.Function<ReplayContext, Replay.Router> routing) {
+        return route(plan, ts, o, routing, false);
+    }
+
+    /**
+     * {@link #route(Replay.Plan, TraceSet, ReplayOptions, java.util.function.Function)}, with {@code gapsBySize}
+     * gaps that end where the access size changes whatever the prescan found ({@link RouteSplitter#gapsBySize}).
+     */
+    public static InProcessRoutes route(Replay.Plan plan, TraceSet ts, ReplayOptions o,
+            java.util.function.Function<ReplayContext, Replay.Router> routing, boolean gapsBySize) {
         if (!plan.routable()) {
             throw new IllegalStateException("the plan does not route");
         }
-        Replay.Router router = RouteSplitter.router(plan, routing);
+        Replay.Router planned = RouteSplitter.router(plan, routing);
+        Replay.Router router = gapsBySize ? RouteSplitter.gapsBySize(planned) : planned;
+        long gaps = 0;
         int n = ts.size();
         int parts = plan.parts();
         long[][][] words = new long[n][parts][];
@@ -54,6 +74,7 @@ public final class InProcessRoutes {
                     while (s.step()) {
                         // routes the whole chunk
                     }
+                    gaps += s.gaps();
                 } catch (IOException e) {
                     throw new UncheckedIOException(file + ": cannot route: " + e.getMessage(), e);
                 }
@@ -63,7 +84,7 @@ public final class InProcessRoutes {
                 lengths[t][p] = held[p].n;
             }
         }
-        return new InProcessRoutes(plan, words, lengths);
+        return new InProcessRoutes(plan, words, lengths, gaps);
     }
 
     /** Words of thread t's stream to partition k. */

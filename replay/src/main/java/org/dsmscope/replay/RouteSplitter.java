@@ -95,6 +95,8 @@ public final class RouteSplitter implements AutoCloseable {
     private long wholeAccesses;
     private long bytes;
     private long shipped;
+    /** Gap records written, summed over the partitions. */
+    private long gaps;
     private boolean done;
 
     /**
@@ -278,6 +280,15 @@ public final class RouteSplitter implements AutoCloseable {
         }), pre.spinRoutes, np), pre);
     }
 
+    /**
+     * {@code router}, made by {@link #router}, with gaps that end where the access size changes, as where a marker may
+     * stop or resume all threads ({@link Prescan#gapsBySize}): for measuring what that costs on any trace.
+     */
+    public static Replay.Router gapsBySize(Replay.Router router) {
+        Planned p = (Planned) router;
+        return new Planned(p.inner, p.whole, p.stream, true);
+    }
+
     /** {@code route} with the threads that the prescan {@code pre} found go whole to every partition. */
     static Replay.Router planned(Replay.Router route, Prescan pre) {
         return new Planned(route, pre.whole.clone(), pre.stream.clone(), pre.gapsBySize());
@@ -441,6 +452,11 @@ public final class RouteSplitter implements AutoCloseable {
     /** Data accesses written so far, summed over the partitions (an access that several need counts as often). */
     public long routed() {
         return shipped;
+    }
+
+    /** Gap records written so far, summed over the partitions. */
+    public long gaps() {
+        return gaps;
     }
 
     /** Throws {@link #refused} at the first word of the run that is not a memory record. */
@@ -711,11 +727,13 @@ public final class RouteSplitter implements AutoCloseable {
             for (int s = 0, n = splits[p]; s < n; s++) {
                 long at = splitAt[p][s];
                 w[p].gap(at - given[p], splitBytes[p][s] - bytesBefore[p]);
+                gaps++;
                 given[p] = at;
                 bytesBefore[p] = splitBytes[p][s];
             }
             if (upTo > given[p]) {
                 w[p].gap(upTo - given[p], b - bytesBefore[p]);
+                gaps++;
             }
             given[p] = upTo;
             bytesBefore[p] = b;

@@ -28,8 +28,10 @@ import org.dsmscope.trace.TraceSet;
  * analysis ({@code noop}: the engine's own cost, reading the streams included), CIAT ({@code ciat}) or CDAT
  * ({@code cdat}) without output files, and prints each rep's summed thread CPU time over the partitions (no router,
  * no pipes, no other partition on the same cores: the first rep is the only JIT warm-up, as on a machine with a core
- * per partition). Usage: {@code java -cp bench/target/benchmarks.jar org.dsmscope.bench.replay.PartitionCpu
- * noop|ciat|cdat PREFIX PARTS REPS [CFG]} (CFG: default {@code examples/cdat/dsm4.cfg}).
+ * per partition). It first prints the gap records the routing wrote; {@code -Dbench.gapsBySize=true} makes gaps end
+ * where the access size changes, as where a marker may stop all threads. Usage: {@code java -cp
+ * bench/target/benchmarks.jar org.dsmscope.bench.replay.PartitionCpu noop|ciat|cdat PREFIX PARTS REPS [CFG]} (CFG:
+ * default {@code examples/cdat/dsm4.cfg}).
  */
 public final class PartitionCpu {
     private PartitionCpu() {
@@ -58,7 +60,10 @@ public final class PartitionCpu {
             System.err.println(args[1] + ": does not route");
             System.exit(2);
         }
-        InProcessRoutes routes = InProcessRoutes.route(plan, ts, new ReplayOptions(), routing);
+        boolean bySize = Boolean.getBoolean("bench.gapsBySize");
+        InProcessRoutes routes = InProcessRoutes.route(plan, ts, new ReplayOptions(), routing, bySize);
+        System.out.printf("%s %s %d partitions: %d gap records%s%n", kind, args[1], parts, routes.gaps(),
+                bySize ? " (gaps end at size changes)" : "");
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         for (int i = 0; i < reps; i++) {
             double sum = 0;
