@@ -167,24 +167,24 @@ public final class Communication {
      */
     public boolean accessTouching(int cpu, int thread, long clock, boolean store, long address, int size,
             CommStats st, CommEventSink sink) {
-        return accessTouching(null, cpu, thread, clock, store, address, size, st, sink);
+        return accessTouching(-1, cpu, thread, clock, store, address, size, st, sink);
     }
 
     /**
-     * {@link #accessTouching}, given the group words {@code m} of the access's page when the caller has looked
-     * them up already ({@link HeldAccesses}' first loop; packed layout), or null.
+     * {@link #accessTouching}, given the slot of the access's page when the caller has looked it up already
+     * ({@link HeldAccesses}' first loop; packed layout), or -1.
      */
-    boolean accessTouching(long[] m, int cpu, int thread, long clock, boolean store, long address, int size,
+    boolean accessTouching(int slot, int cpu, int thread, long clock, boolean store, long address, int size,
             CommStats st, CommEventSink sink) {
         int off = (int) address & (PAGE - 1);
         if (packed && (size == 8 || size == 4) && (off & (GROUP - 1)) == 0 && off + size <= PAGE
                 && !foreign(address >>> PAGE_SHIFT)) {
-            // The common case (aligned 4- and 8-byte accesses, groups not split): one or two group words at once.
-            if (m == null) {
-                m = loc.state(loc.slot(address >>> PAGE_SHIFT));
-            }
-            int g = off >>> GROUP_SHIFT;
-            int h = g + (size >>> GROUP_SHIFT) - 1;
+            // The common case (aligned 4- and 8-byte accesses, groups not split): one or two group words at once
+            // (an aligned 8-byte access on a wide page: one).
+            long[] m = loc.stateFor(slot >= 0 ? slot : loc.slot(address >>> PAGE_SHIFT), off, size);
+            int gs = LocationState.groupShift(m);
+            int g = off >>> gs;
+            int h = (off + size - 1) >>> gs;
             if (((m[g] | m[h]) & SPLIT) == 0) {
                 return store ? storeWords(m, g, h, cpu, thread, clock, st, sink)
                         : loadWords(m, g, h, cpu, thread, clock, st, sink);
@@ -388,13 +388,15 @@ public final class Communication {
                 rem -= n;
                 continue;
             }
-            long[] m = loc.state(loc.slot(a >>> PAGE_SHIFT));
+            long[] m = loc.stateFor(loc.slot(a >>> PAGE_SHIFT), off, n);
+            int gs = LocationState.groupShift(m);
+            int gz = 1 << gs;
             for (int x = off, e = off + n; x < e; ) {
-                int g = x >>> GROUP_SHIFT;
-                if ((m[g] & SPLIT) == 0 && (x & (GROUP - 1)) == 0 && x + GROUP <= e) {
+                int g = x >>> gs;
+                if ((m[g] & SPLIT) == 0 && (x & (gz - 1)) == 0 && x + gz <= e) {
                     result = loadAt(m, g, cpu, bit, result, first);
                     first = false;
-                    x += GROUP;
+                    x += gz;
                 } else {
                     int end = Math.min(e, (g + 1) << GROUP_SHIFT);
                     result = loadSplit(m, g, x, end, cpu, bit, result, first);
@@ -480,13 +482,15 @@ public final class Communication {
                 anchor = 0;
                 continue;
             }
-            long[] m = loc.state(loc.slot(a >>> PAGE_SHIFT));
+            long[] m = loc.stateFor(loc.slot(a >>> PAGE_SHIFT), off, n);
+            int gs = LocationState.groupShift(m);
+            int gz = 1 << gs;
             for (int x = off, e = off + n; x < e; ) {
-                int g = x >>> GROUP_SHIFT;
-                if ((m[g] & SPLIT) == 0 && (x & (GROUP - 1)) == 0 && x + GROUP <= e) {
+                int g = x >>> gs;
+                if ((m[g] & SPLIT) == 0 && (x & (gz - 1)) == 0 && x + gz <= e) {
                     r = storeAt(m, g, cpu, bit, me | anchor, r, st, anchor != 0);
                     anchor = 0;
-                    x += GROUP;
+                    x += gz;
                 } else {
                     int end = Math.min(e, (g + 1) << GROUP_SHIFT);
                     r = storeSplit(m, g, x, end, cpu, bit, me, anchor, r, st);

@@ -5,7 +5,7 @@ import org.dsmscope.ciat.table.LocationState;
 /**
  * Data accesses of a serial run held for communication's fused pass ({@link Communication#accessTouching}, seed 001
  * §5.4 and §5.6 per byte, with memory usage's marks) and analysed {@value #CAPACITY} at a time, in their order: first
- * a loop that only loads each access's group word (independent loads, so their cache misses overlap), then the
+ * a loop that only loads each access's group word (of 8 or 4 locations; independent loads, so their cache misses overlap), then the
  * accesses themselves, whose updates depend on each other and would otherwise each wait for their own miss. Nothing
  * else may touch the location table while accesses are held: the caller {@link #run}s them first. Results, events
  * and their order are those of analysing each access when it arrives. No allocation per access. Not thread-safe.
@@ -85,7 +85,8 @@ public final class HeldAccesses {
             int s = loc.findSlot(a >>> LocationState.PAGE_SHIFT);
             slot[i] = s;
             if (s >= 0) {
-                sum += loc.state(s)[((int) a & (LocationState.PAGE - 1)) >>> LocationState.GROUP_SHIFT];
+                long[] m = loc.state(s);
+                sum += m[((int) a & (LocationState.PAGE - 1)) >>> LocationState.groupShift(m)];
             }
         }
         touched += sum;
@@ -95,9 +96,7 @@ public final class HeldAccesses {
         for (int i = 0; i < k; i++) {
             int ss = sizeStore[i];
             long a = address[i];
-            int s = slot[i];
-            long[] m = s < 0 ? null : loc.state(s);
-            if (!comm.accessTouching(m, cpu[i], thread[i], clock[i], ss >>> 24 != 0, a, ss & 0xFFFFFF, st, sk)) {
+            if (!comm.accessTouching(slot[i], cpu[i], thread[i], clock[i], ss >>> 24 != 0, a, ss & 0xFFFFFF, st, sk)) {
                 overflow[full++] = a;
             }
         }

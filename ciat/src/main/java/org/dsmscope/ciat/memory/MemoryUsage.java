@@ -339,8 +339,9 @@ public final class MemoryUsage {
         if (!packed) {
             return off * stride;
         }
-        int g = off >>> GROUP_SHIFT;
-        long w = loc.state(s)[g];
+        long[] m = loc.state(s);
+        int g = off >>> LocationState.groupShift(m);
+        long w = m[g];
         if ((w & SPLIT) != 0) {
             return -(((int) (w >>> 32) << GROUP_SHIFT) + (off & (GROUP - 1))) - 1;
         }
@@ -380,12 +381,16 @@ public final class MemoryUsage {
         long firstField = firstMask;
         long[] m = loc.state(s);
         if (packed) {
-            // whole groups in one word; a group covered in part is split and marked byte by byte
+            // whole groups in one word (a code page is kept in groups of 4, whose first locations hold the
+            // instruction starts); a group covered in part is split and marked byte by byte
+            m = bit == CODE ? loc.narrow(s) : loc.stateFor(s, off, n);
+            int gs = LocationState.groupShift(m);
+            int gz = 1 << gs;
             for (int x = off, e = off + n; x < e; ) {
-                int g = x >>> GROUP_SHIFT;
-                if ((m[g] & SPLIT) == 0 && (x & (GROUP - 1)) == 0 && x + GROUP <= e) {
+                int g = x >>> gs;
+                if ((m[g] & SPLIT) == 0 && (x & (gz - 1)) == 0 && x + gz <= e) {
                     m[g] = LocationState.mark(m[g], me, firstField, bit);
-                    x += GROUP;
+                    x += gz;
                 } else {
                     int b = loc.split(m, g);
                     long[] sd = loc.side();
@@ -468,9 +473,10 @@ public final class MemoryUsage {
         long pageBase = loc.pageNumber(slot) << PAGE_SHIFT;
         if (packed) {
             long[] sd = loc.side();
-            for (int g = 0; g < LocationState.GROUPS; g++) {
+            int gs = LocationState.groupShift(m);
+            for (int g = 0; g < m.length; g++) {
                 long w = m[g];
-                int i = g << GROUP_SHIFT;
+                int i = g << gs;
                 if ((w & SPLIT) != 0) {
                     int b = (int) (w >>> 32) << GROUP_SHIFT;
                     for (int k = 0; k < GROUP; k++) {
@@ -478,7 +484,7 @@ public final class MemoryUsage {
                     }
                 } else if ((w & (DATA | CODE)) != 0) {
                     location(r, w, cc, pageBase, i);
-                    for (int k = 1; k < GROUP; k++) {
+                    for (int k = 1, z = 1 << gs; k < z; k++) {
                         location(r, w & ~BYTE0_ONLY, cc, pageBase, i + k);
                     }
                 }

@@ -19,7 +19,11 @@ package org.dsmscope.ciat.table;
  * <p><b>Packed layout</b> ({@link #packed()}, up to 16 processors and 4095 threads): one word per location, the
  * reader bitmask in bits 0&ndash;15, the writer + 1 in bits 16&ndash;20, the anchor in bit 21, the first thread
  * + 1 in bits 24&ndash;35, the other fields as in word 0 of the wide layout; and the words are kept per aligned
- * <em>group</em> of {@value #GROUP} locations: a page is {@value #GROUPS} words. A group word without the
+ * <em>group</em> of {@value #GROUP} locations: a page is {@value #GROUPS} words. A page starts <em>wide</em>:
+ * {@value #WIDE_GROUPS} words, one per aligned group of {@value #WIDE} locations, uniform as below, while every access
+ * of it covers whole groups of 8 (8-, 16-, 32- and 64-byte data aligned to 8: 1 byte of state per location); the
+ * first access (or code fetch) that covers part of a group of 8 turns it into a page of groups of 4 ({@link #narrow}),
+ * each taking its group of 8's word. The array's length tells the kind ({@link #groupShift}). A group word without the
  * {@link #SPLIT} bit is <em>uniform</em>: it is the word of the group's first location, and the other three hold
  * the same word without the fields that belong to one byte only ({@link #BYTE0_ONLY}: anchor, instruction start,
  * access count), which are zero there. Accesses that cover whole groups (aligned 4-, 8-, 16-, 32- and 64-byte
@@ -40,6 +44,12 @@ public final class LocationState {
     public static final int GROUP = 1 << GROUP_SHIFT;
     /** Group words per page (packed layout). */
     public static final int GROUPS = PAGE >> GROUP_SHIFT;
+    /** log2 of the locations per group of a wide page (packed layout). */
+    public static final int WIDE_SHIFT = 3;
+    /** Locations per group of a wide page (packed layout). */
+    public static final int WIDE = 1 << WIDE_SHIFT;
+    /** Group words per wide page (packed layout). */
+    public static final int WIDE_GROUPS = PAGE >> WIDE_SHIFT;
 
     /** Word 0, bits 0&ndash;15: last writer + 1 (0 = none). */
     public static final long WRITER_MASK = 0xFFFFL;
@@ -105,6 +115,8 @@ public final class LocationState {
     /** Split groups (packed layout): four location words per entry. */
     private long[] side = new long[4 * 256];
     private int sideUsed;
+    /** Words held by all page arrays (not the sparse layout's chunks). */
+    private long pageWordsHeld;
 
     /** State for {@code processors} processors in the wide layout, or the sparse one above 64 processors. */
     public LocationState(int processors) {
@@ -168,10 +180,53 @@ public final class LocationState {
                 chunks[s] = new long[CHUNKS][];
                 state[s] = EMPTY;
             } else {
-                state[s] = new long[pageWords];
+                int w = packed ? WIDE_GROUPS : pageWords;
+                state[s] = new long[w];
+                pageWordsHeld += w;
             }
         }
         return s;
+    }
+
+    /**
+     * log2 of the locations per group word of packed page array {@code m}: {@value #WIDE_SHIFT} for a wide page,
+     * {@value #GROUP_SHIFT} for a page of groups of 4.
+     */
+    public static int groupShift(long[] m) {
+        return m.length == GROUPS ? GROUP_SHIFT : WIDE_SHIFT;
+    }
+
+    /**
+     * The page array of slot {@code s} (packed layout) as {@value #GROUPS} groups of 4: a wide page is turned into
+     * one first, each group of 8 giving its word to its two groups of 4 (the second without the fields of one byte,
+     * {@link #BYTE0_ONLY}), so that every location's word stays what it was.
+     */
+    public long[] narrow(int s) {
+        long[] m = state[s];
+        if (m.length != WIDE_GROUPS) {
+            return m;
+        }
+        long[] n = new long[GROUPS];
+        for (int g = 0; g < WIDE_GROUPS; g++) {
+            long w = m[g];
+            n[g << 1] = w;
+            n[(g << 1) + 1] = w & ~BYTE0_ONLY;
+        }
+        state[s] = n;
+        pageWordsHeld += GROUPS - WIDE_GROUPS;
+        return n;
+    }
+
+    /**
+     * The page array of slot {@code s} (packed layout) for an access of locations {@code off .. off + n - 1} of it:
+     * a wide page stays wide when they cover whole groups of 8, else it is {@link #narrow}ed first.
+     */
+    public long[] stateFor(int s, int off, int n) {
+        long[] m = state[s];
+        if (m.length == WIDE_GROUPS && ((off | n) & (WIDE - 1)) != 0) {
+            return narrow(s);
+        }
+        return m;
     }
 
     private static final long[] EMPTY = new long[0];
@@ -188,8 +243,8 @@ public final class LocationState {
     }
 
     /**
-     * The state array of a slot (packed layout: {@value #GROUPS} group words; wide: stride words a location; sparse:
-     * empty, see {@link #chunk}).
+     * The state array of a slot (packed layout: {@value #WIDE_GROUPS} or {@value #GROUPS} group words, see
+     * {@link #groupShift}; wide: stride words a location; sparse: empty, see {@link #chunk}).
      */
     public long[] state(int slot) {
         return state[slot];
@@ -225,7 +280,8 @@ public final class LocationState {
     }
 
     /**
-     * Splits group {@code g} of page array {@code m} (packed layout) if it is uniform, and returns the index in
+     * Splits group {@code g} of page array {@code m} (packed layout, groups of 4: see {@link #narrow}) if it is
+     * uniform, and returns the index in
      * {@link #side()} of its first location's word (its four words follow).
      */
     public int split(long[] m, int g) {
@@ -275,11 +331,12 @@ public final class LocationState {
         if (!packed) {
             return m[off * stride];
         }
-        long w = m[off >> GROUP_SHIFT];
+        int gs = groupShift(m);
+        long w = m[off >> gs];
         if ((w & SPLIT) != 0) {
             return side[((int) (w >>> 32) << GROUP_SHIFT) + (off & (GROUP - 1))];
         }
-        return (off & (GROUP - 1)) == 0 ? w : w & ~BYTE0_ONLY;
+        return (off & ((1 << gs) - 1)) == 0 ? w : w & ~BYTE0_ONLY;
     }
 
     /** Pages allocated. */
@@ -304,7 +361,7 @@ public final class LocationState {
 
     /** Bytes of state held: page arrays (chunks and reader sets), the side table of split groups and the page map. */
     public long footprintBytes() {
-        long b = (long) pages.size() * pageWords * 8L + side.length * 8L + pages.footprintBytes() + state.length * 8L;
+        long b = pageWordsHeld * 8L + side.length * 8L + pages.footprintBytes() + state.length * 8L;
         if (sparse) {
             for (int s = 0; s < pages.size(); s++) {
                 b += CHUNKS * 8L;
