@@ -66,8 +66,6 @@ public final class AgeTracker {
     static final int TIMESTAMP_KEYS = 255;
     /** Old blocks whose removals are added up at once ({@link #decBlock}); a power of two. */
     private static final int DEC_WAYS = 4;
-    /** The capacity grows in multiples of this many timestamps (one superblock). */
-    private static final int CAP_STEP = BLOCK * SUPER;
     /** Most keys in one access (far more than any trace record holds). */
     public static final int MAX_KEYS = 1 << 24;
 
@@ -708,7 +706,7 @@ public final class AgeTracker {
 
     /**
      * Renumbers live timestamps 1..live in order and rebuilds the tree, growing it until live + {@code room}
-     * timestamps fill at most two thirds of it. The counts move down in place (a live timestamp's new number is never
+     * timestamps fill at most half of it. The counts move down in place (a live timestamp's new number is never
      * above its old one); a new array is made only when the capacity grows.
      */
     private void compact(int room) {
@@ -728,15 +726,14 @@ public final class AgeTracker {
             }
         }
         big.renumber(c, ranks);
+        int newCap = cap;
         long keys = (long) pages.size() << PAGE_SHIFT;
-        // live timestamps fill at most 2/3 of the capacity (and it has room for a timestamp per group of 8 keys):
-        // the counts the accesses read at random stay near the live ones, at the price of renumbering every
-        // live / 2 timestamps
-        long need = Math.max((liveTs + (long) room) * 3 / 2, Math.min(keys / 8, 1 << 29));
-        if (need > (1L << 30)) {
-            throw new IllegalStateException("access age: more than 2^28 live timestamps");
+        while ((liveTs + (long) room) * 2L > newCap || (newCap < keys / 8 && newCap < (1 << 29))) {
+            if (newCap > (1 << 29)) {
+                throw new IllegalStateException("access age: more than 2^28 live timestamps");
+            }
+            newCap *= 2;
         }
-        int newCap = (int) Math.max(cap, (need + CAP_STEP - 1) & -CAP_STEP);
         byte[] nc = newCap == cap ? c : new byte[newCap + BLOCK];
         ranks.pack(c, now, nc);
         if (nc == c) {
