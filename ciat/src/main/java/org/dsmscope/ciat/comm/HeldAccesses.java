@@ -5,8 +5,9 @@ import org.dsmscope.ciat.table.LocationState;
 /**
  * Data accesses of a serial run held for communication's fused pass ({@link Communication#accessTouching}, seed 001
  * §5.4 and §5.6 per byte, with memory usage's marks) and analysed {@value #CAPACITY} at a time, in their order: first
- * a loop that only loads each access's group word (of 8 or 4 locations; independent loads, so their cache misses overlap), then the
- * accesses themselves, whose updates depend on each other and would otherwise each wait for their own miss. Nothing
+ * a loop that only loads each access's group word (of 8 or 4 locations; independent loads, so their cache misses
+ * overlap), then the accesses themselves, whose updates depend on each other and would otherwise each wait for their
+ * own miss. Nothing
  * else may touch the location table while accesses are held: the caller {@link #run}s them first. Results, events
  * and their order are those of analysing each access when it arrives. No allocation per access. Not thread-safe.
  */
