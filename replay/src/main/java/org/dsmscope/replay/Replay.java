@@ -299,8 +299,9 @@ public final class Replay implements ReplayContext {
         analyses.clear();
         routedPart = routedSources != null;
         RoutedRun r = activeRun;
+        CoreTurns turns = r == null ? null : r.turns();
         try {
-            return PartitionThreads.run(parts, k -> {
+            return PartitionThreads.run(parts, k -> CoreTurns.run(turns, () -> {
                 Replay replay = k == 0 ? this : make.apply(k);
                 A a = partition(replay, k, parts, factory);
                 replay.run();
@@ -308,7 +309,7 @@ public final class Replay implements ReplayContext {
                     r.release(k);
                 }
                 return a;
-            }, helpers, r == null ? () -> { } : r::abort);
+            }), helpers, r == null ? () -> { } : r::abort);
         } finally {
             activeRun = null;
         }

@@ -21,14 +21,17 @@ final class RoutedRun {
     private final RecordRouter router;
     /** The pipes of live streams ([thread][partition]); else null. */
     private final RoutedPipe[][] livePipes;
+    /** How many partitions replay at once, where fewer than all ({@link CoreTurns}); else null. */
+    private final CoreTurns turns;
 
     private RoutedRun(Runnable[] routers, IntFunction<IntFunction<WordChannel>> channels, AtomicBoolean stop,
-            RecordRouter router, RoutedPipe[][] livePipes) {
+            RecordRouter router, RoutedPipe[][] livePipes, CoreTurns turns) {
         this.routers = routers;
         this.channels = channels;
         this.stop = stop;
         this.router = router;
         this.livePipes = livePipes;
+        this.turns = turns;
     }
 
     /**
@@ -50,7 +53,7 @@ final class RoutedRun {
         for (int w = 0; w < workers; w++) {
             routers[w] = () -> router.run(stop);
         }
-        return new RoutedRun(routers, k -> t -> router.channel(t, k), stop, router, null);
+        return new RoutedRun(routers, k -> t -> router.channel(t, k), stop, router, null, CoreTurns.of(parts));
     }
 
     /** The routed run of the live streams of {@code source} (named by {@code named}): a router thread per stream. */
@@ -73,7 +76,8 @@ final class RoutedRun {
             routers[t] = () -> LiveRouter.run(route, me, named.files().get(me).toString(), source, pipes[me], cap,
                     room, starving, stop);
         }
-        return new RoutedRun(routers, k -> t -> pipes[t][k].source(), stop, null, pipes);
+        // no turns: a live partition may also wait in its stream's source, beside the pipes
+        return new RoutedRun(routers, k -> t -> pipes[t][k].source(), stop, null, pipes, null);
     }
 
     /**
@@ -83,6 +87,11 @@ final class RoutedRun {
     private static long capacity(long set, int threads, int parts, int ahead) {
         return set >= 0 ? set
                 : Math.min(4L << 20, Math.max(64L << 10, (256L << 20) / ((long) (threads + ahead) * parts)));
+    }
+
+    /** How many partitions replay at once ({@link CoreTurns}), or null: all of them. */
+    CoreTurns turns() {
+        return turns;
     }
 
     /** The router threads' work. */
