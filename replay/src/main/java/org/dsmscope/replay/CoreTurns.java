@@ -32,11 +32,11 @@ final class CoreTurns {
     }
 
     /**
-     * The turns of a routed run of {@code parts} partitions: null where as many may replay at once as there are
-     * partitions ({@link #PROPERTY}, else {@link Runtime#availableProcessors}).
+     * The turns of a routed run of {@code parts} partitions of which {@code set} replay at once (-1: {@link
+     * #PROPERTY}, else {@link Runtime#availableProcessors}; 0: all): null where all may.
      */
-    static CoreTurns of(int parts) {
-        int at = Integer.getInteger(PROPERTY, Runtime.getRuntime().availableProcessors());
+    static CoreTurns of(int parts, int set) {
+        int at = set >= 0 ? set : Integer.getInteger(PROPERTY, Runtime.getRuntime().availableProcessors());
         return at <= 0 || at >= parts ? null : new CoreTurns(at);
     }
 

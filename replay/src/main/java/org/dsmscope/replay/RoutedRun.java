@@ -37,10 +37,11 @@ final class RoutedRun {
     /**
      * The routed run of the trace files of {@code detailed} (prescanned by {@code pre}, its chunks dealt to the router
      * threads: one a partition unless {@link Replay#ROUTERS_PROPERTY} says otherwise, at most one a chunk) into
-     * {@code parts} partitions; {@code capacity}: {@link Replay#routedCapacity(long)}, or -1.
+     * {@code parts} partitions; {@code capacity}: {@link Replay#routedCapacity(long)}, or -1; {@code atOnce}: {@link
+     * Replay#partitionsAtOnce}, or -1.
      */
     static RoutedRun files(Replay.Router route, TraceSet detailed, ReplayOptions o, Prescan pre, int parts,
-            long capacity) {
+            long capacity, int atOnce) {
         int n = detailed.size();
         AtomicBoolean stop = new AtomicBoolean();
         int chunks = RecordRouter.total(pre.chunks);
@@ -53,7 +54,8 @@ final class RoutedRun {
         for (int w = 0; w < workers; w++) {
             routers[w] = () -> router.run(stop);
         }
-        return new RoutedRun(routers, k -> t -> router.channel(t, k), stop, router, null, CoreTurns.of(parts));
+        return new RoutedRun(routers, k -> t -> router.channel(t, k), stop, router, null,
+                CoreTurns.of(parts, atOnce));
     }
 
     /** The routed run of the live streams of {@code source} (named by {@code named}): a router thread per stream. */
@@ -76,7 +78,7 @@ final class RoutedRun {
             routers[t] = () -> LiveRouter.run(route, me, named.files().get(me).toString(), source, pipes[me], cap,
                     room, starving, stop);
         }
-        // no turns: a live partition may also wait in its stream's source, beside the pipes
+        // no turns: a live router reads its stream by what the partitions wait for (LiveIntake), not by turns
         return new RoutedRun(routers, k -> t -> pipes[t][k].source(), stop, null, pipes, null);
     }
 
