@@ -56,10 +56,21 @@ public final class Replay implements ReplayContext {
      */
     public static final String ROUTERS_PROPERTY = "dsmscope.routers";
 
+    /**
+     * How many partitions of a routed run over trace files replay at once (by default one per core the JVM may use,
+     * {@link CoreTurns}; 0: all); the partitions see the same either way (tests make it 1 or 2).
+     */
+    public Replay partitionsAtOnce(int n) {
+        partitionsAtOnce = Math.max(0, n);
+        return this;
+    }
+
     /** How the last partitioned run ran: {@link #MODE_ROUTED}, {@link #MODE_REPLAYS}, or null. */
     private String mode;
     /** Bytes a routed pipe holds before its router waits for the partition ({@link #runRouted}); -1: automatic. */
     private long routedCapacity = -1;
+    /** Partitions of a routed run over files that replay at once ({@link CoreTurns}); -1: one per core. */
+    private int partitionsAtOnce = -1;
 
     /** A replay of {@code detailed}, with call times from {@code callsOrNull} when given. */
     public Replay(TraceSet detailed, TraceSet callsOrNull, ReplayOptions o) {
@@ -299,8 +310,9 @@ public final class Replay implements ReplayContext {
         analyses.clear();
         routedPart = routedSources != null;
         RoutedRun r = activeRun;
+        CoreTurns turns = r == null ? null : r.turns();
         try {
-            return PartitionThreads.run(parts, k -> {
+            return PartitionThreads.run(parts, k -> CoreTurns.run(turns, () -> {
                 Replay replay = k == 0 ? this : make.apply(k);
                 A a = partition(replay, k, parts, factory);
                 replay.run();
@@ -308,7 +320,7 @@ public final class Replay implements ReplayContext {
                     r.release(k);
                 }
                 return a;
-            }, helpers, r == null ? () -> { } : r::abort);
+            }), helpers, r == null ? () -> { } : r::abort);
         } finally {
             activeRun = null;
         }
@@ -420,7 +432,7 @@ public final class Replay implements ReplayContext {
         Router route = live ? routing.apply(this)
                 : RouteSplitter.planned(SpinRoutes.Routing.of(routing.apply(this), pre.spinRoutes, parts), pre);
         RoutedRun run = live ? RoutedRun.live(route, detailed, source, parts, routedCapacity)
-                : RoutedRun.files(route, detailed, o, pre, parts, routedCapacity);
+                : RoutedRun.files(route, detailed, o, pre, parts, routedCapacity, partitionsAtOnce);
         activeRun = run;
         routedSources = run.channels(0);
         try {

@@ -191,42 +191,63 @@ final class RoutedPipe implements RoutedWriter.Sink {
                 if (starving != null) {
                     tellWant();
                 }
-                int n = 0;
-                synchronized (RoutedPipe.this) {
-                    while (blocks.isEmpty() && !ended && !aborted) {
-                        try {
-                            RoutedPipe.this.wait();
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                            throw new IOException("interrupted while waiting for routed records", e);
-                        }
+                // a partition that waits for records gives its turn back (CoreTurns: more partitions than cores)
+                // and takes one again before it goes on
+                CoreTurns turns = CoreTurns.current();
+                if (turns != null && empty()) {
+                    turns.give();
+                    try {
+                        return take(dst, off, max);
+                    } finally {
+                        turns.take();
                     }
-                    if (aborted) {
-                        throw new IOException("the routed replay stopped (another part failed)");
-                    }
-                    satisfied();
-                    if (blocks.isEmpty()) {
-                        return -1;
-                    }
-                    while (n < max && !blocks.isEmpty()) {
-                        Block b = blocks.peek();
-                        int k = Math.min(b.n - b.at, max - n);
-                        System.arraycopy(b.w, b.at, dst, off + n, k);
-                        b.at += k;
-                        n += k;
-                        if (b.at == b.n) {
-                            blocks.poll();
-                            drain.spares.give(b.w);
-                            b.w = null;
-                            shells.add(b);
-                        }
-                    }
-                    held -= (long) n << 3;
                 }
-                drain.read((long) n << 3, room);
-                return n;
+                return take(dst, off, max);
             }
         };
+    }
+
+    /** True while nothing is here to read and the stream goes on (only the partition reads, so it stays so). */
+    private synchronized boolean empty() {
+        return blocks.isEmpty() && !ended && !aborted;
+    }
+
+    /** Copies up to {@code max} words held into {@code dst}, waiting until there are some; -1 at the end. */
+    private int take(long[] dst, int off, int max) throws IOException {
+        int n = 0;
+        synchronized (this) {
+            while (blocks.isEmpty() && !ended && !aborted) {
+                try {
+                    wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted while waiting for routed records", e);
+                }
+            }
+            if (aborted) {
+                throw new IOException("the routed replay stopped (another part failed)");
+            }
+            satisfied();
+            if (blocks.isEmpty()) {
+                return -1;
+            }
+            while (n < max && !blocks.isEmpty()) {
+                Block b = blocks.peek();
+                int k = Math.min(b.n - b.at, max - n);
+                System.arraycopy(b.w, b.at, dst, off + n, k);
+                b.at += k;
+                n += k;
+                if (b.at == b.n) {
+                    blocks.poll();
+                    drain.spares.give(b.w);
+                    b.w = null;
+                    shells.add(b);
+                }
+            }
+            held -= (long) n << 3;
+        }
+        drain.read((long) n << 3, room);
+        return n;
     }
 
     /**

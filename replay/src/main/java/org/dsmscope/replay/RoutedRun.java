@@ -21,23 +21,27 @@ final class RoutedRun {
     private final RecordRouter router;
     /** The pipes of live streams ([thread][partition]); else null. */
     private final RoutedPipe[][] livePipes;
+    /** How many partitions replay at once, where fewer than all ({@link CoreTurns}); else null. */
+    private final CoreTurns turns;
 
     private RoutedRun(Runnable[] routers, IntFunction<IntFunction<WordChannel>> channels, AtomicBoolean stop,
-            RecordRouter router, RoutedPipe[][] livePipes) {
+            RecordRouter router, RoutedPipe[][] livePipes, CoreTurns turns) {
         this.routers = routers;
         this.channels = channels;
         this.stop = stop;
         this.router = router;
         this.livePipes = livePipes;
+        this.turns = turns;
     }
 
     /**
      * The routed run of the trace files of {@code detailed} (prescanned by {@code pre}, its chunks dealt to the router
      * threads: one a partition unless {@link Replay#ROUTERS_PROPERTY} says otherwise, at most one a chunk) into
-     * {@code parts} partitions; {@code capacity}: {@link Replay#routedCapacity(long)}, or -1.
+     * {@code parts} partitions; {@code capacity}: {@link Replay#routedCapacity(long)}, or -1; {@code atOnce}: {@link
+     * Replay#partitionsAtOnce}, or -1.
      */
     static RoutedRun files(Replay.Router route, TraceSet detailed, ReplayOptions o, Prescan pre, int parts,
-            long capacity) {
+            long capacity, int atOnce) {
         int n = detailed.size();
         AtomicBoolean stop = new AtomicBoolean();
         int chunks = RecordRouter.total(pre.chunks);
@@ -50,7 +54,8 @@ final class RoutedRun {
         for (int w = 0; w < workers; w++) {
             routers[w] = () -> router.run(stop);
         }
-        return new RoutedRun(routers, k -> t -> router.channel(t, k), stop, router, null);
+        return new RoutedRun(routers, k -> t -> router.channel(t, k), stop, router, null,
+                CoreTurns.of(parts, atOnce));
     }
 
     /** The routed run of the live streams of {@code source} (named by {@code named}): a router thread per stream. */
@@ -73,7 +78,8 @@ final class RoutedRun {
             routers[t] = () -> LiveRouter.run(route, me, named.files().get(me).toString(), source, pipes[me], cap,
                     room, starving, stop);
         }
-        return new RoutedRun(routers, k -> t -> pipes[t][k].source(), stop, null, pipes);
+        // no turns: a live router reads its stream by what the partitions wait for (LiveIntake), not by turns
+        return new RoutedRun(routers, k -> t -> pipes[t][k].source(), stop, null, pipes, null);
     }
 
     /**
@@ -83,6 +89,11 @@ final class RoutedRun {
     private static long capacity(long set, int threads, int parts, int ahead) {
         return set >= 0 ? set
                 : Math.min(4L << 20, Math.max(64L << 10, (256L << 20) / ((long) (threads + ahead) * parts)));
+    }
+
+    /** How many partitions replay at once ({@link CoreTurns}), or null: all of them. */
+    CoreTurns turns() {
+        return turns;
     }
 
     /** The router threads' work. */
