@@ -74,6 +74,13 @@ public final class RouteSplitter implements AutoCloseable {
     private final int[] blockCount;
     private final int[] blockTo;
     private final int width;
+    /**
+     * With {@link #blockBits} and gaps that need not end where the size changes, for at most 64 partitions: the first
+     * pass over a batch ({@link #batchByMask}), else null.
+     */
+    private final BlockBatch blocks;
+    /** The words of a batch that one partition gets ({@link BlockBatch#list}). */
+    private final int[] listed;
     /** Slots of the block answers. */
     static final int BLOCKS = 256;
     private long idx;
@@ -188,6 +195,9 @@ public final class RouteSplitter implements AutoCloseable {
         if (blockTag != null) {
             java.util.Arrays.fill(blockTag, -1);
         }
+        this.blocks = blockBits >= 0 && !bySize && out.length <= 64
+                ? new BlockBatch(this.route, spin, thread, blockBits, STEP) : null;
+        this.listed = blocks == null ? null : new int[STEP];
         this.thread = thread;
         this.parts = out.length;
         this.handOff = inProcess;
@@ -545,6 +555,10 @@ public final class RouteSplitter implements AutoCloseable {
      * of the run so far that is not ({@code bad}) tells that for any of them at once.
      */
     private void batch(long[] words, int from, int n, long high) {
+        if (blocks != null) {
+            batchByMask(words, from, n, high);
+            return;
+        }
         if (blockBits >= 0) {
             batchByBlock(words, from, n, high);
             return;
@@ -650,6 +664,78 @@ public final class RouteSplitter implements AutoCloseable {
                 writeRun(p, words, base, high);
             }
         }
+    }
+
+    /**
+     * {@link #batch} with a router that decides by block, where gaps need not end at size changes: {@link BlockBatch}
+     * first classifies every word (its partitions, the bytes before it, the last word before it that cannot be
+     * filled), then each partition the batch touches takes its words from the masks in one pass, writing a run of
+     * words for each stretch of words it gets or may get filled, and a gap before each stretch that follows a gap
+     * it may not fill: the streams of {@link #batchByBlock}, with the branches of a word's routing out of the loop
+     * that finds the runs.
+     */
+    private void batchByMask(long[] words, int from, int n, long high) {
+        BlockBatch b = blocks;
+        b.classify(words, from, n, high);
+        long start = bytes;
+        long any = b.any;
+        int[] at = listed;
+        for (int p = 0; p < parts; p++) {
+            if ((any >>> p & 1) == 0) {
+                continue;
+            }
+            if ((b.every >>> p & 1) != 0) {
+                // every word: one run, after the gap before it (the batch's first word cannot end a filled run)
+                shipped += n;
+                gapTo(p, idx, start);
+                placed(p);
+                w[p].words(words, from, n, high);
+                given[p] = idx + n;
+                bytesBefore[p] = start + b.before[n];
+                continue;
+            }
+            int k = b.list(p, n, at);
+            shipped += k;
+            long gp = given[p] - idx; // the first word p has not been given, from the batch's first
+            int run = -1;
+            for (int j = 0; j < k; j++) {
+                int r = at[j];
+                long g = r - gp;
+                if (g > 0) {
+                    if (g <= fill && gp > b.lastBad[r]) {
+                        // the few accesses before r go as themselves
+                        if (run < 0) {
+                            run = (int) gp;
+                        }
+                    } else {
+                        if (run >= 0) {
+                            placed(p);
+                            w[p].words(words, from + run, (int) gp - run, high);
+                            run = -1;
+                        }
+                        if (gp >= 0) {
+                            given[p] = idx + gp;
+                            bytesBefore[p] = start + b.before[(int) gp];
+                        }
+                        gapTo(p, idx + r, start + b.before[r]);
+                    }
+                }
+                if (run < 0) {
+                    run = r;
+                }
+                gp = r + 1;
+            }
+            if (run >= 0) {
+                placed(p);
+                w[p].words(words, from + run, (int) gp - run, high);
+            }
+            if (k > 0) {
+                given[p] = idx + gp;
+                bytesBefore[p] = start + b.before[(int) gp];
+            }
+        }
+        idx += n;
+        bytes = start + b.before[n];
     }
 
     /**
