@@ -9,7 +9,7 @@ import org.dsmscope.trace.MemType;
  * the partitions of each access as a bit mask (from {@value #SLOTS} remembered block answers, direct-mapped, or
  * from the router), the data bytes before it, and the last access before it that may not go to a partition as a
  * filled one (of no byte, or crossing a 4 KiB page). The splitter then gives each partition its share from the
- * masks ({@link #list}). For at most 64 partitions; not thread-safe.
+ * masks ({@link #list} for one partition, {@link #bucket} for many at once). For at most 64 partitions; not thread-safe.
  */
 final class BlockBatch {
     /** Slots of the block answers. */
@@ -34,6 +34,11 @@ final class BlockBatch {
     final long[] before;
     /** Per word of the batch: the last word before it that cannot be filled (-1: none in the batch). */
     final int[] lastBad;
+    /** Per partition: its words of the batch after {@link #bucket} (made when first needed). */
+    final int[][] lists;
+    /** Per partition: how many words {@link #lists} holds. */
+    final int[] counts;
+
     /** The partitions of any of the batch's words. */
     long any;
     /** The partitions of every one of the batch's words. */
@@ -50,6 +55,8 @@ final class BlockBatch {
         this.thread = thread;
         this.bits = bits;
         this.to = new int[64];
+        this.lists = new int[64][];
+        this.counts = new int[64];
         java.util.Arrays.fill(tag, -1);
         masks = new long[max];
         before = new long[max + 1];
@@ -123,5 +130,30 @@ final class BlockBatch {
             k += (int) (ms[r] >>> p) & 1;
         }
         return k;
+    }
+
+    /**
+     * Writes, for each partition of {@code parts} (a mask), the batch's words (of {@code n}) that it gets into its
+     * {@link #lists}, in order, and how many into {@link #counts}: one pass over the words for all of them, looking
+     * only at the bits of {@code parts} (where many partitions each get a few of the words, {@link #list} would pass
+     * over every word once per partition).
+     */
+    void bucket(long parts, int n) {
+        for (long q = parts; q != 0; q &= q - 1) {
+            int p = Long.numberOfTrailingZeros(q);
+            if (lists[p] == null) {
+                lists[p] = new int[masks.length];
+            }
+            counts[p] = 0;
+        }
+        long[] ms = masks;
+        int[][] ls = lists;
+        int[] cs = counts;
+        for (int r = 0; r < n; r++) {
+            for (long m = ms[r] & parts; m != 0; m &= m - 1) {
+                int p = Long.numberOfTrailingZeros(m);
+                ls[p][cs[p]++] = r;
+            }
+        }
     }
 }

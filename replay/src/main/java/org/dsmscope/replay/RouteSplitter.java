@@ -195,6 +195,7 @@ public final class RouteSplitter implements AutoCloseable {
         if (blockTag != null) {
             java.util.Arrays.fill(blockTag, -1);
         }
+        // a router deciding by access (CDAT's) measured slower so (module README "Decided by block")
         this.blocks = blockBits >= 0 && !bySize && out.length <= 64
                 ? new BlockBatch(this.route, spin, thread, blockBits, STEP) : null;
         this.listed = blocks == null ? null : new int[STEP];
@@ -679,7 +680,12 @@ public final class RouteSplitter implements AutoCloseable {
         b.classify(words, from, n, high);
         long start = bytes;
         long any = b.any;
-        int[] at = listed;
+        // the partitions given some of the words, not all: listed one at a time if few, else all in one pass
+        long some = any & ~b.every;
+        boolean bucketed = Long.bitCount(some) > 2;
+        if (bucketed) {
+            b.bucket(some, n);
+        }
         for (int p = 0; p < parts; p++) {
             if ((any >>> p & 1) == 0) {
                 continue;
@@ -694,7 +700,8 @@ public final class RouteSplitter implements AutoCloseable {
                 bytesBefore[p] = start + b.before[n];
                 continue;
             }
-            int k = b.list(p, n, at);
+            int[] at = bucketed ? b.lists[p] : listed;
+            int k = bucketed ? b.counts[p] : b.list(p, n, at);
             shipped += k;
             long gp = given[p] - idx; // the first word p has not been given, from the batch's first
             int run = -1;
