@@ -21,12 +21,12 @@ final class BlockBatch {
     private final int thread;
     private final int bits;
     private final int[] to;
-    /** Per slot: its block, or -1. */
+    /** Per slot: the block whose answer {@link #answer} holds (asked twice: the answer of its later accesses), or -1. */
     private final long[] tag = new long[SLOTS];
-    /** Per slot: the block's answer as a mask, once known. */
+    /** Per slot: the answer of block {@link #tag}, as a mask. */
     private final long[] answer = new long[SLOTS];
-    /** Per slot: the block has been asked twice, so {@link #answer} is the answer of its later accesses. */
-    private final boolean[] known = new boolean[SLOTS];
+    /** Per slot: the last block asked once, or -1. */
+    private final long[] once = new long[SLOTS];
 
     /** Per word of the batch: its partitions. */
     final long[] masks;
@@ -58,6 +58,7 @@ final class BlockBatch {
         this.lists = new int[64][];
         this.counts = new int[64];
         java.util.Arrays.fill(tag, -1);
+        java.util.Arrays.fill(once, -1);
         masks = new long[max];
         before = new long[max + 1];
         lastBad = new int[max];
@@ -81,8 +82,8 @@ final class BlockBatch {
             long a = high | (word & 0xFFFFFFFFL);
             long block = a >>> bits;
             int slot = (int) block & (SLOTS - 1);
-            boolean inside = size > 0 && (a & inBlock) + size <= inBlock + 1;
-            long m = tag[slot] == block && inside && known[slot] ? answer[slot] : ask(a, size, f1, inside, block, slot);
+            boolean inside = size > 0 & (a & inBlock) + size <= inBlock + 1;
+            long m = tag[slot] == block & inside ? answer[slot] : ask(a, size, f1, inside, block, slot);
             masks[r] = m;
             or |= m;
             and &= m;
@@ -107,12 +108,11 @@ final class BlockBatch {
             m |= 1L << to[i];
         }
         if (inside) {
-            if (tag[slot] != block) {
-                tag[slot] = block;
-                known[slot] = false; // asked once: a later answer is the block's
+            if (once[slot] != block) {
+                once[slot] = block; // asked once: a later answer is the block's
             } else {
                 answer[slot] = m;
-                known[slot] = true;
+                tag[slot] = block;
             }
         }
         return m;
