@@ -8,7 +8,6 @@ import org.dsmscope.trace.MemType;
 import org.dsmscope.trace.RecordKind;
 import org.dsmscope.trace.SmaitFormat;
 import org.dsmscope.trace.TraceReader;
-import org.dsmscope.trace.TraceSet;
 
 /**
  * Offline routing of one thread trace (SPEC §4 "Partitioning", replay/README.md "Partitioned replay"): reads the
@@ -178,11 +177,11 @@ public final class RouteSplitter implements AutoCloseable {
     RouteSplitter(TraceReader reader, String name, int thread, Replay.Router route, RoutedWriter.Sink[] out,
             boolean inProcess, boolean continuation) {
         Replay.Router chunk = route.forChunk();
-        this.whole = chunk instanceof Planned && ((Planned) chunk).whole[thread];
-        this.stream = chunk instanceof Planned && ((Planned) chunk).stream[thread];
-        this.unplanned = !(chunk instanceof Planned);
-        this.bySize = unplanned || ((Planned) chunk).bySize;
-        this.route = chunk instanceof Planned ? ((Planned) chunk).inner : chunk;
+        this.whole = chunk instanceof PlannedRouter && ((PlannedRouter) chunk).whole[thread];
+        this.stream = chunk instanceof PlannedRouter && ((PlannedRouter) chunk).stream[thread];
+        this.unplanned = !(chunk instanceof PlannedRouter);
+        this.bySize = unplanned || ((PlannedRouter) chunk).bySize;
+        this.route = chunk instanceof PlannedRouter ? ((PlannedRouter) chunk).inner : chunk;
         this.spin = this.route instanceof SpinRoutes.Routing ? (SpinRoutes.Routing) this.route : null;
         this.fill = Math.max(0, this.route.fill());
         int b = this.route.blockBits();
@@ -240,55 +239,7 @@ public final class RouteSplitter implements AutoCloseable {
      */
     public static Replay.Router router(Replay.Plan plan, java.util.function.Function<ReplayContext, Replay.Router>
             routing) {
-        Prescan pre = plan.prescan();
-        int n = plan.threads();
-        int np = plan.parts();
-        return planned(SpinRoutes.Routing.of(routing.apply(new ReplayContext() {
-            @Override
-            public int threads() {
-                return n;
-            }
-
-            @Override
-            public int processors() {
-                return n;
-            }
-
-            @Override
-            public TraceSet traces() {
-                return null;
-            }
-
-            @Override
-            public boolean isSyncVariable(long address) {
-                return pre.isSyncVariable(address);
-            }
-
-            @Override
-            public long clock(int t) {
-                return 0;
-            }
-
-            @Override
-            public int partitions() {
-                return np;
-            }
-
-            @Override
-            public WorkProfile workProfile() {
-                return pre.profile;
-            }
-
-            @Override
-            public boolean possibleSpin(int thread) {
-                return pre.possibleSpin(thread);
-            }
-
-            @Override
-            public boolean dropsAccesses() {
-                return pre.dropsAccesses();
-            }
-        }), pre.spinRoutes, np), pre);
+        return PlannedRouter.of(plan, routing);
     }
 
     /**
@@ -296,58 +247,12 @@ public final class RouteSplitter implements AutoCloseable {
      * stop or resume all threads ({@link Prescan#gapsBySize}): for measuring what that costs on any trace.
      */
     public static Replay.Router gapsBySize(Replay.Router router) {
-        Planned p = (Planned) router;
-        return new Planned(p.inner, p.whole, p.stream, true);
+        return PlannedRouter.gapsBySize(router);
     }
 
     /** {@code route} with the threads that the prescan {@code pre} found go whole to every partition. */
     static Replay.Router planned(Replay.Router route, Prescan pre) {
-        return new Planned(route, pre.whole.clone(), pre.stream.clone(), pre.gapsBySize());
-    }
-
-    /**
-     * An analysis's router and the threads whose every record goes to every partition ({@link Prescan#whole}); a
-     * splitter takes both apart, so its per-access calls go to the analysis's router itself.
-     */
-    private static final class Planned implements Replay.Router {
-        final Replay.Router inner;
-        final boolean[] whole;
-        final boolean[] stream;
-        /** {@link Prescan#gapsBySize}. */
-        final boolean bySize;
-
-        Planned(Replay.Router inner, boolean[] whole, boolean[] stream, boolean bySize) {
-            this.inner = inner;
-            this.whole = whole;
-            this.stream = stream;
-            this.bySize = bySize;
-        }
-
-        @Override
-        public int route(int thread, long address, int size, int[] to) {
-            return inner.route(thread, address, size, to);
-        }
-
-        @Override
-        public int fill() {
-            return inner.fill();
-        }
-
-        @Override
-        public int spinPartition() {
-            return inner.spinPartition();
-        }
-
-        @Override
-        public int blockBits() {
-            return inner.blockBits();
-        }
-
-        @Override
-        public Replay.Router forChunk() {
-            Replay.Router c = inner.forChunk();
-            return c == inner ? this : new Planned(c, whole, stream, bySize);
-        }
+        return PlannedRouter.planned(route, pre);
     }
 
     /**
