@@ -8,7 +8,6 @@ import org.dsmscope.trace.MemType;
 import org.dsmscope.trace.RecordKind;
 import org.dsmscope.trace.SmaitFormat;
 import org.dsmscope.trace.TraceReader;
-import org.dsmscope.trace.TraceSet;
 
 /**
  * Offline routing of one thread trace (SPEC §4 "Partitioning", replay/README.md "Partitioned replay"): reads the
@@ -74,6 +73,13 @@ public final class RouteSplitter implements AutoCloseable {
     private final int[] blockCount;
     private final int[] blockTo;
     private final int width;
+    /**
+     * With {@link #blockBits} and gaps that need not end where the size changes, for at most 64 partitions: the first
+     * pass over a batch ({@link #batchByMask}), else null.
+     */
+    private final BlockBatch blocks;
+    /** The words of a batch that one partition gets ({@link BlockBatch#list}). */
+    private final int[] listed;
     /** Slots of the block answers. */
     static final int BLOCKS = 256;
     private long idx;
@@ -171,11 +177,11 @@ public final class RouteSplitter implements AutoCloseable {
     RouteSplitter(TraceReader reader, String name, int thread, Replay.Router route, RoutedWriter.Sink[] out,
             boolean inProcess, boolean continuation) {
         Replay.Router chunk = route.forChunk();
-        this.whole = chunk instanceof Planned && ((Planned) chunk).whole[thread];
-        this.stream = chunk instanceof Planned && ((Planned) chunk).stream[thread];
-        this.unplanned = !(chunk instanceof Planned);
-        this.bySize = unplanned || ((Planned) chunk).bySize;
-        this.route = chunk instanceof Planned ? ((Planned) chunk).inner : chunk;
+        this.whole = chunk instanceof PlannedRouter && ((PlannedRouter) chunk).whole[thread];
+        this.stream = chunk instanceof PlannedRouter && ((PlannedRouter) chunk).stream[thread];
+        this.unplanned = !(chunk instanceof PlannedRouter);
+        this.bySize = unplanned || ((PlannedRouter) chunk).bySize;
+        this.route = chunk instanceof PlannedRouter ? ((PlannedRouter) chunk).inner : chunk;
         this.spin = this.route instanceof SpinRoutes.Routing ? (SpinRoutes.Routing) this.route : null;
         this.fill = Math.max(0, this.route.fill());
         int b = this.route.blockBits();
@@ -188,6 +194,10 @@ public final class RouteSplitter implements AutoCloseable {
         if (blockTag != null) {
             java.util.Arrays.fill(blockTag, -1);
         }
+        // a router deciding by access (CDAT's) measured slower so (module README "Decided by block")
+        this.blocks = blockBits >= 0 && !bySize && out.length <= 64
+                ? new BlockBatch(this.route, spin, thread, blockBits, STEP) : null;
+        this.listed = blocks == null ? null : new int[STEP];
         this.thread = thread;
         this.parts = out.length;
         this.handOff = inProcess;
@@ -229,55 +239,7 @@ public final class RouteSplitter implements AutoCloseable {
      */
     public static Replay.Router router(Replay.Plan plan, java.util.function.Function<ReplayContext, Replay.Router>
             routing) {
-        Prescan pre = plan.prescan();
-        int n = plan.threads();
-        int np = plan.parts();
-        return planned(SpinRoutes.Routing.of(routing.apply(new ReplayContext() {
-            @Override
-            public int threads() {
-                return n;
-            }
-
-            @Override
-            public int processors() {
-                return n;
-            }
-
-            @Override
-            public TraceSet traces() {
-                return null;
-            }
-
-            @Override
-            public boolean isSyncVariable(long address) {
-                return pre.isSyncVariable(address);
-            }
-
-            @Override
-            public long clock(int t) {
-                return 0;
-            }
-
-            @Override
-            public int partitions() {
-                return np;
-            }
-
-            @Override
-            public WorkProfile workProfile() {
-                return pre.profile;
-            }
-
-            @Override
-            public boolean possibleSpin(int thread) {
-                return pre.possibleSpin(thread);
-            }
-
-            @Override
-            public boolean dropsAccesses() {
-                return pre.dropsAccesses();
-            }
-        }), pre.spinRoutes, np), pre);
+        return PlannedRouter.of(plan, routing);
     }
 
     /**
@@ -285,58 +247,12 @@ public final class RouteSplitter implements AutoCloseable {
      * stop or resume all threads ({@link Prescan#gapsBySize}): for measuring what that costs on any trace.
      */
     public static Replay.Router gapsBySize(Replay.Router router) {
-        Planned p = (Planned) router;
-        return new Planned(p.inner, p.whole, p.stream, true);
+        return PlannedRouter.gapsBySize(router);
     }
 
     /** {@code route} with the threads that the prescan {@code pre} found go whole to every partition. */
     static Replay.Router planned(Replay.Router route, Prescan pre) {
-        return new Planned(route, pre.whole.clone(), pre.stream.clone(), pre.gapsBySize());
-    }
-
-    /**
-     * An analysis's router and the threads whose every record goes to every partition ({@link Prescan#whole}); a
-     * splitter takes both apart, so its per-access calls go to the analysis's router itself.
-     */
-    private static final class Planned implements Replay.Router {
-        final Replay.Router inner;
-        final boolean[] whole;
-        final boolean[] stream;
-        /** {@link Prescan#gapsBySize}. */
-        final boolean bySize;
-
-        Planned(Replay.Router inner, boolean[] whole, boolean[] stream, boolean bySize) {
-            this.inner = inner;
-            this.whole = whole;
-            this.stream = stream;
-            this.bySize = bySize;
-        }
-
-        @Override
-        public int route(int thread, long address, int size, int[] to) {
-            return inner.route(thread, address, size, to);
-        }
-
-        @Override
-        public int fill() {
-            return inner.fill();
-        }
-
-        @Override
-        public int spinPartition() {
-            return inner.spinPartition();
-        }
-
-        @Override
-        public int blockBits() {
-            return inner.blockBits();
-        }
-
-        @Override
-        public Replay.Router forChunk() {
-            Replay.Router c = inner.forChunk();
-            return c == inner ? this : new Planned(c, whole, stream, bySize);
-        }
+        return PlannedRouter.planned(route, pre);
     }
 
     /**
@@ -545,6 +461,10 @@ public final class RouteSplitter implements AutoCloseable {
      * of the run so far that is not ({@code bad}) tells that for any of them at once.
      */
     private void batch(long[] words, int from, int n, long high) {
+        if (blocks != null) {
+            batchByMask(words, from, n, high);
+            return;
+        }
         if (blockBits >= 0) {
             batchByBlock(words, from, n, high);
             return;
@@ -650,6 +570,84 @@ public final class RouteSplitter implements AutoCloseable {
                 writeRun(p, words, base, high);
             }
         }
+    }
+
+    /**
+     * {@link #batch} with a router that decides by block, where gaps need not end at size changes: {@link BlockBatch}
+     * first classifies every word (its partitions, the bytes before it, the last word before it that cannot be
+     * filled), then each partition the batch touches takes its words from the masks in one pass, writing a run of
+     * words for each stretch of words it gets or may get filled, and a gap before each stretch that follows a gap
+     * it may not fill: the streams of {@link #batchByBlock}, with the branches of a word's routing out of the loop
+     * that finds the runs.
+     */
+    private void batchByMask(long[] words, int from, int n, long high) {
+        BlockBatch b = blocks;
+        b.classify(words, from, n, high);
+        long start = bytes;
+        long any = b.any;
+        // the partitions given some of the words, not all: listed one at a time if few, else all in one pass
+        long some = any & ~b.every;
+        boolean bucketed = Long.bitCount(some) > 2;
+        if (bucketed) {
+            b.bucket(some, n);
+        }
+        for (int p = 0; p < parts; p++) {
+            if ((any >>> p & 1) == 0) {
+                continue;
+            }
+            if ((b.every >>> p & 1) != 0) {
+                // every word: one run, after the gap before it (the batch's first word cannot end a filled run)
+                shipped += n;
+                gapTo(p, idx, start);
+                placed(p);
+                w[p].words(words, from, n, high);
+                given[p] = idx + n;
+                bytesBefore[p] = start + b.before[n];
+                continue;
+            }
+            int[] at = bucketed ? b.lists[p] : listed;
+            int k = bucketed ? b.counts[p] : b.list(p, n, at);
+            shipped += k;
+            long gp = given[p] - idx; // the first word p has not been given, from the batch's first
+            int run = -1;
+            for (int j = 0; j < k; j++) {
+                int r = at[j];
+                long g = r - gp;
+                if (g > 0) {
+                    if (g <= fill && gp > b.lastBad[r]) {
+                        // the few accesses before r go as themselves
+                        if (run < 0) {
+                            run = (int) gp;
+                        }
+                    } else {
+                        if (run >= 0) {
+                            placed(p);
+                            w[p].words(words, from + run, (int) gp - run, high);
+                            run = -1;
+                        }
+                        if (gp >= 0) {
+                            given[p] = idx + gp;
+                            bytesBefore[p] = start + b.before[(int) gp];
+                        }
+                        gapTo(p, idx + r, start + b.before[r]);
+                    }
+                }
+                if (run < 0) {
+                    run = r;
+                }
+                gp = r + 1;
+            }
+            if (run >= 0) {
+                placed(p);
+                w[p].words(words, from + run, (int) gp - run, high);
+            }
+            if (k > 0) {
+                given[p] = idx + gp;
+                bytesBefore[p] = start + b.before[(int) gp];
+            }
+        }
+        idx += n;
+        bytes = start + b.before[n];
     }
 
     /**

@@ -16,6 +16,7 @@ import org.dsmscope.ciat.Ciat;
 import org.dsmscope.ciat.CiatOptions;
 import org.dsmscope.ciat.CiatRouter;
 import org.dsmscope.replay.Analysis;
+import org.dsmscope.replay.InProcessRoutes;
 import org.dsmscope.replay.Replay;
 import org.dsmscope.replay.ReplayContext;
 import org.dsmscope.replay.ReplayOptions;
@@ -29,9 +30,12 @@ import org.dsmscope.trace.TraceSet;
  * pipes and the partitions' replays cost, and how many accesses each partition is given), CIAT ({@code ciat}) or
  * CDAT ({@code cdat}) without output files, and prints the CPU time of the partitions' threads and of the router
  * threads, sampled every 5 ms ({@code ThreadMXBean}; a thread's last sample before it ends, so each figure may miss
- * up to 5 ms a thread). In one JVM, after the first run, the JIT's work is out of the figures. Usage: {@code java
- * -cp bench/target/benchmarks.jar org.dsmscope.bench.replay.RoutedCpu noop|ciat|cdat|cdatcount PREFIX PARTS REPS
- * [routed|replays] [CFG]} (CFG, for {@code cdat} and {@code cdatcount}: default {@code examples/cdat/dsm4.cfg}).
+ * up to 5 ms a thread). In one JVM, after the first run, the JIT's work is out of the figures. With {@code routes}
+ * instead of {@code routed}, it times the routing alone: after one prescan, each repetition routes the trace set on
+ * the calling thread with the routers' splitter into words held in memory ({@link InProcessRoutes}), no partition
+ * beside it, and prints that thread's CPU. Usage: {@code java -cp bench/target/benchmarks.jar
+ * org.dsmscope.bench.replay.RoutedCpu noop|ciat|cdat|cdatcount PREFIX PARTS REPS [routed|replays|routes] [CFG]}
+ * (CFG, for {@code cdat} and {@code cdatcount}: default {@code examples/cdat/dsm4.cfg}).
  */
 public final class RoutedCpu {
     private RoutedCpu() {
@@ -103,12 +107,36 @@ public final class RoutedCpu {
         }
     }
 
+    /** Routes {@code ts} into {@code parts} partitions {@code reps} times on this thread; prints each time's CPU. */
+    private static void routes(TraceSet ts, int parts, int reps, Function<ReplayContext, Replay.Router> router) {
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        ReplayOptions o = new ReplayOptions();
+        Replay.Plan plan = new Replay(ts, null, o).plan(parts, true);
+        for (int i = 0; i < reps; i++) {
+            long c0 = mx.getCurrentThreadCpuTime();
+            InProcessRoutes routes = InProcessRoutes.route(plan, ts, o, router);
+            double cpu = (mx.getCurrentThreadCpuTime() - c0) / 1e9;
+            long words = 0;
+            for (int t = 0; t < ts.size(); t++) {
+                for (int k = 0; k < parts; k++) {
+                    words += routes.words(t, k);
+                }
+            }
+            System.out.printf("routes %d partitions run %d: CPU %.3f s; %d words, %d gaps%n", parts, i, cpu, words,
+                    routes.gaps());
+        }
+    }
+
     /** Entry point: {@code noop|ciat|cdat|cdatcount PREFIX PARTS REPS [routed|replays] [CFG]}. */
     public static void main(String[] args) throws InterruptedException {
         String kind = args.length < 4 ? "" : args[0];
         if (!List.of("noop", "ciat", "cdat", "cdatcount").contains(kind)) {
             System.err.println("usage: RoutedCpu noop|ciat|cdat|cdatcount TRACE_PREFIX PARTS REPS [routed|replays]"
                     + " [CFG]");
+            System.exit(2);
+        }
+        if (args.length > 4 && !List.of("routed", "replays", "routes").contains(args[4])) {
+            System.err.println("RoutedCpu: " + args[4] + ": expected routed, replays or routes");
             System.exit(2);
         }
         boolean counting = kind.equals("noop") || kind.equals("cdatcount");
@@ -127,6 +155,10 @@ public final class RoutedCpu {
                 : kind.equals("cdat") ? k -> new Cdat(cfg, cdo) : k -> new Count();
         Function<ReplayContext, Replay.Router> router = kind.startsWith("cdat")
                 ? CdatRouter.of(List.of(cfg), false, parts) : CiatRouter.of(co, parts);
+        if (args.length > 4 && args[4].equals("routes")) {
+            routes(ts, parts, reps, router);
+            return;
+        }
         for (int i = 0; i < reps; i++) {
             Sampler sampler = new Sampler();
             sampler.setDaemon(true);
