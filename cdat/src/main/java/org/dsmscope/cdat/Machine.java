@@ -62,9 +62,18 @@ final class Machine {
 
     /** Directory entries the table starts with room for in a serial run (a partition: its share), grown by doubling. */
     static final int DIRECTORY_START = 1 << 14;
+    /** log2 of the lines per block of directory entries ({@link BlockIndex}). */
+    static final int DIRECTORY_BLOCK_BITS = 4;
 
-    // the directory: one entry per line (per line and node for replicated pages), numbered by dir
-    final LongIndex dir;
+    // the directory: one entry per line (per line and node for replicated pages), numbered by blocks of neighbouring
+    // lines (in a partition, of its own lines), so that neighbouring lines' entries lie together
+    private final BlockIndex dir;
+    /** The sets this machine simulates (null: every set): its lines are numbered among themselves. */
+    private final CacheArray.Deal deal;
+    /** True if a page can be replicated (RR2, Oracle): an entry's key then depends on the page. */
+    private final boolean mayReplicate;
+    private final int pageOfLine;
+    private int entries;
     byte[] status = new byte[16];
     long[] sharers = new long[32];
     int[] home = new int[16];
@@ -109,7 +118,10 @@ final class Machine {
         this.pageShift = Integer.numberOfTrailingZeros(cfg.pageSize);
         this.versions = versions;
         this.placement = new Placement(cfg.pagePolicy, cfg.nodes, pageShift, hpux);
-        this.dir = new LongIndex(deal == null ? DIRECTORY_START : deal.share(DIRECTORY_START));
+        this.dir = new BlockIndex(DIRECTORY_BLOCK_BITS, deal == null ? DIRECTORY_START : deal.share(DIRECTORY_START));
+        this.deal = deal;
+        this.mayReplicate = placement.replicates();
+        this.pageOfLine = pageShift - lineShift;
         dcache = new CacheArray[processors];
         icache = new CacheArray[processors];
         for (int g = 0; g < processors; g++) {
@@ -137,14 +149,35 @@ final class Machine {
 
     // ---- the directory ----
 
-    /** The directory entry of line {@code ln} as seen from {@code node}, made idle if new. */
+    /**
+     * The directory entry of line {@code ln} as seen from {@code node}, made idle if new. Where no page is replicated
+     * the key is the line alone, and its page is placed when its first line gets an entry (a placed page keeps its
+     * home, so later lookups need no placement); else the placement says first whether the page is replicated (then
+     * the key is the line and the node).
+     */
     int entry(long ln, int node) {
-        int h = placement.home(ln >>> (pageShift - lineShift), node);
+        long local = deal == null ? ln : deal.line(ln);
+        if (!mayReplicate) {
+            lastReplicated = false;
+            int id = dir.id(local);
+            if (id >= status.length || status[id] == 0) {
+                create(id, ln, placement.home(ln >>> pageOfLine, node));
+            }
+            return id;
+        }
+        int h = placement.home(ln >>> pageOfLine, node);
         lastReplicated = placement.replicated;
-        long key = lastReplicated ? ~((ln << 5) | node) : ln;
-        int id = dir.add(key);
-        if (id >= home.length || status[id] == 0) {
-            int n = id + 1;
+        int id = dir.id(lastReplicated ? ~(local | (long) node << 58) : local);
+        if (id >= status.length || status[id] == 0) {
+            create(id, ln, h);
+        }
+        return id;
+    }
+
+    /** A new idle entry {@code id} of line {@code ln} homed at {@code h}; the arrays hold every id given. */
+    private void create(int id, long ln, int h) {
+        int n = dir.capacity();
+        if (n > status.length) {
             status = LongIndex.fit(status, n);
             home = LongIndex.fit(home, n);
             lineOf = LongIndex.fit(lineOf, n);
@@ -154,11 +187,16 @@ final class Machine {
                 memVersion = LongIndex.fit(memVersion, n);
                 latest = LongIndex.fit(latest, n);
             }
-            status[id] = IDLE;
-            home[id] = h;
-            lineOf[id] = ln;
         }
-        return id;
+        status[id] = IDLE;
+        home[id] = h;
+        lineOf[id] = ln;
+        entries++;
+    }
+
+    /** One more than the largest entry number (entries not made have status 0). */
+    int entryCapacity() {
+        return dir.capacity();
     }
 
     private boolean has(int id, int g) {
@@ -716,6 +754,6 @@ final class Machine {
 
     /** Number of directory entries (lines referenced, per node for replicated pages). */
     int lines() {
-        return dir.size();
+        return entries;
     }
 }
