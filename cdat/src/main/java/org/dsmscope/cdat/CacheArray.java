@@ -101,6 +101,14 @@ final class CacheArray {
         int position(int set) {
             return (set >>> shift) * perBlock + slot[set & mask];
         }
+
+        /**
+         * Line {@code ln} (one of this partition's: its index mod dealt is held) numbered among this partition's
+         * lines, in the same order: the partition's lines numbered densely, as the serial run's are by themselves.
+         */
+        long line(long ln) {
+            return (ln >>> shift) * perBlock + slot[(int) ln & mask];
+        }
     }
 
     /** The position of set {@code set} in the arrays. */

@@ -43,7 +43,7 @@ public final class CoherenceChecker {
         if (!m.versions) {
             throw new IllegalStateException("the checker needs versions");
         }
-        int lines = m.lines();
+        int lines = m.entryCapacity();
         int[] writable = new int[lines];
         java.util.Arrays.fill(writable, -1);
         boolean[] modified = new boolean[lines];
@@ -107,7 +107,7 @@ public final class CoherenceChecker {
             }
         }
         for (int id = 0; id < lines; id++) {
-            if (!modified[id] && m.memVersion[id] != m.latest[id]) {
+            if (m.status.length > id && m.status[id] != 0 && !modified[id] && m.memVersion[id] != m.latest[id]) {
                 throw new IllegalStateException("coherence: memory holds version " + m.memVersion[id] + " of line 0x"
                         + Long.toHexString(m.lineOf[id]) + ", latest " + m.latest[id] + ", and no cache has it"
                         + " modified");

@@ -80,6 +80,20 @@ public final class Counters implements java.io.Serializable {
         return (remoteHome ? 12 : 0) + presence * 4 + status - 1;
     }
 
+    /** {@link #column} of every code 0..56 (a transaction code of Appendix C). */
+    private static final int[] COLUMN_OF = new int[57];
+
+    static {
+        for (int code = 0; code < COLUMN_OF.length; code++) {
+            COLUMN_OF[code] = column(code);
+        }
+    }
+
+    /** {@link #column} of a transaction code (0..56) by table. */
+    static int columnOf(int code) {
+        return COLUMN_OF[code];
+    }
+
     /** The state-table column of a request or return code, or -1. */
     public static int column(int code) {
         for (int i = 0; i < COLUMNS.length; i++) {

@@ -62,9 +62,18 @@ final class Machine {
 
     /** Directory entries the table starts with room for in a serial run (a partition: its share), grown by doubling. */
     static final int DIRECTORY_START = 1 << 14;
+    /** log2 of the lines per block of directory entries ({@link BlockIndex}). */
+    static final int DIRECTORY_BLOCK_BITS = 4;
 
-    // the directory: one entry per line (per line and node for replicated pages), numbered by dir
-    final LongIndex dir;
+    // the directory: one entry per line (per line and node for replicated pages), numbered by blocks of neighbouring
+    // lines (in a partition, of its own lines), so that neighbouring lines' entries lie together
+    private final BlockIndex dir;
+    /** The sets this machine simulates (null: every set): its lines are numbered among themselves. */
+    private final CacheArray.Deal deal;
+    /** True if a page can be replicated (RR2, Oracle): an entry's key then depends on the page. */
+    private final boolean mayReplicate;
+    private final int pageOfLine;
+    private int entries;
     byte[] status = new byte[16];
     long[] sharers = new long[32];
     int[] home = new int[16];
@@ -78,6 +87,11 @@ final class Machine {
 
     private boolean lastReplicated;
     private final long[][] nodeMask;
+    /** Per processor: its node and its number in the node (no division on the way of a miss). */
+    private final int[] nodeOf;
+    private final int[] slotOf;
+    /** banks_per_node - 1 if it is a power of two (a line's bank is then its low bits), else -1. */
+    private final int bankMask;
     private final long[] before = new long[2];
     private final int[] ioNode;
 
@@ -109,7 +123,10 @@ final class Machine {
         this.pageShift = Integer.numberOfTrailingZeros(cfg.pageSize);
         this.versions = versions;
         this.placement = new Placement(cfg.pagePolicy, cfg.nodes, pageShift, hpux);
-        this.dir = new LongIndex(deal == null ? DIRECTORY_START : deal.share(DIRECTORY_START));
+        this.dir = new BlockIndex(DIRECTORY_BLOCK_BITS, deal == null ? DIRECTORY_START : deal.share(DIRECTORY_START));
+        this.deal = deal;
+        this.mayReplicate = placement.replicates();
+        this.pageOfLine = pageShift - lineShift;
         dcache = new CacheArray[processors];
         icache = new CacheArray[processors];
         for (int g = 0; g < processors; g++) {
@@ -125,9 +142,14 @@ final class Machine {
         memVersion = versions ? new long[16] : null;
         latest = versions ? new long[16] : null;
         nodeMask = new long[cfg.nodes][2];
+        nodeOf = new int[processors];
+        slotOf = new int[processors];
         for (int g = 0; g < processors; g++) {
             nodeMask[g / ppn][g >>> 6] |= 1L << g;
+            nodeOf[g] = g / ppn;
+            slotOf[g] = g % ppn;
         }
+        bankMask = Integer.bitCount(banks) == 1 ? banks - 1 : -1;
         this.ioNode = ioProcessorNode.clone();
         if (ioProcessorNode.length != ioProcessors) {
             throw new IllegalArgumentException("one node per I/O processor");
@@ -137,14 +159,35 @@ final class Machine {
 
     // ---- the directory ----
 
-    /** The directory entry of line {@code ln} as seen from {@code node}, made idle if new. */
+    /**
+     * The directory entry of line {@code ln} as seen from {@code node}, made idle if new. Where no page is replicated
+     * the key is the line alone, and its page is placed when its first line gets an entry (a placed page keeps its
+     * home, so later lookups need no placement); else the placement says first whether the page is replicated (then
+     * the key is the line and the node).
+     */
     int entry(long ln, int node) {
-        int h = placement.home(ln >>> (pageShift - lineShift), node);
+        long local = deal == null ? ln : deal.line(ln);
+        if (!mayReplicate) {
+            lastReplicated = false;
+            int id = dir.id(local);
+            if (id >= status.length || status[id] == 0) {
+                create(id, ln, placement.home(ln >>> pageOfLine, node));
+            }
+            return id;
+        }
+        int h = placement.home(ln >>> pageOfLine, node);
         lastReplicated = placement.replicated;
-        long key = lastReplicated ? ~((ln << 5) | node) : ln;
-        int id = dir.add(key);
-        if (id >= home.length || status[id] == 0) {
-            int n = id + 1;
+        int id = dir.id(lastReplicated ? ~(local | (long) node << 58) : local);
+        if (id >= status.length || status[id] == 0) {
+            create(id, ln, h);
+        }
+        return id;
+    }
+
+    /** A new idle entry {@code id} of line {@code ln} homed at {@code h}; the arrays hold every id given. */
+    private void create(int id, long ln, int h) {
+        int n = dir.capacity();
+        if (n > status.length) {
             status = LongIndex.fit(status, n);
             home = LongIndex.fit(home, n);
             lineOf = LongIndex.fit(lineOf, n);
@@ -154,11 +197,16 @@ final class Machine {
                 memVersion = LongIndex.fit(memVersion, n);
                 latest = LongIndex.fit(latest, n);
             }
-            status[id] = IDLE;
-            home[id] = h;
-            lineOf[id] = ln;
         }
-        return id;
+        status[id] = IDLE;
+        home[id] = h;
+        lineOf[id] = ln;
+        entries++;
+    }
+
+    /** One more than the largest entry number (entries not made have status 0). */
+    int entryCapacity() {
+        return dir.capacity();
     }
 
     private boolean has(int id, int g) {
@@ -195,7 +243,7 @@ final class Machine {
     }
 
     private int bank(long ln) {
-        return (int) (ln % banks);
+        return bankMask >= 0 ? (int) ln & bankMask : (int) (ln % banks);
     }
 
     // ---- counting and traces ----
@@ -217,7 +265,7 @@ final class Machine {
     private void request(long clock, long ln, int code, int g, int node, int id) {
         int h = home[id];
         int bank = bank(ln);
-        int proc = g >= 0 ? g % ppn : g;
+        int proc = g >= 0 ? slotOf[g] : g;
         byte st = status[id];
         tx(clock, ln, code, proc, node, bank, h);
         if (general != null) {
@@ -248,7 +296,7 @@ final class Machine {
             counters.remoteSharedRequests++;
             counters.remoteSharedSharers += Long.bitCount(s0) + Long.bitCount(s1);
         }
-        counters.stateTable[Counters.row(h != node, presence, st)][Counters.column(code)]++;
+        counters.stateTable[Counters.row(h != node, presence, st)][Counters.columnOf(code)]++;
         if (code <= Txn.WRITE_PURGE) {
             counters.requests++;
             if (lastReplicated && (code == Txn.READ_PRIV_OWN || code == Txn.REQ_INV)) {
@@ -274,7 +322,7 @@ final class Machine {
     }
 
     private int cacheSource(int o, int node) {
-        return o / ppn == node ? SRC_LOCAL_CACHE : SRC_REMOTE_CACHE;
+        return nodeOf[o] == node ? SRC_LOCAL_CACHE : SRC_REMOTE_CACHE;
     }
 
     // ---- the processors' accesses ----
@@ -356,7 +404,7 @@ final class Machine {
         byte vs = c.victimState;
         if (vs == MODIFIED || vs == EXCLUSIVE && proto.announceExclusive) {
             long v = c.victimLine;
-            int node = g / ppn;
+            int node = nodeOf[g];
             int id = entry(v, node);
             request(clock, v, vs == MODIFIED ? Txn.WRITE_BACK : Txn.UPDATE_TAG, g, node, id);
             if (vs == MODIFIED && versions) {
@@ -371,13 +419,13 @@ final class Machine {
     /** Store hit on a shared line: {@code req_inv}, an {@code inv} and an {@code inv_done} per other sharer, then
      * {@code alloc_done}. */
     private void upgrade(int g, long clock, long ln) {
-        int node = g / ppn;
+        int node = nodeOf[g];
         int id = entry(ln, node);
         request(clock, ln, Txn.REQ_INV, g, node, id);
         int h = home[id];
         int b = bank(ln);
         boolean any = invalidateOthers(clock, ln, id, g, h, b);
-        tx(clock, ln, Txn.ALLOC_DONE, b, h, g % ppn, node);
+        tx(clock, ln, Txn.ALLOC_DONE, b, h, slotOf[g], node);
         counters.criticalPath += any ? 4 : 2;
         status[id] = DIRTY;
         onlySharer(id, g);
@@ -395,11 +443,11 @@ final class Machine {
                     continue;
                 }
                 any = true;
-                int sn = s / ppn;
-                tx(clock, ln, Txn.INV, b, h, s % ppn, sn);
+                int sn = nodeOf[s];
+                tx(clock, ln, Txn.INV, b, h, slotOf[s], sn);
                 dcache[s].invalidate(ln);
                 icache[s].invalidate(ln);
-                tx(clock, ln, Txn.INV_DONE, s % ppn, sn, b, h);
+                tx(clock, ln, Txn.INV_DONE, slotOf[s], sn, b, h);
             }
         }
         for (int bits = icNodes[id]; bits != 0; bits &= bits - 1) {
@@ -426,7 +474,7 @@ final class Machine {
      * what the line's status makes of it; leaves the requester's state in {@link #got}.
      */
     private void obtain(int g, long clock, long ln, int req, int stream) {
-        int node = g / ppn;
+        int node = nodeOf[g];
         int id = entry(ln, node);
         if (ic != null && home[id] != node) {
             if (req != Txn.READ_PRIV_OWN) {
@@ -463,7 +511,7 @@ final class Machine {
         request(clock, ln, req, g, node, id);
         int h = home[id];
         int b = bank(ln);
-        int p = g % ppn;
+        int p = slotOf[g];
         byte st = status[id];
         boolean own = req == Txn.READ_PRIV_OWN;
         if (st == DIR_EXCLUSIVE || st == DIRTY) {
@@ -516,14 +564,14 @@ final class Machine {
 
     /** The requester's own data cache holds the line an instruction fetch (or the reverse) missed on. */
     private void selfSupply(int g, long clock, long ln, int id, boolean own, int stream) {
-        int node = g / ppn;
+        int node = nodeOf[g];
         CacheArray d = dcache[g];
         int w = d.find(ln);
         if (versions) {
             gotVersion = d.version[w];
         }
         if (!own && d.state[w] == MODIFIED) {
-            tx(clock, ln, Txn.UPDATE_DATA, g % ppn, node, bank(ln), home[id]);
+            tx(clock, ln, Txn.UPDATE_DATA, slotOf[g], node, bank(ln), home[id]);
             if (versions) {
                 memVersion[id] = d.version[w];
             }
@@ -541,12 +589,12 @@ final class Machine {
      * and the protocol's direct transactions decide.
      */
     private void recall(int g, long clock, long ln, int id, int o, int req, int stream) {
-        int node = g / ppn;
-        int p = g % ppn;
+        int node = nodeOf[g];
+        int p = slotOf[g];
         int h = home[id];
         int b = bank(ln);
-        int on = o / ppn;
-        int op = o % ppn;
+        int on = nodeOf[o];
+        int op = slotOf[o];
         boolean own = req == Txn.READ_PRIV_OWN;
         CacheArray oc = dcache[o];
         int ow = oc.find(ln);
@@ -672,8 +720,8 @@ final class Machine {
             CacheArray oc = dcache[o];
             int ow = oc.find(ln);
             if (ow >= 0 && oc.state[ow] == MODIFIED) {
-                int on = o / ppn;
-                int op = o % ppn;
+                int on = nodeOf[o];
+                int op = slotOf[o];
                 tx(clock, ln, Txn.RECALL_SHAR, b, h, op, on);
                 if (proto.direct) {
                     tx(clock, ln, Txn.C2C_DATA_SHAR, op, on, g, node);
@@ -716,6 +764,6 @@ final class Machine {
 
     /** Number of directory entries (lines referenced, per node for replicated pages). */
     int lines() {
-        return dir.size();
+        return entries;
     }
 }

@@ -87,6 +87,11 @@ final class Placement {
         return policy == PagePolicy.FIRST_TOUCH || policy == PagePolicy.ORACLE || hpux;
     }
 
+    /** True if a page can be replicated in every node (RR2, Oracle: code pages). */
+    boolean replicates() {
+        return policy == PagePolicy.RR2 || policy == PagePolicy.ORACLE;
+    }
+
     /** The home node of {@code page} for a reference from {@code from}; sets {@link #replicated}. */
     int home(long page, int from) {
         replicated = false;

@@ -31,7 +31,8 @@ import org.dsmscope.trace.TraceSet;
  * per partition). It first prints the gap records the routing wrote; {@code -Dbench.gapsBySize=true} makes gaps end
  * where the access size changes, as where a marker may stop all threads. Usage: {@code java -cp
  * bench/target/benchmarks.jar org.dsmscope.bench.replay.PartitionCpu noop|ciat|cdat PREFIX PARTS REPS [CFG]} (CFG:
- * default {@code examples/cdat/dsm4.cfg}).
+ * default {@code examples/cdat/dsm4.cfg}; {@code noop} with a CFG routes as CDAT does for it, so its count of the
+ * accesses delivered, theirs and those filled into short gaps, is CDAT's).
  */
 public final class PartitionCpu {
     private PartitionCpu() {
@@ -49,7 +50,8 @@ public final class PartitionCpu {
         int reps = Integer.parseInt(args[3]);
         CiatOptions co = new CiatOptions();
         co.writeFiles = false;
-        CdatConfig cfg = kind.equals("cdat")
+        // cdat, or noop with a CFG: routed as CDAT routes for it
+        CdatConfig cfg = kind.equals("cdat") || kind.equals("noop") && args.length > 4
                 ? CdatConfig.parse(Path.of(args.length > 4 ? args[4] : "examples/cdat/dsm4.cfg")) : null;
         CdatOptions cdo = new CdatOptions();
         cdo.writeFiles = false;
@@ -71,7 +73,7 @@ public final class PartitionCpu {
             long delivered = 0;
             for (int k = 0; k < parts; k++) {
                 long c0 = mx.getCurrentThreadCpuTime();
-                Analysis a = kind.equals("ciat") ? new Ciat(co) : cfg != null ? new Cdat(cfg, cdo)
+                Analysis a = kind.equals("ciat") ? new Ciat(co) : kind.equals("cdat") ? new Cdat(cfg, cdo)
                         : new RoutedCpu.Count();
                 routes.replay(new Replay(ts, null, new ReplayOptions()), k, a);
                 double s = (mx.getCurrentThreadCpuTime() - c0) / 1e9;
