@@ -64,8 +64,9 @@ final class CacheArray {
 
     /**
      * The sets a partition holds (cdat/README.md "Partitions"): a set's index mod {@code dealt} ({@link
-     * Cdat#partitionSets}, a power of two dividing every cache's sets) is dealt round-robin to {@code parts}
-     * partitions; a partition keeps the sets of its indexes, packed block by block of {@code dealt} sets.
+     * Cdat#partitionSets}, a power of two dividing every cache's sets) is dealt to {@code parts} partitions in
+     * contiguous ranges ({@link #partOf}); a partition keeps the sets of its indexes, packed block by block of
+     * {@code dealt} sets.
      */
     static final class Deal {
         private final int shift;
@@ -82,9 +83,18 @@ final class CacheArray {
             int n = 0;
             for (int i = 0; i < dealt; i++) {
                 // an index of another partition: far below 0, so a way computed from it is out of the arrays
-                slot[i] = i % parts == part ? n++ : Integer.MIN_VALUE / 2;
+                slot[i] = partOf(i, shift, parts) == part ? n++ : Integer.MIN_VALUE / 2;
             }
             perBlock = n;
+        }
+
+        /**
+         * The partition of set index {@code index} (below {@code 1 << dealtShift}) among {@code parts}: the indexes
+         * in contiguous ranges, partition k those from ceil(k × dealt / parts), so neighbouring lines, up to
+         * dealt / parts of them, belong to one partition (a sequential stream stays in one partition that long).
+         */
+        static int partOf(long index, int dealtShift, int parts) {
+            return (int) (index * parts >>> dealtShift);
         }
 
         /** This partition's share of {@code n} things spread evenly over the set indexes (rounded up). */

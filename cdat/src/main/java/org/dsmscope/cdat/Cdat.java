@@ -30,8 +30,8 @@ import org.dsmscope.trace.memory.MemoryUsageFile;
  * configurations) can be fed by one replay.
  *
  * <p>In a partitioned replay (SPEC §4 "Partitioning", {@link ReplayContext#partition}) partition k of N simulates
- * only the lines whose set index in the configuration's caches, dealt round-robin ({@link #partitionSets}), is k mod
- * N: every cache set, directory entry and interconnect cache set lives in one partition. Each partition still notes
+ * only the lines whose set index in the configuration's caches ({@link #partitionSets}) lies in its k-th contiguous
+ * range of N ({@code CacheArray.Deal#partOf}): every cache set, directory entry and interconnect cache set lives in one partition. Each partition still notes
  * the page of every other line it is given where placement depends on the first reference (1Touch, Oracle, {@code
  * -HPUX}), so pages get the serial run's homes; partition 0 alone counts the processors' times. A routed partition
  * ({@link CdatRouter}) is given its own lines and at least each thread's first reference to each such page, and
@@ -130,8 +130,8 @@ public final class Cdat implements Analysis {
             int sets = partitionSets(cfg);
             partSetMask = sets - 1L;
             mySets = new boolean[sets];
-            for (int i = part; i < sets; i += parts) {
-                mySets[i] = true;
+            for (int i = 0; i < sets; i++) {
+                mySets[i] = CacheArray.Deal.partOf(i, Integer.numberOfTrailingZeros(sets), parts) == part;
             }
             notePages = m.placement.dependsOnFirstTouch();
             pageOfLine = Integer.numberOfTrailingZeros(cfg.pageSize) - lineShift;
@@ -454,7 +454,7 @@ public final class Cdat implements Analysis {
 
     /**
      * The smallest number of sets among the configuration's caches (data, instruction, interconnect), at most
-     * 65,536: partitions deal the set indexes of this many sets round-robin, so the lines of any one set of any
+     * 65,536: partitions deal the set indexes of this many sets in contiguous ranges, so the lines of any one set of any
      * cache (their line numbers agree modulo its sets, a multiple of this) fall in one partition. At most this many
      * partitions have work.
      */

@@ -11,7 +11,7 @@ import org.dsmscope.replay.ReplayContext;
 /**
  * Which partitions of a routed CDAT run ({@code Replay.runRouted}, SPEC §4 "Partitioning", seed 000 §5; module
  * README "Partitions") need a data access. Partition k simulates, in every configuration, the lines whose set index
- * among {@link Cdat#partitionSets} is k mod N, so an access goes to the partition of each line it touches in each
+ * among {@link Cdat#partitionSets} lies in its contiguous range ({@code CacheArray.Deal#partOf}), so an access goes to the partition of each line it touches in each
  * configuration (a zero-byte access touches the line of its address, as {@link Cdat} counts it), and, so that what
  * is not per set stays the serial run's, to every partition when:
  * <ul>
@@ -38,11 +38,10 @@ public final class CdatRouter implements Replay.Router {
     private static final int RECENT = 256;
 
     private final int parts;
-    /** parts - 1 if parts is a power of two (a set index's partition is then its low bits), else -1. */
-    private final int partMask;
-    /** Per configuration: log2 of its line size, and its dealt set indexes - 1. */
+    /** Per configuration: log2 of its line size, its dealt set indexes - 1, and log2 of their number. */
     private final int[] lineShift;
     private final long[] setMask;
+    private final int[] setShift;
     /** log2 of the smallest line of a configuration with traffic traces, or -1 if none writes any. */
     private final int crossShift;
     /** log2 of the smallest page whose placement can depend on the first reference, or -1 if none can. */
@@ -78,10 +77,10 @@ public final class CdatRouter implements Replay.Router {
             throw new IllegalArgumentException("partitions: " + parts);
         }
         this.parts = parts;
-        this.partMask = Integer.bitCount(parts) == 1 ? parts - 1 : -1;
         int n = cfgs.size();
         lineShift = new int[n];
         setMask = new long[n];
+        setShift = new int[n];
         int cross = Integer.MAX_VALUE;
         int touch = Integer.MAX_VALUE;
         boolean any = false;
@@ -89,6 +88,7 @@ public final class CdatRouter implements Replay.Router {
             CdatConfig cfg = cfgs.get(c);
             lineShift[c] = Integer.numberOfTrailingZeros(cfg.lineSize);
             setMask[c] = Cdat.partitionSets(cfg) - 1L;
+            setShift[c] = Integer.numberOfTrailingZeros(Cdat.partitionSets(cfg));
             if (cfg.detailedTrace || cfg.generalTrace) {
                 cross = Math.min(cross, lineShift[c]);
             }
@@ -108,9 +108,9 @@ public final class CdatRouter implements Replay.Router {
     private CdatRouter(CdatRouter r) {
         drops = r.drops;
         parts = r.parts;
-        partMask = r.partMask;
         lineShift = r.lineShift;
         setMask = r.setMask;
+        setShift = r.setShift;
         crossShift = r.crossShift;
         touchShift = r.touchShift;
         touchAny = r.touchAny;
@@ -170,8 +170,7 @@ public final class CdatRouter implements Replay.Router {
 
     /** The partition that simulates line {@code ln} of configuration {@code c} (as {@link Cdat} deals them). */
     private int owner(long ln, int c) {
-        int set = (int) (ln & setMask[c]);
-        return partMask >= 0 ? set & partMask : set % parts;
+        return CacheArray.Deal.partOf(ln & setMask[c], setShift[c], parts);
     }
 
     private int all(int[] to) {

@@ -65,12 +65,13 @@ class BlockIndexTest {
         CacheArray.Deal deal = new CacheArray.Deal(dealt, k, parts);
         long next = 0;
         for (long ln = 0; ln < 64L * dealt; ln++) {
-            if ((ln & (dealt - 1)) % parts == k) {
+            if (CacheArray.Deal.partOf(ln & (dealt - 1), dealtLog, parts) == k) {
                 assertEquals(next++, deal.line(ln), "line " + ln);
             }
         }
-        long far = (1L << 40) * dealt + k;
-        if (k < dealt) {
+        long first = ((long) k * dealt + parts - 1) / parts; // the partition's first set index
+        long far = (1L << 40) * dealt + first;
+        if (CacheArray.Deal.partOf(first, dealtLog, parts) == k) {
             assertEquals((1L << 40) * deal.held(dealt), deal.line(far), "a far line, its block's first");
         }
     }

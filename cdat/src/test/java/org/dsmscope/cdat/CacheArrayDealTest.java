@@ -27,7 +27,7 @@ class CacheArrayDealTest {
                 CacheArray c = new CacheArray(g, false, new CacheArray.Deal(16, k, parts));
                 int indexes = 0;
                 for (int i = 0; i < 16; i++) {
-                    indexes += i % parts == k ? 1 : 0;
+                    indexes += CacheArray.Deal.partOf(i, 4, parts) == k ? 1 : 0;
                 }
                 assertEquals(4 * indexes * 2, c.line.length, parts + " partitions, partition " + k);
                 sum += c.line.length;
@@ -43,13 +43,14 @@ class CacheArrayDealTest {
     @Test
     void directoryShare_isThePartitionsPartOfTheSetIndexes() {
         assertEquals(8192, new CacheArray.Deal(128, 1, 2).share(Machine.DIRECTORY_START));
-        assertEquals(4096, new CacheArray.Deal(4, 3, 16).share(Machine.DIRECTORY_START)); // one of the 4 indexes
+        assertEquals(4096, new CacheArray.Deal(4, 4, 16).share(Machine.DIRECTORY_START)); // one of the 4 indexes
         assertEquals(0, new CacheArray.Deal(4, 5, 16).share(Machine.DIRECTORY_START)); // none
         for (int parts : new int[] {3, 7}) {
             int sum = 0;
             for (int k = 0; k < parts; k++) {
                 int share = new CacheArray.Deal(128, k, parts).share(Machine.DIRECTORY_START);
-                assertEquals((Machine.DIRECTORY_START * (128 / parts + (k < 128 % parts ? 1 : 0)) + 127) / 128, share);
+                int indexes = (int) (((k + 1) * 128L + parts - 1) / parts - (k * 128L + parts - 1) / parts);
+                assertEquals((Machine.DIRECTORY_START * indexes + 127) / 128, share);
                 sum += share;
             }
             assertEquals(Machine.DIRECTORY_START, sum, 1.0 * parts, parts + " partitions");
@@ -70,7 +71,7 @@ class CacheArrayDealTest {
         SplittableRandom rnd = new SplittableRandom(seed);
         for (int i = 0; i < 3000; i++) {
             long ln = rnd.nextInt(1024);
-            if ((ln & (dealt - 1)) % parts != k) {
+            if (CacheArray.Deal.partOf(ln & (dealt - 1), 4, parts) != k) {
                 continue; // another partition's line: never looked up here (Cdat.owns)
             }
             int op = rnd.nextInt(4);

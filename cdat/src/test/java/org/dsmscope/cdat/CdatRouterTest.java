@@ -36,24 +36,27 @@ class CdatRouterTest {
     @Test
     void roundRobinPages_anAccessGoesToItsLinesSetsPartitionOnly() {
         CdatRouter r = new CdatRouter(List.of(cfg(PagePolicy.RR1, false)), false, 4, 2);
-        assertArrayEquals(new int[] {1}, route(r, 0, 0x1000 + 64 * 5, 8)); // line 69: set 69, 69 mod 4 = 1
-        assertArrayEquals(new int[] {1}, route(r, 1, 0x1000 + 64 * 5, 8)); // no broadcast for a first reference
+        // 128 sets dealt in ranges of 32: partition k has sets 32k .. 32k + 31
+        assertArrayEquals(new int[] {2}, route(r, 0, 0x1000 + 64 * 5, 8)); // line 69: set 69
+        assertArrayEquals(new int[] {2}, route(r, 1, 0x1000 + 64 * 5, 8)); // no broadcast for a first reference
+        assertArrayEquals(new int[] {1}, route(r, 0, 64 * 63 + 63, 1)); // set 63
         assertArrayEquals(new int[] {3}, route(r, 0, 64 * 127 + 63, 1)); // set 127
-        assertArrayEquals(new int[] {0}, route(r, 0, 64 * 128, 4)); // set 0 again: 128 sets dealt
+        assertArrayEquals(new int[] {0}, route(r, 0, 64 * 128, 4)); // set 0 again
     }
 
     @Test
     void anAccessAcrossTwoLines_goesToBothPartitions_andAZeroByteAccessToItsLine() {
         CdatRouter r = new CdatRouter(List.of(cfg(PagePolicy.RR2, false)), false, 4, 1);
-        assertArrayEquals(new int[] {1, 2}, route(r, 0, 64 * 42 - 4, 16)); // lines 41 and 42
-        assertArrayEquals(new int[] {2}, route(r, 0, 64 * 6, 0));
+        assertArrayEquals(new int[] {0, 1}, route(r, 0, 64 * 32 - 4, 16)); // lines 31 and 32
+        assertArrayEquals(new int[] {1}, route(r, 0, 64 * 42 - 4, 16)); // lines 41 and 42: one range
+        assertArrayEquals(new int[] {2}, route(r, 0, 64 * 70, 0));
     }
 
     @Test
     void trafficTraces_anAccessAcrossTwoLinesGoesToEveryPartition() {
         CdatRouter r = new CdatRouter(List.of(cfg(PagePolicy.RR1, true)), false, 3, 1);
         assertArrayEquals(new int[] {0, 1, 2}, route(r, 0, 64 * 7 + 60, 8));
-        assertArrayEquals(new int[] {1}, route(r, 0, 64 * 7, 8)); // set 7 mod 3 = 1
+        assertArrayEquals(new int[] {1}, route(r, 0, 64 * 50, 8)); // set 50: 50 × 3 / 128 = 1
     }
 
     @Test
@@ -61,9 +64,9 @@ class CdatRouterTest {
         CdatRouter r = new CdatRouter(List.of(cfg(PagePolicy.FIRST_TOUCH, false)), false, 4, 2);
         long page = 0x7000;
         assertArrayEquals(new int[] {0, 1, 2, 3}, route(r, 0, page + 64 * 3, 4));
-        assertArrayEquals(new int[] {1}, route(r, 0, page + 64 * 5, 4)); // same thread, same page: its line's set
+        assertArrayEquals(new int[] {2}, route(r, 0, page + 64 * 5, 4)); // same thread, same page: its line's set
         assertArrayEquals(new int[] {0, 1, 2, 3}, route(r, 1, page + 64 * 5, 4)); // another thread's first
-        assertArrayEquals(new int[] {2}, route(r, 1, page + 64 * 6, 4));
+        assertArrayEquals(new int[] {3}, route(r, 1, page + 64 * 40, 4)); // line 488: set 104
         // a page-crossing access: new for the second page
         assertArrayEquals(new int[] {0, 1, 2, 3}, route(r, 0, page + 4096 - 2, 4));
         assertArrayEquals(new int[] {0, 3}, route(r, 0, page + 4096 - 2, 4)); // lines 511 and 512: sets 127, 0
@@ -81,7 +84,7 @@ class CdatRouterTest {
         assertArrayEquals(new int[] {0, 1, 2, 3}, route(r, 0, page + 64 * 5, 4));
         assertArrayEquals(new int[] {0, 1, 2, 3}, route(r, 0, page + 64 * 3, 4));
         CdatRouter rr = new CdatRouter(List.of(cfg(PagePolicy.RR1, false)), false, 4, 2, true);
-        assertArrayEquals(new int[] {1}, route(rr, 0, page + 64 * 5, 4));
+        assertArrayEquals(new int[] {2}, route(rr, 0, page + 64 * 5, 4));
     }
 
     @Test
@@ -89,7 +92,7 @@ class CdatRouterTest {
         CdatRouter r = new CdatRouter(List.of(cfg(PagePolicy.RR1, false)), true, 2, 1);
         assertArrayEquals(new int[] {1}, route(r, 0, 0x1000 + 64, 4));
         assertArrayEquals(new int[] {0, 1}, route(r, 0, 0x4000_0000L + 64, 4));
-        assertArrayEquals(new int[] {1}, route(r, 0, 0x4000_0000L + 64, 4));
+        assertArrayEquals(new int[] {0}, route(r, 0, 0x4000_0000L + 64, 4));
     }
 
     @Test
@@ -98,8 +101,10 @@ class CdatRouterTest {
                 .dataCache(new CacheGeometry(64 * 4, 64, 1, Replacement.LRU)).build(); // 4 sets
         CdatConfig big = CdatConfig.builder().name("b").lineSize(256).pageSize(4096).build();
         CdatRouter r = new CdatRouter(List.of(small, big), false, 4, 1);
-        // address 64 * 9: line 9 of s (set index 9 mod 4 = 1), line 2 of b (set 2)
-        assertArrayEquals(new int[] {1, 2}, route(r, 0, 64 * 9, 4));
+        // address 64 * 9: line 9 of s (set index 1 of 4: partition 1), line 2 of b (set 2 of 32: partition 0)
+        assertArrayEquals(new int[] {0, 1}, route(r, 0, 64 * 9, 4));
+        // address 64 * 2 + 256 * 16: line 66 of s (set 2: partition 2), line 16 of b (set 16: partition 2)
+        assertArrayEquals(new int[] {2}, route(r, 0, 64 * 2 + 256 * 16, 4));
     }
 
     /**
@@ -116,7 +121,7 @@ class CdatRouterTest {
         int shift = 4 + line;
         boolean[] want = new boolean[parts];
         for (long l = (long) address >>> shift; l <= (address + Math.max(size, 1) - 1L) >>> shift; l++) {
-            want[(int) (l % Cdat.partitionSets(c)) % parts] = true;
+            want[(int) (l % Cdat.partitionSets(c)) * parts / Cdat.partitionSets(c)] = true;
         }
         int[] expect = java.util.stream.IntStream.range(0, parts).filter(p -> want[p]).toArray();
         assertArrayEquals(expect, route(r, 0, address, size));

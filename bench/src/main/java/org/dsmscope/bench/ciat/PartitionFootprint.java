@@ -287,7 +287,7 @@ public final class PartitionFootprint {
 
         /**
          * Touched lines of {@code lineSize} bytes whose set index (of {@code sets}) partition {@code k} of {@code
-         * parts} simulates ({@code Cdat.partitionSets}: set index mod parts).
+         * parts} simulates ({@code Cdat.partitionSets}: set index × parts / sets, contiguous ranges).
          */
         long lines(int lineSize, int sets, int parts, int k) {
             java.util.HashSet<Long> seen = new java.util.HashSet<>();
@@ -297,7 +297,7 @@ public final class PartitionFootprint {
                     for (long bits = m[w]; bits != 0; bits &= bits - 1) {
                         long b = (e.getKey() << 12) + w * 64L + Long.numberOfTrailingZeros(bits);
                         long ln = b / lineSize;
-                        if ((ln & (sets - 1)) % parts == k) {
+                        if ((ln & (sets - 1)) * parts / sets == k) {
                             seen.add(ln);
                         }
                     }
