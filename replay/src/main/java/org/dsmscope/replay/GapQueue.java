@@ -28,6 +28,8 @@ final class GapQueue {
     /** Per place: the round of its next record, as last added (kept after it is taken). */
     private final long[] end;
     private int size;
+    /** The round of the heap's first place, {@link Long#MAX_VALUE} while the heap is empty. */
+    private long heapFirst = Long.MAX_VALUE;
 
     /** A queue of at most {@code places} places, for rounds from 0 on. */
     GapQueue(int places) {
@@ -42,14 +44,20 @@ final class GapQueue {
         occupied = 0;
         base = from;
         size = 0;
+        heapFirst = Long.MAX_VALUE;
     }
 
-    /** The first round in which a queued place has its next record; {@link Long#MAX_VALUE} when none is queued. */
+    /**
+     * The first round in which a queued place has its next record; {@link Long#MAX_VALUE} when none is queued. With
+     * the ring empty it is {@link #heapFirst}, a field, so that no branch of this method or of {@link #poll}, which
+     * the rounds' compiled loop inlines, is first taken when a thread's gap ending in the heap comes first
+     * (replay/README.md "On few cores").
+     */
     long first() {
         if (occupied != 0) {
             return base + Long.numberOfTrailingZeros(Long.rotateRight(occupied, (int) base & (RING - 1)));
         }
-        return size == 0 ? Long.MAX_VALUE : end[heap[0]];
+        return heapFirst;
     }
 
     /** The round given for {@code place} when it was last added. */
@@ -74,24 +82,21 @@ final class GapQueue {
         if (!ring) {
             return heapPoll();
         }
-        if (occupied == 0) {
-            base = end[heap[0]];
-            fromHeap();
+        // the ring may start at the round taken (no later add comes before it), with the heap's places within reach
+        long round = first();
+        if (round != base) {
+            base = round;
+            if (size > 0) {
+                fromHeap();
+            }
         }
-        int d = Long.numberOfTrailingZeros(Long.rotateRight(occupied, (int) base & (RING - 1)));
-        int s = (int) (base + d) & (RING - 1);
+        int s = (int) round & (RING - 1);
         long places = slot[s];
         int place = Long.numberOfTrailingZeros(places);
         places &= places - 1;
         slot[s] = places;
         if (places == 0) {
             occupied &= ~(1L << s);
-        }
-        if (d > 0) {
-            base += d;
-            if (size > 0) {
-                fromHeap();
-            }
         }
         return place;
     }
@@ -118,6 +123,7 @@ final class GapQueue {
             i = parent;
         }
         heap[i] = place;
+        heapFirst = end[heap[0]];
     }
 
     private int heapPoll() {
@@ -141,6 +147,7 @@ final class GapQueue {
         if (size > 0) {
             heap[i] = last;
         }
+        heapFirst = size == 0 ? Long.MAX_VALUE : end[heap[0]];
         return top;
     }
 

@@ -23,7 +23,8 @@ import org.dsmscope.trace.TraceReader;
  * same window. Skipped accesses are told in bulk: the ones between two delivered accesses, of whatever threads, in
  * one {@link Analysis#skipped} before the later one, counted by place (every unit of the rounds is one thread's
  * access of one round), so the numbers of the delivered accesses stay the serial run's. A round visits only the
- * threads with records; the threads inside gaps wait in a {@link GapQueue} keyed by the round their gap ends in,
+ * threads with records; the threads inside gaps wait in a {@link GapQueue} keyed by the round their gap ends in
+ * (and a thread whose run of words is used up until the next round, where it loads what comes next),
  * and when every thread is inside a gap the rounds jump to the first gap end. So a partition's rounds cost one
  * step per delivered access, O(log threads) per gap, and no call per skipped access.
  *
@@ -246,7 +247,7 @@ final class LockstepRounds {
         // the rounds end before thread order[k] of round cj, after at least thread order[first] of round c
         long unit = (cj - c) * m + k;
         for (int i = 0; i < m; i++) {
-            if (segWords[i] == null) {
+            if (segWords[i] == null && gapLeft[order[i]] > 0) {
                 // the part of its gap run in the rounds: its bytes (the rest may be dropped, its thread stopped)
                 int u = order[i];
                 long rest = gaps.end(i) - Math.max(i < k ? cj + 1 : cj, hole[i] ? c + 1 : c);
@@ -307,8 +308,10 @@ final class LockstepRounds {
     /**
      * Runs the rounds from round {@link #cj} on, a few at a time (about {@value #BATCH} places and rounds): in each,
      * the places with records and those whose gap ends in it, in order, each delivering its next access (after
-     * telling the skipped ones before it) and loading its next segment when its run is used up (queued if that is a
-     * gap); every thread inside a gap makes the rounds jump to the first gap end. Returns the place whose next record
+     * telling the skipped ones before it); a place whose run is used up is queued until the next round, where it
+     * loads its next segment (queued again if that is a gap) as a place whose gap ends does, so that batch loads
+     * segments at one call (module README "On few cores"); every thread inside a gap makes the rounds jump to the
+     * first gap end. Returns the place whose next record
      * is not a data access, where the rounds end (in round {@link #cj}), or -1 after the batch's rounds.
      */
     private int batch() {
@@ -343,13 +346,15 @@ final class LockstepRounds {
                 } else {
                     k = ended[b++];
                     if (segWords[k] == null) {
-                        // its gap is over: this round's record is the first after it; its bytes are told
+                        // its gap is over, or its last run used up: this round's record is the first after it
                         int u = order[k];
-                        bytes += e.gapBytes[u]; // all its bytes left (ThreadEngine.gapPiece of all)
-                        e.gapBytes[u] = 0;
-                        e.gapLeft[u] = 0;
+                        if (e.gapLeft[u] > 0) {
+                            bytes += e.gapBytes[u]; // all its bytes left (ThreadEngine.gapPiece of all)
+                            e.gapBytes[u] = 0;
+                            e.gapLeft[u] = 0;
+                        }
                         clock[u] = cj;
-                        next(k);
+                        next(k); // batch's one call that loads a segment: C2 inlines load once at most
                         if (segWords[k] == null) {
                             gaps.add(k, cj + e.gapLeft[u]);
                             continue;
@@ -381,12 +386,12 @@ final class LockstepRounds {
                 clock[u] = cj + 1;
                 segPos[k] = ++p;
                 if (p == segEnd[k]) {
+                    // its run is used up: it waits for the next round, where it loads what comes next as a
+                    // thread whose gap ends there does
                     e.rd[u].skip(p - segStart[k]);
-                    next(k);
-                    if (segWords[k] == null) {
-                        gaps.add(k, cj + 1 + e.gapLeft[u]);
-                        continue;
-                    }
+                    segWords[k] = null;
+                    gaps.add(k, cj + 1);
+                    continue;
                 }
                 to[listed++] = k;
             }
