@@ -1,50 +1,54 @@
 #!/usr/bin/env bash
 # Scaling run for a many-core machine: serial against partitioned CIAT / CDAT on the generated 80 M-access
-# fork-join trace (bench/RESULTS.md "Scaling on 16 cores"). Needs no Maven: a Java 17 runtime (JAVA, e.g. the bin/java
-# of `jlink --add-modules java.base,java.instrument,java.naming,java.scripting,java.sql,jdk.management,jdk.unsupported,java.desktop`)
-# and the cli jar (JAR). Writes its log to $OUT/log.txt (default /tmp/out) and works in /tmp/dsmw.
-# usage: JAVA=… JAR=… bench/scripts/device_scaling.sh [INSTRUCTIONS_PER_THREAD]   (the issue's trace: 5000000)
+# fork-join trace (bench/RESULTS.md "Scaling on 16 cores"), whole commands in fresh JVMs with the CPU of their
+# threads by group (bench/scripts/jvm_threads.py), JIT variants of the 16-partition run, and warm figures in one JVM
+# (RoutedCpu: what the partitions cost once the JIT's work is out). Needs no Maven: a Java 17 runtime (JAVA, e.g. the
+# bin/java of `jlink --add-modules java.base,java.instrument,java.naming,java.scripting,java.sql,jdk.management,jdk.unsupported,java.desktop`),
+# the cli jar (JAR), the bench module's jar (BENCH, without its dependencies) and python3. Writes its log to
+# $OUT/log.txt (default /tmp/out) and works in /tmp/dsmw.
+# usage: JAVA=… JAR=… BENCH=… bench/scripts/device_scaling.sh [INSTRUCTIONS_PER_THREAD]   (the issue's trace: 5000000)
 set -u
 INSTR=${1:-5000000}
 D=$(cd "$(dirname "$0")" && pwd)
 JAR=$(readlink -f "${JAR:-$D/../../cli/target/dsmscope.jar}")
+BENCH=$(readlink -f "${BENCH:-$(ls $D/../target/dsmscope-bench-*.jar | head -1)}")
 J=${JAVA:-java}
 OUTD=${OUT:-/tmp/out}; mkdir -p "$OUTD"
 W=/tmp/dsmw; rm -rf $W; mkdir -p $W; cd $W
 LOG=$OUTD/log.txt
 echo "cores: $(nproc)  $(grep -m1 'model name' /proc/cpuinfo)  $(grep MemTotal /proc/meminfo)" | tee $LOG
-TIMEFORMAT='%R real %U user %S sys'
-run() { # label, then command args; JOPTS from the environment
-  local label=$1; shift
-  local s=$(date +%s.%N)
-  "$J" -Xmx24g ${JOPTS:-} -jar "$JAR" "$@" >$W/cmd.out 2>$W/cmd.err
-  local rc=$?
-  local e=$(date +%s.%N)
-  printf "%-30s rc=%d wall=%.2f %s\n" "$label" $rc $(awk "BEGIN{print $e - $s}") "$(grep -o 'partitions, [a-z]*' $W/cmd.err | head -1)"
-  [ $rc -ne 0 ] && tail -3 $W/cmd.err
-  return 0
-}
-ciat() { # label n
-  { time run "$1" ciat --progress --partitions $2 fj.16 ; } 2>&1 | grep -v '^ciat: [0-9]' | tee -a $LOG
-}
-{ time "$J" -jar "$JAR" gen forkjoin --name fj --threads 16 --instructions $INSTR --shared 0.3 >/dev/null; } 2>&1 | sed 's/^/gen: /' | tee -a $LOG
+# the launcher's options (bin/dsmscope) with a larger heap
+L="-Xmx24g -XX:Tier4InvocationThreshold=50000 -XX:Tier4MinInvocationThreshold=6000 -XX:Tier4CompileThreshold=150000 -XX:Tier4BackEdgeThreshold=400000"
+t() { python3 "$D/jvm_threads.py" "$@" | tee -a $LOG; }
+# label n opts... : ciat in n partitions, outputs kept under ref<label>
+ciat() { local label=$1 n=$2; shift 2
+  t "ciat $label" "$J" "$@" -jar "$JAR" ciat --no-progress --partitions $n --json o.json fj.16
+  mkdir -p "r-$label"; mv fj.16.ciat_report fj.16.memory o.json "r-$label/" 2>/dev/null; }
+cdat() { local label=$1 n=$2; shift 2
+  t "cdat $label" "$J" "$@" -jar "$JAR" cdat --no-progress --partitions $n --json o.json fj.16 "$D/dsm16.cfg"
+  mkdir -p "c-$label"; mv fj.16*cdat* o.json "c-$label/" 2>/dev/null; }
+t gen "$J" -jar "$JAR" gen forkjoin --name fj --threads 16 --instructions $INSTR --shared 0.3
 du -sh $W | tee -a $LOG
-for n in 1 16 2 8 4; do
-  ciat "ciat p=$n" $n
-  mkdir -p ref$n; mv fj.16.ciat_report fj.16.memory ref$n/ 2>/dev/null
+ciat s1 1 $L
+ciat p16 16 $L
+ciat p8 8 $L
+ciat p4 4 $L
+ciat p2 2 $L
+ciat p16-defaultjit 16 -Xmx24g
+ciat p16-c1 16 -Xmx24g -XX:TieredStopAtLevel=1
+ciat s1-c1 1 -Xmx24g -XX:TieredStopAtLevel=1
+ciat p16-c2only 16 -Xmx24g -XX:-TieredCompilation
+ciat p16-all 16 $L -Ddsmscope.partitionsAtOnce=0
+ciat s1-again 1 $L
+ciat p16-again 16 $L
+for r in r-*; do cmp -s r-s1/fj.16.ciat_report $r/fj.16.ciat_report && cmp -s r-s1/fj.16.memory $r/fj.16.memory \
+  && cmp -s r-s1/o.json $r/o.json && echo "$r identical" || echo "$r DIFFERS"; done | tee -a $LOG
+cdat s1 1 $L
+cdat p16 16 $L
+cdat p4 4 $L
+for r in c-*; do diff -rq c-s1 $r >/dev/null && echo "$r identical" || echo "$r DIFFERS"; done | tee -a $LOG
+# warm, one JVM: noop (replay + routing + pipes only) and ciat, 16 partitions and serial
+for a in "noop 16 4" "ciat 16 4" "noop 1 3" "ciat 1 2"; do
+  echo "RoutedCpu $a" | tee -a $LOG
+  "$J" $L -cp "$JAR:$BENCH" org.dsmscope.bench.replay.RoutedCpu ${a%% *} fj.16 ${a#* } 2>&1 | tail -8 | tee -a $LOG
 done
-ciat "ciat p=1 (again)" 1
-ciat "ciat p=16 (again)" 16
-JOPTS=-Ddsmscope.partitions.mode=replays ciat "ciat p=16 replays" 16
-JOPTS=-Ddsmscope.partitions.mode=replays ciat "ciat p=4 replays" 4
-for n in 2 4 8 16; do [ -s ref1/fj.16.ciat_report ] && cmp -s ref1/fj.16.ciat_report ref$n/fj.16.ciat_report && cmp -s ref1/fj.16.memory ref$n/fj.16.memory && echo "ciat p=$n identical" || echo "ciat p=$n DIFFERS"; done | tee -a $LOG
-cdat() { # label n
-  { time run "$1" cdat --progress --partitions $2 --config "$D/dsm16.cfg" fj.16 ; } 2>&1 | grep -v '^cdat: [0-9]' | tee -a $LOG
-}
-for n in 1 16 4; do
-  cdat "cdat p=$n" $n
-  mkdir -p cref$n; mv fj.16*cdat* cref$n/ 2>/dev/null
-done
-JOPTS=-Ddsmscope.partitions.mode=replays cdat "cdat p=16 replays" 16
-for n in 4 16; do { [ -n "$(ls cref1)" ] && diff -rq cref1 cref$n >/dev/null && echo "cdat p=$n identical" || echo "cdat p=$n DIFFERS"; } | tee -a $LOG; done
-ls cref1 | tee -a $LOG
