@@ -24,13 +24,21 @@ class LauncherScriptTest {
     @TempDir
     Path dir;
 
-    /** Copies the launcher into a fresh root with a fake mvn (exit status {@code mvnStatus}) and java on PATH. */
+    /**
+     * Copies the launcher into a fresh root with a fake mvn (exit status {@code mvnStatus}), java and nproc (2
+     * processors) on PATH.
+     */
     private String[] launch(int mvnStatus) throws Exception {
-        return launch(mvnStatus, null);
+        return launch(mvnStatus, null, 2);
     }
 
     /** As {@link #launch(int)}, with $DSMSCOPE_JAVA_OPTS set to {@code javaOpts} unless it is null. */
     private String[] launch(int mvnStatus, String javaOpts) throws Exception {
+        return launch(mvnStatus, javaOpts, 2);
+    }
+
+    /** As {@link #launch(int, String)}, on a machine of {@code processors} processors. */
+    private String[] launch(int mvnStatus, String javaOpts, int processors) throws Exception {
         Path script = Paths.get("").toAbsolutePath().getParent().resolve("bin/dsmscope");
         assumeTrue(Files.isRegularFile(script), "no bin/dsmscope beside the cli module");
         assumeTrue(Files.isExecutable(Paths.get("/bin/bash")), "bash is not installed");
@@ -44,6 +52,7 @@ class LauncherScriptTest {
                 + (mvnStatus == 0 ? "mkdir -p cli/target && touch cli/target/dsmscope.jar\n"
                         : "echo '[ERROR] Failed to execute goal' >&2\n") + "exit " + mvnStatus + "\n");
         exe(fake.resolve("java"), "#!/bin/bash\necho \"java ran $*\"\n");
+        exe(fake.resolve("nproc"), "#!/bin/bash\necho " + processors + "\n");
         ProcessBuilder pb = new ProcessBuilder("/bin/bash", root.resolve("bin/dsmscope").toString(), "--version");
         pb.environment().put("PATH", fake + ":" + System.getenv("PATH"));
         pb.environment().remove("DSMSCOPE_NO_BUILD");
@@ -85,13 +94,22 @@ class LauncherScriptTest {
     }
 
     @Test
-    void javaOptions_default4GiBAndLateC2_replacedWholeByTheEnvironment() throws Exception {
+    void javaOptions_default4GiBAndLateC2OnFewProcessors_replacedWholeByTheEnvironment() throws Exception {
         String[] r = launch(0);
         assertTrue(r[1].contains("java ran -Xmx4g -XX:Tier4InvocationThreshold=50000"
                 + " -XX:Tier4MinInvocationThreshold=6000 -XX:Tier4CompileThreshold=150000"
                 + " -XX:Tier4BackEdgeThreshold=400000 -Ddsmscope.home="), r[1]);
         r = launch(0, "-Xmx1g -XX:+UseSerialGC");
         assertTrue(r[1].contains("java ran -Xmx1g -XX:+UseSerialGC -Ddsmscope.home="), r[1]);
+        assertFalse(r[1].contains("Tier4"), r[1]);
+    }
+
+    @Test
+    void javaOptions_onManyProcessors_keepTheJvmsC2Thresholds() throws Exception {
+        String[] r = launch(0, null, 4);
+        assertTrue(r[1].contains("java ran -Xmx4g -XX:Tier4InvocationThreshold=50000"), r[1]);
+        r = launch(0, null, 5);
+        assertTrue(r[1].contains("java ran -Xmx4g -Ddsmscope.home="), r[1]);
         assertFalse(r[1].contains("Tier4"), r[1]);
     }
 }
