@@ -17,8 +17,9 @@ OUTD=${OUT:-/tmp/out}; mkdir -p "$OUTD"
 W=/tmp/dsmw; rm -rf $W; mkdir -p $W; cd $W
 LOG=$OUTD/log.txt
 echo "cores: $(nproc)  $(grep -m1 'model name' /proc/cpuinfo)  $(grep MemTotal /proc/meminfo)" | tee $LOG
-# the launcher's options (bin/dsmscope) with a larger heap
-L="-Xmx24g -XX:Tier4InvocationThreshold=50000 -XX:Tier4MinInvocationThreshold=6000 -XX:Tier4CompileThreshold=150000 -XX:Tier4BackEdgeThreshold=400000"
+# the launcher's options on a machine of more than 4 processors (bin/dsmscope), with a larger heap, and its late C2
+L="-Xmx24g"
+LATE="$L -XX:Tier4InvocationThreshold=50000 -XX:Tier4MinInvocationThreshold=6000 -XX:Tier4CompileThreshold=150000 -XX:Tier4BackEdgeThreshold=400000"
 t() { python3 "$D/jvm_threads.py" "$@" | tee -a $LOG; }
 # label n opts... : ciat in n partitions, outputs kept under ref<label>
 ciat() { local label=$1 n=$2; shift 2
@@ -34,11 +35,9 @@ ciat p16 16 $L
 ciat p8 8 $L
 ciat p4 4 $L
 ciat p2 2 $L
-ciat p16-defaultjit 16 -Xmx24g
-ciat p16-c1 16 -Xmx24g -XX:TieredStopAtLevel=1
-ciat s1-c1 1 -Xmx24g -XX:TieredStopAtLevel=1
-ciat p16-c2only 16 -Xmx24g -XX:-TieredCompilation
-ciat p16-all 16 $L -Ddsmscope.partitionsAtOnce=0
+ciat s1-late 1 $LATE
+ciat p16-late 16 $LATE
+ciat p16-c1 16 $L -XX:TieredStopAtLevel=1
 ciat s1-again 1 $L
 ciat p16-again 16 $L
 for r in r-*; do cmp -s r-s1/fj.16.ciat_report $r/fj.16.ciat_report && cmp -s r-s1/fj.16.memory $r/fj.16.memory \
