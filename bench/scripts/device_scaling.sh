@@ -4,9 +4,10 @@
 # threads by group (bench/scripts/jvm_threads.py), JIT variants of the 16-partition run, and warm figures in one JVM
 # (RoutedCpu: what the partitions cost once the JIT's work is out). Needs no Maven: a Java 17 runtime (JAVA, e.g. the
 # bin/java of `jlink --add-modules java.base,java.instrument,java.naming,java.scripting,java.sql,jdk.management,jdk.unsupported,java.desktop`),
-# the cli jar (JAR), the bench module's jar (BENCH, without its dependencies) and python3. Writes its log to
+# the cli jar (JAR), the bench module's jar (BENCH, without its dependencies) and python3; OLD, if given, a jar of
+# another build's org/dsmscope classes, run serial and in 16 partitions beside this one (ciat and cdat). Writes its log to
 # $OUT/log.txt (default /tmp/out) and works in /tmp/dsmw.
-# usage: JAVA=… JAR=… BENCH=… bench/scripts/device_scaling.sh [INSTRUCTIONS_PER_THREAD]   (the issue's trace: 5000000)
+# usage: JAVA=… JAR=… BENCH=… [OLD=…] bench/scripts/device_scaling.sh [INSTRUCTIONS_PER_THREAD]   (the issue's trace: 5000000)
 set -u
 INSTR=${1:-5000000}
 D=$(cd "$(dirname "$0")" && pwd)
@@ -23,10 +24,10 @@ LATE="$L -XX:Tier4InvocationThreshold=50000 -XX:Tier4MinInvocationThreshold=6000
 t() { python3 "$D/jvm_threads.py" "$@" | tee -a $LOG; }
 # label n opts... : ciat in n partitions, outputs kept under ref<label>
 ciat() { local label=$1 n=$2; shift 2
-  t "ciat $label" "$J" "$@" -jar "$JAR" ciat --no-progress --partitions $n --json o.json fj.16
+  t "ciat $label" "$J" "$@" ${MAINJ:--jar $JAR} ciat --no-progress --partitions $n --json o.json fj.16
   mkdir -p "r-$label"; mv fj.16.ciat_report fj.16.memory o.json "r-$label/" 2>/dev/null; }
 cdat() { local label=$1 n=$2; shift 2
-  t "cdat $label" "$J" "$@" -jar "$JAR" cdat --no-progress --partitions $n --json o.json fj.16 "$D/dsm16.cfg"
+  t "cdat $label" "$J" "$@" ${MAINJ:--jar $JAR} cdat --no-progress --partitions $n --json o.json fj.16 "$D/dsm16.cfg"
   mkdir -p "c-$label"; mv fj.16*cdat* o.json "c-$label/" 2>/dev/null; }
 t gen "$J" -jar "$JAR" gen forkjoin --name fj --threads 16 --instructions $INSTR --shared 0.3
 du -sh $W | tee -a $LOG
@@ -40,11 +41,20 @@ ciat p16-late 16 $LATE
 ciat p16-c1 16 $L -XX:TieredStopAtLevel=1
 ciat s1-again 1 $L
 ciat p16-again 16 $L
+# OLD: another build's classes alone (a jar of org/dsmscope), run on this jar's libraries
+if [ -n "${OLD:-}" ]; then OLD=$(readlink -f "$OLD")
+  MAINJ="-cp $OLD:$JAR org.dsmscope.cli.Main" ciat old-s1 1 $L
+  MAINJ="-cp $OLD:$JAR org.dsmscope.cli.Main" ciat old-p16 16 $L
+fi
 for r in r-*; do cmp -s r-s1/fj.16.ciat_report $r/fj.16.ciat_report && cmp -s r-s1/fj.16.memory $r/fj.16.memory \
   && cmp -s r-s1/o.json $r/o.json && echo "$r identical" || echo "$r DIFFERS"; done | tee -a $LOG
 cdat s1 1 $L
 cdat p16 16 $L
 cdat p4 4 $L
+if [ -n "${OLD:-}" ]; then
+  MAINJ="-cp $OLD:$JAR org.dsmscope.cli.Main" cdat old-s1 1 $L
+  MAINJ="-cp $OLD:$JAR org.dsmscope.cli.Main" cdat old-p16 16 $L
+fi
 for r in c-*; do diff -rq c-s1 $r >/dev/null && echo "$r identical" || echo "$r DIFFERS"; done | tee -a $LOG
 # warm, one JVM: noop (replay + routing + pipes only) and ciat, 16 partitions and serial
 for a in "noop 16 4" "ciat 16 4" "noop 1 3" "ciat 1 2"; do
