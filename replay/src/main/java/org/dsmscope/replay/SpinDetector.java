@@ -22,7 +22,8 @@ package org.dsmscope.replay;
  * ended by the thread's own store to a location it spun on (it took the word: a spin lock) is a lock spin; the
  * others wait for other threads' progress.
  *
- * <p>Cost: a load compares its address with at most {@value #MAX_LOCATIONS} of its thread's; a store of a thread
+ * <p>Cost: a load compares its address with at most {@value #MAX_LOCATIONS} of its thread's (kept in a ring until a
+ * loop starts, so a load of a new location overwrites the oldest and moves nothing); a store of a thread
  * looks into a table of 4096 counters only while some thread watches locations (a loop that re-read one, or its
  * last spin), and compares addresses only on a hit. Nothing is allocated per record.
  */
@@ -57,11 +58,19 @@ public final class SpinDetector {
 
     private final int threads;
     private final Sink sink;
-    // The open loop of each thread: entries t*MAX_LOCATIONS + i, i < size[t].
+    // The open loop of each thread: entries t*MAX_LOCATIONS + i, i < size[t] (without a loop, a ring from head[t]).
     private final long[] addr;
     private final int[] bytes;
     private final long[] first;
     private final int[] size;
+    /**
+     * Per thread without a loop and with {@value #MAX_LOCATIONS} kept loads: the entry of the oldest (they form a
+     * ring, see {@link #load}); 0 otherwise.
+     */
+    private final int[] head;
+    private final long[] tmpAddr = new long[MAX_LOCATIONS];
+    private final int[] tmpBytes = new int[MAX_LOCATIONS];
+    private final long[] tmpFirst = new long[MAX_LOCATIONS];
     private final boolean[] looping;
     private final long[] loads;
     private final long[] last;
@@ -98,6 +107,7 @@ public final class SpinDetector {
         cAddr = new long[n];
         cBytes = new int[n];
         size = new int[threads];
+        head = new int[threads];
         looping = new boolean[threads];
         loads = new long[threads];
         last = new long[threads];
@@ -131,7 +141,7 @@ public final class SpinDetector {
         for (int i = 0; i < k; i++) {
             if (addr[base + i] == a && bytes[base + i] == sz) {
                 if (!looping[t]) {
-                    startLoop(t, i);
+                    startLoop(t, (i - head[t]) & (MAX_LOCATIONS - 1));
                 }
                 loads[t]++;
                 last[t] = clock;
@@ -142,18 +152,16 @@ public final class SpinDetector {
             close(t, false);
             k = 0;
         } else if (k == MAX_LOCATIONS) {
-            // no loop yet: keep the most recent distinct loads (a thread streaming through its data comes here
-            // on every load: straight moves of the 3 kept of MAX_LOCATIONS = 4, not three array copies)
-            addr[base] = addr[base + 1];
-            addr[base + 1] = addr[base + 2];
-            addr[base + 2] = addr[base + 3];
-            bytes[base] = bytes[base + 1];
-            bytes[base + 1] = bytes[base + 2];
-            bytes[base + 2] = bytes[base + 3];
-            first[base] = first[base + 1];
-            first[base + 1] = first[base + 2];
-            first[base + 2] = first[base + 3];
-            k--;
+            // no loop yet: the most recent distinct loads are kept in a ring (a thread streaming through its data
+            // comes here on every load: the oldest entry is overwritten, nothing moves)
+            int h = head[t];
+            addr[base + h] = a;
+            bytes[base + h] = sz;
+            first[base + h] = clock;
+            head[t] = (h + 1) & (MAX_LOCATIONS - 1);
+            loads[t] = MAX_LOCATIONS;
+            last[t] = clock;
+            return;
         }
         addr[base + k] = a;
         bytes[base + k] = sz;
@@ -163,11 +171,28 @@ public final class SpinDetector {
         last[t] = clock;
     }
 
-    /** The first re-read, of entry {@code i}: the loop starts at that location's first load. */
+    /**
+     * The first re-read, of the kept load {@code i} in age order (0 the oldest): the loop starts at that location's
+     * first load; its entries move to the front in order (a loop's entries are kept in order, not in a ring).
+     */
     private void startLoop(int t, int i) {
         int base = t * MAX_LOCATIONS;
         int k = size[t] - i;
-        if (i > 0) {
+        int h = head[t];
+        if (h != 0) {
+            // a full ring (size MAX_LOCATIONS) whose oldest entry is at h: copy out in order, then back
+            for (int j = 0; j < k; j++) {
+                int from = base + ((h + i + j) & (MAX_LOCATIONS - 1));
+                tmpAddr[j] = addr[from];
+                tmpBytes[j] = bytes[from];
+                tmpFirst[j] = first[from];
+            }
+            System.arraycopy(tmpAddr, 0, addr, base, k);
+            System.arraycopy(tmpBytes, 0, bytes, base, k);
+            System.arraycopy(tmpFirst, 0, first, base, k);
+            head[t] = 0;
+            size[t] = k;
+        } else if (i > 0) {
             System.arraycopy(addr, base + i, addr, base, k);
             System.arraycopy(bytes, base + i, bytes, base, k);
             System.arraycopy(first, base + i, first, base, k);
@@ -303,6 +328,7 @@ public final class SpinDetector {
             }
         }
         size[t] = 0;
+        head[t] = 0;
         looping[t] = false;
         released[t] = false;
     }

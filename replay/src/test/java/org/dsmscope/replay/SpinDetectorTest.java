@@ -108,6 +108,19 @@ class SpinDetectorTest {
     }
 
     @Test
+    void loopAfterMoreDistinctLoadsThanAreKept_startsAtTheFirstLoadOfTheLocationReReadFirst() {
+        Driver r = new Driver(2);
+        r.work(1, 6, 0x1000);          // clocks 0..5: six words, of which the last four are kept (0x1008..0x1014)
+        for (int i = 0; i < 6; i++) {  // clocks 6..17: 0x1010 (first read at clock 4) and 0x1014 again and again
+            r.loads(1, 1, 0x1010).loads(1, 1, 0x1014);
+        }
+        r.store(0, 0x1010);
+        r.loads(1, 1, 0x1014);         // clock 18: the loop's last load
+        r.work(1, 2, 0x1100);
+        assertEquals("1:4-19", r.result());
+    }
+
+    @Test
     void ownStoresBetweenTheLoads_splitTheLoopIntoRunsTooShortToBeSpin() {
         Driver r = new Driver(2);
         for (int i = 0; i < 10; i++) {

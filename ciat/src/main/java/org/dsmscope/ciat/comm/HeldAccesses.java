@@ -68,8 +68,11 @@ public final class HeldAccesses {
         sizeStore[i] = store ? size | 1 << 24 : size;
         cpu[i] = p;
         thread[i] = t;
-        stats = st;
-        sink = sk;
+        if (i == 0) {
+            // the held accesses share them (fits): stored once per batch, as a reference store costs a write barrier
+            stats = st;
+            sink = sk;
+        }
         n = i + 1;
         return i + 1 == CAPACITY;
     }
