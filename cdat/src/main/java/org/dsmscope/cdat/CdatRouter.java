@@ -52,6 +52,15 @@ public final class CdatRouter implements Replay.Router {
     private final Pages[] seen;
     /** A thread's access may be dropped: every access to a page placed by first reference is one (below). */
     private final boolean drops;
+    /**
+     * One configuration and no page placed by first reference: an access within one line goes to that line's
+     * partition alone ({@link #route}'s first test), whether or not traffic traces are written.
+     */
+    private final boolean oneLine;
+    /** The first configuration's {@link #lineShift}, {@link #setMask} and {@link #setShift}. */
+    private final int lineShift0;
+    private final long setMask0;
+    private final int setShift0;
 
     /**
      * What {@code Replay.runRouted} asks for: the router of the configurations {@code cfgs} (with {@code -HPUX}
@@ -102,6 +111,10 @@ public final class CdatRouter implements Replay.Router {
         touchShift = touch == Integer.MAX_VALUE ? -1 : touch;
         touchAny = any;
         seen = new Pages[touchShift < 0 ? 0 : threads];
+        oneLine = n == 1 && touchShift < 0;
+        lineShift0 = n == 0 ? 0 : lineShift[0];
+        setMask0 = n == 0 ? 0 : setMask[0];
+        setShift0 = n == 0 ? 0 : setShift[0];
     }
 
     /** A router of the same decisions with no page noted yet (for one chunk). */
@@ -115,6 +128,10 @@ public final class CdatRouter implements Replay.Router {
         touchShift = r.touchShift;
         touchAny = r.touchAny;
         seen = new Pages[r.seen.length];
+        oneLine = r.oneLine;
+        lineShift0 = r.lineShift0;
+        setMask0 = r.setMask0;
+        setShift0 = r.setShift0;
     }
 
     /**
@@ -138,8 +155,20 @@ public final class CdatRouter implements Replay.Router {
         return touchShift < 0 ? this : new CdatRouter(this);
     }
 
+    /**
+     * {@inheritDoc} With one configuration and no first-reference placement, an access within one line (every access
+     * of a Java trace) costs two shifts, a compare and its line's partition ({@link #owner}); the rest go the general
+     * way, which gives the same answer for such an access.
+     */
     @Override
     public int route(int thread, long address, int size, int[] to) {
+        if (oneLine) {
+            long ln = address >>> lineShift0;
+            if (size <= 1 || (address + size - 1) >>> lineShift0 == ln) {
+                to[0] = CacheArray.Deal.partOf(ln & setMask0, setShift0, parts);
+                return 1;
+            }
+        }
         long end = address + Math.max(size, 1) - 1;
         if (touchShift >= 0 && firstReference(thread, address, end)
                 || crossShift >= 0 && address >>> crossShift != end >>> crossShift) {

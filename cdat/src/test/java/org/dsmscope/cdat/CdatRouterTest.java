@@ -126,4 +126,29 @@ class CdatRouterTest {
         int[] expect = java.util.stream.IntStream.range(0, parts).filter(p -> want[p]).toArray();
         assertArrayEquals(expect, route(r, 0, address, size));
     }
+
+    /**
+     * Against the same reference, accesses of 0 to 8 bytes, most within one line (the router's shortcut for one
+     * configuration), with and without traffic traces: one within a line goes to its line's partition alone, one
+     * across two lines to both, or with traffic traces to every partition.
+     */
+    @Property(tries = 300)
+    void oneConfiguration_anAccessWithinALineGoesToItsPartitionAlone(
+            @ForAll @IntRange(min = 1, max = 20) int parts, @ForAll @IntRange(min = 0, max = 1 << 16) int address,
+            @ForAll @IntRange(min = 0, max = 8) int size, @ForAll boolean traffic) {
+        CdatConfig c = cfg(PagePolicy.RR1, traffic);
+        CdatRouter r = new CdatRouter(List.of(c), false, parts, 1);
+        int sets = Cdat.partitionSets(c);
+        long first = (long) address >>> 6;
+        long last = (address + Math.max(size, 1) - 1L) >>> 6;
+        boolean[] want = new boolean[parts];
+        for (long l = first; l <= last; l++) {
+            want[(int) (l % sets) * parts / sets] = true;
+        }
+        if (traffic && first != last) {
+            Arrays.fill(want, true);
+        }
+        int[] expect = java.util.stream.IntStream.range(0, parts).filter(p -> want[p]).toArray();
+        assertArrayEquals(expect, route(r, 0, address, size));
+    }
 }
