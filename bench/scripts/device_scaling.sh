@@ -5,7 +5,8 @@
 # (RoutedCpu: what the partitions cost once the JIT's work is out). Needs no Maven: a Java 17 runtime (JAVA, e.g. the
 # bin/java of `jlink --add-modules java.base,java.instrument,java.naming,java.scripting,java.sql,jdk.management,jdk.unsupported,java.desktop`),
 # the cli jar (JAR), the bench module's jar (BENCH, without its dependencies) and python3; OLD, if given, a jar of
-# another build's org/dsmscope classes, run serial and in 16 partitions beside this one (ciat and cdat). Writes its log to
+# another build's org/dsmscope classes, run serial and in 16 partitions beside this one (ciat and cdat). Where
+# the runtime has jdk.jfr, JFR recordings of the 16-partition runs land beside the log. Writes its log to
 # $OUT/log.txt (default /tmp/out) and works in /tmp/dsmw.
 # usage: JAVA=… JAR=… BENCH=… [OLD=…] bench/scripts/device_scaling.sh [INSTRUCTIONS_PER_THREAD]   (the issue's trace: 5000000)
 set -u
@@ -38,9 +39,12 @@ ciat p4 4 $L
 ciat p2 2 $L
 ciat s1-late 1 $LATE
 ciat p16-late 16 $LATE
-ciat p16-c1 16 $L -XX:TieredStopAtLevel=1
 ciat s1-again 1 $L
 ciat p16-again 16 $L
+ciat p16-r4 16 $L -Ddsmscope.routers=4
+# a JFR recording of the 16-partition run, returned beside the log, where the runtime has jdk.jfr
+JFR=; [ -x "$(dirname "$(command -v "$J")")/jfr" ] && JFR=1
+[ -n "$JFR" ] && ciat p16-jfr 16 $L -XX:StartFlightRecording=filename=$OUTD/ciat16.jfr,settings=profile
 # OLD: another build's classes alone (a jar of org/dsmscope), run on this jar's libraries
 if [ -n "${OLD:-}" ]; then OLD=$(readlink -f "$OLD")
   MAINJ="-cp $OLD:$JAR org.dsmscope.cli.Main" ciat old-s1 1 $L
@@ -51,13 +55,15 @@ for r in r-*; do cmp -s r-s1/fj.16.ciat_report $r/fj.16.ciat_report && cmp -s r-
 cdat s1 1 $L
 cdat p16 16 $L
 cdat p4 4 $L
+cdat p16-r4 16 $L -Ddsmscope.routers=4
+[ -n "$JFR" ] && cdat p16-jfr 16 $L -XX:StartFlightRecording=filename=$OUTD/cdat16.jfr,settings=profile
 if [ -n "${OLD:-}" ]; then
   MAINJ="-cp $OLD:$JAR org.dsmscope.cli.Main" cdat old-s1 1 $L
   MAINJ="-cp $OLD:$JAR org.dsmscope.cli.Main" cdat old-p16 16 $L
 fi
 for r in c-*; do diff -rq c-s1 $r >/dev/null && echo "$r identical" || echo "$r DIFFERS"; done | tee -a $LOG
 # warm, one JVM: noop (replay + routing + pipes only) and ciat, 16 partitions and serial
-for a in "noop 16 4" "ciat 16 4" "noop 1 3" "ciat 1 2"; do
+for a in "noop 16 4" "ciat 16 4" "noop 1 3"; do
   echo "RoutedCpu $a" | tee -a $LOG
   "$J" $L -cp "$JAR:$BENCH" org.dsmscope.bench.replay.RoutedCpu ${a%% *} fj.16 ${a#* } 2>&1 | tail -8 | tee -a $LOG
 done
