@@ -40,6 +40,8 @@ final class Prescan implements java.io.Serializable {
     final boolean[] stream;
     /** System property: {@code true} routes threads with branch or procedure records by address (as the option). */
     static final String STREAMS_BY_ADDRESS = "dsmscope.streamsByAddress";
+    /** {@link ReplayOptions#streamsByAddress} or {@link #STREAMS_BY_ADDRESS} (read once a run that checks routes). */
+    private transient boolean streamsAsked;
     /** Per thread: it has a run of loads that could be a spin ({@link RouteCheck#spins}). */
     final boolean[] spins;
     /** A marker stops all threads somewhere (command 3): records leave runs at places their files do not show. */
@@ -271,6 +273,12 @@ final class Prescan implements java.io.Serializable {
     void run(TraceSet detailed, TraceSet calls, boolean skeleton, int workers) {
         List<Path> files = detailed.files();
         int n = files.size();
+        if (checkRoutes) {
+            // the routed run's properties, refused before any trace is read if malformed
+            streamsAsked = o.streamsByAddress
+                    || org.dsmscope.trace.SystemProperties.booleanValue(STREAMS_BY_ADDRESS, false);
+            Chunks.bytes();
+        }
         Skeleton[] sks = new Skeleton[n];
         if (workers <= 1 || n < 2) {
             for (int t = 0; t < n; t++) {
@@ -330,6 +338,7 @@ final class Prescan implements java.io.Serializable {
             }
             part.checkRoutes = checkRoutes;
             part.checkSpins = checkSpins;
+            part.streamsAsked = streamsAsked;
             parts[w] = part;
             int me = w;
             jobs[w] = () -> {
@@ -531,7 +540,7 @@ final class Prescan implements java.io.Serializable {
         sk.instructions = hasFetch[t] ? f.instrB : f.instrA;
         routable[t] = route != null && route.routable;
         boolean byAddress = route != null && route.stream && !hasFetch[t] && !skeleton
-                && (o.streamsByAddress || Boolean.getBoolean(STREAMS_BY_ADDRESS));
+                && streamsAsked;
         whole[t] = route != null && (route.stream || hasFetch[t]) && !byAddress;
         stream[t] = byAddress;
         spins[t] = route != null && route.spins;
