@@ -27,8 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  * to run: the replay orders the last arriver's release store against the waits by pseudo clocks (instructions), not
  * by when it happened, and a wait whose release store lands, in replay order, where no thread watched the flag
  * (before any long-enough loop on it) is busy by the rule (ciat/README.md "Spin time", limits). A thread delayed by
- * a loaded machine arrives last with few instructions, so its store can precede the others' waits: once, under
- * heavy load, 72,130 of 75,608 tests were spin. So a run traced anew is held to what holds for every interleaving
+ * a loaded machine can arrive last with few instructions, so its store can precede the others' waits: once,
+ * under heavy load, 72,130 of 75,608 tests were spin. So a run traced anew is held to what holds for every interleaving
  * (at most the counted tests, some spin), and the rule's exact count is checked on a trace set of the example
  * checked in ({@code src/test/resources/spin}, {@code SpinBarrier 4 20} at level 2, zstd), whose program counted
  * {@link #FIXED_TESTS}: there every test of the flag is spin, exactly.
