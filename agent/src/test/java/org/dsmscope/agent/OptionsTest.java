@@ -61,6 +61,24 @@ class OptionsTest {
     }
 
     @Test
+    void malformedAgentProperties_stopWithOneLineNamingThem_andStatus2() throws Exception {
+        String[][] cases = {{"-Ddsmscope.live.budget=lots", "-Ddsmscope.live.budget=lots: not a whole number"},
+            {"-Ddsmscope.live.flushMs=0", "-Ddsmscope.live.flushMs=0: out of range (at least 1)"},
+            {"-Ddsmscope.spill.keep=yes", "-Ddsmscope.spill.keep=yes: neither true nor false"},
+            {"-Ddsmscope.agent.timing=on", "-Ddsmscope.agent.timing=on: neither true nor false"}};
+        for (String[] c : cases) {
+            Traced t = Traced.runWithJvmOptions(List.of(c[0]), dir, "level=2", LockProg.class, "1");
+            assertEquals(2, t.exit, c[0] + ": " + t.err);
+            assertTrue(t.err.contains("dsmscope agent: " + c[1]), t.err);
+            assertFalse(t.out.contains("check"), "the program did not run");
+        }
+        Traced t = Traced.runWithJvmOptions(List.of("-Ddsmscope.spill.keep=false", "-Ddsmscope.live.flushMs=50"), dir,
+                "level=2", LockProg.class, "2");
+        assertEquals(0, t.exit, t.err);
+        assertTrue(t.out.contains("check 40 380 380"), t.out);
+    }
+
+    @Test
     void missingOutputDirectory_leavesTheProgramRunningUntraced() throws Exception {
         String name = dir.resolve("no/such/dir/t").toString();
         Traced t = Traced.run(dir, "level=2,name=" + name, Map.of(), name, LockProg.class, "2");

@@ -17,13 +17,14 @@ import org.dsmscope.trace.TraceSet;
  * With {@code routes}: the parts of a routed run's prescan, each on THREADS threads: {@code decode} (every record
  * read, nothing looked at), {@code sync} (the plain prescan: synchronization variables, call match), {@code +route}
  * (and {@link RouteCheck}, the chunk marks cut at 2^62 bytes: none), {@code +marks} (and the chunk marks), {@code
- * +profile} (and the work profile: the whole prescan of {@code runRouted}).
+ * +profile} (and the work profile: the whole prescan of {@code runRouted}), {@code streams} (the prescan of a
+ * routed run whose analyses use neither spins nor the work profile, {@code Replay.prescanFor(false, false)}: CDAT's).
  */
 public final class PrescanTiming {
     private PrescanTiming() {
     }
 
-    private static final String[] ROUTES = {"decode", "sync", "+route", "+marks", "+profile"};
+    private static final String[] ROUTES = {"decode", "sync", "+route", "+marks", "+profile", "streams"};
 
     /** Prints one line per mode. */
     public static void main(String[] a) {
@@ -84,6 +85,9 @@ public final class PrescanTiming {
         }
         if (mode == 4) {
             p.countWork();
+        }
+        if (mode == 5) {
+            p.skipSpins();
         }
         p.run(set, null, false, threads);
         return p.records[0];

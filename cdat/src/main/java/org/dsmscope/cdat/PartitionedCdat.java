@@ -42,7 +42,7 @@ public final class PartitionedCdat {
      * serial run's results and outputs. If the replay fails, every partition's traffic traces are abandoned.
      */
     public static List<Cdat> run(Replay replay, int parts, List<Supplier<Cdat>> sims) {
-        return run(parts, sims, f -> replay.runInPartitions(parts, f));
+        return run(parts, sims, f -> replay.prescanFor(false, false).runInPartitions(parts, f));
     }
 
     /**
@@ -53,7 +53,9 @@ public final class PartitionedCdat {
      */
     public static List<Cdat> runRouted(Replay replay, int parts, List<Supplier<Cdat>> sims, List<CdatConfig> cfgs,
             boolean hpux) {
-        return run(parts, sims, f -> replay.runRouted(parts, f, CdatRouter.of(cfgs, hpux, parts)));
+        // CDAT detects no spins and reads no work profile: the prescan looks for neither
+        return run(parts, sims, f -> replay.prescanFor(false, false).runRouted(parts, f, CdatRouter.of(cfgs, hpux,
+                parts)));
     }
 
     /** Runs the partitions as {@code runner} does with the factory of each partition's analysis; merges them. */

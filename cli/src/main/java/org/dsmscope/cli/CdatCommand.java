@@ -164,7 +164,7 @@ public final class CdatCommand implements Callable<Integer> {
                 make.add(() -> cdat(c, cfgs.size()));
             }
             boolean live = replay.routesLive(parts);
-            if (live || !replay.isLive() && !Replay.MODE_REPLAYS.equals(System.getProperty(CiatCommand.MODE_PROPERTY))
+            if (live || !replay.isLive() && !CiatCommand.replaysAsked()
                     && CiatCommand.replaysFit(parts, replay.traces().size())) {
                 List<Cdat> sims = PartitionedCdat.runRouted(replay, parts, make, cfgs, r.replay.hpux());
                 mode = replay.partitionMode();

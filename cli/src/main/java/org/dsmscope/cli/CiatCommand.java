@@ -131,8 +131,7 @@ public final class CiatCommand implements Callable<Integer> {
      */
     static Analysed analyse(Replay replay, CiatOptions co, int parts) {
         boolean live = replay.routesLive(parts);
-        if (live || parts > 1 && !replay.isLive() && !Replay.MODE_REPLAYS.equals(System.getProperty(MODE_PROPERTY))
-                && replaysFit(parts, replay.traces().size())) {
+        if (live || parts > 1 && !replay.isLive() && !replaysAsked() && replaysFit(parts, replay.traces().size())) {
             Ciat[] made = new Ciat[parts];
             boolean done = false;
             // live streams: the pages are dealt by the partitions while they run (LiveOwners), read once
@@ -191,6 +190,12 @@ public final class CiatCommand implements Callable<Integer> {
      * applies; for comparisons (ciat/README.md "Parallel analysis").
      */
     static final String MODE_PROPERTY = "dsmscope.partitions.mode";
+
+    /** True if {@link #MODE_PROPERTY} asks for {@code replays} ({@code routed}, the default, or absent: false). */
+    static boolean replaysAsked() {
+        return Replay.MODE_REPLAYS.equals(org.dsmscope.trace.SystemProperties.choice(MODE_PROPERTY,
+                Replay.MODE_ROUTED, Replay.MODE_ROUTED, Replay.MODE_REPLAYS));
+    }
 
     /** How the partitioned run of {@code replay} ran, for the {@code --progress} line. */
     static String partitionMode(Replay replay) {

@@ -25,19 +25,15 @@ public final class OnTheFlyCiat extends OnTheFlySink {
 
     /** {@code -Ddsmscope.live.planAt} (see the ciat module's "Live plan"), or {@code otherwise}; checked. */
     private static long livePlanAt(long otherwise) {
-        long n = Long.getLong("dsmscope.live.planAt", otherwise);
-        if (n < 0) {
-            throw new IllegalArgumentException("-Ddsmscope.live.planAt: value " + n
-                    + " out of range (a number of accesses, at least 0)");
-        }
-        return n;
+        return org.dsmscope.trace.SystemProperties.longValue("dsmscope.live.planAt", otherwise, 0, Long.MAX_VALUE);
     }
 
     @Override
     public String check(String type, List<String> options) {
         try {
             livePlanAt(0);
-        } catch (IllegalArgumentException e) {
+            routes(2, new org.dsmscope.replay.ReplayOptions(), 0); // -Ddsmscope.partitions.mode, refused if malformed
+        } catch (org.dsmscope.trace.BadInputException e) {
             return e.getMessage();
         }
         try {

@@ -99,7 +99,7 @@ abstract class OnTheFlySink implements AnalysisSink {
      */
     static boolean routes(int parts, ReplayOptions o, int level) {
         return parts > 1 && !o.skipBadRecords && level < 3
-                && !Replay.MODE_REPLAYS.equals(System.getProperty(CiatCommand.MODE_PROPERTY));
+                && !CiatCommand.replaysAsked();
     }
 
     /** With {@code --progress}: one line on the program's standard error saying how {@code parts} partitions ran. */

@@ -149,4 +149,38 @@ class RefusedValuesTest {
                 + " --skip-bad-records: taken as a barrier of all active threads)", "ciat", "-p", base);
         assertFalse(barrier.err().contains("continuing"), barrier.err());
     }
+
+    /**
+     * The {@code -Ddsmscope.*} properties of a partitioned run: a malformed or out-of-range value is refused with one
+     * line naming the property and the value, exit 2, before any output; a good one runs.
+     */
+    @Test
+    void malformedDsmscopeProperties_areRefusedNamingThemselves_goodOnesRun() throws IOException {
+        String prefix = gen();
+        String[][] bad = {
+            {"dsmscope.routers", "two", "-Ddsmscope.routers=two: not a whole number (at least 1)"},
+            {"dsmscope.routers", "0", "-Ddsmscope.routers=0: out of range (at least 1)"},
+            {"dsmscope.partitionsAtOnce", "-1", "-Ddsmscope.partitionsAtOnce=-1: out of range (at least 0)"},
+            {"dsmscope.chunkBytes", "4", "-Ddsmscope.chunkBytes=4: out of range (at least 8)"},
+            {"dsmscope.streamsByAddress", "yes", "-Ddsmscope.streamsByAddress=yes: neither true nor false"},
+            {"dsmscope.partitions.mode", "replay", "-Ddsmscope.partitions.mode=replay: not one of routed, replays"},
+        };
+        for (String[] b : bad) {
+            System.setProperty(b[0], b[1]);
+            try {
+                assertOneLine(b[2], "ciat", "--no-progress", "--partitions", "2", prefix);
+                assertFalse(Files.exists(Path.of(prefix + ".ciat_report")), b[0]);
+            } finally {
+                System.clearProperty(b[0]);
+            }
+        }
+        System.setProperty("dsmscope.routers", "1");
+        System.setProperty("dsmscope.partitions.mode", "routed");
+        try {
+            assertEquals(0, CiatCommandTest.run("ciat", "--no-progress", "--partitions", "2", prefix).status());
+        } finally {
+            System.clearProperty("dsmscope.routers");
+            System.clearProperty("dsmscope.partitions.mode");
+        }
+    }
 }

@@ -37,18 +37,9 @@ final class Chunks implements java.io.Serializable {
         this.end = end;
     }
 
-    /** Bytes per chunk at least ({@link #BYTES_PROPERTY}, at least 8); a value that is not a number is refused. */
+    /** Bytes per chunk at least ({@link #BYTES_PROPERTY}, at least 8; any other value is refused). */
     static long bytes() {
-        String v = System.getProperty(BYTES_PROPERTY);
-        if (v == null) {
-            return DEFAULT_BYTES;
-        }
-        try {
-            return Math.max(8, Long.parseLong(v.trim()));
-        } catch (NumberFormatException e) {
-            throw new org.dsmscope.trace.BadInputException("-D" + BYTES_PROPERTY + ": '" + v
-                    + "' is not a number of bytes");
-        }
+        return org.dsmscope.trace.SystemProperties.longValue(BYTES_PROPERTY, DEFAULT_BYTES, 8, Long.MAX_VALUE);
     }
 
     /** The number of chunks (at least 1). */

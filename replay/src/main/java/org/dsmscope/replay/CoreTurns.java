@@ -36,7 +36,8 @@ final class CoreTurns {
      * #PROPERTY}, else {@link Runtime#availableProcessors}; 0: all): null where all may.
      */
     static CoreTurns of(int parts, int set) {
-        int at = set >= 0 ? set : Integer.getInteger(PROPERTY, Runtime.getRuntime().availableProcessors());
+        int at = set >= 0 ? set : org.dsmscope.trace.SystemProperties.intValue(PROPERTY,
+                Runtime.getRuntime().availableProcessors(), 0, Integer.MAX_VALUE);
         return at <= 0 || at >= parts ? null : new CoreTurns(at);
     }
 

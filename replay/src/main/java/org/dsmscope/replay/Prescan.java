@@ -40,6 +40,8 @@ final class Prescan implements java.io.Serializable {
     final boolean[] stream;
     /** System property: {@code true} routes threads with branch or procedure records by address (as the option). */
     static final String STREAMS_BY_ADDRESS = "dsmscope.streamsByAddress";
+    /** {@link ReplayOptions#streamsByAddress} or {@link #STREAMS_BY_ADDRESS} (read once a run that checks routes). */
+    private transient boolean streamsAsked;
     /** Per thread: it has a run of loads that could be a spin ({@link RouteCheck#spins}). */
     final boolean[] spins;
     /** A marker stops all threads somewhere (command 3): records leave runs at places their files do not show. */
@@ -193,6 +195,38 @@ final class Prescan implements java.io.Serializable {
         checkRoutes = true;
     }
 
+    /** Whether {@link #checkRoutes} looks for possible spins too ({@link RouteCheck#spins}). */
+    private boolean checkSpins = true;
+
+    /**
+     * Makes {@link #checkRoutes} look only for instruction streams, not for possible spins (no thread is marked, the
+     * watch set stays empty): for routers that detect no spins ({@link Replay#prescanFor}).
+     */
+    void skipSpins() {
+        checkSpins = false;
+    }
+
+    /** Fewest trace bytes per prescan thread: a thread more would cost more than it saves. */
+    static final long WORKER_BYTES = 16L << 20;
+
+    /**
+     * How many threads scan {@code detailed} for a run in {@code parts} partitions: one per partition, but at most
+     * one per core the JVM may use (more only take turns, and delay the JIT's threads, which compile the scan
+     * while it runs) and one per {@link #WORKER_BYTES} of trace.
+     */
+    static int workers(int parts, TraceSet detailed) {
+        long bytes = 0;
+        for (Path p : detailed.files()) {
+            try {
+                bytes += java.nio.file.Files.size(p);
+            } catch (IOException e) {
+                // the scan reports it
+            }
+        }
+        long byBytes = bytes / WORKER_BYTES + 1;
+        return (int) Math.max(1, Math.min(Math.min(parts, Runtime.getRuntime().availableProcessors()), byBytes));
+    }
+
     /**
      * True if every thread can be routed ({@link #checkRoutes} asked for before {@link #run}). A marker that stops
      * all threads routes too: its routers' gaps are of one access size ({@link #gapsBySize}), so a partition's
@@ -239,6 +273,12 @@ final class Prescan implements java.io.Serializable {
     void run(TraceSet detailed, TraceSet calls, boolean skeleton, int workers) {
         List<Path> files = detailed.files();
         int n = files.size();
+        if (checkRoutes) {
+            // the routed run's properties, refused before any trace is read if malformed
+            streamsAsked = o.streamsByAddress
+                    || org.dsmscope.trace.SystemProperties.booleanValue(STREAMS_BY_ADDRESS, false);
+            Chunks.bytes();
+        }
         Skeleton[] sks = new Skeleton[n];
         if (workers <= 1 || n < 2) {
             for (int t = 0; t < n; t++) {
@@ -297,6 +337,8 @@ final class Prescan implements java.io.Serializable {
                 part.countWork();
             }
             part.checkRoutes = checkRoutes;
+            part.checkSpins = checkSpins;
+            part.streamsAsked = streamsAsked;
             parts[w] = part;
             int me = w;
             jobs[w] = () -> {
@@ -411,164 +453,65 @@ final class Prescan implements java.io.Serializable {
         return false;
     }
 
+    /**
+     * One trace's scan in progress ({@link #scan}): its readers and what it has counted so far. The records are
+     * taken one step at a time ({@link #step}: the runs before a record, then the record), a method the JIT compiles
+     * once it has been called a few hundred times, where a loop over a whole file would run interpreted until the
+     * JIT replaces it on stack, on every prescan thread at once.
+     */
+    private static final class FileScan {
+        final int t;
+        final Path file;
+        final Path callFile;
+        final TraceReader r;
+        final TraceReader c;
+        final Skeleton sk;
+        final boolean skeleton;
+        final Times times = new Times();
+        final RouteCheck route;
+        final Chunks.Builder marks;
+        long instrA;
+        long instrB;
+        long pc;
+        boolean pcValid;
+        boolean stopped;
+        long callNo;
+        long[] boundB;
+        long[] ioB;
+        boolean findFetch;
+
+        FileScan(int t, Path file, Path callFile, TraceReader r, TraceReader c, Skeleton sk, boolean skeleton,
+                RouteCheck route) {
+            this.t = t;
+            this.file = file;
+            this.callFile = callFile;
+            this.r = r;
+            this.c = c;
+            this.sk = sk;
+            this.skeleton = skeleton;
+            this.route = route;
+            marks = route != null && r.codec() == org.dsmscope.trace.Codec.NONE ? new Chunks.Builder(r, Chunks.bytes())
+                    : null;
+            boundB = skeleton ? new long[16] : null;
+            ioB = skeleton ? new long[4] : null;
+            findFetch = !skeleton && r.extended();
+        }
+    }
+
     private void scan(int t, Path file, Path callFile, Skeleton sk, boolean skeleton) {
         TraceReader r = open(file, o);
-        TraceReader c = callFile == null ? null : open(callFile, o);
-        Times times = new Times();
-        usableCalls[t] = c == null ? 0 : Long.MAX_VALUE;
-        long instrA = 0;
-        long instrB = 0;
-        long pc = 0;
-        boolean pcValid = false;
-        boolean stopped = false;
-        long callNo = 0;
-        long[] boundB = skeleton ? new long[16] : null;
-        long[] ioB = skeleton ? new long[4] : null;
-        RouteCheck route = checkRoutes ? new RouteCheck(watch) : null;
-        Chunks.Builder marks = checkRoutes && r.codec() == org.dsmscope.trace.Codec.NONE
-                ? new Chunks.Builder(r, Chunks.bytes()) : null;
+        TraceReader c = null;
+        FileScan f;
         try {
-            boolean findFetch = !skeleton && r.extended();
+            c = callFile == null ? null : open(callFile, o);
+            usableCalls[t] = c == null ? 0 : Long.MAX_VALUE;
+            f = new FileScan(t, file, callFile, r, c, sk, skeleton, checkRoutes ? new RouteCheck(watch, checkSpins) : null);
             sk.unverified = !r.endPromised();
             sk.callsUnverified = c != null && !c.endPromised();
-            for (;;) {
-                if (!skeleton) {
-                    // Without -i only calls and fetch records matter: skip whole runs of the hot kinds at once.
-                    for (int n; (n = r.nextRun(Integer.MAX_VALUE)) > 0; ) {
-                        records[t] += n;
-                        if (profile != null) {
-                            profile.countRun(t, r.runWords(), r.runStart(), n, r.addressHigh());
-                        }
-                        // a run the route check found only memory records in holds no fetch record
-                        boolean other = route == null || !route.routable
-                                || route.run(r.runWords(), r.runStart(), n, r.addressHigh());
-                        if (other && findFetch && !hasFetch[t] && hasFetch(r.runWords(), r.runStart(), n)) {
-                            hasFetch[t] = true;
-                            findFetch = false;
-                        }
-                        if (marks != null && r.position() >= marks.next) {
-                            marks.note(r);
-                        }
-                    }
-                } else {
-                    // With -i: memory records a run at a time, each one instruction unless the trace is stopped
-                    long m = memoryRuns(t, r, route, marks);
-                    if (!stopped) {
-                        instrA += m;
-                        if (pcValid) {
-                            pc += m * InstructionStream.WORD;
-                        }
-                    }
-                }
-                int k = r.next();
-                if (records[t] == 0 && sk.unverified) {
-                    // the first record: a trace that begins with start_trace says where it ends itself
-                    sk.unverified = k != RecordKind.CALL || r.callType() != CallType.START_TRACE;
-                }
-                if (k == RecordKind.EOF) {
-                    break;
-                }
-                records[t]++;
-                if (marks != null && r.position() >= marks.next) {
-                    marks.note(r);
-                }
-                if (profile != null) {
-                    profile.count(t, k, k == RecordKind.MEMORY ? r.address() : 0);
-                }
-                if (route != null && route.routable) {
-                    route.record(k, r);
-                }
-                if (k == RecordKind.MEMORY && !skeleton) {
-                    // Without -i only calls and fetch records matter here: no per-record work on the hot kind.
-                    continue;
-                }
-                switch (k) {
-                    case RecordKind.MEMORY:
-                        if (!stopped) {
-                            if (pcValid) {
-                                pc += InstructionStream.WORD;
-                            }
-                            instrA++;
-                        }
-                        break;
-                    case RecordKind.FETCH:
-                        hasFetch[t] = true;
-                        if (!stopped) {
-                            instrB++;
-                        }
-                        break;
-                    case RecordKind.PROC_START:
-                        if (!stopped) {
-                            pc = r.address();
-                            pcValid = true;
-                        }
-                        break;
-                    case RecordKind.BRANCH:
-                    case RecordKind.PROC_CALL:
-                        if (!stopped) {
-                            instrA += InstructionStream.gap(pcValid, pc, r.source());
-                            pc = r.target();
-                            pcValid = true;
-                        }
-                        break;
-                    case RecordKind.CALL: {
-                        int type = r.callType();
-                        if (CallType.hasSyncVariable(type)) {
-                            addSyncVariable(r.arg(1));
-                        } else if (type == CallType.SYNC_RANGE) {
-                            addSyncRange(r);
-                        }
-                        if (type == CallType.MARKER) {
-                            long cmd = r.arg(1);
-                            stopsAll |= cmd == 3;
-                            movesAll |= cmd == 3 || cmd == 4;
-                            dropsSome |= cmd == 1 || cmd == 3;
-                            if (cmd == 1 || cmd == 3) {
-                                stopped = true;
-                            } else if (cmd == 2 || cmd == 4) {
-                                stopped = false;
-                            }
-                        }
-                        TraceReader src = r;
-                        if (c != null && callNo < usableCalls[t]) {
-                            if (matchCall(t, r, c, callNo, file, callFile)) {
-                                src = c;
-                                if (callNo == 0 && c.callType() == CallType.START_TRACE) {
-                                    sk.callsUnverified = false; // its end_trace is checked like the detailed one's
-                                }
-                            } else {
-                                usableCalls[t] = callNo;
-                            }
-                        }
-                        long start = times.unwrap(src.startTime());
-                        long end = times.unwrap(src.endTime());
-                        if (sk.firstTime < 0) {
-                            sk.firstTime = start;
-                        }
-                        sk.lastTime = end;
-                        if (skeleton) {
-                            if (Skeleton.bounds(type)) {
-                                if (sk.bounds == boundB.length) {
-                                    boundB = java.util.Arrays.copyOf(boundB, boundB.length * 2);
-                                }
-                                boundB[sk.bounds] = instrB;
-                                sk.addBound(instrA, start, end);
-                            } else if (type == CallType.FILE_READ || type == CallType.FILE_WRITE) {
-                                if (sk.ios == ioB.length) {
-                                    ioB = java.util.Arrays.copyOf(ioB, ioB.length * 2);
-                                }
-                                ioB[sk.ios] = instrB;
-                                sk.addIo(instrA, r.arg(2), type == CallType.FILE_READ);
-                            }
-                        }
-                        callNo++;
-                        break;
-                    }
-                    default:
-                        break;
-                }
+            while (step(f)) {
+                // one record (and the runs before it) a step
             }
-            if (c != null && callNo <= usableCalls[t]) {
+            if (c != null && f.callNo <= usableCalls[t]) {
                 int k;
                 while ((k = c.next()) != RecordKind.EOF && k != RecordKind.CALL) {
                     // skip non-call records of the call trace
@@ -576,14 +519,14 @@ final class Prescan implements java.io.Serializable {
                 if (k == RecordKind.CALL) {
                     mismatch(t, String.format("call trace %s has more call records than detailed trace %s: its"
                             + " call record #%d (byte offset %d, %s) has no counterpart (the detailed trace has %d)",
-                            callFile, file, callNo + 1, c.offset(), CallType.name(c.callType()), callNo));
+                            callFile, file, f.callNo + 1, c.offset(), CallType.name(c.callType()), f.callNo));
                 }
             }
             if (r.skipped() > 0) {
                 problems.add(r.skippedSummary());
             }
-            if (marks != null) {
-                Chunks cs = marks.build(records[t], r.position());
+            if (f.marks != null) {
+                Chunks cs = f.marks.build(records[t], r.position());
                 chunks[t] = cs.count() > 1 ? cs : null;
             }
             if (c != null && c.skipped() > 0) {
@@ -593,17 +536,171 @@ final class Prescan implements java.io.Serializable {
             close(r);
             close(c);
         }
-        sk.instructions = hasFetch[t] ? instrB : instrA;
+        RouteCheck route = f.route;
+        sk.instructions = hasFetch[t] ? f.instrB : f.instrA;
         routable[t] = route != null && route.routable;
         boolean byAddress = route != null && route.stream && !hasFetch[t] && !skeleton
-                && (o.streamsByAddress || Boolean.getBoolean(STREAMS_BY_ADDRESS));
+                && streamsAsked;
         whole[t] = route != null && (route.stream || hasFetch[t]) && !byAddress;
         stream[t] = byAddress;
         spins[t] = route != null && route.spins;
         if (skeleton && hasFetch[t]) {
-            System.arraycopy(boundB, 0, sk.boundAt, 0, sk.bounds);
-            System.arraycopy(ioB, 0, sk.ioAt, 0, sk.ios);
+            System.arraycopy(f.boundB, 0, sk.boundAt, 0, sk.bounds);
+            System.arraycopy(f.ioB, 0, sk.ioAt, 0, sk.ios);
         }
+    }
+
+    /** The runs of hot-kind records before the next other record of {@code f}'s trace, then that record; false at its end. */
+    private boolean step(FileScan f) {
+        int t = f.t;
+        TraceReader r = f.r;
+        RouteCheck route = f.route;
+        Chunks.Builder marks = f.marks;
+        Skeleton sk = f.sk;
+        if (!f.skeleton) {
+            // Without -i only calls and fetch records matter: skip whole runs of the hot kinds at once.
+            for (int n; (n = r.nextRun(Integer.MAX_VALUE)) > 0; ) {
+                records[t] += n;
+                if (profile != null) {
+                    profile.countRun(t, r.runWords(), r.runStart(), n, r.addressHigh());
+                }
+                // a run the route check found only memory records in holds no fetch record
+                boolean other = route == null || !route.routable
+                        || route.run(r.runWords(), r.runStart(), n, r.addressHigh());
+                if (other && f.findFetch && !hasFetch[t] && hasFetch(r.runWords(), r.runStart(), n)) {
+                    hasFetch[t] = true;
+                    f.findFetch = false;
+                }
+                if (marks != null && r.position() >= marks.next) {
+                    marks.note(r);
+                }
+            }
+        } else {
+            // With -i: memory records a run at a time, each one instruction unless the trace is stopped
+            long m = memoryRuns(t, r, route, marks);
+            if (!f.stopped) {
+                f.instrA += m;
+                if (f.pcValid) {
+                    f.pc += m * InstructionStream.WORD;
+                }
+            }
+        }
+        int k = r.next();
+        if (records[t] == 0 && sk.unverified) {
+            // the first record: a trace that begins with start_trace says where it ends itself
+            sk.unverified = k != RecordKind.CALL || r.callType() != CallType.START_TRACE;
+        }
+        if (k == RecordKind.EOF) {
+            return false;
+        }
+        records[t]++;
+        if (marks != null && r.position() >= marks.next) {
+            marks.note(r);
+        }
+        if (profile != null) {
+            profile.count(t, k, k == RecordKind.MEMORY ? r.address() : 0);
+        }
+        if (route != null && route.routable) {
+            route.record(k, r);
+        }
+        if (k == RecordKind.MEMORY && !f.skeleton) {
+            // Without -i only calls and fetch records matter here: no per-record work on the hot kind.
+            return true;
+        }
+        switch (k) {
+            case RecordKind.MEMORY:
+                if (!f.stopped) {
+                    if (f.pcValid) {
+                        f.pc += InstructionStream.WORD;
+                    }
+                    f.instrA++;
+                }
+                break;
+            case RecordKind.FETCH:
+                hasFetch[t] = true;
+                if (!f.stopped) {
+                    f.instrB++;
+                }
+                break;
+            case RecordKind.PROC_START:
+                if (!f.stopped) {
+                    f.pc = r.address();
+                    f.pcValid = true;
+                }
+                break;
+            case RecordKind.BRANCH:
+            case RecordKind.PROC_CALL:
+                if (!f.stopped) {
+                    f.instrA += InstructionStream.gap(f.pcValid, f.pc, r.source());
+                    f.pc = r.target();
+                    f.pcValid = true;
+                }
+                break;
+            case RecordKind.CALL:
+                call(f);
+                break;
+            default:
+                break;
+        }
+        return true;
+    }
+
+    /** The call record current in {@code f}'s detailed trace. */
+    private void call(FileScan f) {
+        int t = f.t;
+        TraceReader r = f.r;
+        TraceReader c = f.c;
+        Skeleton sk = f.sk;
+        int type = r.callType();
+        if (CallType.hasSyncVariable(type)) {
+            addSyncVariable(r.arg(1));
+        } else if (type == CallType.SYNC_RANGE) {
+            addSyncRange(r);
+        }
+        if (type == CallType.MARKER) {
+            long cmd = r.arg(1);
+            stopsAll |= cmd == 3;
+            movesAll |= cmd == 3 || cmd == 4;
+            dropsSome |= cmd == 1 || cmd == 3;
+            if (cmd == 1 || cmd == 3) {
+                f.stopped = true;
+            } else if (cmd == 2 || cmd == 4) {
+                f.stopped = false;
+            }
+        }
+        TraceReader src = r;
+        if (c != null && f.callNo < usableCalls[t]) {
+            if (matchCall(t, r, c, f.callNo, f.file, f.callFile)) {
+                src = c;
+                if (f.callNo == 0 && c.callType() == CallType.START_TRACE) {
+                    sk.callsUnverified = false; // its end_trace is checked like the detailed one's
+                }
+            } else {
+                usableCalls[t] = f.callNo;
+            }
+        }
+        long start = f.times.unwrap(src.startTime());
+        long end = f.times.unwrap(src.endTime());
+        if (sk.firstTime < 0) {
+            sk.firstTime = start;
+        }
+        sk.lastTime = end;
+        if (f.skeleton) {
+            if (Skeleton.bounds(type)) {
+                if (sk.bounds == f.boundB.length) {
+                    f.boundB = java.util.Arrays.copyOf(f.boundB, f.boundB.length * 2);
+                }
+                f.boundB[sk.bounds] = f.instrB;
+                sk.addBound(f.instrA, start, end);
+            } else if (type == CallType.FILE_READ || type == CallType.FILE_WRITE) {
+                if (sk.ios == f.ioB.length) {
+                    f.ioB = java.util.Arrays.copyOf(f.ioB, f.ioB.length * 2);
+                }
+                f.ioB[sk.ios] = f.instrB;
+                sk.addIo(f.instrA, r.arg(2), type == CallType.FILE_READ);
+            }
+        }
+        f.callNo++;
     }
 
     /**

@@ -65,6 +65,22 @@ public final class Replay implements ReplayContext {
         return this;
     }
 
+    /**
+     * What the analyses and router of the next partitioned run over trace files use of the prescan besides the
+     * schedule (both by default): {@code spins}, the threads that may spin and the stores to watch, which a router's
+     * {@link Router#spinPartition} is given ({@link SpinRoutes}); {@code profile}, the {@link #workProfile}. A caller
+     * whose router detects no spins and whose analyses and router read no work profile (CDAT) spares the prescan a
+     * look at every load and at every 8th record; a routed run whose router then names a spin partition fails.
+     */
+    public Replay prescanFor(boolean spins, boolean profile) {
+        spinsNeeded = spins;
+        profileNeeded = profile;
+        return this;
+    }
+
+    /** {@link #prescanFor}. */
+    private boolean spinsNeeded = true;
+    private boolean profileNeeded = true;
     /** How the last partitioned run ran: {@link #MODE_ROUTED}, {@link #MODE_REPLAYS}, or null. */
     private String mode;
     /** Bytes a routed pipe holds before its router waits for the partition ({@link #runRouted}); -1: automatic. */
@@ -281,17 +297,23 @@ public final class Replay implements ReplayContext {
                 : new Replay(detailed, o, partitionSources.get(k)), null);
     }
 
-    /** The prescan of a partitioned run, on {@code parts} threads; {@code routes}: decide which traces route. */
+    /**
+     * The prescan of a partitioned run, on {@code parts} threads, at most one per core ({@link Prescan#workers});
+     * {@code routes}: decide which traces route.
+     */
     private void prescan(int parts, boolean routes) {
         pre = new Prescan(detailed.size(), o, problems);
-        if (parts > 1) {
+        if (parts > 1 && profileNeeded) {
             pre.countWork();
         }
         if (routes) {
             pre.checkRoutes();
+            if (!spinsNeeded) {
+                pre.skipSpins();
+            }
         }
-        // the prescan on as many threads as there are partitions: the partitions wait for it
-        pre.run(detailed, calls, o.interleave > 0, parts);
+        // the partitions wait for the prescan: as many threads as pay
+        pre.run(detailed, calls, o.interleave > 0, Prescan.workers(parts, detailed));
         expect();
         if (o.exactStream && o.interleave == 0) {
             // one read of the sidecar for all partitions (each makes its own map: the lookup cache is per replay)
@@ -429,8 +451,11 @@ public final class Replay implements ReplayContext {
         }
         mode = MODE_ROUTED;
         // a live run has no prescan: its router is the analysis's own (RouteSplitter refuses an instruction stream)
-        Router route = live ? routing.apply(this)
-                : RouteSplitter.planned(SpinRoutes.Routing.of(routing.apply(this), pre.spinRoutes, parts), pre);
+        Router made = routing.apply(this);
+        if (!live && !spinsNeeded && made.spinPartition() >= 0) {
+            throw new IllegalStateException("a router with a spin partition, after a prescan told to skip spins");
+        }
+        Router route = live ? made : RouteSplitter.planned(SpinRoutes.Routing.of(made, pre.spinRoutes, parts), pre);
         RoutedRun run = live ? RoutedRun.live(route, detailed, source, parts, routedCapacity)
                 : RoutedRun.files(route, detailed, o, pre, parts, routedCapacity, partitionsAtOnce);
         activeRun = run;
@@ -567,7 +592,7 @@ public final class Replay implements ReplayContext {
         if (route) {
             pre.checkRoutes();
         }
-        pre.run(detailed, calls, o.interleave > 0, Math.min(parts, Runtime.getRuntime().availableProcessors()));
+        pre.run(detailed, calls, o.interleave > 0, Prescan.workers(parts, detailed));
         expect();
         return new Plan(pre, parts, detailed.size(), route && pre.allRoutable());
     }

@@ -67,9 +67,18 @@ final class RouteCheck {
     /** True once a run of loads that could be a spin was found. */
     boolean spins;
 
+    /** False: the check only looks for branch, procedure and fetch records ({@link #stream}), not for spins. */
+    private final boolean spinsToo;
+
     /** A check whose possible spins' locations go to {@code watch}. */
     RouteCheck(SpinRoutes.Builder watch) {
+        this(watch, true);
+    }
+
+    /** A check whose possible spins' locations go to {@code watch}, or, without {@code spinsToo}, one for none. */
+    RouteCheck(SpinRoutes.Builder watch, boolean spinsToo) {
         this.watch = watch;
+        this.spinsToo = spinsToo;
         java.util.Arrays.fill(seen, -1);
     }
 
@@ -83,6 +92,9 @@ final class RouteCheck {
      * holds a word that is not a memory record (a branch, procedure or fetch record: {@link #stream}).
      */
     boolean run(long[] w, int from, int n, long high) {
+        if (!spinsToo) {
+            return streamOnly(w, from, n);
+        }
         boolean other = false;
         for (int i = from, end = from + n; i < end && routable; ) {
             int to = Math.min(end, i + BLOCK);
@@ -93,6 +105,17 @@ final class RouteCheck {
             }
             i = to;
         }
+        stream |= other;
+        return other;
+    }
+
+    /** {@link #run} without the spin check: whether a word is no memory record (whose top byte is 0). */
+    private boolean streamOnly(long[] w, int from, int n) {
+        long or = 0;
+        for (int i = from, end = from + n; i < end; i++) {
+            or |= w[i];
+        }
+        boolean other = (or >>> 56) != 0;
         stream |= other;
         return other;
     }
@@ -204,7 +227,9 @@ final class RouteCheck {
     /** A record read one by one, of kind {@code k}, current in {@code r}. */
     void record(int k, TraceReader r) {
         if (k == RecordKind.MEMORY) {
-            access(r.isStore(), r.size(), r.address());
+            if (spinsToo) {
+                access(r.isStore(), r.size(), r.address());
+            }
         } else if (k == RecordKind.CALL) {
             runStart = pos;
             active = false;

@@ -45,7 +45,8 @@ final class RoutedRun {
         int n = detailed.size();
         AtomicBoolean stop = new AtomicBoolean();
         int chunks = RecordRouter.total(pre.chunks);
-        int workers = Math.max(1, Math.min(Integer.getInteger(Replay.ROUTERS_PROPERTY, parts), chunks));
+        int workers = Math.max(1, Math.min(org.dsmscope.trace.SystemProperties.intValue(Replay.ROUTERS_PROPERTY, parts,
+                1, Integer.MAX_VALUE), chunks));
         // chunks routed ahead of the partitions: one a router thread (none where every trace is one chunk)
         int window = chunks > n ? workers : 0;
         RecordRouter router = new RecordRouter(route, parts, o, new Object(), detailed.files(), pre.chunks,

@@ -116,14 +116,17 @@ class ChunkedRouteTest {
     }
 
     @Test
-    void aChunkSizeThatIsNotANumber_isRefusedNamingTheProperty() {
+    void aChunkSizeThatIsNotANumberOrBelow8_isRefusedNamingTheProperty() {
         String before = System.getProperty(Chunks.BYTES_PROPERTY);
         try {
             System.setProperty(Chunks.BYTES_PROPERTY, "16M");
             org.dsmscope.trace.BadInputException e = org.junit.jupiter.api.Assertions.assertThrows(
                     org.dsmscope.trace.BadInputException.class, Chunks::bytes);
-            assertTrue(e.getMessage().contains("-Ddsmscope.chunkBytes: '16M'"), e.getMessage());
+            assertEquals("-Ddsmscope.chunkBytes=16M: not a whole number (at least 8)", e.getMessage());
             System.setProperty(Chunks.BYTES_PROPERTY, "3");
+            assertEquals("-Ddsmscope.chunkBytes=3: out of range (at least 8)", org.junit.jupiter.api.Assertions
+                    .assertThrows(org.dsmscope.trace.BadInputException.class, Chunks::bytes).getMessage());
+            System.setProperty(Chunks.BYTES_PROPERTY, "8");
             assertEquals(8, Chunks.bytes());
         } finally {
             if (before == null) {

@@ -81,12 +81,16 @@ class RouteCheckTest {
 
     /** Feeds {@code recs} to a check as the prescan does: runs of words in pieces of random length, calls one by one. */
     private static RouteCheck check(List<Rec> recs, SplittableRandom rnd, SpinRoutes.Builder watch) {
-        return check(recs, rnd, watch, 8);
+        return check(recs, rnd, watch, 8, true);
     }
 
-    /** As above, a piece ending after a record with chance 1 in {@code cut} (0: only at calls and the end). */
-    private static RouteCheck check(List<Rec> recs, SplittableRandom rnd, SpinRoutes.Builder watch, int cut) {
-        RouteCheck c = new RouteCheck(watch);
+    /**
+     * As above, a piece ending after a record with chance 1 in {@code cut} (0: only at calls and the end); without
+     * {@code spins}, a check that looks only for branch records.
+     */
+    private static RouteCheck check(List<Rec> recs, SplittableRandom rnd, SpinRoutes.Builder watch, int cut,
+            boolean spins) {
+        RouteCheck c = new RouteCheck(watch, spins);
         long[] words = new long[recs.size()];
         int n = 0;
         for (int i = 0; i <= recs.size(); i++) {
@@ -166,12 +170,20 @@ class RouteCheckTest {
         TreeSet<Long> expected = new TreeSet<>();
         boolean spins = reference(recs, expected);
         SpinRoutes.Builder watch = new SpinRoutes.Builder();
-        RouteCheck c = check(recs, rnd, watch, cut);
+        RouteCheck c = check(recs, rnd, watch, cut, true);
         assertEquals(spins, c.spins);
         TreeSet<Long> got = new TreeSet<>();
         watch.blocks.forEachKey(got::add);
         assertEquals(expected, got);
-        assertEquals(recs.stream().anyMatch(r -> r.kind == RecordKind.BRANCH), c.stream);
+        boolean branches = recs.stream().anyMatch(r -> r.kind == RecordKind.BRANCH);
+        assertEquals(branches, c.stream);
+        // a check for routers that detect no spins finds the same instruction streams, and no spin
+        SpinRoutes.Builder none = new SpinRoutes.Builder();
+        RouteCheck s = check(recs, rnd, none, cut, false);
+        assertEquals(branches, s.stream);
+        assertFalse(s.spins);
+        assertEquals(0, none.blocks.size());
+        assertTrue(s.routable);
     }
 
     @Test

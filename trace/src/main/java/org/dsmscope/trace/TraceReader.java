@@ -245,34 +245,35 @@ public final class TraceReader extends RoutedStream implements AutoCloseable {
 
     /**
      * Index of the first word from {@code from} on that is not a valid memory, branch, procedure or (extended
-     * files) fetch record, or {@link #avail}: the one check of the hot path, done for a whole chunk at a time.
+     * files) fetch record, or {@link #avail}: the one check of the hot path, done for a whole chunk at a time, in
+     * blocks ({@link #scanBlock}: called often, the JIT compiles it early, not as a loop of 8,192 words on stack).
      */
     private int scan(int from) {
         if (addrHi == TOP_HIGH || endSeen) {
-            // after the end record, every word is an error; the last 4 GiB of the 64-bit space: every record through next(), which checks for accesses past
-            // the end
+            // after the end record, every word is an error; the last 4 GiB: every record through next()
             return from;
         }
-        long[] w = words;
-        int end = avail;
         int j = from;
-        if (extended) {
-            while (j < end) {
-                int f1 = (int) (w[j] >>> 32);
-                if ((f1 >>> 12) == 0 ? !RecordShapes.MEM_VALID[f1 & 0xFFF] : RecordShapes.BRANCH_KIND[f1 >>> 28] == 0
-                        && ((f1 & 0xFFFF0000) != SmaitFormat.TAG_FETCH || (f1 & 0xFFFF) == 0)) {
-                    break;
-                }
-                j++;
+        for (int to, end = avail; j < end; j = to) {
+            to = Math.min(end, j + 256);
+            int k = scanBlock(words, j, to, extended);
+            if (k < to) {
+                return k;
             }
-        } else {
-            while (j < end) {
-                int f1 = (int) (w[j] >>> 32);
-                if ((f1 >>> 12) == 0 ? !RecordShapes.MEM_VALID[f1 & 0xFFF] : RecordShapes.BRANCH_KIND[f1 >>> 28] == 0) {
-                    break;
-                }
-                j++;
+        }
+        return j;
+    }
+
+    /** {@link #scan}'s check of words {@code from .. to}: the index of the first that fails it, or {@code to}. */
+    private static int scanBlock(long[] w, int from, int to, boolean extended) {
+        int j = from;
+        while (j < to) {
+            int f1 = (int) (w[j] >>> 32);
+            if ((f1 >>> 12) == 0 ? !RecordShapes.MEM_VALID[f1 & 0xFFF] : RecordShapes.BRANCH_KIND[f1 >>> 28] == 0
+                    && !(extended && (f1 & 0xFFFF0000) == SmaitFormat.TAG_FETCH && (f1 & 0xFFFF) != 0)) {
+                break;
             }
+            j++;
         }
         return j;
     }

@@ -18,12 +18,37 @@ public final class Bootstrap {
     private Bootstrap() {
     }
 
+    /** {@code -Ddsmscope.spill.keep}: keep the records an on-the-fly analysis read (agent/README.md). */
+    static final String SPILL_KEEP = "dsmscope.spill.keep";
+    /** {@code -Ddsmscope.live.backpressure}: {@code false} lets producers spill instead of waiting. */
+    static final String BACKPRESSURE = "dsmscope.live.backpressure";
+    /** {@code -Ddsmscope.live.budget}: bytes of records held in memory for the analysis. */
+    static final String BUDGET = "dsmscope.live.budget";
+    /** {@code -Ddsmscope.live.flushMs}: milliseconds between hand-overs of the records. */
+    static final String FLUSH_MS = "dsmscope.live.flushMs";
+    /** {@code -Ddsmscope.agent.timing}: print the start-up times. */
+    static final String TIMING = "dsmscope.agent.timing";
+
+    /**
+     * Reads the agent's {@code -Ddsmscope.*} properties once, so that a malformed one is refused before the program
+     * runs (one line, status 2) rather than where it is first used.
+     */
+    static void checkProperties() {
+        org.dsmscope.trace.SystemProperties.booleanValue(SPILL_KEEP, false);
+        org.dsmscope.trace.SystemProperties.booleanValue(BACKPRESSURE, true);
+        org.dsmscope.trace.SystemProperties.longValue(BUDGET, 0, 0, Long.MAX_VALUE);
+        org.dsmscope.trace.SystemProperties.longValue(FLUSH_MS, 100, 1, Long.MAX_VALUE);
+        org.dsmscope.trace.SystemProperties.booleanValue(TIMING, false);
+        org.dsmscope.trace.SystemProperties.booleanValue("dsmscope.agent.debug", false);
+    }
+
     /** Called by {@code org.dsmscope.agent.Agent.premain}; {@code agentJar} is the agent's jar (null: unknown). */
     public static void start(String args, Instrumentation inst, String agentJar) {
         AgentOptions o;
         try {
             o = AgentOptions.parse(args, System.getenv());
-        } catch (IllegalArgumentException e) {
+            checkProperties();
+        } catch (IllegalArgumentException | org.dsmscope.trace.BadInputException e) {
             System.err.println("dsmscope agent: " + e.getMessage());
             System.exit(2);
             return;
@@ -88,7 +113,7 @@ public final class Bootstrap {
             if (o.jdk) {
                 retransformJdk(inst);
             }
-            if (Boolean.getBoolean("dsmscope.agent.timing")) {
+            if (org.dsmscope.trace.SystemProperties.booleanValue(TIMING, false)) {
                 TraceRuntime.warn(String.format("start-up: layouts %d ms, traces %d ms, hooks %d ms, Thread %d ms",
                         (t1 - t0) / 1000000, (t2 - t1) / 1000000, (t3 - t2) / 1000000,
                         (System.nanoTime() - t3) / 1000000));

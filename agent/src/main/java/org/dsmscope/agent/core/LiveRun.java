@@ -41,7 +41,8 @@ final class LiveRun {
     private final AtomicLong queued = new AtomicLong();
     private final AtomicLong spilled = new AtomicLong();
     /** Producers wait for the analysis instead of spilling while it is at work ({@link #admit}). */
-    private final boolean backpressure = !"false".equals(System.getProperty("dsmscope.live.backpressure"));
+    private final boolean backpressure = org.dsmscope.trace.SystemProperties.booleanValue(
+            Bootstrap.BACKPRESSURE, true);
     /** Longest single wait of a producer before it looks again (a missed wake-up costs no more). */
     private static final long WAIT_MS = 20;
     /** Guards the counts below; producers wait on it. */
@@ -63,7 +64,7 @@ final class LiveRun {
     private volatile boolean dead;
     private volatile boolean over;
     private Path spillDir;
-    private final boolean keep = Boolean.getBoolean("dsmscope.spill.keep");
+    private final boolean keep = org.dsmscope.trace.SystemProperties.booleanValue(Bootstrap.SPILL_KEEP, false);
     private final Thread analysis;
     private final Thread timer;
     private volatile List<Path> written;
@@ -81,8 +82,8 @@ final class LiveRun {
         waitingFor = new boolean[readers][p];
         firstCall = new long[p];
         java.util.Arrays.fill(firstCall, -1);
-        long b = Long.getLong("dsmscope.live.budget", Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 8));
-        budget = Math.max(0, b);
+        budget = org.dsmscope.trace.SystemProperties.longValue(Bootstrap.BUDGET,
+                Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 8), 0, Long.MAX_VALUE);
         analysis = new Thread(new Runnable() {
             @Override
             public void run() {
@@ -91,7 +92,7 @@ final class LiveRun {
         }, "dsmscope-analysis");
         analysis.setDaemon(true);
         analysis.setContextClassLoader(sink.getClass().getClassLoader());
-        long period = Math.max(1, Long.getLong("dsmscope.live.flushMs", 100));
+        long period = org.dsmscope.trace.SystemProperties.longValue(Bootstrap.FLUSH_MS, 100, 1, Long.MAX_VALUE);
         timer = new Thread(new Runnable() {
             @Override
             public void run() {

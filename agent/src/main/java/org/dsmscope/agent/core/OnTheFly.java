@@ -74,7 +74,7 @@ final class OnTheFly {
             TraceRuntime.analysisFailed(o.analysisType() + ": the analysis failed: " + kept(e.toString(), o, p, files));
         } finally {
             // after a failure the records stay, under the names the message gives them
-            boolean keep = failed || Boolean.getBoolean("dsmscope.spill.keep");
+            boolean keep = failed || org.dsmscope.trace.SystemProperties.booleanValue(Bootstrap.SPILL_KEEP, false);
             for (int t = 0; t < files.size(); t++) {
                 Path f = files.get(t);
                 try {

@@ -247,7 +247,7 @@ public final class VarHandles {
      * unrecorded because their handle is not a known constant; else (or if there are none) null.
      */
     public static synchronized String unrecordedWarning() {
-        if (unrecorded == 0 || !Boolean.getBoolean("dsmscope.agent.debug")) {
+        if (unrecorded == 0 || !org.dsmscope.trace.SystemProperties.booleanValue("dsmscope.agent.debug", false)) {
             return null;
         }
         return unrecorded + " VarHandle call site(s) of JDK classes unrecorded (handle not a static final constant"

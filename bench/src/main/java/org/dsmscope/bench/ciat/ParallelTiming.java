@@ -52,7 +52,8 @@ public final class ParallelTiming {
                 CiatOptions o = new CiatOptions();
                 o.writeFiles = false;
                 // lK/N: -Ddsmscope.live.planAt as for on-the-fly runs (0: the round-robin plan)
-                o.livePlanAt = Long.getLong("dsmscope.live.planAt", o.livePlanAt);
+                o.livePlanAt = org.dsmscope.trace.SystemProperties.longValue("dsmscope.live.planAt", o.livePlanAt, 0,
+                        Long.MAX_VALUE);
                 Ciat serial = null;
                 ParallelCiat par = null;
                 CiatResult rep = null;
