@@ -341,12 +341,15 @@ final class LockstepRounds {
             int listed = 0;
             for (int a = 0, b = 0; a < na || b < ne; ) {
                 int k;
+                // the round whose record a segment loaded now holds: this one after a gap, the next after a run
+                long at = cj;
+                boolean load = false;
                 if (b == ne || a < na && act[a] < ended[b]) {
                     k = act[a++];
                 } else {
                     k = ended[b++];
                     if (segWords[k] == null) {
-                        // its gap is over, or its last run used up: this round's record is the first after it
+                        // its gap is over: this round's record is the first after it
                         int u = order[k];
                         if (e.gapLeft[u] > 0) {
                             bytes += e.gapBytes[u]; // all its bytes left (ThreadEngine.gapPiece of all)
@@ -354,46 +357,56 @@ final class LockstepRounds {
                             e.gapLeft[u] = 0;
                         }
                         clock[u] = cj;
+                        load = true;
+                    }
+                }
+                for (;;) {
+                    if (load) {
                         next(k); // batch's one call that loads a segment: C2 inlines load once at most
                         if (segWords[k] == null) {
-                            gaps.add(k, cj + e.gapLeft[u]);
-                            continue;
+                            gaps.add(k, at + e.gapLeft[order[k]]);
+                            break;
+                        }
+                        if (at != cj) {
+                            to[listed++] = k; // a run or a record for the engine: its turn is in the next round
+                            break;
                         }
                     }
-                }
-                long[] w = segWords[k];
-                int p = segPos[k];
-                long word = w[p];
-                if (TraceReader.wordKind(word) != RecordKind.MEMORY) {
-                    // its next record needs the engine: the rounds end before it
-                    this.cj = cj;
-                    return k;
-                }
-                long unit = (cj - c) * m + k;
-                if (unit - told > 1) {
-                    long left = skippedBefore(unit);
-                    if (left > 0) {
-                        tell(unit, left);
+                    long[] w = segWords[k];
+                    int p = segPos[k];
+                    long word = w[p];
+                    if (TraceReader.wordKind(word) != RecordKind.MEMORY) {
+                        // its next record needs the engine: the rounds end before it
+                        this.cj = cj;
+                        return k;
                     }
+                    long unit = (cj - c) * m + k;
+                    if (unit - told > 1) {
+                        long left = skippedBefore(unit);
+                        if (left > 0) {
+                            tell(unit, left);
+                        }
+                    }
+                    told = unit;
+                    toldPlace = k;
+                    toldRound = cj;
+                    int u = order[k];
+                    int f1 = (int) (word >>> 32);
+                    sink.access(u, u, cj, f1, MemType.bytes(f1), (f1 & 0xF) == MemType.STORE,
+                            segHigh[k] | (word & 0xFFFFFFFFL));
+                    clock[u] = cj + 1;
+                    segPos[k] = ++p;
+                    if (p == segEnd[k]) {
+                        // its run is used up: what comes next (a gap, another run) is loaded now, for the next round
+                        e.rd[u].skip(p - segStart[k]);
+                        segWords[k] = null;
+                        load = true;
+                        at = cj + 1;
+                        continue;
+                    }
+                    to[listed++] = k;
+                    break;
                 }
-                told = unit;
-                toldPlace = k;
-                toldRound = cj;
-                int u = order[k];
-                int f1 = (int) (word >>> 32);
-                sink.access(u, u, cj, f1, MemType.bytes(f1), (f1 & 0xF) == MemType.STORE,
-                        segHigh[k] | (word & 0xFFFFFFFFL));
-                clock[u] = cj + 1;
-                segPos[k] = ++p;
-                if (p == segEnd[k]) {
-                    // its run is used up: it waits for the next round, where it loads what comes next as a
-                    // thread whose gap ends there does
-                    e.rd[u].skip(p - segStart[k]);
-                    segWords[k] = null;
-                    gaps.add(k, cj + 1);
-                    continue;
-                }
-                to[listed++] = k;
             }
             act2 = act;
             this.act = to;
