@@ -38,11 +38,45 @@ final class GapQueue {
     /** The round of the heap's first place, {@link Long#MAX_VALUE} while the heap is empty. */
     private long heapFirst = Long.MAX_VALUE;
 
+    /** Scratch of {@link #renumber}: the places queued, and the rounds by place. */
+    private final int[] queued;
+    private final long[] ends;
+
     /** A queue of at most {@code places} places, for rounds from 0 on. */
     GapQueue(int places) {
         ring = places <= 64;
         heap = new int[places];
         end = new long[places];
+        queued = new int[places];
+        ends = new long[places];
+    }
+
+    /**
+     * Renumbers places 0 to m - 1 as {@code (p - s) mod m}, keeping their rounds, when the rounds' order comes to
+     * start at place {@code s} (a call inside the rounds, {@link LockstepRounds}); the rounds already taken stay
+     * taken. O(places queued + rounds queued).
+     */
+    void renumber(int s, int m) {
+        int q = 0;
+        for (int w = 0; w < WORDS; w++) {
+            for (long o = occupied[w]; o != 0; o &= o - 1) {
+                for (long b = slot[w << 6 | Long.numberOfTrailingZeros(o)]; b != 0; b &= b - 1) {
+                    queued[q++] = Long.numberOfTrailingZeros(b);
+                }
+            }
+        }
+        for (int i = 0; i < size; i++) {
+            queued[q++] = heap[i];
+        }
+        System.arraycopy(end, 0, ends, 0, m);
+        for (int p = 0; p < m; p++) {
+            end[p < s ? p + m - s : p - s] = ends[p];
+        }
+        clear(base);
+        for (int i = 0; i < q; i++) {
+            int p = queued[i] < s ? queued[i] + m - s : queued[i] - s;
+            add(p, end[p]);
+        }
     }
 
     /** Empties the queue, for rounds from {@code from} on. */

@@ -12,7 +12,7 @@ import net.jqwik.api.constraints.IntRange;
  * The {@link GapQueue} of the lockstep rounds (replay/README.md "Partitioned replay") against a sorted set of
  * (round, place): with up to 130 places (the ring of at most 64 and the heap beyond), rounds near the last one
  * taken, around the ring's reach and far after it (places moving from the heap into the ring), and emptied for a
- * later first round.
+ * later first round, and renumbered as when the rounds' order comes to start at another place.
  */
 class GapQueueTest {
     @Property(tries = 300)
@@ -40,7 +40,24 @@ class GapQueueTest {
             assertEquals(ref.isEmpty() ? Long.MAX_VALUE : ref.first()[0], q.first());
             int what = rnd.nextInt(20);
             int p = rnd.nextInt(places);
-            if (what == 0) {
+            if (what == 19) {
+                // the rounds' order comes to start at place s (a call inside the rounds): places renumbered
+                int m = 1 + rnd.nextInt(places);
+                int s = rnd.nextInt(m + 1);
+                if (ref.stream().allMatch(x -> x[1] < m)) {
+                    q.renumber(s, m);
+                    TreeSet<long[]> moved = new TreeSet<>(ref.comparator());
+                    boolean[] was = queued.clone();
+                    java.util.Arrays.fill(queued, false);
+                    for (long[] x : ref) {
+                        int np = (int) Math.floorMod(x[1] - s, m);
+                        moved.add(new long[] {x[0], np});
+                        queued[np] = was[(int) x[1]];
+                        assertEquals(x[0], q.end(np));
+                    }
+                    ref = moved;
+                }
+            } else if (what == 0) {
                 round += rnd.nextInt(200);
                 q.clear(round);
                 ref.clear();
