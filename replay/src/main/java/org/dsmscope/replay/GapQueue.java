@@ -7,22 +7,29 @@ package org.dsmscope.replay;
  * one round come out in the rounds' order. No allocation.
  *
  * <p>The rounds take places in increasing rounds and add only rounds at or after the last one taken, so with at
- * most 64 places the queue is a calendar: the places of each of the next 64 rounds from the last one taken are one
- * bit mask per round (a ring of 64 masks, and a mask of the rounds that have places), so adding, taking and the
- * first round cost a few bit operations; places of later rounds wait in a binary heap (O(log threads)) and move
- * into the ring as the rounds come within 64 of the last one taken. With more places the heap holds them all.
+ * most 64 places the queue is a calendar: the places of each of the next {@value #RING} rounds from the last one
+ * taken are one bit mask per round (a ring of masks, and {@value #WORDS} masks of the rounds that have places), and
+ * the first round with places is kept in a field, so adding, taking and the first round cost a few bit operations
+ * (finding the next round with places when one is emptied looks at the masks from there on); places of later rounds
+ * wait in a binary heap (O(log threads)) and move into the ring as the rounds come within {@value #RING} of the last
+ * one taken. With more places the heap holds them all. The ring reaches far enough that a routed partition's gaps
+ * (on {@code gen forkjoin} traces in 16 partitions, a thread's gaps average some 50 accesses) rarely go to the heap.
  */
 final class GapQueue {
     /** Rounds the ring holds from {@link #base} on. */
-    private static final int RING = 64;
-    /** Whether places fit one ring mask (at most {@value #RING}). */
+    private static final int RING = 256;
+    /** Masks of {@link #occupied}. */
+    private static final int WORDS = RING / 64;
+    /** Whether places fit one ring mask (at most 64). */
     private final boolean ring;
     /** Per ring slot (round mod {@value #RING}): the places queued until that round. */
     private final long[] slot = new long[RING];
-    /** Bit s: {@link #slot}[s] holds a place. */
-    private long occupied;
+    /** Bit s mod 64 of mask s / 64: {@link #slot}[s] holds a place. */
+    private final long[] occupied = new long[WORDS];
     /** The ring holds the rounds from base to base + {@value #RING} - 1, every queued round below that. */
     private long base;
+    /** The first round with places in the ring, {@link Long#MAX_VALUE} while the ring is empty. */
+    private long ringFirst = Long.MAX_VALUE;
     /** The places of later rounds (all of them without the ring), heap-ordered by {@link #end}, then by place. */
     private final int[] heap;
     /** Per place: the round of its next record, as last added (kept after it is taken). */
@@ -31,33 +38,69 @@ final class GapQueue {
     /** The round of the heap's first place, {@link Long#MAX_VALUE} while the heap is empty. */
     private long heapFirst = Long.MAX_VALUE;
 
+    /** Scratch of {@link #renumber}: the places queued, and the rounds by place. */
+    private final int[] queued;
+    private final long[] ends;
+
     /** A queue of at most {@code places} places, for rounds from 0 on. */
     GapQueue(int places) {
-        ring = places <= RING;
+        ring = places <= 64;
         heap = new int[places];
         end = new long[places];
+        queued = new int[places];
+        ends = new long[places];
+    }
+
+    /**
+     * Renumbers places 0 to m - 1 as {@code (p - s) mod m}, keeping their rounds, when the rounds' order comes to
+     * start at place {@code s} (a call inside the rounds, {@link LockstepRounds}); the rounds already taken stay
+     * taken. O(places queued + rounds queued).
+     */
+    void renumber(int s, int m) {
+        int q = 0;
+        for (int w = 0; w < WORDS; w++) {
+            for (long o = occupied[w]; o != 0; o &= o - 1) {
+                for (long b = slot[w << 6 | Long.numberOfTrailingZeros(o)]; b != 0; b &= b - 1) {
+                    queued[q++] = Long.numberOfTrailingZeros(b);
+                }
+            }
+        }
+        for (int i = 0; i < size; i++) {
+            queued[q++] = heap[i];
+        }
+        System.arraycopy(end, 0, ends, 0, m);
+        for (int p = 0; p < m; p++) {
+            end[p < s ? p + m - s : p - s] = ends[p];
+        }
+        clear(base);
+        for (int i = 0; i < q; i++) {
+            int p = queued[i] < s ? queued[i] + m - s : queued[i] - s;
+            add(p, end[p]);
+        }
     }
 
     /** Empties the queue, for rounds from {@code from} on. */
     void clear(long from) {
-        java.util.Arrays.fill(slot, 0L);
-        occupied = 0;
+        for (int w = 0; w < WORDS; w++) {
+            for (long o = occupied[w]; o != 0; o &= o - 1) {
+                slot[w << 6 | Long.numberOfTrailingZeros(o)] = 0L;
+            }
+            occupied[w] = 0L;
+        }
         base = from;
+        ringFirst = Long.MAX_VALUE;
         size = 0;
         heapFirst = Long.MAX_VALUE;
     }
 
     /**
-     * The first round in which a queued place has its next record; {@link Long#MAX_VALUE} when none is queued. With
-     * the ring empty it is {@link #heapFirst}, a field, so that no branch of this method or of {@link #poll}, which
-     * the rounds' compiled loop inlines, is first taken when a thread's gap ending in the heap comes first
-     * (replay/README.md "On few cores").
+     * The first round in which a queued place has its next record; {@link Long#MAX_VALUE} when none is queued. Both
+     * firsts are fields and every place in the ring comes before every place in the heap, so no branch of this
+     * method or of {@link #poll}, which the rounds' compiled loop inlines, is first taken when a thread's gap ending
+     * in the heap comes first (replay/README.md "On few cores").
      */
     long first() {
-        if (occupied != 0) {
-            return base + Long.numberOfTrailingZeros(Long.rotateRight(occupied, (int) base & (RING - 1)));
-        }
-        return heapFirst;
+        return Math.min(ringFirst, heapFirst);
     }
 
     /** The round given for {@code place} when it was last added. */
@@ -69,11 +112,18 @@ final class GapQueue {
     void add(int place, long round) {
         end[place] = round;
         if (ring && round - base < RING) {
-            int s = (int) round & (RING - 1);
-            slot[s] |= 1L << place;
-            occupied |= 1L << s;
+            toRing(place, round);
         } else {
             heapAdd(place);
+        }
+    }
+
+    private void toRing(int place, long round) {
+        int s = (int) round & (RING - 1);
+        slot[s] |= 1L << place;
+        occupied[s >>> 6] |= 1L << s;
+        if (round < ringFirst) {
+            ringFirst = round;
         }
     }
 
@@ -96,18 +146,32 @@ final class GapQueue {
         places &= places - 1;
         slot[s] = places;
         if (places == 0) {
-            occupied &= ~(1L << s);
+            occupied[s >>> 6] &= ~(1L << s);
+            ringFirst = nextInRing(round);
         }
         return place;
+    }
+
+    /** The first round with places in the ring after {@code round} (the ring's base), or {@link Long#MAX_VALUE}. */
+    private long nextInRing(long round) {
+        int s = (int) round & (RING - 1);
+        int w = s >>> 6;
+        long bits = occupied[w] & -(1L << s); // the slots after s in its mask (s itself is empty now)
+        for (int i = 0; i <= WORDS; i++) {
+            if (bits != 0) {
+                int t = ((w + i) & (WORDS - 1)) << 6 | Long.numberOfTrailingZeros(bits);
+                return round + ((t - s) & (RING - 1));
+            }
+            bits = occupied[(w + i + 1) & (WORDS - 1)];
+        }
+        return Long.MAX_VALUE;
     }
 
     /** Moves the heap's places whose rounds lie within the ring's reach from {@link #base} into the ring. */
     private void fromHeap() {
         while (size > 0 && end[heap[0]] - base < RING) {
             int p = heapPoll();
-            int s = (int) end[p] & (RING - 1);
-            slot[s] |= 1L << p;
-            occupied |= 1L << s;
+            toRing(p, end[p]);
         }
     }
 

@@ -14,9 +14,13 @@ import org.dsmscope.trace.TraceReader;
  * same records in the same order straight from the readers' arrays, without choosing a thread per record. The
  * threads already at c + 1 are holes of round c: the state a call leaves (it takes no clock, and the thread that
  * made it runs its next record after the other threads of its round), so the rounds go on after a call at the
- * cost of one look at every thread, not a round of single steps. A thread whose next record only the engine
- * handles (a call, a wait's resumption, the end of its trace, a record the reader's runs do not cover) ends the
- * rounds just before its turn, where the engine's own scheduling goes on.
+ * cost of one look at every thread, not a round of single steps. A call that blocks and wakes no thread (a lock
+ * taken or left with nobody waiting, {@link ThreadCalls#inRounds}) is replayed inside the rounds: the engine would
+ * run the other threads of the round, then the caller, and start every later round after it, so the caller's turn
+ * moves to the round's end and the places are renumbered from the thread after it ({@link #endTurn}), at O(threads)
+ * instead of the rounds' end and start. A thread whose next record only the engine handles (another call, a wait's
+ * resumption, the end of its trace, a record the reader's runs do not cover) ends the rounds just before its turn,
+ * where the engine's own scheduling goes on.
  *
  * <p>In a routed partition ({@link Replay#runRouted}) a thread inside a {@link CallType#ROUTED_GAP} takes part with
  * one skipped access per round, and goes on with the records after the gap, through any number of gaps, in the
@@ -62,6 +66,17 @@ final class LockstepRounds {
     private final int[] ended;
     /** The places inside a gap (and the holes until round c + 1), by the round their next record runs in. */
     private final GapQueue gaps;
+    /** Per place: its thread's clock when the rounds began (its busy clocks and accesses run are counted from it). */
+    private final long[] from;
+    /**
+     * The place whose call the rounds replayed in the current round, its turn of the round still to come after the
+     * round's last place ({@link #endTurn}); -1: none.
+     */
+    private int pend = -1;
+    /** Scratch of {@link #renumber}. */
+    private final int[] tmpInts;
+    private final long[] tmpLongs;
+    private final long[][] tmpWords;
 
     LockstepRounds(ThreadEngine e) {
         this.e = e;
@@ -79,6 +94,10 @@ final class LockstepRounds {
         act2 = new int[n];
         ended = new int[n];
         gaps = new GapQueue(n);
+        from = new long[n];
+        tmpInts = new int[n];
+        tmpLongs = new long[n];
+        tmpWords = new long[n][];
     }
 
     /**
@@ -206,6 +225,7 @@ final class LockstepRounds {
         for (int k = 0; k < m; k++) {
             int u = order[k];
             hole[k] = e.clock[u] != c;
+            from[k] = e.clock[u];
             holesBefore[k] = nh;
             if (hole[k]) {
                 nh++;
@@ -236,6 +256,7 @@ final class LockstepRounds {
         told = -1;
         toldPlace = -1;
         toldRound = c;
+        pend = -1;
         this.c = c;
         this.m = m;
         this.cj = c;
@@ -244,7 +265,9 @@ final class LockstepRounds {
             k = batch();
         } while (k < 0);
         long cj = this.cj;
-        // the rounds end before thread order[k] of round cj, after at least thread order[first] of round c
+        c = this.c; // calls inside the rounds renumber the places from a later round (endTurn)
+        // the rounds end before thread order[k] of round cj, after at least thread order[first] of round c (or,
+        // after a call inside the rounds, before the turn of the thread that made it)
         long unit = (cj - c) * m + k;
         for (int i = 0; i < m; i++) {
             if (segWords[i] == null && gapLeft[order[i]] > 0) {
@@ -259,30 +282,34 @@ final class LockstepRounds {
         if (left > 0 || bytes > 0) {
             tell(unit, left);
         }
+        long ran = 0;
         for (int i = 0; i < m; i++) {
             int u = order[i];
-            long from = hole[i] ? c + 1 : c;
-            long at = Math.max(i < k ? cj + 1 : cj, from);
+            // a thread whose call the rounds replayed in round cj is still to run its record of round cj
+            long at = i == pend ? cj : Math.max(i < k ? cj + 1 : cj, hole[i] ? c + 1 : c);
             long[] w = segWords[i];
             if (w != null && w != STOP) {
                 e.rd[u].skip(segPos[i] - segStart[i]);
             }
             segWords[i] = null;
             e.clock[u] = at;
-            if (at > from) {
+            long d = at - from[i];
+            if (d > 0) {
                 e.lastInstr[u] = at - 1;
-                e.cur.busy[u] += at - from;
-                e.replayed += at - from;
+                e.cur.busy[u] += d;
+                e.replayed += d;
+                ran += d;
             }
         }
+        pend = -1;
         int lastPlace = k > 0 ? k - 1 : m - 1;
         if (cj == c) {
-            while (hole[lastPlace]) {
+            while (lastPlace > 0 && hole[lastPlace]) {
                 lastPlace--; // the last thread run in round c (place first at the latest)
             }
         }
         e.last = order[lastPlace];
-        return unit - (cj == c ? holesBefore[k] : nh); // the places before the first are holes
+        return ran; // every access run, delivered or skipped, advanced its thread's clock by one
     }
 
     /** The rounds' first clock and number of threads. */
@@ -311,8 +338,9 @@ final class LockstepRounds {
      * telling the skipped ones before it); a place whose run is used up is queued until the next round, where it
      * loads its next segment (queued again if that is a gap) as a place whose gap ends does, so that batch loads
      * segments at one call (module README "On few cores"); every thread inside a gap makes the rounds jump to the
-     * first gap end. Returns the place whose next record
-     * is not a data access, where the rounds end (in round {@link #cj}), or -1 after the batch's rounds.
+     * first gap end; a call {@link #callHere} replays moves its place's turn to the round's end ({@link #endTurn}).
+     * Returns the place whose next record is not a data access, where the rounds end (in round {@link #cj}), or -1
+     * after the batch's rounds.
      */
     private int batch() {
         ThreadEngine e = this.e;
@@ -341,12 +369,15 @@ final class LockstepRounds {
             int listed = 0;
             for (int a = 0, b = 0; a < na || b < ne; ) {
                 int k;
+                // the round whose record a segment loaded now holds: this one after a gap, the next after a run
+                long at = cj;
+                boolean load = false;
                 if (b == ne || a < na && act[a] < ended[b]) {
                     k = act[a++];
                 } else {
                     k = ended[b++];
                     if (segWords[k] == null) {
-                        // its gap is over, or its last run used up: this round's record is the first after it
+                        // its gap is over: this round's record is the first after it
                         int u = order[k];
                         if (e.gapLeft[u] > 0) {
                             bytes += e.gapBytes[u]; // all its bytes left (ThreadEngine.gapPiece of all)
@@ -354,46 +385,71 @@ final class LockstepRounds {
                             e.gapLeft[u] = 0;
                         }
                         clock[u] = cj;
+                        load = true;
+                    }
+                }
+                for (;;) {
+                    if (load) {
                         next(k); // batch's one call that loads a segment: C2 inlines load once at most
                         if (segWords[k] == null) {
-                            gaps.add(k, cj + e.gapLeft[u]);
-                            continue;
+                            gaps.add(k, at + e.gapLeft[order[k]]);
+                            break;
+                        }
+                        if (at != cj) {
+                            to[listed++] = k; // a run or a record for the engine: its turn is in the next round
+                            break;
                         }
                     }
-                }
-                long[] w = segWords[k];
-                int p = segPos[k];
-                long word = w[p];
-                if (TraceReader.wordKind(word) != RecordKind.MEMORY) {
-                    // its next record needs the engine: the rounds end before it
-                    this.cj = cj;
-                    return k;
-                }
-                long unit = (cj - c) * m + k;
-                if (unit - told > 1) {
-                    long left = skippedBefore(unit);
-                    if (left > 0) {
-                        tell(unit, left);
+                    long[] w = segWords[k];
+                    int p = segPos[k];
+                    long word = w[p];
+                    if (TraceReader.wordKind(word) != RecordKind.MEMORY) {
+                        if (w != STOP || pend >= 0 || !callHere(k, cj)) {
+                            // its next record needs the engine: the rounds end before it
+                            this.cj = cj;
+                            return k;
+                        }
+                        // a call that blocks and wakes nobody, replayed: its turn comes after the round's last place
+                        told = (cj - c) * m + k;
+                        toldPlace = k;
+                        toldRound = cj;
+                        pend = k;
+                        break;
                     }
+                    long unit = (cj - c) * m + k;
+                    if (unit - told > 1) {
+                        long left = skippedBefore(unit);
+                        if (left > 0) {
+                            tell(unit, left);
+                        }
+                    }
+                    told = unit;
+                    toldPlace = k;
+                    toldRound = cj;
+                    int u = order[k];
+                    int f1 = (int) (word >>> 32);
+                    sink.access(u, u, cj, f1, MemType.bytes(f1), (f1 & 0xF) == MemType.STORE,
+                            segHigh[k] | (word & 0xFFFFFFFFL));
+                    clock[u] = cj + 1;
+                    segPos[k] = ++p;
+                    if (p == segEnd[k]) {
+                        // its run is used up: what comes next (a gap, another run) is loaded now, for the next round
+                        e.rd[u].skip(p - segStart[k]);
+                        segWords[k] = null;
+                        load = true;
+                        at = cj + 1;
+                        continue;
+                    }
+                    to[listed++] = k;
+                    break;
                 }
-                told = unit;
-                toldPlace = k;
-                toldRound = cj;
-                int u = order[k];
-                int f1 = (int) (word >>> 32);
-                sink.access(u, u, cj, f1, MemType.bytes(f1), (f1 & 0xF) == MemType.STORE,
-                        segHigh[k] | (word & 0xFFFFFFFFL));
-                clock[u] = cj + 1;
-                segPos[k] = ++p;
-                if (p == segEnd[k]) {
-                    // its run is used up: it waits for the next round, where it loads what comes next as a
-                    // thread whose gap ends there does
-                    e.rd[u].skip(p - segStart[k]);
-                    segWords[k] = null;
-                    gaps.add(k, cj + 1);
-                    continue;
+            }
+            if (pend >= 0) {
+                listed = endTurn(cj, to, listed);
+                if (listed < 0) {
+                    this.cj = cj;
+                    return m - 1; // its next record needs the engine
                 }
-                to[listed++] = k;
             }
             act2 = act;
             this.act = to;
@@ -403,6 +459,129 @@ final class LockstepRounds {
         }
         this.cj = cj;
         return -1;
+    }
+
+    /**
+     * Replays the call that place k's thread, at its turn in round cj, has read and holds for the engine, if the
+     * call blocks and wakes no thread ({@link ThreadCalls#inRounds}): after telling the skipped accesses before its
+     * turn, as the engine would deliver it after the rounds end there. Returns false, having done nothing, otherwise.
+     */
+    private boolean callHere(int k, long cj) {
+        ThreadEngine e = this.e;
+        int u = order[k];
+        TraceReader r = e.rd[u];
+        if (e.heldKind[u] != RecordKind.CALL || e.resume[u] || !e.calls.inRounds(u, r)) {
+            return false;
+        }
+        long unit = (cj - c) * m + k;
+        long left = skippedBefore(unit);
+        if (left > 0) {
+            tell(unit, left);
+        }
+        e.heldKind[u] = 0;
+        e.calls.call(u, r);
+        return true;
+    }
+
+    /**
+     * The turn in round cj of place {@link #pend}, whose call the rounds replayed, after the round's last place. The
+     * engine would run the threads after it, then it, then start each round after it: so the rounds' order now
+     * starts after it. The skipped accesses up to its turn are told, the places renumbered so that it is the last
+     * (the others holes of round cj, which becomes the rounds' first), and it loads what comes after the call: a gap
+     * (queued), an access it delivers at cj (then it is in the next round's list {@code to}, of {@code listed}
+     * places, unless it loads a gap), another such call (replayed; its turn goes on), or a record for the engine.
+     * Returns the next round's places, or -1 when the rounds end at its turn (place m - 1 of round cj).
+     */
+    private int endTurn(long cj, int[] to, int listed) {
+        ThreadEngine e = this.e;
+        int m = this.m;
+        int s = pend + 1;
+        pend = -1;
+        long end = (cj - c + 1) * m;
+        long left = skippedBefore(end);
+        if (left > 0) {
+            tell(end, left);
+        }
+        listed = renumber(s, to, listed);
+        c = cj;
+        holes = m - 1;
+        for (int i = 0; i < m; i++) {
+            hole[i] = i < m - 1;
+            holesBefore[i] = i;
+        }
+        holesBefore[m] = m - 1;
+        told = m - 2;
+        toldPlace = m - 2;
+        toldRound = cj;
+        int p = m - 1;
+        int u = order[p];
+        for (;;) {
+            next(p);
+            long[] w = segWords[p];
+            if (w == null) {
+                gaps.add(p, cj + e.gapLeft[u]);
+                return listed;
+            }
+            long word = w[segPos[p]];
+            if (TraceReader.wordKind(word) != RecordKind.MEMORY) {
+                if (w == STOP && callHere(p, cj)) {
+                    continue;
+                }
+                return -1;
+            }
+            told = m - 1;
+            toldPlace = m - 1;
+            int f1 = (int) (word >>> 32);
+            e.accessSink.access(u, u, cj, f1, MemType.bytes(f1), (f1 & 0xF) == MemType.STORE,
+                    segHigh[p] | (word & 0xFFFFFFFFL));
+            e.clock[u] = cj + 1;
+            if (++segPos[p] == segEnd[p]) {
+                e.rd[u].skip(segPos[p] - segStart[p]);
+                segWords[p] = null;
+                next(p);
+                if (segWords[p] == null) {
+                    gaps.add(p, cj + 1 + e.gapLeft[u]);
+                    return listed;
+                }
+            }
+            to[listed++] = p;
+            return listed;
+        }
+    }
+
+    /**
+     * Renumbers the places so that place s comes first ({@code (p - s) mod m}): the per-place arrays, the gap queue
+     * and the list {@code to} of {@code listed} places in order (the threads and their cyclic order stay). O(m).
+     */
+    private int renumber(int s, int[] to, int listed) {
+        int m = this.m;
+        rotate(order, tmpInts, s, m);
+        rotate(segStart, tmpInts, s, m);
+        rotate(segPos, tmpInts, s, m);
+        rotate(segEnd, tmpInts, s, m);
+        rotate(segHigh, tmpLongs, s, m);
+        rotate(from, tmpLongs, s, m);
+        rotate(segWords, tmpWords, s, m);
+        int j = 0;
+        while (j < listed && to[j] < s) {
+            j++;
+        }
+        System.arraycopy(to, 0, tmpInts, 0, j);
+        for (int i = j; i < listed; i++) {
+            to[i - j] = to[i] - s;
+        }
+        for (int i = 0; i < j; i++) {
+            to[listed - j + i] = tmpInts[i] + m - s;
+        }
+        gaps.renumber(s, m);
+        return listed;
+    }
+
+    /** Moves elements s to m - 1 of array {@code a} to the front, 0 to s - 1 after them, through {@code tmp}. */
+    private static void rotate(Object a, Object tmp, int s, int m) {
+        System.arraycopy(a, 0, tmp, 0, s);
+        System.arraycopy(a, s, a, 0, m - s);
+        System.arraycopy(tmp, 0, a, m - s, s);
     }
 
     /** Unit of the rounds of the last delivered access (-1: none yet); bytes of gaps run, not told yet. */

@@ -169,6 +169,29 @@ final class ThreadCalls {
         }
     }
 
+    /**
+     * Whether the call record {@code r} has just read for thread {@code t} changes nothing but t's own hold on a
+     * lock: an exclusive critical section begun on a lock free of holders (or held by t), without a recorded turn,
+     * or one ended that leaves the lock held or hands it to no thread. Such a call blocks and wakes no thread and
+     * takes no clock, so lockstep rounds go on across it ({@link LockstepRounds}), replaying it with {@link #call}.
+     */
+    boolean inRounds(int t, TraceReader r) {
+        int type = r.callType();
+        if (type != CallType.BEGIN_CRITICAL && type != CallType.END_CRITICAL || r.arg(2) == SHARED_MODE) {
+            return false;
+        }
+        int obj = sync.of(r.arg(1));
+        int owner = sync.owner[obj];
+        if (type == CallType.BEGIN_CRITICAL) {
+            if (r.arg(3) != 0 || owner != t && (owner >= 0 || sync.readers[obj] != 0)) {
+                return false;
+            }
+        } else if (owner != t || sync.depth[obj] == 1 && (sync.readers[obj] != 0 || firstEligible(obj) >= 0)) {
+            return false;
+        }
+        return true;
+    }
+
     private void fileIo(int t, TraceReader r, boolean read) {
         if (!o.handleIo) {
             e.emitCall(t, 0);

@@ -82,8 +82,10 @@ class ClockOrderPropertyTest {
         long[] clock = new long[n];
         boolean[] blocked = new boolean[n];
         boolean[] done = new boolean[n];
-        int[] owner = {-1, -1};
-        List<ArrayDeque<Integer>> queues = List.of(new ArrayDeque<>(), new ArrayDeque<>());
+        int[] owner = {-1, -1, -1, -1};
+        int[] depth = new int[owner.length]; // a lock its owner takes again (re-entered) is left at depth 0
+        List<ArrayDeque<Integer>> queues = List.of(new ArrayDeque<>(), new ArrayDeque<>(), new ArrayDeque<>(),
+                new ArrayDeque<>());
         List<Integer> arrivals = new ArrayList<>();
         long barrierMax = 0;
         int active = n;
@@ -120,18 +122,23 @@ class ClockOrderPropertyTest {
                     clock[t] += op[1];
                     break;
                 case LOCK:
-                    if (owner[op[1]] < 0) {
+                    if (owner[op[1]] < 0 || owner[op[1]] == t) {
                         owner[op[1]] = t;
+                        depth[op[1]]++;
                     } else {
                         queues.get(op[1]).add(t);
                         blocked[t] = true;
                     }
                     break;
                 case UNLOCK:
+                    if (--depth[op[1]] > 0) {
+                        break;
+                    }
                     owner[op[1]] = -1;
                     if (!queues.get(op[1]).isEmpty()) {
                         int u = queues.get(op[1]).poll();
                         owner[op[1]] = u;
+                        depth[op[1]] = 1;
                         clock[u] = Math.max(clock[u], clock[t]);
                         blocked[u] = false;
                     }

@@ -28,8 +28,17 @@ class LockstepGapsPropertyTest {
      * sparse or dense) by a critical section on one of two locks holding 0 to 2 accesses.
      */
     static List<int[]>[] program(SplittableRandom rnd, int n) {
+        return program(rnd, n, new double[] {0, 0.004, 0.04}[rnd.nextInt(3)], false);
+    }
+
+    /**
+     * {@link #program(SplittableRandom, int)} with critical sections at {@code lockRate}, and with {@code nested}
+     * sections on four locks that often hold a second one inside (the same lock again, or a later one, so that no
+     * two threads wait for each other), with 0 to 2 accesses between the calls: calls one after the other, on
+     * locks free, held by the caller, or held by another thread.
+     */
+    static List<int[]>[] program(SplittableRandom rnd, int n, double lockRate, boolean nested) {
         int barriers = rnd.nextInt(3);
-        double lockRate = new double[] {0, 0.004, 0.04}[rnd.nextInt(3)];
         @SuppressWarnings({"unchecked", "rawtypes"})
         List<int[]>[] ops = new List[n];
         for (int t = 0; t < n; t++) {
@@ -38,10 +47,15 @@ class LockstepGapsPropertyTest {
                 int len = 1 + rnd.nextInt(rnd.nextBoolean() ? 30 : 400);
                 for (int i = 0; i < len; i++) {
                     if (rnd.nextDouble() < lockRate) {
-                        int lock = rnd.nextInt(2);
+                        int lock = rnd.nextInt(nested ? 4 : 2);
+                        int inner = nested && rnd.nextBoolean() ? lock + rnd.nextInt(4 - lock) : -1;
                         l.add(new int[] {ClockOrderPropertyTest.LOCK, lock});
-                        for (int k = rnd.nextInt(3); k > 0; k--) {
-                            l.add(new int[] {ClockOrderPropertyTest.MEM, 0x1000 * (t + 1) + 4 * l.size()});
+                        accesses(l, t, rnd.nextInt(3));
+                        if (inner >= 0) {
+                            l.add(new int[] {ClockOrderPropertyTest.LOCK, inner});
+                            accesses(l, t, rnd.nextInt(3));
+                            l.add(new int[] {ClockOrderPropertyTest.UNLOCK, inner});
+                            accesses(l, t, rnd.nextInt(3));
                         }
                         l.add(new int[] {ClockOrderPropertyTest.UNLOCK, lock});
                     } else {
@@ -55,6 +69,25 @@ class LockstepGapsPropertyTest {
             ops[t] = l;
         }
         return ops;
+    }
+
+    private static void accesses(List<int[]> l, int t, int k) {
+        for (; k > 0; k--) {
+            l.add(new int[] {ClockOrderPropertyTest.MEM, 0x1000 * (t + 1) + 4 * l.size()});
+        }
+    }
+
+    /**
+     * Critical sections dense and nested, replayed inside the rounds where they block and wake nobody
+     * ({@link ThreadCalls#inRounds}: the rounds' order then starts after the calling thread) and ending them where
+     * they do: the serial engine matches the reference scheduler.
+     */
+    @Property(tries = 60)
+    void nestedAndBackToBackCriticalSections_insideTheRounds_runAsTheReferenceScheduler(@ForAll long seed,
+            @ForAll @IntRange(min = 2, max = 24) int threads) throws IOException {
+        SplittableRandom rnd = new SplittableRandom(seed);
+        ClockOrderPropertyTest.assertMatchesReference(program(rnd, threads, rnd.nextBoolean() ? 0.02 : 0.15, true),
+                false);
     }
 
     @Property(tries = 60)
@@ -81,7 +114,8 @@ class LockstepGapsPropertyTest {
     }
 
     /**
-     * Many threads in lockstep with critical sections and barriers, routed with a density per thread and partition
+     * Many threads in lockstep with critical sections (some dense and nested) and barriers, routed with a density
+     * per thread and partition
      * (from none to all, so that gaps are long, short, or hold every thread) or with a period per thread and
      * partition (gaps of equal length, ending in the same rounds), in 2, 3, 7 or 16 partitions with default or
      * tiny pipes: every partition keeps the serial run's access numbers, clocks, calls, waits and times.
@@ -89,12 +123,13 @@ class LockstepGapsPropertyTest {
     @Property(tries = 60)
     void manyThreadsInGaps_routed_keepTheSerialNumbersClocksAndWaits(@ForAll long seed,
             @ForAll @IntRange(min = 2, max = 24) int threads, @ForAll @IntRange(min = 0, max = 3) int partsIndex,
-            @ForAll boolean periodic, @ForAll boolean tiny) throws IOException {
+            @ForAll boolean periodic, @ForAll boolean tiny, @ForAll boolean nested) throws IOException {
         int parts = new int[] {2, 3, 7, 16}[partsIndex];
         SplittableRandom rnd = new SplittableRandom(seed);
         Path d = Files.createTempDirectory("lockstep-gaps");
         try {
-            TraceSet set = ClockOrderPropertyTest.write(d, program(rnd, threads), false);
+            TraceSet set = ClockOrderPropertyTest.write(d,
+                    nested ? program(rnd, threads, 0.1, true) : program(rnd, threads), false);
             Replay.Router router;
             if (periodic) {
                 int[] periods = {0, 1, 2, 3, 7, 50, 300};
