@@ -8,13 +8,16 @@
 # another build's org/dsmscope classes, run serial and in 16 partitions beside this one (ciat and cdat). Where
 # the runtime has jdk.jfr, JFR recordings of the 16-partition runs land beside the log. Writes its log to
 # $OUT/log.txt (default /tmp/out) and works in /tmp/dsmw.
-# usage: JAVA=… JAR=… BENCH=… [OLD=…] bench/scripts/device_scaling.sh [INSTRUCTIONS_PER_THREAD]   (the issue's trace: 5000000)
+# With OLD and PAIRS=R it runs only R alternated rounds of OLD against this build (ciat 16 partitions, serial and
+# cdat 16 partitions in the first two).
+# usage: JAVA=… JAR=… BENCH=… [OLD=… [PAIRS=R]] bench/scripts/device_scaling.sh [INSTRUCTIONS_PER_THREAD]   (the issue's trace: 5000000)
 set -u
 INSTR=${1:-5000000}
 D=$(cd "$(dirname "$0")" && pwd)
 JAR=$(readlink -f "${JAR:-$D/../../cli/target/dsmscope.jar}")
 BENCH=$(readlink -f "${BENCH:-$(ls $D/../target/dsmscope-bench-*.jar | head -1)}")
 J=${JAVA:-java}
+[ -n "${OLD:-}" ] && OLD=$(readlink -f "$OLD")
 OUTD=${OUT:-/tmp/out}; mkdir -p "$OUTD"
 W=/tmp/dsmw; rm -rf $W; mkdir -p $W; cd $W
 LOG=$OUTD/log.txt
@@ -32,6 +35,19 @@ cdat() { local label=$1 n=$2; shift 2
   mkdir -p "c-$label"; mv fj.16*cdat* o.json "c-$label/" 2>/dev/null; }
 t gen "$J" -jar "$JAR" gen forkjoin --name fj --threads 16 --instructions $INSTR --shared 0.3
 du -sh $W | tee -a $LOG
+if [ -n "${PAIRS:-}" ] && [ -n "${OLD:-}" ]; then # PAIRS=R: only R alternated rounds of this build against OLD
+  O="-cp $OLD:$JAR org.dsmscope.cli.Main"
+  for i in $(seq 1 "$PAIRS"); do
+    MAINJ=$O ciat old-p16-$i 16 $L; ciat p16-$i 16 $L
+    [ "$i" -le 2 ] && { MAINJ=$O ciat old-s1-$i 1 $L; ciat s1-$i 1 $L; }
+    [ "$i" -le 2 ] && { MAINJ=$O cdat old-p16-$i 16 $L; cdat p16-$i 16 $L; }
+  done
+  MAINJ=$O cdat old-s1 1 $L; cdat s1 1 $L
+  for r in r-*; do cmp -s r-s1-1/fj.16.ciat_report $r/fj.16.ciat_report && cmp -s r-s1-1/o.json $r/o.json \
+    && echo "$r identical" || echo "$r DIFFERS"; done | tee -a $LOG
+  for r in c-*; do diff -rq c-s1 $r >/dev/null && echo "$r identical" || echo "$r DIFFERS"; done | tee -a $LOG
+  exit 0
+fi
 ciat s1 1 $L
 ciat p16 16 $L
 ciat p8 8 $L
@@ -46,7 +62,7 @@ ciat p16-r4 16 $L -Ddsmscope.routers=4
 JFR=; [ -x "$(dirname "$(command -v "$J")")/jfr" ] && JFR=1
 [ -n "$JFR" ] && ciat p16-jfr 16 $L -XX:StartFlightRecording=filename=$OUTD/ciat16.jfr,settings=profile
 # OLD: another build's classes alone (a jar of org/dsmscope), run on this jar's libraries
-if [ -n "${OLD:-}" ]; then OLD=$(readlink -f "$OLD")
+if [ -n "${OLD:-}" ]; then
   MAINJ="-cp $OLD:$JAR org.dsmscope.cli.Main" ciat old-s1 1 $L
   MAINJ="-cp $OLD:$JAR org.dsmscope.cli.Main" ciat old-p16 16 $L
 fi
